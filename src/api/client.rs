@@ -1,0 +1,388 @@
+//! The HTTP client of the interface: the four operations, timeouts, and retries that can
+//! never create a second job.
+
+use std::sync::Once;
+use std::time::Duration;
+
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::{Method, StatusCode, Url};
+use serde::de::DeserializeOwned;
+
+use super::error::ApiError;
+use super::model::{Job, PromptRequest, VisitorsPage};
+use super::query::{MAX_LIMIT, VisitorsQuery};
+use crate::config::Secret;
+
+/// Responses larger than this are refused: no page of the interface comes near it.
+const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
+/// How failed GETs are retried. POSTs use it only for failures to connect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Tries in all, including the first.
+    pub attempts: u32,
+    pub base_delay: Duration,
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            attempts: 4,
+            base_delay: Duration::from_millis(300),
+            max_delay: Duration::from_secs(8),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// Full jitter: a random wait between zero and the capped exponential step, so many
+    /// clients that failed together do not come back together.
+    fn delay(&self, attempt: u32) -> Duration {
+        let step = self
+            .base_delay
+            .saturating_mul(2u32.saturating_pow(attempt))
+            .min(self.max_delay);
+        step.mul_f64(rand::random::<f64>())
+    }
+}
+
+/// Everything a client needs to reach one project of one service.
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    pub base_url: Url,
+    pub project_id: String,
+    pub api_key: Secret,
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+impl ClientOptions {
+    /// Options with the default timeouts (connect 10 s, whole request 30 s) and retries.
+    #[must_use]
+    pub fn new(base_url: Url, project_id: impl Into<String>, api_key: Secret) -> Self {
+        Self {
+            base_url,
+            project_id: project_id.into(),
+            api_key,
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// A client of the documentation-agent and visitor-analytics interface.
+#[derive(Debug, Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: Url,
+    host: String,
+    project: String,
+    auth: HeaderValue,
+    retry: RetryPolicy,
+}
+
+/// Whether a request may be sent again after a failure that left its fate unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Replay {
+    /// GET: reading twice changes nothing.
+    Safe,
+    /// POST: only resent when it certainly never left this machine.
+    OnlyIfUnsent,
+}
+
+impl Client {
+    pub fn new(options: ClientOptions) -> Result<Self, ApiError> {
+        install_crypto_provider();
+        let invalid = |reason: &str| ApiError::InvalidInput(reason.to_owned());
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", options.api_key.expose()))
+            .map_err(|_| invalid("the API key contains characters that cannot be sent in a header: check that it was copied whole"))?;
+        auth.set_sensitive(true);
+        if options.base_url.cannot_be_a_base() {
+            return Err(invalid("the base URL cannot have paths appended to it"));
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(options.connect_timeout)
+            .timeout(options.request_timeout)
+            .user_agent(concat!("docdeck/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|err| ApiError::InvalidInput(format!("cannot set up HTTP: {err}")))?;
+        Ok(Self {
+            http,
+            host: options.base_url.host_str().unwrap_or_default().to_owned(),
+            base: options.base_url,
+            project: options.project_id,
+            auth,
+            retry: options.retry,
+        })
+    }
+
+    /// The project every call is scoped to.
+    #[must_use]
+    pub fn project(&self) -> &str {
+        &self.project
+    }
+
+    /// Starts a job. Never resent once it may have reached the service: a duplicate job
+    /// is worse than an error the user can check.
+    pub async fn create_job(&self, prompt: &str) -> Result<Job, ApiError> {
+        let body = prompt_body(prompt)?;
+        let url = self.url(&["v2", "agent", &self.project, "job"]);
+        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent).await
+    }
+
+    /// Sends a follow-up instruction to a job; resent on the same terms as `create_job`.
+    pub async fn send_message(&self, job_id: &str, prompt: &str) -> Result<Job, ApiError> {
+        let body = prompt_body(prompt)?;
+        let url = self.url(&["v2", "agent", &self.project, "job", job_id, "message"]);
+        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent).await
+    }
+
+    /// Reads a job: the polling target.
+    pub async fn get_job(&self, job_id: &str) -> Result<Job, ApiError> {
+        let url = self.url(&["v2", "agent", &self.project, "job", job_id]);
+        self.call(Method::GET, url, None, Replay::Safe).await
+    }
+
+    /// One page of visitors. The query is checked before anything is sent.
+    pub async fn visitors(&self, query: &VisitorsQuery) -> Result<VisitorsPage, ApiError> {
+        query.validate()?;
+        let mut url = self.url(&["v1", "analytics", &self.project, "visitors"]);
+        let pairs = query.to_pairs();
+        if !pairs.is_empty() {
+            url.query_pairs_mut().extend_pairs(pairs);
+        }
+        self.call(Method::GET, url, None, Replay::Safe).await
+    }
+
+    /// Every page of the range, following `hasMore`. Without a `limit` in the query, pages
+    /// of the largest size are asked for, to spend as few calls of the hourly budget as
+    /// possible. `progress` sees each page as it arrives.
+    pub async fn visitors_all(
+        &self,
+        query: &VisitorsQuery,
+        mut progress: impl FnMut(&VisitorsPage),
+    ) -> Result<VisitorsPage, ApiError> {
+        let mut query = query.clone();
+        query.limit.get_or_insert(MAX_LIMIT);
+        let mut all = self.visitors(&query).await?;
+        progress(&all);
+        let mut last = all.clone();
+        while last.has_more {
+            if last.visitors.is_empty() {
+                return Err(ApiError::BrokenPaging {
+                    offset: query.effective_offset(),
+                });
+            }
+            query = query.next_page();
+            last = self.visitors(&query).await?;
+            progress(&last);
+            all.visitors.extend(last.visitors.iter().cloned());
+        }
+        all.has_more = false;
+        Ok(all)
+    }
+
+    fn url(&self, segments: &[&str]) -> Url {
+        let mut url = self.base.clone();
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty().extend(segments);
+        }
+        url
+    }
+
+    async fn call<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<Vec<u8>>,
+        replay: Replay,
+    ) -> Result<T, ApiError> {
+        let mut attempt = 0;
+        loop {
+            let outcome = self.send_once(&method, &url, body.as_deref()).await;
+            let retry = match &outcome {
+                Err(Failure::Unsent(_)) => true,
+                Err(Failure::Unanswered(_)) => replay == Replay::Safe,
+                Ok((status, _, _)) => {
+                    replay == Replay::Safe
+                        && matches!(status.as_u16(), 502..=504)
+                }
+            };
+            attempt += 1;
+            if retry && attempt < self.retry.attempts {
+                tokio::time::sleep(self.retry.delay(attempt - 1)).await;
+                continue;
+            }
+            return match outcome {
+                Ok((status, headers, bytes)) => decode(status, &headers, &bytes),
+                Err(Failure::Unsent(reason)) => Err(self.network_error(reason, false)),
+                Err(Failure::Unanswered(reason)) => {
+                    Err(self.network_error(reason, method != Method::GET))
+                }
+            };
+        }
+    }
+
+    async fn send_once(
+        &self,
+        method: &Method,
+        url: &Url,
+        body: Option<&[u8]>,
+    ) -> Result<(StatusCode, HeaderMap, Vec<u8>), Failure> {
+        let mut request = self
+            .http
+            .request(method.clone(), url.clone())
+            .header(AUTHORIZATION, self.auth.clone())
+            .header(ACCEPT, "application/json");
+        if let Some(body) = body {
+            request = request
+                .header(CONTENT_TYPE, "application/json")
+                .body(body.to_vec());
+        }
+        let mut response = request.send().await.map_err(|err| {
+            if err.is_connect() {
+                Failure::Unsent(describe(&err))
+            } else {
+                Failure::Unanswered(describe(&err))
+            }
+        })?;
+        let status = response.status();
+        let headers = response.headers().clone();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|err| Failure::Unanswered(describe(&err)))?
+        {
+            if bytes.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(Failure::Unanswered(format!(
+                    "the response was larger than {} MiB",
+                    MAX_BODY_BYTES >> 20
+                )));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok((status, headers, bytes))
+    }
+
+    fn network_error(&self, reason: String, may_have_reached_server: bool) -> ApiError {
+        ApiError::Network {
+            host: self.host.clone(),
+            reason,
+            may_have_reached_server,
+        }
+    }
+}
+
+/// Why no usable answer came back.
+enum Failure {
+    /// The connection was never made, so the request was never sent.
+    Unsent(String),
+    /// The request may have been sent: timed out, connection reset, body cut short.
+    Unanswered(String),
+}
+
+fn install_crypto_provider() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Fails only when a provider is already installed, which is what we want anyway.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+fn prompt_body(prompt: &str) -> Result<Vec<u8>, ApiError> {
+    if prompt.trim().is_empty() {
+        return Err(ApiError::InvalidInput(
+            "the prompt is empty: write the instruction for the agent".to_owned(),
+        ));
+    }
+    serde_json::to_vec(&PromptRequest {
+        prompt: prompt.to_owned(),
+    })
+    .map_err(|err| ApiError::InvalidInput(format!("cannot encode the prompt: {err}")))
+}
+
+fn decode<T: DeserializeOwned>(
+    status: StatusCode,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<T, ApiError> {
+    if status.is_success() {
+        return serde_json::from_slice(body).map_err(|err| ApiError::decode(status.as_u16(), &err, body));
+    }
+    let retry_after = headers
+        .get(RETRY_AFTER)
+        .and_then(|value| value.to_str().ok())
+        .and_then(parse_retry_after);
+    Err(ApiError::from_status(status.as_u16(), retry_after, body))
+}
+
+/// `Retry-After` as delay-seconds or an HTTP date.
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let wait = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    Some(wait.to_std().unwrap_or(Duration::ZERO))
+}
+
+/// The innermost cause of a transport error, without the URL that reqwest puts first.
+fn describe(err: &reqwest::Error) -> String {
+    if err.is_timeout() {
+        return "timed out".to_owned();
+    }
+    let mut source: &dyn std::error::Error = err;
+    while let Some(inner) = source.source() {
+        source = inner;
+    }
+    crate::text::excerpt(&source.to_string(), 200)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_is_capped_and_jittered() {
+        let policy = RetryPolicy::default();
+        for attempt in 0..40 {
+            assert!(policy.delay(attempt) <= policy.max_delay);
+        }
+    }
+
+    #[test]
+    fn retry_after_in_both_forms() {
+        assert_eq!(parse_retry_after("120"), Some(Duration::from_secs(120)));
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn path_segments_are_percent_encoded() {
+        let options = ClientOptions::new(
+            Url::parse("https://api.example.com/prefix/").unwrap(),
+            "my project",
+            Secret::new("mint_x"),
+        );
+        let client = Client::new(options).unwrap();
+        let url = client.url(&["v2", "agent", "my project", "job", "a/b?c#d"]);
+        assert_eq!(
+            url.as_str(),
+            "https://api.example.com/prefix/v2/agent/my%20project/job/a%2Fb%3Fc%23d"
+        );
+    }
+
+    #[test]
+    fn empty_prompts_are_refused_before_sending() {
+        assert!(prompt_body("  \n").is_err());
+        assert_eq!(prompt_body("fix").unwrap(), br#"{"prompt":"fix"}"#);
+    }
+}

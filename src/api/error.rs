@@ -1,0 +1,224 @@
+//! The one error type of the client. Each message names what happened and what to do.
+
+use std::fmt;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use super::model::ErrorBody;
+use super::query::QueryError;
+use crate::text::excerpt;
+
+/// How much of an unreadable response body an error quotes.
+const EXCERPT_CHARS: usize = 120;
+
+/// A failed call. Texts that came from the service are sanitized and shortened before
+/// they are stored here, so printing an error can never inject terminal escapes.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ApiError {
+    #[error("the API key was rejected (401{}): check DOCDECK_API_KEY or the profile's api_key_command", detail(.message))]
+    Unauthorized { message: String },
+    #[error("the API key is not allowed to do this (403{}): it may belong to another project, lack the read or write scope, or your IP may not be on its allowlist", detail(.message))]
+    Forbidden { message: String },
+    #[error("not found (404{}): check the job id and the project id", detail(.message))]
+    NotFound { message: String },
+    #[error("the service refused the request (400{}){}", detail(.message), list(.details))]
+    BadRequest { message: String, details: Vec<String> },
+    #[error("the service refused the request as it conflicts with the job's state (409{})", detail(.message))]
+    Conflict { message: String },
+    #[error("rate limited (429{}): {}", detail(.message), retry_hint(*.retry_after))]
+    RateLimited {
+        message: String,
+        retry_after: Option<Duration>,
+    },
+    #[error("the service failed ({status}{}): try again later", detail(.message))]
+    Server { status: u16, message: String },
+    #[error("unexpected answer from the service ({status}{})", detail(.message))]
+    UnexpectedStatus { status: u16, message: String },
+    #[error("{}", network_message(.host, .reason, *.may_have_reached_server))]
+    Network {
+        host: String,
+        reason: String,
+        may_have_reached_server: bool,
+    },
+    #[error("the service sent a response docdeck cannot read (status {status}): {reason}; it began with {excerpt:?}")]
+    Decode {
+        status: u16,
+        reason: String,
+        excerpt: String,
+    },
+    #[error(
+        "the service said there are more visitor rows after offset {offset} but sent none: stopped rather than loop; try a smaller date range"
+    )]
+    BrokenPaging { offset: u64 },
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error(transparent)]
+    InvalidQuery(#[from] QueryError),
+}
+
+impl ApiError {
+    /// Builds the error for a non-success status from the body the service sent, which
+    /// may be `{error, details}`, something else, or nothing.
+    #[must_use]
+    pub fn from_status(status: u16, retry_after: Option<Duration>, body: &[u8]) -> Self {
+        let parsed = serde_json::from_slice::<ErrorBody>(body).ok();
+        let message = match parsed.as_ref().and_then(|body| body.error.as_deref()) {
+            Some(text) => excerpt(text, 300),
+            None => excerpt(&String::from_utf8_lossy(body), EXCERPT_CHARS),
+        };
+        let details = parsed
+            .and_then(|body| body.details)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|detail| excerpt(&detail.message, 300))
+            .filter(|detail| *detail != message)
+            .collect();
+        match status {
+            400 | 422 => Self::BadRequest { message, details },
+            401 => Self::Unauthorized { message },
+            403 => Self::Forbidden { message },
+            404 => Self::NotFound { message },
+            409 => Self::Conflict { message },
+            429 => Self::RateLimited {
+                message,
+                retry_after,
+            },
+            500..=599 => Self::Server { status, message },
+            _ => Self::UnexpectedStatus { status, message },
+        }
+    }
+
+    /// Builds the error for a 2xx body that does not match the contract.
+    #[must_use]
+    pub fn decode(status: u16, reason: &serde_json::Error, body: &[u8]) -> Self {
+        Self::Decode {
+            status,
+            reason: excerpt(&reason.to_string(), 200),
+            excerpt: excerpt(&String::from_utf8_lossy(body), EXCERPT_CHARS),
+        }
+    }
+
+    /// The wait the service asked for on a 429, when it gave one.
+    #[must_use]
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::RateLimited { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    /// True when a POST may have been carried out although no answer came back: the caller
+    /// must not resend it blindly, or it may create a second job.
+    #[must_use]
+    pub fn may_have_reached_server(&self) -> bool {
+        matches!(
+            self,
+            Self::Network {
+                may_have_reached_server: true,
+                ..
+            }
+        )
+    }
+}
+
+fn detail(message: &str) -> String {
+    if message.is_empty() {
+        String::new()
+    } else {
+        format!(": {message}")
+    }
+}
+
+fn list(details: &[String]) -> String {
+    if details.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", details.join("; "))
+    }
+}
+
+fn retry_hint(retry_after: Option<Duration>) -> String {
+    match retry_after {
+        Some(wait) => format!("the service asks to wait {}", HumanWait(wait)),
+        None => "the hourly limit was reached; wait a while before trying again".to_owned(),
+    }
+}
+
+fn network_message(host: &str, reason: &str, may_have_reached_server: bool) -> String {
+    if may_have_reached_server {
+        format!(
+            "no answer from {host} ({reason}); the request may have been carried out, so check before sending it again"
+        )
+    } else {
+        format!("could not reach {host} ({reason}): check the base URL and the network")
+    }
+}
+
+/// A wait printed the way people say it: `45 s`, `3 min 20 s`, `1 h 5 min`.
+pub struct HumanWait(pub Duration);
+
+impl fmt::Display for HumanWait {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.0.as_secs() + u64::from(self.0.subsec_nanos() > 0);
+        match secs {
+            0..60 => write!(f, "{secs} s"),
+            60..3600 if secs % 60 == 0 => write!(f, "{} min", secs / 60),
+            60..3600 => write!(f, "{} min {} s", secs / 60, secs % 60),
+            _ => write!(f, "{} h {} min", secs / 3600, secs % 3600 / 60),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_body_and_details_are_used() {
+        let body = br#"{"error":"Invalid query","details":[{"message":"limit must be <= 250"}]}"#;
+        let err = ApiError::from_status(400, None, body);
+        assert_eq!(
+            err.to_string(),
+            "the service refused the request (400: Invalid query) (limit must be <= 250)"
+        );
+    }
+
+    #[test]
+    fn each_status_says_what_to_do() {
+        let cases = [
+            (401, "DOCDECK_API_KEY"),
+            (403, "another project"),
+            (404, "job id"),
+            (409, "state"),
+            (429, "hourly limit"),
+            (502, "try again later"),
+            (418, "unexpected"),
+        ];
+        for (status, hint) in cases {
+            let text = ApiError::from_status(status, None, b"").to_string();
+            assert!(text.contains(hint), "{status}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_body_that_is_not_json_is_quoted_safely() {
+        let err = ApiError::from_status(502, None, b"<html>\x1b[2J Bad gateway</html>");
+        let text = err.to_string();
+        assert!(text.contains("Bad gateway") && !text.contains('\x1b'), "{text}");
+    }
+
+    #[test]
+    fn retry_after_is_reported() {
+        let err = ApiError::from_status(429, Some(Duration::from_secs(200)), br#"{"error":"slow down"}"#);
+        assert_eq!(err.retry_after(), Some(Duration::from_secs(200)));
+        assert!(err.to_string().ends_with("wait 3 min 20 s"), "{err}");
+    }
+
+    #[test]
+    fn human_waits() {
+        assert_eq!(HumanWait(Duration::from_millis(1500)).to_string(), "2 s");
+        assert_eq!(HumanWait(Duration::from_secs(120)).to_string(), "2 min");
+        assert_eq!(HumanWait(Duration::from_secs(3720)).to_string(), "1 h 2 min");
+    }
+}

@@ -1,0 +1,13 @@
+//! The client side of the interface: wire types, query rules, the HTTP client and its
+//! errors. The local service uses the same types and rules, so both sides agree by
+//! construction.
+
+pub mod client;
+pub mod error;
+pub mod model;
+pub mod query;
+
+pub use client::{Client, ClientOptions, RetryPolicy};
+pub use error::{ApiError, HumanWait};
+pub use model::{ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals, VisitorsPage};
+pub use query::{DateParam, QueryError, VisitorsQuery};

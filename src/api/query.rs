@@ -1,0 +1,331 @@
+//! The visitors query: date parameters, limit and offset, and the paging rule. The client
+//! checks a query with these rules before sending it; the local service parses with them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, Utc};
+use thiserror::Error;
+
+/// Rows per page when `limit` is not given.
+pub const DEFAULT_LIMIT: u32 = 50;
+/// Largest `limit` the service accepts.
+pub const MAX_LIMIT: u32 = 250;
+
+const DATE_HELP: &str = "use YYYY-MM-DD or an RFC 3339 time such as 2024-01-31T12:00:00Z";
+
+/// A query the service would refuse, found before sending it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum QueryError {
+    #[error("{field} {value:?} is not a valid date: {DATE_HELP}")]
+    BadDate { field: &'static str, value: String },
+    #[error("limit {0} is out of range: it must be between 1 and {MAX_LIMIT}")]
+    LimitOutOfRange(String),
+    #[error("offset {0} is out of range: it must be a whole number >= 0")]
+    OffsetOutOfRange(String),
+    #[error("{0} was given more than once")]
+    Repeated(String),
+    #[error(
+        "dateFrom {from} is after dateTo {to}: dateFrom is the first instant included, dateTo the first excluded"
+    )]
+    Reversed { from: String, to: String },
+    #[error(
+        "dateFrom and dateTo are both {0}, which selects nothing: dateTo is exclusive, so use the day after the last day you want"
+    )]
+    EmptyRange(String),
+}
+
+/// A `dateFrom`/`dateTo` value. `YYYY-MM-DD` means 00:00 UTC of that day; a time with an
+/// offset is converted to UTC; a time without one is taken as UTC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateParam {
+    instant: DateTime<Utc>,
+    date_only: bool,
+}
+
+impl DateParam {
+    /// Parses a date as the interface allows it. `field` names the parameter in the error.
+    pub fn parse(field: &'static str, value: &str) -> Result<Self, QueryError> {
+        let text = value.trim();
+        let bad = || QueryError::BadDate {
+            field,
+            value: crate::text::excerpt(value, 64),
+        };
+        if let Ok(date) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+            if text.len() == 10 {
+                return Ok(Self::from_date(date));
+            }
+            return Err(bad());
+        }
+        if let Ok(time) = DateTime::parse_from_rfc3339(text) {
+            return Ok(Self::from_instant(time.with_timezone(&Utc)));
+        }
+        for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
+            if let Ok(naive) = NaiveDateTime::parse_from_str(text, format) {
+                return Ok(Self::from_instant(naive.and_utc()));
+            }
+        }
+        Err(bad())
+    }
+
+    /// 00:00 UTC on `date`, sent as `YYYY-MM-DD`.
+    #[must_use]
+    pub fn from_date(date: NaiveDate) -> Self {
+        Self {
+            instant: date.and_time(NaiveTime::MIN).and_utc(),
+            date_only: true,
+        }
+    }
+
+    /// An exact instant, sent as RFC 3339 in UTC.
+    #[must_use]
+    pub fn from_instant(instant: DateTime<Utc>) -> Self {
+        Self {
+            instant,
+            date_only: false,
+        }
+    }
+
+    /// The instant the parameter stands for.
+    #[must_use]
+    pub fn instant(&self) -> DateTime<Utc> {
+        self.instant
+    }
+
+    /// Milliseconds since the Unix epoch, the unit the local service stores.
+    #[must_use]
+    pub fn millis(&self) -> i64 {
+        self.instant.timestamp_millis()
+    }
+}
+
+impl fmt::Display for DateParam {
+    /// The form sent on the wire: the date alone when it was given as a date, otherwise
+    /// RFC 3339 in UTC so no service has to guess a time zone.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.date_only {
+            write!(f, "{}", self.instant.format("%Y-%m-%d"))
+        } else {
+            f.write_str(&self.instant.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+        }
+    }
+}
+
+impl FromStr for DateParam {
+    type Err = QueryError;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::parse("date", value)
+    }
+}
+
+/// A request for one page of visitors. `None` fields are left out of the request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VisitorsQuery {
+    pub date_from: Option<DateParam>,
+    pub date_to: Option<DateParam>,
+    pub limit: Option<u32>,
+    pub offset: Option<u64>,
+}
+
+impl VisitorsQuery {
+    /// The client's rule: everything the service checks, and an empty range is refused too
+    /// because `dateTo` is exclusive and equal dates are always a mistake.
+    pub fn validate(&self) -> Result<(), QueryError> {
+        if let Some(limit) = self.limit {
+            if !(1..=MAX_LIMIT).contains(&limit) {
+                return Err(QueryError::LimitOutOfRange(limit.to_string()));
+            }
+        }
+        self.check_range()?;
+        if let (Some(from), Some(to)) = (self.date_from, self.date_to) {
+            if from.instant == to.instant {
+                return Err(QueryError::EmptyRange(from.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The service's rule: parses raw query pairs, rejecting what the interface forbids.
+    /// Unknown parameters are ignored; a known one given twice is an error.
+    pub fn from_pairs<'a, I>(pairs: I) -> Result<Self, QueryError>
+    where
+        I: IntoIterator<Item = (&'a str, &'a str)>,
+    {
+        let mut query = Self::default();
+        let mut seen = Vec::new();
+        for (key, value) in pairs {
+            if ["dateFrom", "dateTo", "limit", "offset"].contains(&key) {
+                if seen.contains(&key) {
+                    return Err(QueryError::Repeated(key.to_owned()));
+                }
+                seen.push(key);
+            }
+            match key {
+                "dateFrom" => query.date_from = Some(DateParam::parse("dateFrom", value)?),
+                "dateTo" => query.date_to = Some(DateParam::parse("dateTo", value)?),
+                "limit" => query.limit = Some(parse_limit(value)?),
+                "offset" => query.offset = Some(parse_offset(value)?),
+                _ => {}
+            }
+        }
+        query.check_range()?;
+        Ok(query)
+    }
+
+    fn check_range(&self) -> Result<(), QueryError> {
+        match (self.date_from, self.date_to) {
+            (Some(from), Some(to)) if from.instant > to.instant => Err(QueryError::Reversed {
+                from: from.to_string(),
+                to: to.to_string(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The query string pairs, in a stable order.
+    #[must_use]
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::with_capacity(4);
+        if let Some(from) = self.date_from {
+            pairs.push(("dateFrom", from.to_string()));
+        }
+        if let Some(to) = self.date_to {
+            pairs.push(("dateTo", to.to_string()));
+        }
+        if let Some(limit) = self.limit {
+            pairs.push(("limit", limit.to_string()));
+        }
+        if let Some(offset) = self.offset {
+            pairs.push(("offset", offset.to_string()));
+        }
+        pairs
+    }
+
+    /// The limit the service applies.
+    #[must_use]
+    pub fn effective_limit(&self) -> u32 {
+        self.limit.unwrap_or(DEFAULT_LIMIT)
+    }
+
+    /// The offset the service applies.
+    #[must_use]
+    pub fn effective_offset(&self) -> u64 {
+        self.offset.unwrap_or(0)
+    }
+
+    /// The query for the page after this one: `offset` increased by `limit`.
+    #[must_use]
+    pub fn next_page(&self) -> Self {
+        let mut next = self.clone();
+        next.offset = Some(self.effective_offset() + u64::from(self.effective_limit()));
+        next
+    }
+
+    /// The 1-based page number this query asks for (`offset = (page - 1) * limit`).
+    #[must_use]
+    pub fn page_number(&self) -> u64 {
+        self.effective_offset() / u64::from(self.effective_limit().max(1)) + 1
+    }
+}
+
+fn parse_limit(value: &str) -> Result<u32, QueryError> {
+    value
+        .parse::<u32>()
+        .ok()
+        .filter(|limit| (1..=MAX_LIMIT).contains(limit))
+        .ok_or_else(|| QueryError::LimitOutOfRange(crate::text::excerpt(value, 32)))
+}
+
+fn parse_offset(value: &str) -> Result<u64, QueryError> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|offset| i64::try_from(*offset).is_ok())
+        .ok_or_else(|| QueryError::OffsetOutOfRange(crate::text::excerpt(value, 32)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date(value: &str) -> DateParam {
+        DateParam::parse("dateFrom", value).unwrap()
+    }
+
+    #[test]
+    fn dates_and_times_in_every_accepted_form() {
+        assert_eq!(date("2024-01-31").to_string(), "2024-01-31");
+        assert_eq!(date("2024-01-31").millis(), 1_706_659_200_000);
+        assert_eq!(
+            date("2024-01-31T02:00:00+02:00").instant(),
+            date("2024-01-31").instant()
+        );
+        assert_eq!(date("2024-01-31T00:00:00").instant(), date("2024-01-31").instant());
+        assert_eq!(date("2024-01-31T10:30").to_string(), "2024-01-31T10:30:00Z");
+        assert_eq!(
+            date("2024-01-31T10:30:00.250Z").to_string(),
+            "2024-01-31T10:30:00.250Z"
+        );
+    }
+
+    #[test]
+    fn impossible_and_malformed_dates_are_refused_with_the_field_named() {
+        for bad in ["2024-02-30", "2024-13-01", "31/01/2024", "", "2024-1-5", "today"] {
+            let err = DateParam::parse("dateTo", bad).unwrap_err();
+            assert!(err.to_string().starts_with("dateTo"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn client_refuses_out_of_range_limits_and_empty_or_reversed_ranges() {
+        let mut query = VisitorsQuery {
+            limit: Some(0),
+            ..VisitorsQuery::default()
+        };
+        assert!(matches!(query.validate(), Err(QueryError::LimitOutOfRange(_))));
+        query.limit = Some(250);
+        assert_eq!(query.validate(), Ok(()));
+        query.date_from = Some(date("2024-02-01"));
+        query.date_to = Some(date("2024-01-01"));
+        assert!(matches!(query.validate(), Err(QueryError::Reversed { .. })));
+        query.date_to = Some(date("2024-02-01T00:00:00Z"));
+        assert!(matches!(query.validate(), Err(QueryError::EmptyRange(_))));
+    }
+
+    #[test]
+    fn service_parses_pairs_and_allows_an_empty_range() {
+        let query = VisitorsQuery::from_pairs([
+            ("dateFrom", "2024-01-01"),
+            ("dateTo", "2024-01-01"),
+            ("limit", "10"),
+            ("offset", "20"),
+            ("utm", "x"),
+        ])
+        .unwrap();
+        assert_eq!(query.effective_limit(), 10);
+        assert_eq!(query.page_number(), 3);
+        for (pairs, expected) in [
+            (vec![("limit", "251")], "limit"),
+            (vec![("limit", "-1")], "limit"),
+            (vec![("offset", "-5")], "offset"),
+            (vec![("limit", "5"), ("limit", "6")], "limit was given more than once"),
+            (vec![("dateFrom", "2024-01-02"), ("dateTo", "2024-01-01")], "after"),
+        ] {
+            let err = VisitorsQuery::from_pairs(pairs).unwrap_err().to_string();
+            assert!(err.contains(expected), "{err}");
+        }
+    }
+
+    #[test]
+    fn next_page_adds_limit_to_offset() {
+        let first = VisitorsQuery {
+            limit: Some(25),
+            ..VisitorsQuery::default()
+        };
+        let second = first.next_page();
+        assert_eq!(second.offset, Some(25));
+        assert_eq!(second.next_page().offset, Some(50));
+        assert_eq!(VisitorsQuery::default().next_page().offset, Some(50));
+    }
+}

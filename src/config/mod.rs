@@ -1,0 +1,330 @@
+//! Where docdeck finds its service, project and key: flags, then environment, then a named
+//! profile in `config.toml`. The key is only ever held as a [`Secret`].
+
+mod secret;
+
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use reqwest::Url;
+use serde::Deserialize;
+use thiserror::Error;
+
+pub use secret::Secret;
+
+/// Base URL of the hosted service.
+pub const DEFAULT_BASE_URL: &str = "https://api.mintlify.com";
+/// How often active jobs are polled unless configured otherwise.
+pub const DEFAULT_POLL_INTERVAL: Duration = Duration::from_secs(3);
+
+/// Something in the configuration that stops docdeck from talking to the service.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {reason}")]
+    Read { path: PathBuf, reason: String },
+    #[error("{path} is not valid: {reason}")]
+    Parse { path: PathBuf, reason: String },
+    #[error("no profile named {name:?} in {path}; the profiles there are: {known}")]
+    UnknownProfile {
+        name: String,
+        path: PathBuf,
+        known: String,
+    },
+    #[error("profile {0:?} sets both api_key and api_key_command: keep one")]
+    TwoKeys(String),
+    #[error("base URL {url:?} is not usable: {reason}")]
+    BaseUrl { url: String, reason: String },
+    #[error("poll interval {value:?} is not a duration such as 3s or 500ms")]
+    PollInterval { value: String },
+    #[error(
+        "no project id: set DOCDECK_PROJECT_ID, pass --project, or add project_id to a profile in {0} (the API keys page of the dashboard shows it)"
+    )]
+    MissingProject(String),
+    #[error(
+        "no API key: set DOCDECK_API_KEY, or add api_key or api_key_command to a profile in {0} (keys are made on the API keys page of the dashboard)"
+    )]
+    MissingKey(String),
+    #[error("api_key_command {outcome}: run it yourself to see why (its error output is not shown, as it may hold the key)")]
+    KeyCommand { outcome: String },
+    #[error(
+        "refusing to send the API key over plain http to {host}: use https, or pass --allow-insecure-http if this network is trusted"
+    )]
+    InsecureHttp { host: String },
+    #[error("cannot find a home folder for docdeck's files: set HOME (or XDG_CONFIG_HOME and XDG_DATA_HOME)")]
+    NoHome,
+}
+
+/// What the command line said; `None` means "not given".
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    pub config: Option<PathBuf>,
+    pub profile: Option<String>,
+    pub base_url: Option<String>,
+    pub project: Option<String>,
+    pub api_key: Option<Secret>,
+    pub poll_interval: Option<Duration>,
+    pub allow_insecure_http: bool,
+}
+
+/// One `[profiles.NAME]` table of `config.toml`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub base_url: Option<String>,
+    pub project_id: Option<String>,
+    pub api_key: Option<String>,
+    pub api_key_command: Option<String>,
+    pub poll_interval: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    default_profile: Option<String>,
+    #[serde(default)]
+    profiles: BTreeMap<String, Profile>,
+}
+
+/// Where the key comes from. A command is only run when the key is needed.
+#[derive(Debug, Clone)]
+pub enum KeySource {
+    Missing,
+    Value(Secret),
+    Command(String),
+}
+
+/// The settings in force after precedence is applied.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub profile: Option<String>,
+    pub base_url: Url,
+    pub project_id: Option<String>,
+    pub key: KeySource,
+    pub poll_interval: Duration,
+    pub allow_insecure_http: bool,
+    pub config_path: PathBuf,
+}
+
+/// The folders docdeck uses, from the platform's conventions (XDG on Linux).
+fn project_dirs() -> Result<directories::ProjectDirs, ConfigError> {
+    directories::ProjectDirs::from("", "", "docdeck").ok_or(ConfigError::NoHome)
+}
+
+/// `config.toml` in the platform's config folder.
+pub fn default_config_path() -> Result<PathBuf, ConfigError> {
+    Ok(project_dirs()?.config_dir().join("config.toml"))
+}
+
+/// The platform's data folder for docdeck (the journal and the local service's database).
+pub fn data_dir() -> Result<PathBuf, ConfigError> {
+    Ok(project_dirs()?.data_dir().to_path_buf())
+}
+
+impl Settings {
+    /// Applies flags > environment > profile > defaults. `env` reads an environment
+    /// variable; it is a parameter so tests do not touch the process environment.
+    pub fn load(
+        overrides: &Overrides,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfigError> {
+        let env = |name: &str| env(name).filter(|value| !value.is_empty());
+        let config_path = match overrides.config.clone().or_else(|| env("DOCDECK_CONFIG").map(PathBuf::from)) {
+            Some(path) => path,
+            None => default_config_path()?,
+        };
+        let file = read_file(&config_path)?;
+        let requested = overrides.profile.clone().or_else(|| env("DOCDECK_PROFILE"));
+        let (profile_name, profile) = pick_profile(&file, requested, &config_path)?;
+        if profile.api_key.is_some() && profile.api_key_command.is_some() {
+            return Err(ConfigError::TwoKeys(profile_name.unwrap_or_default()));
+        }
+
+        let base_url = overrides
+            .base_url
+            .clone()
+            .or_else(|| env("DOCDECK_BASE_URL"))
+            .or_else(|| profile.base_url.clone())
+            .unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
+        let base_url = parse_base_url(&base_url)?;
+        let project_id = overrides
+            .project
+            .clone()
+            .or_else(|| env("DOCDECK_PROJECT_ID"))
+            .or_else(|| profile.project_id.clone());
+        let key = if let Some(key) = overrides.api_key.clone() {
+            KeySource::Value(key)
+        } else if let Some(key) = env("DOCDECK_API_KEY") {
+            KeySource::Value(Secret::new(key))
+        } else if let Some(key) = profile.api_key.clone() {
+            KeySource::Value(Secret::new(key))
+        } else if let Some(command) = profile.api_key_command.clone() {
+            KeySource::Command(command)
+        } else {
+            KeySource::Missing
+        };
+        let poll_interval = match (overrides.poll_interval, &profile.poll_interval) {
+            (Some(interval), _) => interval,
+            (None, Some(text)) => parse_duration(text)
+                .ok_or_else(|| ConfigError::PollInterval { value: text.clone() })?,
+            (None, None) => DEFAULT_POLL_INTERVAL,
+        };
+        Ok(Self {
+            profile: profile_name,
+            base_url,
+            project_id,
+            key,
+            poll_interval,
+            allow_insecure_http: overrides.allow_insecure_http,
+            config_path,
+        })
+    }
+
+    /// The project id, or an error that says where to set it.
+    pub fn require_project(&self) -> Result<&str, ConfigError> {
+        self.project_id
+            .as_deref()
+            .ok_or_else(|| ConfigError::MissingProject(self.config_path.display().to_string()))
+    }
+
+    /// The API key, running `api_key_command` if that is where it comes from.
+    pub fn resolve_key(&self) -> Result<Secret, ConfigError> {
+        match &self.key {
+            KeySource::Value(key) => Ok(key.clone()),
+            KeySource::Command(command) => run_key_command(command),
+            KeySource::Missing => Err(ConfigError::MissingKey(
+                self.config_path.display().to_string(),
+            )),
+        }
+    }
+
+    /// Refuses plain http to anything but this machine unless the user allowed it: the key
+    /// would cross the network readable by anyone on the path.
+    pub fn check_transport(&self) -> Result<(), ConfigError> {
+        if self.base_url.scheme() == "https" || self.allow_insecure_http || is_loopback(&self.base_url) {
+            return Ok(());
+        }
+        Err(ConfigError::InsecureHttp {
+            host: self.base_url.host_str().unwrap_or_default().to_owned(),
+        })
+    }
+
+    /// A stable name for the service, used to keep journals of different services apart.
+    #[must_use]
+    pub fn service_id(&self) -> String {
+        self.base_url.as_str().trim_end_matches('/').to_owned()
+    }
+}
+
+fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(FileConfig::default()),
+        Err(err) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                reason: err.to_string(),
+            });
+        }
+    };
+    toml::from_str(&text).map_err(|err| ConfigError::Parse {
+        path: path.to_path_buf(),
+        reason: err.to_string().replace('\n', " "),
+    })
+}
+
+fn pick_profile(
+    file: &FileConfig,
+    requested: Option<String>,
+    path: &Path,
+) -> Result<(Option<String>, Profile), ConfigError> {
+    let name = requested.or_else(|| file.default_profile.clone());
+    match name {
+        Some(name) => match file.profiles.get(&name) {
+            Some(profile) => Ok((Some(name), profile.clone())),
+            None => Err(ConfigError::UnknownProfile {
+                name,
+                path: path.to_path_buf(),
+                known: if file.profiles.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    file.profiles.keys().cloned().collect::<Vec<_>>().join(", ")
+                },
+            }),
+        },
+        None => Ok(match file.profiles.get("default") {
+            Some(profile) => (Some("default".to_owned()), profile.clone()),
+            None => (None, Profile::default()),
+        }),
+    }
+}
+
+/// Parses and checks a base URL: http or https, with a host and no credentials.
+pub fn parse_base_url(text: &str) -> Result<Url, ConfigError> {
+    let bad = |reason: &str| ConfigError::BaseUrl {
+        url: crate::text::excerpt(text, 80),
+        reason: reason.to_owned(),
+    };
+    let url = Url::parse(text.trim()).map_err(|err| bad(&format!("{err} (expected something like https://api.mintlify.com)")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(bad("it must start with https:// or http://"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(bad("it has no host"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(bad("it must not contain a user name or password; give the key with DOCDECK_API_KEY"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(bad("it must not have a query or fragment"));
+    }
+    Ok(url)
+}
+
+fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        None => false,
+    }
+}
+
+/// Parses durations such as `3s`, `500ms` or `7d`.
+#[must_use]
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    humantime::parse_duration(text.trim()).ok()
+}
+
+fn run_key_command(command: &str) -> Result<Secret, ConfigError> {
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::inherit())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|err| ConfigError::KeyCommand {
+            outcome: format!("could not be started ({err})"),
+        })?;
+    if !output.status.success() {
+        return Err(ConfigError::KeyCommand {
+            outcome: format!("failed ({})", output.status),
+        });
+    }
+    let text = String::from_utf8(output.stdout).map_err(|_| ConfigError::KeyCommand {
+        outcome: "printed something that is not text".to_owned(),
+    })?;
+    let key = text.lines().next().unwrap_or_default().trim();
+    if key.is_empty() {
+        return Err(ConfigError::KeyCommand {
+            outcome: "printed nothing".to_owned(),
+        });
+    }
+    Ok(Secret::new(key))
+}
+
+#[cfg(test)]
+mod tests;

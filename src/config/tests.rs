@@ -1,0 +1,166 @@
+//! Tests of configuration precedence, profiles, key sources and the transport check.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::*;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+fn config_file(text: &str) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    Fixture { _dir: dir, path }
+}
+
+fn load(fixture: &Fixture, overrides: Overrides, env: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+    let env: HashMap<String, String> =
+        env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    let overrides = Overrides {
+        config: Some(fixture.path.clone()),
+        ..overrides
+    };
+    Settings::load(&overrides, &|name| env.get(name).cloned())
+}
+
+const TWO_PROFILES: &str = r#"
+default_profile = "prod"
+[profiles.prod]
+base_url = "https://api.example.com"
+project_id = "from-file"
+api_key = "mint_file"
+poll_interval = "5s"
+
+[profiles.local]
+base_url = "http://127.0.0.1:8787"
+project_id = "demo"
+api_key_command = "echo mint_from_command"
+"#;
+
+#[test]
+fn flags_beat_environment_beat_profile() {
+    let fixture = config_file(TWO_PROFILES);
+    let from_file = load(&fixture, Overrides::default(), &[]).unwrap();
+    assert_eq!(from_file.profile.as_deref(), Some("prod"));
+    assert_eq!(from_file.project_id.as_deref(), Some("from-file"));
+    assert_eq!(from_file.poll_interval, Duration::from_secs(5));
+    assert_eq!(from_file.resolve_key().unwrap().expose(), "mint_file");
+
+    let env = [("DOCDECK_PROJECT_ID", "from-env"), ("DOCDECK_API_KEY", "mint_env")];
+    let from_env = load(&fixture, Overrides::default(), &env).unwrap();
+    assert_eq!(from_env.project_id.as_deref(), Some("from-env"));
+    assert_eq!(from_env.resolve_key().unwrap().expose(), "mint_env");
+
+    let flags = Overrides {
+        project: Some("from-flag".into()),
+        api_key: Some(Secret::new("mint_flag")),
+        ..Overrides::default()
+    };
+    let from_flags = load(&fixture, flags, &env).unwrap();
+    assert_eq!(from_flags.project_id.as_deref(), Some("from-flag"));
+    assert_eq!(from_flags.resolve_key().unwrap().expose(), "mint_flag");
+}
+
+#[test]
+fn profile_chosen_by_environment_and_key_from_command() {
+    let fixture = config_file(TWO_PROFILES);
+    let settings = load(&fixture, Overrides::default(), &[("DOCDECK_PROFILE", "local")]).unwrap();
+    assert_eq!(settings.base_url.as_str(), "http://127.0.0.1:8787/");
+    assert_eq!(settings.resolve_key().unwrap().expose(), "mint_from_command");
+    assert_eq!(settings.poll_interval, DEFAULT_POLL_INTERVAL);
+}
+
+#[test]
+fn unknown_profile_names_the_known_ones() {
+    let fixture = config_file(TWO_PROFILES);
+    let overrides = Overrides {
+        profile: Some("staging".into()),
+        ..Overrides::default()
+    };
+    let err = load(&fixture, overrides, &[]).unwrap_err().to_string();
+    assert!(err.contains("\"staging\"") && err.contains("local, prod"), "{err}");
+}
+
+#[test]
+fn missing_file_gives_defaults_and_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Fixture {
+        path: dir.path().join("absent.toml"),
+        _dir: dir,
+    };
+    let settings = load(&fixture, Overrides::default(), &[]).unwrap();
+    assert_eq!(settings.base_url.as_str(), "https://api.mintlify.com/");
+    assert!(settings.require_project().unwrap_err().to_string().contains("DOCDECK_PROJECT_ID"));
+    assert!(settings.resolve_key().unwrap_err().to_string().contains("DOCDECK_API_KEY"));
+}
+
+#[test]
+fn typos_in_the_file_are_reported() {
+    let fixture = config_file("[profiles.x]\nprojectid = \"p\"\n");
+    let err = load(&fixture, Overrides::default(), &[]).unwrap_err().to_string();
+    assert!(err.contains("projectid"), "{err}");
+}
+
+#[test]
+fn both_key_kinds_in_one_profile_is_refused() {
+    let fixture = config_file("[profiles.default]\napi_key = \"mint_a\"\napi_key_command = \"echo b\"\n");
+    assert!(matches!(
+        load(&fixture, Overrides::default(), &[]),
+        Err(ConfigError::TwoKeys(_))
+    ));
+}
+
+#[test]
+fn failing_key_command_hides_its_output() {
+    let fixture =
+        config_file("[profiles.default]\napi_key_command = \"echo mint_leaked >&2; exit 3\"\n");
+    let settings = load(&fixture, Overrides::default(), &[]).unwrap();
+    let err = settings.resolve_key().unwrap_err().to_string();
+    assert!(err.contains("failed") && !err.contains("mint_leaked"), "{err}");
+    let empty = config_file("[profiles.default]\napi_key_command = \"true\"\n");
+    let err = load(&empty, Overrides::default(), &[]).unwrap().resolve_key().unwrap_err();
+    assert!(err.to_string().contains("printed nothing"));
+}
+
+#[test]
+fn plain_http_is_only_allowed_to_loopback_or_when_asked() {
+    let fixture = config_file("");
+    for (url, allowed) in [
+        ("http://127.0.0.1:8787", true),
+        ("http://localhost:1", true),
+        ("http://[::1]:1", true),
+        ("https://docs.example.com", true),
+        ("http://docs.example.com", false),
+        ("http://10.0.0.5", false),
+    ] {
+        let overrides = Overrides {
+            base_url: Some(url.into()),
+            ..Overrides::default()
+        };
+        let settings = load(&fixture, overrides.clone(), &[]).unwrap();
+        assert_eq!(settings.check_transport().is_ok(), allowed, "{url}");
+        let forced = Overrides {
+            allow_insecure_http: true,
+            ..overrides
+        };
+        assert!(load(&fixture, forced, &[]).unwrap().check_transport().is_ok());
+    }
+}
+
+#[test]
+fn bad_base_urls_say_why() {
+    for (url, reason) in [
+        ("ftp://x", "https://"),
+        ("api.mintlify.com", "expected something like"),
+        ("https://user:pw@x.com", "user name"),
+        ("https://x.com/?a=1", "query"),
+    ] {
+        let err = parse_base_url(url).unwrap_err().to_string();
+        assert!(err.contains(reason), "{url}: {err}");
+    }
+}

@@ -1,0 +1,6 @@
+//! docdeck: a terminal console, scripting CLI and complete local service for
+//! documentation agent jobs and visitor analytics.
+
+pub mod api;
+pub mod config;
+pub mod text;

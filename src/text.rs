@@ -1,0 +1,52 @@
+//! Making text from outside the process safe to print: no control characters, bounded length.
+
+/// Replaces control characters (C0, DEL, C1) with U+FFFD so that text sent by a service
+/// (paths, links, error messages) cannot move the cursor or inject terminal escapes.
+/// Tabs and newlines become spaces: every caller prints the result on one line.
+#[must_use]
+pub fn sanitize(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => ' ',
+            c if c.is_control() => '\u{FFFD}',
+            c => c,
+        })
+        .collect()
+}
+
+/// `sanitize`, then cut to at most `max_chars` characters with a trailing `…` when cut.
+#[must_use]
+pub fn excerpt(text: &str, max_chars: usize) -> String {
+    let clean = sanitize(text.trim());
+    if clean.chars().count() <= max_chars {
+        return clean;
+    }
+    let mut cut: String = clean.chars().take(max_chars.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_controls_are_neutralised() {
+        let hostile = "/docs\x1b]52;c;ZXZpbA==\x07\x1b[2J\u{9b}31m";
+        let clean = sanitize(hostile);
+        assert!(!clean.chars().any(char::is_control), "{clean:?}");
+        assert!(clean.starts_with("/docs\u{FFFD}]52;c;"));
+    }
+
+    #[test]
+    fn newlines_become_spaces_and_unicode_is_kept() {
+        assert_eq!(sanitize("a\nb\tc"), "a b c");
+        assert_eq!(sanitize("página ✓ שלום"), "página ✓ שלום");
+    }
+
+    #[test]
+    fn excerpt_cuts_on_characters_not_bytes() {
+        assert_eq!(excerpt("ééééé", 3), "éé…");
+        assert_eq!(excerpt("  short  ", 10), "short");
+    }
+}
