@@ -4,3 +4,4 @@
 pub mod api;
 pub mod config;
 pub mod text;
+pub mod server;

@@ -1,0 +1,222 @@
+//! The local service's SQLite database: opening it, its schema, and running statements
+//! on the blocking pool so that no request handler ever blocks an async thread.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rusqlite::Connection;
+use thiserror::Error;
+
+/// Where the database lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DbLocation {
+    /// Gone when the service stops: for demos and tests.
+    Memory,
+    File(PathBuf),
+}
+
+impl DbLocation {
+    /// Reads the `--db` argument; `:memory:` means an in-memory database.
+    #[must_use]
+    pub fn parse(text: &str) -> Self {
+        if text == ":memory:" {
+            Self::Memory
+        } else {
+            Self::File(PathBuf::from(text))
+        }
+    }
+}
+
+/// A failure of the service's storage.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("cannot open the database {path}: {reason}")]
+    Open { path: PathBuf, reason: String },
+    #[error(
+        "the database {path} was written by a newer docdeck (schema {found}; this build knows up to {known}): use a newer docdeck or another --db"
+    )]
+    TooNew {
+        path: String,
+        found: i64,
+        known: usize,
+    },
+    #[error("cannot build the demo data: {0}")]
+    Seed(String),
+    #[error("a database task stopped unexpectedly: {0}")]
+    Task(String),
+}
+
+/// Schema steps; entry `n` takes the database from version `n` to `n + 1`.
+const MIGRATIONS: &[&str] = &[r"
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE api_keys (
+    hash TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+CREATE TABLE jobs (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    project TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'archived', 'failed')),
+    repository TEXT NOT NULL,
+    git_ref TEXT,
+    model TEXT NOT NULL,
+    pr_link TEXT,
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    archived_ms INTEGER
+);
+CREATE INDEX jobs_active ON jobs (status) WHERE status = 'active';
+CREATE TABLE turns (
+    job_seq INTEGER NOT NULL REFERENCES jobs (seq),
+    turn INTEGER NOT NULL,
+    prompt TEXT NOT NULL,
+    received_ms INTEGER NOT NULL,
+    outcome TEXT CHECK (outcome IN ('pr', 'nochange', 'fail')),
+    finished_ms INTEGER,
+    PRIMARY KEY (job_seq, turn)
+) WITHOUT ROWID;
+CREATE TABLE pr_numbers (repository TEXT PRIMARY KEY, next INTEGER NOT NULL);
+CREATE TABLE pages (
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    path TEXT NOT NULL,
+    UNIQUE (project, path)
+);
+CREATE TABLE visitors (
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    visitor TEXT NOT NULL,
+    UNIQUE (project, visitor)
+);
+CREATE TABLE views (
+    project TEXT NOT NULL,
+    ts_ms INTEGER NOT NULL,
+    page_id INTEGER NOT NULL REFERENCES pages (id),
+    visitor_id INTEGER NOT NULL REFERENCES visitors (id),
+    ai INTEGER NOT NULL CHECK (ai IN (0, 1))
+);
+CREATE INDEX views_by_time ON views (project, ts_ms);
+"];
+
+/// A shared connection. The service's statements are short, so one connection behind a
+/// mutex, used from the blocking pool, is enough; WAL lets `docdeck import` write beside it.
+#[derive(Clone)]
+pub struct Db {
+    conn: Arc<Mutex<Connection>>,
+}
+
+impl Db {
+    /// Opens (creating if needed) and migrates the database.
+    pub fn open(location: &DbLocation) -> Result<Self, StoreError> {
+        let (conn, label) = match location {
+            DbLocation::Memory => (Connection::open_in_memory()?, ":memory:".to_owned()),
+            DbLocation::File(path) => (open_file(path)?, path.display().to_string()),
+        };
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        migrate(&conn, &label)?;
+        Ok(Self {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    /// Runs `work` with the connection on the blocking pool.
+    pub async fn call<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let db = self.clone();
+        tokio::task::spawn_blocking(move || db.blocking(work))
+            .await
+            .map_err(|err| StoreError::Task(err.to_string()))?
+    }
+
+    /// Runs `work` with the connection on the current thread (for start-up and tools).
+    pub fn blocking<T>(
+        &self,
+        work: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        work(&mut self.lock())
+    }
+
+    /// The connection itself, for long sync work such as an import.
+    pub fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves SQLite itself consistent (an open
+        // transaction is rolled back when its guard drops), so the poison is ignored.
+        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn open_file(path: &Path) -> Result<Connection, StoreError> {
+    let fail = |reason: String| StoreError::Open {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|err| fail(err.to_string()))?;
+    }
+    let conn = Connection::open(path).map_err(|err| fail(err.to_string()))?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(|err| fail(format!("{err} (is it a SQLite database?)")))?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(conn)
+}
+
+fn migrate(conn: &Connection, label: &str) -> Result<(), StoreError> {
+    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    let known = MIGRATIONS.len();
+    let start = usize::try_from(version).unwrap_or(usize::MAX);
+    if start > known {
+        return Err(StoreError::TooNew {
+            path: label.to_owned(),
+            found: version,
+            known,
+        });
+    }
+    for (step, sql) in MIGRATIONS.iter().enumerate().skip(start) {
+        let tx = conn.unchecked_transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", i64::try_from(step + 1).unwrap_or(i64::MAX))?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Milliseconds since the Unix epoch, the unit every stored time uses.
+#[must_use]
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_once_and_refuses_newer_schemas() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("service.sqlite");
+        let location = DbLocation::File(path.clone());
+        Db::open(&location).unwrap();
+        Db::open(&location).unwrap();
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        drop(conn);
+        let err = Db::open(&location).err().unwrap().to_string();
+        assert!(err.contains("newer docdeck"), "{err}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_database_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.txt");
+        std::fs::write(&path, vec![b'x'; 4096]).unwrap();
+        let err = Db::open(&DbLocation::File(path)).err().unwrap().to_string();
+        assert!(err.contains("notes.txt"), "{err}");
+    }
+}

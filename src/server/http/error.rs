@@ -1,0 +1,113 @@
+//! Error responses of the local service: `{"error": ...}`, with `details` on 400s and
+//! `Retry-After` on 429s, as DESIGN decides.
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::api::{ErrorBody, ErrorDetail};
+use crate::server::db::StoreError;
+
+/// A refusal or failure, turned into the documented error body.
+#[derive(Debug)]
+pub struct ServiceError {
+    status: StatusCode,
+    error: String,
+    details: Vec<String>,
+    retry_after_secs: Option<u64>,
+}
+
+impl ServiceError {
+    fn new(status: StatusCode, error: impl Into<String>) -> Self {
+        Self {
+            status,
+            error: error.into(),
+            details: Vec::new(),
+            retry_after_secs: None,
+        }
+    }
+
+    /// 400 with one detail per problem found.
+    pub fn bad_request(error: &str, details: impl IntoIterator<Item = String>) -> Self {
+        Self {
+            details: details.into_iter().collect(),
+            ..Self::new(StatusCode::BAD_REQUEST, error)
+        }
+    }
+
+    pub fn unauthorized(error: &str) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, error)
+    }
+
+    pub fn forbidden(error: &str) -> Self {
+        Self::new(StatusCode::FORBIDDEN, error)
+    }
+
+    pub fn not_found(error: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, error)
+    }
+
+    pub fn method_not_allowed() -> Self {
+        Self::new(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed on this path; see /openapi.json")
+    }
+
+    pub fn conflict(error: &str) -> Self {
+        Self::new(StatusCode::CONFLICT, error)
+    }
+
+    pub fn unsupported_media_type() -> Self {
+        Self::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Send the body as JSON with the header Content-Type: application/json",
+        )
+    }
+
+    pub fn payload_too_large(limit_bytes: usize) -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("The body is larger than {} KiB", limit_bytes / 1024),
+        )
+    }
+
+    pub fn rate_limited(what: &str, retry_after_secs: u64) -> Self {
+        Self {
+            retry_after_secs: Some(retry_after_secs),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("Rate limit exceeded for {what}; retry after {retry_after_secs} seconds"),
+            )
+        }
+    }
+
+    /// 500. The cause is logged, not sent: it may describe the server's files.
+    pub fn internal(cause: &dyn std::fmt::Display) -> Self {
+        tracing::error!("request failed: {cause}");
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error")
+    }
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(err: StoreError) -> Self {
+        Self::internal(&err)
+    }
+}
+
+impl IntoResponse for ServiceError {
+    fn into_response(self) -> Response {
+        let details = (self.status == StatusCode::BAD_REQUEST).then(|| {
+            let messages = if self.details.is_empty() { vec![self.error.clone()] } else { self.details };
+            messages.into_iter().map(|message| ErrorDetail { message }).collect()
+        });
+        let body = ErrorBody {
+            error: Some(self.error),
+            details,
+        };
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(secs) = self.retry_after_secs {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}

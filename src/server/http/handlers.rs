@@ -1,0 +1,193 @@
+//! The four operations of the interface, and the service's own OpenAPI document.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::IntoResponse;
+use serde_json::Value;
+
+use super::{AppState, MAX_BODY_BYTES, ServiceError};
+use crate::api::{Job, VisitorsPage, VisitorsQuery};
+use crate::server::analytics::{self, VisitorsRequest};
+use crate::server::db::now_ms;
+use crate::server::jobs::{self, MessageRefusal};
+use crate::server::ratelimit::Bucket;
+use crate::text::excerpt;
+
+/// Longest query string read; anything longer is refused before parsing.
+const MAX_QUERY_BYTES: usize = 4096;
+
+type Shared = State<Arc<AppState>>;
+
+pub async fn create_job(
+    State(state): Shared,
+    path: Result<Path<String>, PathRejection>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Job>), ServiceError> {
+    let Path(project) = path.map_err(bad_path)?;
+    state.authorize(&headers, &project)?;
+    let prompt = read_prompt(&headers, body)?;
+    let permit = state.acquire(&project, Bucket::Create)?;
+    let defaults = state.defaults.clone();
+    let created = state
+        .db
+        .call(move |conn| jobs::create(conn, &project, &prompt, &defaults, now_ms()))
+        .await;
+    match created {
+        Ok(record) => {
+            state.worker.kick(record.id.clone());
+            Ok((StatusCode::CREATED, Json(record.to_wire())))
+        }
+        Err(err) => {
+            state.limiter.release(permit);
+            Err(err.into())
+        }
+    }
+}
+
+pub async fn send_message(
+    State(state): Shared,
+    path: Result<Path<(String, String)>, PathRejection>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Job>, ServiceError> {
+    let Path((project, id)) = path.map_err(bad_path)?;
+    state.authorize(&headers, &project)?;
+    let prompt = read_prompt(&headers, body)?;
+    let permit = state.acquire(&project, Bucket::Message)?;
+    let archive_after = state.archive_after_ms;
+    let result = state
+        .db
+        .call(move |conn| jobs::add_message(conn, &project, &id, &prompt, now_ms(), archive_after))
+        .await;
+    match result {
+        Ok(Ok(record)) => {
+            state.worker.kick(record.id.clone());
+            Ok(Json(record.to_wire()))
+        }
+        Ok(Err(refusal)) => {
+            state.limiter.release(permit);
+            Err(match refusal {
+                MessageRefusal::NotFound => ServiceError::not_found("Job not found"),
+                MessageRefusal::Archived => ServiceError::conflict(
+                    "Job is archived and cannot take messages; create a new job instead",
+                ),
+            })
+        }
+        Err(err) => {
+            state.limiter.release(permit);
+            Err(err.into())
+        }
+    }
+}
+
+pub async fn get_job(
+    State(state): Shared,
+    path: Result<Path<(String, String)>, PathRejection>,
+    headers: HeaderMap,
+) -> Result<Json<Job>, ServiceError> {
+    let Path((project, id)) = path.map_err(bad_path)?;
+    state.authorize(&headers, &project)?;
+    let archive_after = state.archive_after_ms;
+    let record = state
+        .db
+        .call(move |conn| jobs::get(conn, &project, &id, now_ms(), archive_after))
+        .await?;
+    record
+        .map(|record| Json(record.to_wire()))
+        .ok_or_else(|| ServiceError::not_found("Job not found"))
+}
+
+pub async fn visitors(
+    State(state): Shared,
+    path: Result<Path<String>, PathRejection>,
+    headers: HeaderMap,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<VisitorsPage>, ServiceError> {
+    let Path(project) = path.map_err(bad_path)?;
+    state.authorize(&headers, &project)?;
+    let raw = raw.unwrap_or_default();
+    if raw.len() > MAX_QUERY_BYTES {
+        return Err(ServiceError::bad_request(
+            "Invalid query parameters",
+            [format!("the query string is longer than {MAX_QUERY_BYTES} bytes")],
+        ));
+    }
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes()).into_owned().collect();
+    let query = VisitorsQuery::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(|err| ServiceError::bad_request("Invalid query parameters", [err.to_string()]))?;
+    state.acquire(&project, Bucket::Analytics)?;
+    let request = VisitorsRequest {
+        from_ms: query.date_from.map(|d| d.millis()),
+        to_ms: query.date_to.map(|d| d.millis()),
+        limit: query.effective_limit(),
+        offset: query.effective_offset(),
+    };
+    let page = state
+        .db
+        .call(move |conn| analytics::visitors(conn, &project, &request))
+        .await?;
+    Ok(Json(page))
+}
+
+/// The service's own OpenAPI document.
+pub async fn openapi() -> impl IntoResponse {
+    (
+        [(CONTENT_TYPE, "application/json")],
+        include_str!("../../../assets/openapi.json"),
+    )
+}
+
+pub async fn no_route(method: Method, uri: Uri) -> ServiceError {
+    ServiceError::not_found(format!(
+        "No such endpoint: {method} {}; see /openapi.json",
+        excerpt(uri.path(), 200)
+    ))
+}
+
+pub async fn wrong_method() -> ServiceError {
+    ServiceError::method_not_allowed()
+}
+
+fn bad_path(rejection: PathRejection) -> ServiceError {
+    ServiceError::bad_request("Invalid path", [rejection.body_text()])
+}
+
+/// Checks the media type and body of a create or message request and returns the prompt.
+fn read_prompt(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<String, ServiceError> {
+    let is_json = headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
+    if !is_json {
+        return Err(ServiceError::unsupported_media_type());
+    }
+    let body = body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ServiceError::payload_too_large(MAX_BODY_BYTES)
+        } else {
+            ServiceError::bad_request("Invalid request body", [rejection.body_text()])
+        }
+    })?;
+    let invalid = |detail: String| ServiceError::bad_request("Invalid request body", [detail]);
+    let value: Value = serde_json::from_slice(&body)
+        .map_err(|err| invalid(format!("the body is not valid JSON: {err}")))?;
+    let Value::Object(mut fields) = value else {
+        return Err(invalid(r#"the body must be a JSON object such as {"prompt": "Fix the typos in the quickstart"}"#.to_owned()));
+    };
+    match fields.remove("prompt") {
+        None | Some(Value::Null) => Err(invalid("prompt is required".to_owned())),
+        Some(Value::String(prompt)) if prompt.is_empty() => {
+            Err(invalid("prompt must be at least 1 character long".to_owned()))
+        }
+        Some(Value::String(prompt)) => Ok(prompt),
+        Some(_) => Err(invalid("prompt must be a string".to_owned())),
+    }
+}

@@ -1,0 +1,77 @@
+//! The local service's HTTP surface: its routes, and the state every handler shares.
+
+mod error;
+mod handlers;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::HeaderMap;
+use axum::http::header::AUTHORIZATION;
+use axum::routing::{get, post};
+
+pub use error::ServiceError;
+
+use super::db::Db;
+use super::jobs::JobDefaults;
+use super::keys::{AuthFailure, KeyRing};
+use super::ratelimit::{Bucket, Permit, RateLimiter, retry_after_secs};
+use super::worker::Worker;
+
+/// Largest request body accepted.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// What every request handler needs.
+pub struct AppState {
+    pub db: Db,
+    pub keys: KeyRing,
+    pub limiter: RateLimiter,
+    pub worker: Worker,
+    pub defaults: JobDefaults,
+    pub archive_after_ms: i64,
+}
+
+impl AppState {
+    /// No or malformed header, or an unknown key: 401. A key of another project: 403.
+    fn authorize(&self, headers: &HeaderMap, project: &str) -> Result<(), ServiceError> {
+        let header = headers.get(AUTHORIZATION).and_then(|value| value.to_str().ok());
+        self.keys.check(header, project).map_err(|failure| match failure {
+            AuthFailure::Malformed => ServiceError::unauthorized(
+                "Missing or malformed Authorization header: send Authorization: Bearer <API key>",
+            ),
+            AuthFailure::Unknown => ServiceError::unauthorized("Invalid API key"),
+            AuthFailure::OtherProject => {
+                ServiceError::forbidden("This API key does not belong to this project")
+            }
+        })
+    }
+
+    fn acquire(&self, project: &str, bucket: Bucket) -> Result<Permit, ServiceError> {
+        self.limiter
+            .try_acquire(project, bucket, Instant::now())
+            .map_err(|wait| {
+                let what = match bucket {
+                    Bucket::Create => "creating agent jobs",
+                    Bucket::Message => "sending messages to agent jobs",
+                    Bucket::Analytics => "analytics",
+                };
+                ServiceError::rate_limited(what, retry_after_secs(wait))
+            })
+    }
+}
+
+/// The routes of the interface, plus `/openapi.json`, with JSON errors everywhere.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/v2/agent/{project}/job", post(handlers::create_job))
+        .route("/v2/agent/{project}/job/{id}", get(handlers::get_job))
+        .route("/v2/agent/{project}/job/{id}/message", post(handlers::send_message))
+        .route("/v1/analytics/{project}/visitors", get(handlers::visitors))
+        .route("/openapi.json", get(handlers::openapi))
+        .fallback(handlers::no_route)
+        .method_not_allowed_fallback(handlers::wrong_method)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}

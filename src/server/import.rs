@@ -1,0 +1,125 @@
+//! `docdeck import`: view events as JSON lines into the local service's database. The
+//! whole file goes in one transaction: a bad line is reported with its number and nothing
+//! of the file stays behind.
+
+use std::io::BufRead;
+
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+use super::analytics::{Traffic, ViewEvent, ViewWriter};
+use super::db::{Db, StoreError};
+use crate::api::DateParam;
+use crate::text::excerpt;
+
+/// Why an import stopped. Nothing of the file was stored.
+#[derive(Debug, Error)]
+pub enum ImportError {
+    #[error("line {line}: {reason}; nothing was imported")]
+    Line { line: usize, reason: String },
+    #[error("cannot read the input at line {line}: {reason}; nothing was imported")]
+    Read { line: usize, reason: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Reads events from `input` and stores them for `project`; returns how many were stored.
+/// Blank lines are skipped.
+pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<usize, ImportError> {
+    let mut conn = db.lock();
+    let tx = conn.transaction().map_err(StoreError::from)?;
+    let mut writer = ViewWriter::new(project);
+    let mut count = 0;
+    for (index, line) in input.lines().enumerate() {
+        let number = index + 1;
+        let line = line.map_err(|err| ImportError::Read {
+            line: number,
+            reason: err.to_string(),
+        })?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let event = parse_line(&line).map_err(|reason| ImportError::Line { line: number, reason })?;
+        writer.write(&tx, &event)?;
+        count += 1;
+    }
+    tx.commit().map_err(StoreError::from)?;
+    Ok(count)
+}
+
+/// One event: `{"ts": "<RFC 3339>", "path": "/p", "visitorId": "v1", "traffic": "human"|"ai"}`.
+pub fn parse_line(line: &str) -> Result<ViewEvent, String> {
+    let value: Value = serde_json::from_str(line).map_err(|err| {
+        format!("not valid JSON ({})", err.to_string().replace(" at line 1 column", " at column"))
+    })?;
+    let Value::Object(fields) = value else {
+        return Err("expected a JSON object with ts, path, visitorId and traffic".to_owned());
+    };
+    let ts = text_field(&fields, "ts")?;
+    let ts = DateParam::parse("ts", ts).map_err(|err| err.to_string())?;
+    let traffic = match text_field(&fields, "traffic")? {
+        "human" => Traffic::Human,
+        "ai" => Traffic::Ai,
+        other => return Err(format!("traffic must be \"human\" or \"ai\", not {:?}", excerpt(other, 40))),
+    };
+    Ok(ViewEvent {
+        ts_ms: ts.millis(),
+        path: text_field(&fields, "path")?.to_owned(),
+        visitor: text_field(&fields, "visitorId")?.to_owned(),
+        traffic,
+    })
+}
+
+fn text_field<'a>(fields: &'a Map<String, Value>, name: &str) -> Result<&'a str, String> {
+    match fields.get(name) {
+        None | Some(Value::Null) => Err(format!("{name} is missing")),
+        Some(Value::String(text)) if text.is_empty() => Err(format!("{name} is empty")),
+        Some(Value::String(text)) => Ok(text),
+        Some(_) => Err(format!("{name} must be a string")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::db::DbLocation;
+
+    fn count_views(db: &Db) -> i64 {
+        db.blocking(|conn| Ok(conn.query_row("SELECT COUNT(*) FROM views", [], |r| r.get(0))?))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_good_file_is_stored_and_blank_lines_skipped() {
+        let db = Db::open(&DbLocation::Memory).unwrap();
+        let input = concat!(
+            r#"{"ts": "2024-03-01T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#,
+            "\n\n",
+            r#"{"ts": "2024-03-01T12:00:00+02:00", "path": "/a", "visitorId": "v1", "traffic": "ai", "ua": "x"}"#,
+            "\n"
+        );
+        assert_eq!(import(&db, "p", input.as_bytes()).unwrap(), 2);
+        assert_eq!(count_views(&db), 2);
+    }
+
+    #[test]
+    fn a_bad_line_is_named_and_nothing_is_kept() {
+        let db = Db::open(&DbLocation::Memory).unwrap();
+        let good = r#"{"ts": "2024-03-01T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#;
+        let cases = [
+            (r#"{"ts": "2024-03-01T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "bot"}"#, "traffic"),
+            (r#"{"ts": "2024-02-30", "path": "/a", "visitorId": "v1", "traffic": "ai"}"#, "ts"),
+            (r#"{"ts": "2024-03-01", "visitorId": "v1", "traffic": "ai"}"#, "path is missing"),
+            (r#"{"ts": "2024-03-01", "path": 5, "visitorId": "v1", "traffic": "ai"}"#, "path must be a string"),
+            (r#"{"ts": "2024-03-01", "path": "/a", "visitorId": "", "traffic": "ai"}"#, "visitorId is empty"),
+            ("[1, 2]", "JSON object"),
+            ("{\"ts\": ", "not valid JSON"),
+        ];
+        for (bad, hint) in cases {
+            let input = format!("{good}\n{good}\n{bad}\n{good}\n");
+            let err = import(&db, "p", input.as_bytes()).unwrap_err().to_string();
+            assert!(err.starts_with("line 3: ") && err.contains(hint), "{err}");
+            assert_eq!(count_views(&db), 0, "nothing half-loaded after {bad}");
+        }
+    }
+}

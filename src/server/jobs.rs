@@ -1,0 +1,317 @@
+//! Agent jobs as the local service stores them: creation, follow-up turns, the lifecycle
+//! of DESIGN (follow-ups re-activate, idle jobs archive), and the view sent on the wire.
+
+use chrono::{DateTime, Utc};
+use rand::Rng;
+use rand::distr::Alphanumeric;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::db::StoreError;
+use crate::api::{Job, JobStatus, Source};
+
+/// What a finished agent turn produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnOutcome {
+    /// Files changed: a pull request is opened (or a new one replaces the old link).
+    PullRequest,
+    /// Nothing to change: the job completes and keeps whatever link it had.
+    NoChange,
+    /// An unrecoverable error: the job fails.
+    Failed,
+}
+
+impl TurnOutcome {
+    fn as_db(self) -> &'static str {
+        match self {
+            Self::PullRequest => "pr",
+            Self::NoChange => "nochange",
+            Self::Failed => "fail",
+        }
+    }
+}
+
+/// Where new jobs say they work, and with which model.
+#[derive(Debug, Clone)]
+pub struct JobDefaults {
+    pub repository: String,
+    pub git_ref: Option<String>,
+    pub model: String,
+}
+
+/// A stored job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRecord {
+    pub seq: i64,
+    pub id: String,
+    pub project: String,
+    pub status: JobStatus,
+    pub repository: String,
+    pub git_ref: Option<String>,
+    pub model: String,
+    pub pr_link: Option<String>,
+    pub created_ms: i64,
+    pub updated_ms: i64,
+    pub archived_ms: Option<i64>,
+}
+
+impl JobRecord {
+    /// The job as the interface returns it. The interface says `prLink` is null while a
+    /// job is active, so a link kept from an earlier turn is only shown once it ends.
+    #[must_use]
+    pub fn to_wire(&self) -> Job {
+        Job {
+            id: Some(self.id.clone()),
+            status: Some(self.status.clone()),
+            source: Some(Source {
+                repository: Some(self.repository.clone()),
+                git_ref: self.git_ref.clone(),
+            }),
+            model: Some(self.model.clone()),
+            pr_link: match self.status {
+                JobStatus::Active => None,
+                _ => self.pr_link.clone(),
+            },
+            created_at: to_time(self.created_ms),
+            archived_at: self.archived_ms.and_then(to_time),
+        }
+    }
+
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            seq: row.get("seq")?,
+            id: row.get("id")?,
+            project: row.get("project")?,
+            status: JobStatus::parse(&row.get::<_, String>("status")?),
+            repository: row.get("repository")?,
+            git_ref: row.get("git_ref")?,
+            model: row.get("model")?,
+            pr_link: row.get("pr_link")?,
+            created_ms: row.get("created_ms")?,
+            updated_ms: row.get("updated_ms")?,
+            archived_ms: row.get("archived_ms")?,
+        })
+    }
+}
+
+fn to_time(ms: i64) -> Option<DateTime<Utc>> {
+    DateTime::from_timestamp_millis(ms)
+}
+
+/// Why a follow-up was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum MessageRefusal {
+    NotFound,
+    Archived,
+}
+
+/// A turn waiting for the agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingTurn {
+    pub job_seq: i64,
+    pub job_id: String,
+    pub turn: i64,
+    pub prompt: String,
+    pub repository: String,
+}
+
+/// A fresh, unguessable job id.
+#[must_use]
+pub fn new_job_id() -> String {
+    let suffix: String = rand::rng()
+        .sample_iter(Alphanumeric)
+        .take(20)
+        .map(|c| char::from(c).to_ascii_lowercase())
+        .collect();
+    format!("job_{suffix}")
+}
+
+/// Creates an active job whose first turn is `prompt`.
+pub fn create(
+    conn: &mut Connection,
+    project: &str,
+    prompt: &str,
+    defaults: &JobDefaults,
+    now_ms: i64,
+) -> Result<JobRecord, StoreError> {
+    let tx = conn.transaction()?;
+    let id = new_job_id();
+    tx.execute(
+        "INSERT INTO jobs (id, project, status, repository, git_ref, model, created_ms, updated_ms)
+         VALUES (?1, ?2, 'active', ?3, ?4, ?5, ?6, ?6)",
+        params![id, project, defaults.repository, defaults.git_ref, defaults.model, now_ms],
+    )?;
+    let seq = tx.last_insert_rowid();
+    tx.execute(
+        "INSERT INTO turns (job_seq, turn, prompt, received_ms) VALUES (?1, 1, ?2, ?3)",
+        params![seq, prompt, now_ms],
+    )?;
+    let record = load(&tx, project, &id)?.ok_or(StoreError::Sql(rusqlite::Error::QueryReturnedNoRows))?;
+    tx.commit()?;
+    Ok(record)
+}
+
+/// Reads a job of `project`, archiving it first if it has been idle for `archive_after_ms`.
+pub fn get(
+    conn: &mut Connection,
+    project: &str,
+    id: &str,
+    now_ms: i64,
+    archive_after_ms: i64,
+) -> Result<Option<JobRecord>, StoreError> {
+    let tx = conn.transaction()?;
+    let record = match load(&tx, project, id)? {
+        Some(mut record) => {
+            archive_if_idle(&tx, &mut record, now_ms, archive_after_ms)?;
+            Some(record)
+        }
+        None => None,
+    };
+    tx.commit()?;
+    Ok(record)
+}
+
+/// Queues a follow-up turn. A completed or failed job becomes active again; an active job
+/// takes it after its current turn; an archived job refuses it.
+pub fn add_message(
+    conn: &mut Connection,
+    project: &str,
+    id: &str,
+    prompt: &str,
+    now_ms: i64,
+    archive_after_ms: i64,
+) -> Result<Result<JobRecord, MessageRefusal>, StoreError> {
+    let tx = conn.transaction()?;
+    let Some(mut record) = load(&tx, project, id)? else {
+        return Ok(Err(MessageRefusal::NotFound));
+    };
+    archive_if_idle(&tx, &mut record, now_ms, archive_after_ms)?;
+    if record.status == JobStatus::Archived {
+        tx.commit()?;
+        return Ok(Err(MessageRefusal::Archived));
+    }
+    tx.execute(
+        "INSERT INTO turns (job_seq, turn, prompt, received_ms)
+         SELECT ?1, COALESCE(MAX(turn), 0) + 1, ?2, ?3 FROM turns WHERE job_seq = ?1",
+        params![record.seq, prompt, now_ms],
+    )?;
+    tx.execute(
+        "UPDATE jobs SET status = 'active', updated_ms = ?2 WHERE seq = ?1",
+        params![record.seq, now_ms],
+    )?;
+    let updated = load(&tx, project, id)?.ok_or(StoreError::Sql(rusqlite::Error::QueryReturnedNoRows))?;
+    tx.commit()?;
+    Ok(Ok(updated))
+}
+
+/// The oldest unfinished turn of a job, if any.
+pub fn next_turn(conn: &mut Connection, job_id: &str) -> Result<Option<PendingTurn>, StoreError> {
+    let turn = conn
+        .query_row(
+            "SELECT j.seq, j.id, t.turn, t.prompt, j.repository
+             FROM jobs j JOIN turns t ON t.job_seq = j.seq
+             WHERE j.id = ?1 AND t.outcome IS NULL
+             ORDER BY t.turn LIMIT 1",
+            [job_id],
+            |row| {
+                Ok(PendingTurn {
+                    job_seq: row.get(0)?,
+                    job_id: row.get(1)?,
+                    turn: row.get(2)?,
+                    prompt: row.get(3)?,
+                    repository: row.get(4)?,
+                })
+            },
+        )
+        .optional()?;
+    Ok(turn)
+}
+
+/// Records a finished turn. When no other turn waits, the job ends with the turn's outcome.
+pub fn finish_turn(
+    conn: &mut Connection,
+    turn: &PendingTurn,
+    outcome: TurnOutcome,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    tx.execute(
+        "UPDATE turns SET outcome = ?3, finished_ms = ?4 WHERE job_seq = ?1 AND turn = ?2",
+        params![turn.job_seq, turn.turn, outcome.as_db(), now_ms],
+    )?;
+    if outcome == TurnOutcome::PullRequest {
+        let number = next_pr_number(&tx, &turn.repository)?;
+        let link = format!("{}/pull/{number}", turn.repository.trim_end_matches('/'));
+        tx.execute(
+            "UPDATE jobs SET pr_link = ?2 WHERE seq = ?1",
+            params![turn.job_seq, link],
+        )?;
+    }
+    let waiting: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM turns WHERE job_seq = ?1 AND outcome IS NULL",
+        [turn.job_seq],
+        |row| row.get(0),
+    )?;
+    if waiting == 0 {
+        let status = if outcome == TurnOutcome::Failed { "failed" } else { "completed" };
+        tx.execute(
+            "UPDATE jobs SET status = ?2, updated_ms = ?3 WHERE seq = ?1",
+            params![turn.job_seq, status, now_ms],
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Ids of jobs with turns still to run: the work to resume after a restart.
+pub fn active_ids(conn: &mut Connection) -> Result<Vec<String>, StoreError> {
+    let mut statement = conn.prepare("SELECT id FROM jobs WHERE status = 'active' ORDER BY seq")?;
+    let ids = statement
+        .query_map([], |row| row.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(ids)
+}
+
+fn load(conn: &Connection, project: &str, id: &str) -> Result<Option<JobRecord>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT * FROM jobs WHERE project = ?1 AND id = ?2",
+            [project, id],
+            JobRecord::from_row,
+        )
+        .optional()?)
+}
+
+/// Archiving is applied when a job is next looked at, at the exact instant it became due,
+/// so the service needs no timer and every reader sees the same `archivedAt`.
+fn archive_if_idle(
+    conn: &Connection,
+    record: &mut JobRecord,
+    now_ms: i64,
+    archive_after_ms: i64,
+) -> Result<(), StoreError> {
+    let ended = matches!(record.status, JobStatus::Completed | JobStatus::Failed);
+    let due = record.updated_ms.saturating_add(archive_after_ms);
+    if ended && now_ms >= due {
+        conn.execute(
+            "UPDATE jobs SET status = 'archived', archived_ms = ?2 WHERE seq = ?1",
+            params![record.seq, due],
+        )?;
+        record.status = JobStatus::Archived;
+        record.archived_ms = Some(due);
+    }
+    Ok(())
+}
+
+fn next_pr_number(conn: &Connection, repository: &str) -> Result<i64, StoreError> {
+    let number = conn.query_row(
+        "INSERT INTO pr_numbers (repository, next) VALUES (?1, 2)
+         ON CONFLICT (repository) DO UPDATE SET next = next + 1
+         RETURNING next - 1",
+        [repository],
+        |row| row.get(0),
+    )?;
+    Ok(number)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,212 @@
+//! The local service: a complete implementation of the interface on axum and SQLite, used
+//! by `docdeck serve`, by `docdeck demo` in-process, and by every test.
+
+pub mod agent;
+pub mod analytics;
+pub mod db;
+pub mod http;
+pub mod import;
+pub mod jobs;
+pub mod keys;
+pub mod ratelimit;
+pub mod seed;
+pub mod worker;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use thiserror::Error;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use self::agent::SimulatedAgent;
+use self::db::{Db, DbLocation, StoreError, now_ms};
+use self::http::AppState;
+use self::jobs::JobDefaults;
+use self::keys::KeyRing;
+use self::ratelimit::RateLimiter;
+use self::worker::Worker;
+use crate::config::Secret;
+
+/// The address `docdeck serve` listens on by default.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8787";
+/// Window of every rate limit.
+pub const RATE_WINDOW: Duration = Duration::from_secs(3600);
+
+/// Which data a new database starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeedKind {
+    /// 90 days of traffic and a few finished jobs (once per project).
+    Demo,
+    None,
+}
+
+/// Everything `docdeck serve` can be told.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub addr: SocketAddr,
+    pub db: DbLocation,
+    pub project: String,
+    /// Registered for `project`. Without it, a key is generated if the project has none.
+    pub api_key: Option<Secret>,
+    pub seed: SeedKind,
+    pub agent: SimulatedAgent,
+    /// Uses per project per rolling hour, for create, message and analytics separately.
+    pub rate_limit: u32,
+    pub archive_after: Duration,
+    pub defaults: JobDefaults,
+}
+
+impl ServeOptions {
+    /// The documented defaults, on loopback port 0 and the given database.
+    #[must_use]
+    pub fn new(db: DbLocation) -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            db,
+            project: "demo".to_owned(),
+            api_key: None,
+            seed: SeedKind::None,
+            agent: SimulatedAgent {
+                delay: Duration::from_secs(4),
+                weights: agent::OutcomeWeights::default(),
+                seed: 0,
+            },
+            rate_limit: 100,
+            archive_after: Duration::from_secs(7 * 24 * 3600),
+            defaults: JobDefaults {
+                repository: "https://github.com/acme/docs".to_owned(),
+                git_ref: Some("main".to_owned()),
+                model: "docdeck-simulated".to_owned(),
+            },
+        }
+    }
+}
+
+/// Why the service could not start.
+#[derive(Debug, Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot listen on {addr}: {reason}")]
+    Bind { addr: SocketAddr, reason: String },
+}
+
+/// A started service. Stop it with [`RunningServer::shutdown`].
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    /// The key made at this start, if one was: it is not stored and cannot be shown again.
+    pub generated_key: Option<Secret>,
+    pub seeded: Option<seed::SeedSummary>,
+    stop: Option<oneshot::Sender<()>>,
+    serving: JoinHandle<std::io::Result<()>>,
+    worker: JoinHandle<()>,
+}
+
+impl RunningServer {
+    /// `http://HOST:PORT`, the base URL clients use.
+    #[must_use]
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting requests, lets those in flight finish, and stops the agent. Turns
+    /// in progress stay queued in the database and resume at the next start.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Ok(Err(err)) = (&mut self.serving).await {
+            tracing::warn!("the server stopped with an error: {err}");
+        }
+        self.worker.abort();
+        let _ = (&mut self.worker).await;
+    }
+}
+
+/// Opens the database, prepares keys and seed data, resumes active jobs and starts serving.
+pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
+    let location = options.db.clone();
+    let db = tokio::task::spawn_blocking(move || Db::open(&location))
+        .await
+        .map_err(|err| StoreError::Task(err.to_string()))??;
+    let prepared = {
+        let options = options.clone();
+        db.call(move |conn| prepare(conn, &options)).await?
+    };
+    let listener = TcpListener::bind(options.addr)
+        .await
+        .map_err(|err| ServeError::Bind {
+            addr: options.addr,
+            reason: err.to_string(),
+        })?;
+    let addr = listener.local_addr().map_err(|err| ServeError::Bind {
+        addr: options.addr,
+        reason: err.to_string(),
+    })?;
+    let (worker, worker_task) = Worker::start(db.clone(), Arc::new(options.agent.clone()));
+    for id in prepared.active {
+        worker.kick(id);
+    }
+    let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
+    let state = Arc::new(AppState {
+        db,
+        keys: prepared.keys,
+        limiter: RateLimiter::new(options.rate_limit, RATE_WINDOW),
+        worker,
+        defaults: options.defaults,
+        archive_after_ms,
+    });
+    let (stop, stopped) = oneshot::channel::<()>();
+    let app = http::router(state);
+    let serving = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+    });
+    tracing::info!(%addr, project = %options.project, "local service ready");
+    Ok(RunningServer {
+        addr,
+        generated_key: prepared.generated_key,
+        seeded: prepared.seeded,
+        stop: Some(stop),
+        serving,
+        worker: worker_task,
+    })
+}
+
+struct Prepared {
+    keys: KeyRing,
+    generated_key: Option<Secret>,
+    seeded: Option<seed::SeedSummary>,
+    active: Vec<String>,
+}
+
+fn prepare(conn: &mut rusqlite::Connection, options: &ServeOptions) -> Result<Prepared, StoreError> {
+    let now = now_ms();
+    let mut generated_key = None;
+    if let Some(key) = &options.api_key {
+        keys::register(conn, &options.project, key, now)?;
+    } else if !keys::project_has_key(conn, &options.project)? {
+        let key = keys::generate();
+        keys::register(conn, &options.project, &key, now)?;
+        generated_key = Some(key);
+    }
+    let seeded = match options.seed {
+        SeedKind::Demo => {
+            let today = chrono::Utc::now().date_naive();
+            seed::seed_demo(conn, &options.project, today, &options.defaults)?
+        }
+        SeedKind::None => None,
+    };
+    Ok(Prepared {
+        keys: KeyRing::load(conn)?,
+        generated_key,
+        seeded,
+        active: jobs::active_ids(conn)?,
+    })
+}
