@@ -2,6 +2,9 @@
 //! documentation agent jobs and visitor analytics.
 
 pub mod api;
+pub mod cli;
 pub mod config;
 pub mod text;
 pub mod server;
+pub mod sqlite;
+pub mod journal;

@@ -26,6 +26,24 @@ pub fn excerpt(text: &str, max_chars: usize) -> String {
     cut
 }
 
+/// A short age such as `12s`, `4m`, `3h` or `2d`, as terminal tools show them.
+#[must_use]
+pub fn age(elapsed: chrono::TimeDelta) -> String {
+    let secs = elapsed.num_seconds().max(0);
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3_600 => format!("{}m", secs / 60),
+        3_600..86_400 => format!("{}h", secs / 3_600),
+        _ => format!("{}d", secs / 86_400),
+    }
+}
+
+/// The first line of a text, cut to `max_chars`: how a prompt is shown in a list.
+#[must_use]
+pub fn first_line(text: &str, max_chars: usize) -> String {
+    excerpt(text.lines().find(|line| !line.trim().is_empty()).unwrap_or_default(), max_chars)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,6 +60,15 @@ mod tests {
     fn newlines_become_spaces_and_unicode_is_kept() {
         assert_eq!(sanitize("a\nb\tc"), "a b c");
         assert_eq!(sanitize("página ✓ שלום"), "página ✓ שלום");
+    }
+
+    #[test]
+    fn ages_and_first_lines() {
+        assert_eq!(age(chrono::TimeDelta::seconds(59)), "59s");
+        assert_eq!(age(chrono::TimeDelta::seconds(3_599)), "59m");
+        assert_eq!(age(chrono::TimeDelta::hours(49)), "2d");
+        assert_eq!(age(chrono::TimeDelta::seconds(-5)), "0s");
+        assert_eq!(first_line("\n  \nFix links\nin the guide", 20), "Fix links");
     }
 
     #[test]

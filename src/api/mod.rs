@@ -9,5 +9,8 @@ pub mod query;
 
 pub use client::{Client, ClientOptions, RetryPolicy};
 pub use error::{ApiError, HumanWait};
-pub use model::{ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals, VisitorsPage};
+pub use model::{
+    ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals, VisitorsPage,
+    format_timestamp,
+};
 pub use query::{DateParam, QueryError, VisitorsQuery};

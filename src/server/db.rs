@@ -1,11 +1,13 @@
 //! The local service's SQLite database: opening it, its schema, and running statements
 //! on the blocking pool so that no request handler ever blocks an async thread.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 use thiserror::Error;
+
+use crate::sqlite::{self, SchemaError};
 
 /// Where the database lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,12 +115,27 @@ impl Db {
     /// Opens (creating if needed) and migrates the database.
     pub fn open(location: &DbLocation) -> Result<Self, StoreError> {
         let (conn, label) = match location {
-            DbLocation::Memory => (Connection::open_in_memory()?, ":memory:".to_owned()),
-            DbLocation::File(path) => (open_file(path)?, path.display().to_string()),
+            DbLocation::Memory => {
+                let conn = Connection::open_in_memory()?;
+                sqlite::configure(&conn)?;
+                (conn, ":memory:".to_owned())
+            }
+            DbLocation::File(path) => {
+                let conn = sqlite::open_shared(path).map_err(|reason| StoreError::Open {
+                    path: path.clone(),
+                    reason,
+                })?;
+                (conn, path.display().to_string())
+            }
         };
-        conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        migrate(&conn, &label)?;
+        sqlite::migrate(&conn, MIGRATIONS).map_err(|err| match err {
+            SchemaError::TooNew { found, known } => StoreError::TooNew {
+                path: label,
+                found,
+                known,
+            },
+            SchemaError::Sql(err) => StoreError::Sql(err),
+        })?;
         Ok(Self {
             conn: Arc::new(Mutex::new(conn)),
         })
@@ -150,41 +167,6 @@ impl Db {
         // transaction is rolled back when its guard drops), so the poison is ignored.
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
-}
-
-fn open_file(path: &Path) -> Result<Connection, StoreError> {
-    let fail = |reason: String| StoreError::Open {
-        path: path.to_path_buf(),
-        reason,
-    };
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|err| fail(err.to_string()))?;
-    }
-    let conn = Connection::open(path).map_err(|err| fail(err.to_string()))?;
-    conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(|err| fail(format!("{err} (is it a SQLite database?)")))?;
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
-    Ok(conn)
-}
-
-fn migrate(conn: &Connection, label: &str) -> Result<(), StoreError> {
-    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
-    let known = MIGRATIONS.len();
-    let start = usize::try_from(version).unwrap_or(usize::MAX);
-    if start > known {
-        return Err(StoreError::TooNew {
-            path: label.to_owned(),
-            found: version,
-            known,
-        });
-    }
-    for (step, sql) in MIGRATIONS.iter().enumerate().skip(start) {
-        let tx = conn.unchecked_transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", i64::try_from(step + 1).unwrap_or(i64::MAX))?;
-        tx.commit()?;
-    }
-    Ok(())
 }
 
 /// Milliseconds since the Unix epoch, the unit every stored time uses.

@@ -1,0 +1,89 @@
+//! What every command that talks to the service needs: settings after precedence, the
+//! client, and the journal, built from the connection flags.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{CliError, warn};
+use crate::api::{Client, ClientOptions};
+use crate::config::{Overrides, Secret, Settings, parse_duration};
+use crate::journal::{Journal, Scope};
+
+/// Where to find the service. Each flag beats its environment variable, which beats the
+/// profile in `config.toml`.
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Connection")]
+pub struct ClientArgs {
+    /// Profile of config.toml to use [env: DOCDECK_PROFILE]
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Base URL of the service [env: DOCDECK_BASE_URL] [default: https://api.mintlify.com]
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Project id, from the API keys page of the dashboard [env: DOCDECK_PROJECT_ID]
+    #[arg(long, value_name = "ID")]
+    pub project: Option<String>,
+    /// Admin API key; prefer the environment, as arguments are visible to other users
+    /// [env: DOCDECK_API_KEY]
+    #[arg(long, value_name = "KEY")]
+    pub api_key: Option<String>,
+    /// Configuration file [env: DOCDECK_CONFIG] [default: config.toml in the config folder]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// How often --wait polls, such as 3s or 500ms [default: 3s]
+    #[arg(long, value_name = "DURATION", value_parser = duration_arg)]
+    pub poll_interval: Option<Duration>,
+    /// Allow sending the key over plain http to a host other than this machine
+    #[arg(long)]
+    pub allow_insecure_http: bool,
+}
+
+/// Reads a duration flag such as `3s`, `500ms` or `7d`.
+pub fn duration_arg(text: &str) -> Result<Duration, String> {
+    parse_duration(text).ok_or_else(|| format!("{text:?} is not a duration such as 3s, 500ms or 7d"))
+}
+
+/// Settings and the scope of the journal for one command.
+pub struct Context {
+    pub settings: Settings,
+    pub scope: Scope,
+}
+
+impl Context {
+    /// Applies precedence and requires a project id.
+    pub fn load(args: &ClientArgs) -> Result<Self, CliError> {
+        let overrides = Overrides {
+            config: args.config.clone(),
+            profile: args.profile.clone(),
+            base_url: args.base_url.clone(),
+            project: args.project.clone(),
+            api_key: args.api_key.clone().map(Secret::new),
+            poll_interval: args.poll_interval,
+            allow_insecure_http: args.allow_insecure_http,
+        };
+        let settings = Settings::load(&overrides, &|name| std::env::var(name).ok())?;
+        let scope = Scope {
+            service: settings.service_id(),
+            project: settings.require_project()?.to_owned(),
+        };
+        Ok(Self { settings, scope })
+    }
+
+    /// A client for the project, after checking the transport and getting the key.
+    pub fn client(&self) -> Result<Client, CliError> {
+        self.settings.check_transport()?;
+        let key = self.settings.resolve_key()?;
+        if let Some(warning) = key.shape_warning() {
+            warn(&warning);
+        }
+        let options = ClientOptions::new(self.settings.base_url.clone(), self.scope.project.clone(), key);
+        Ok(Client::new(options)?)
+    }
+
+    /// The journal in the data folder.
+    pub fn journal(&self) -> Result<Journal, CliError> {
+        Ok(Journal::open(&Journal::default_path()?)?)
+    }
+}

@@ -1,0 +1,194 @@
+//! The command line: what each subcommand accepts, and how failures become exit codes.
+//! Exit codes: 0 success (with `--wait`: completed), 1 API, network or local failure,
+//! 2 usage or configuration error (nothing was sent), 3 job failed, 4 job archived.
+
+mod context;
+mod jobs;
+mod output;
+mod serve;
+mod visitors;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+pub use context::ClientArgs;
+pub use output::Format;
+
+use crate::api::ApiError;
+use crate::config::ConfigError;
+
+/// docdeck: start documentation agent jobs, follow them, and see who reads your docs.
+#[derive(Debug, Parser)]
+#[command(name = "docdeck", version, about, long_about = None, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create, follow up, read and list agent jobs.
+    #[command(subcommand)]
+    Jobs(JobsCommand),
+    /// Unique visitors per page, split into human and AI traffic.
+    Visitors(visitors::VisitorsArgs),
+    /// Run the local service: the whole interface on SQLite, for offline work and tests.
+    Serve(serve::ServeArgs),
+    /// Load view events (JSON lines) into a local service database.
+    Import(serve::ImportArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum JobsCommand {
+    /// Start a job with PROMPT (`-` reads it from standard input).
+    Create(jobs::CreateArgs),
+    /// Send a follow-up PROMPT to job ID (`-` reads it from standard input).
+    Message(jobs::MessageArgs),
+    /// Show job ID as the service has it now.
+    Get(jobs::GetArgs),
+    /// List the jobs this machine follows, as last seen (no network).
+    List(jobs::ListArgs),
+    /// Start following an existing job (checks that it exists).
+    Track(jobs::GetArgs),
+    /// Stop following a job; its history stays in the journal.
+    Untrack(jobs::GetArgs),
+}
+
+/// How a job should be waited for.
+#[derive(Debug, Clone, Args)]
+pub struct WaitArgs {
+    /// Poll until the job is completed, failed or archived, printing each status change.
+    /// Exit code: 0 completed, 3 failed, 4 archived.
+    #[arg(long)]
+    pub wait: bool,
+}
+
+/// A failure that ends the command.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: u8,
+    pub message: String,
+}
+
+impl CliError {
+    /// A mistake in how docdeck was called: exit code 2.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self {
+            code: 2,
+            message: message.into(),
+        }
+    }
+
+    /// Anything else that went wrong: exit code 1.
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ApiError> for CliError {
+    fn from(err: ApiError) -> Self {
+        match err {
+            ApiError::InvalidInput(_) | ApiError::InvalidQuery(_) => Self::usage(err.to_string()),
+            other => Self::failed(other.to_string()),
+        }
+    }
+}
+
+impl From<ConfigError> for CliError {
+    fn from(err: ConfigError) -> Self {
+        Self::usage(err.to_string())
+    }
+}
+
+impl From<crate::journal::JournalError> for CliError {
+    fn from(err: crate::journal::JournalError) -> Self {
+        Self::failed(err.to_string())
+    }
+}
+
+/// What a successful command asks the process to exit with.
+pub type Outcome = Result<ExitCode, CliError>;
+
+/// Runs a parsed command line to completion.
+#[must_use]
+pub fn run(cli: Cli) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => return report(&CliError::failed(format!("cannot start: {err}"))),
+    };
+    let outcome = runtime.block_on(async move {
+        match cli.command {
+            Command::Jobs(command) => jobs::run(command).await,
+            Command::Visitors(args) => visitors::run(args).await,
+            Command::Serve(args) => serve::serve(args).await,
+            Command::Import(args) => serve::import(&args),
+        }
+    });
+    // Requests still in flight (none in normal use) are not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    match outcome {
+        Ok(code) => code,
+        Err(err) => report(&err),
+    }
+}
+
+fn report(err: &CliError) -> ExitCode {
+    eprintln!("docdeck: {}", err.message);
+    ExitCode::from(err.code)
+}
+
+/// Prints a warning on standard error, where it cannot mix with the command's output.
+pub fn warn(message: &str) {
+    eprintln!("docdeck: warning: {message}");
+}
+
+/// Sends log lines to standard error. `DOCDECK_LOG` takes a filter such as `debug` or
+/// `docdeck=debug,info`; the default shows warnings, and `serve` also shows info.
+pub fn init_logging(cli: &Cli) {
+    let default = if matches!(cli.command, Command::Serve(_)) { "info" } else { "warn" };
+    let filter = std::env::var("DOCDECK_LOG")
+        .ok()
+        .and_then(|text| text.parse::<tracing_subscriber::filter::Targets>().ok())
+        .unwrap_or_else(|| {
+            default
+                .parse()
+                .unwrap_or_else(|_| tracing_subscriber::filter::Targets::new())
+        });
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    let _ = tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_target(false))
+        .with(filter)
+        .try_init();
+}
+
+/// Reads PROMPT: `-` means standard input. Surrounding blank space is removed; an empty
+/// prompt is refused before anything is sent.
+fn read_prompt(argument: &str) -> Result<String, CliError> {
+    let text = if argument == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|err| CliError::usage(format!("cannot read the prompt from standard input: {err}")))?
+    } else {
+        argument.to_owned()
+    };
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(CliError::usage("the prompt is empty: write the instruction for the agent"));
+    }
+    Ok(text.to_owned())
+}
+
+/// Default location of the local service's database.
+fn default_service_db() -> Result<PathBuf, CliError> {
+    Ok(crate::config::data_dir()?.join("service.sqlite"))
+}

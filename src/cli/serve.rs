@@ -1,0 +1,179 @@
+//! `docdeck serve` and `docdeck import`: the local service and loading data into it.
+
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use super::context::duration_arg;
+use super::{CliError, Outcome, default_service_db};
+use crate::config::Secret;
+use crate::server::agent::{OutcomeWeights, SimulatedAgent};
+use crate::server::db::{Db, DbLocation};
+use crate::server::jobs::JobDefaults;
+use crate::server::{self, DEFAULT_ADDR, SeedKind, ServeOptions};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeedArg {
+    /// 90 days of traffic over 240 pages and a few finished jobs
+    Demo,
+    /// Nothing: start empty (load data with `docdeck import`)
+    None,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free port
+    #[arg(long, default_value = DEFAULT_ADDR)]
+    pub addr: SocketAddr,
+    /// Database file, or :memory: [default: service.sqlite in the data folder]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+    /// Project the key is for
+    #[arg(long, value_name = "ID", default_value = "demo")]
+    pub project: String,
+    /// API key accepted for the project. Without it, a key is generated the first time
+    /// the project is served, printed once on standard error, and stored only as a hash
+    #[arg(long, value_name = "KEY")]
+    pub api_key: Option<String>,
+    /// Data a new project starts with (applied once per project)
+    #[arg(long, value_enum, default_value = "demo")]
+    pub seed: SeedArg,
+    /// How long the simulated agent takes per turn, in milliseconds
+    #[arg(long, value_name = "N", default_value_t = 4000)]
+    pub agent_delay_ms: u64,
+    /// Relative weights of turn outcomes: pull request, nothing to change, failure
+    #[arg(long, value_name = "WEIGHTS", default_value = "pr=75,nochange=15,fail=10")]
+    pub agent_outcomes: OutcomeWeights,
+    /// Seed of the agent's outcomes: the same seed and order of jobs give the same outcomes
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub agent_seed: u64,
+    /// Calls allowed per project per rolling hour, for create, message and analytics each
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_limit: u32,
+    /// Finished jobs idle this long become archived, such as 7d or 90s
+    #[arg(long, value_name = "DURATION", default_value = "7d", value_parser = duration_arg)]
+    pub archive_after: Duration,
+    /// Repository URL new jobs work on (pull request links are made from it)
+    #[arg(long, value_name = "URL", default_value = "https://github.com/acme/docs")]
+    pub repository: String,
+    /// Branch new jobs work on
+    #[arg(long = "ref", value_name = "REF", default_value = "main")]
+    pub git_ref: String,
+    /// Model name new jobs report
+    #[arg(long, value_name = "NAME", default_value = "docdeck-simulated")]
+    pub model: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Database of the local service [default: service.sqlite in the data folder]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+    /// Project the views belong to
+    #[arg(long, value_name = "ID", default_value = "demo")]
+    pub project: String,
+    /// JSON lines, one view per line: {"ts": "<RFC 3339>", "path": "/p", "visitorId": "v1",
+    /// "traffic": "human" | "ai"}; `-` reads standard input
+    pub file: PathBuf,
+}
+
+fn db_location(db: Option<&str>) -> Result<DbLocation, CliError> {
+    match db {
+        Some(text) => Ok(DbLocation::parse(text)),
+        None => Ok(DbLocation::File(default_service_db()?)),
+    }
+}
+
+fn options(args: ServeArgs) -> Result<ServeOptions, CliError> {
+    let repository = crate::config::parse_base_url(&args.repository)
+        .map_err(|_| CliError::usage(format!("--repository {:?} is not an http(s) URL such as https://github.com/acme/docs", args.repository)))?;
+    if args.project.is_empty() {
+        return Err(CliError::usage("--project must not be empty"));
+    }
+    Ok(ServeOptions {
+        addr: args.addr,
+        db: db_location(args.db.as_deref())?,
+        project: args.project,
+        api_key: args.api_key.map(Secret::new),
+        seed: match args.seed {
+            SeedArg::Demo => SeedKind::Demo,
+            SeedArg::None => SeedKind::None,
+        },
+        agent: SimulatedAgent {
+            delay: Duration::from_millis(args.agent_delay_ms),
+            weights: args.agent_outcomes,
+            seed: args.agent_seed,
+        },
+        rate_limit: args.rate_limit,
+        archive_after: args.archive_after,
+        defaults: JobDefaults {
+            repository: repository.as_str().trim_end_matches('/').to_owned(),
+            git_ref: Some(args.git_ref),
+            model: args.model,
+        },
+    })
+}
+
+pub async fn serve(args: ServeArgs) -> Outcome {
+    let options = options(args)?;
+    let project = options.project.clone();
+    let running = server::start(options)
+        .await
+        .map_err(|err| CliError::failed(err.to_string()))?;
+    if let Some(key) = &running.generated_key {
+        eprintln!(
+            "docdeck: generated an API key for project {project}; it is stored only as a hash and shown this once:\n  {}",
+            key.expose()
+        );
+    }
+    if let Some(seeded) = &running.seeded {
+        tracing::info!(views = seeded.views, pages = seeded.pages, jobs = seeded.jobs.len(), "seeded demo data");
+    }
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(stdout, "listening on {}", running.base_url());
+    let _ = stdout.flush();
+    shutdown_signal().await;
+    tracing::info!("shutting down");
+    running.shutdown().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Ctrl-C, SIGTERM or SIGHUP.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let (Ok(mut term), Ok(mut hup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+                _ = hup.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+pub fn import(args: &ImportArgs) -> Outcome {
+    let location = db_location(args.db.as_deref())?;
+    if location == DbLocation::Memory {
+        return Err(CliError::usage("importing into :memory: would keep nothing: give --db a file"));
+    }
+    let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
+    let count = if args.file.as_os_str() == "-" {
+        server::import::import(&db, &args.project, std::io::stdin().lock())
+    } else {
+        let file = File::open(&args.file)
+            .map_err(|err| CliError::usage(format!("cannot open {}: {err}", args.file.display())))?;
+        server::import::import(&db, &args.project, BufReader::new(file))
+    }
+    .map_err(|err| CliError::failed(err.to_string()))?;
+    println!("imported {count} views into project {}", args.project);
+    Ok(ExitCode::SUCCESS)
+}

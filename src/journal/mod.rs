@@ -1,0 +1,255 @@
+//! The journal: docdeck's local memory on SQLite, shared by the CLI and the console. The
+//! service has no list of jobs, so the journal is what remembers them: every job tracked,
+//! every prompt sent (written before it is sent), every status change seen, and the uses
+//! of the hourly budget. It never holds the API key.
+
+mod store;
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OptionalExtension, params};
+use thiserror::Error;
+
+use crate::api::{Job, JobStatus};
+use crate::sqlite::{self, SchemaError};
+
+/// A failure of the journal.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    #[error("cannot open the journal {path}: {reason}")]
+    Open { path: PathBuf, reason: String },
+    #[error(
+        "the journal {path} was written by a newer docdeck (schema {found}; this build knows up to {known}): use the newer docdeck"
+    )]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        known: usize,
+    },
+    #[error("journal error: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+}
+
+/// One service and project: jobs of different ones never mix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    pub service: String,
+    pub project: String,
+}
+
+/// Which budget a submission spends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubmissionKind {
+    Create,
+    Message,
+}
+
+impl SubmissionKind {
+    fn as_db(self) -> &'static str {
+        match self {
+            Self::Create => "create",
+            Self::Message => "message",
+        }
+    }
+}
+
+/// A job the user follows, with what was last seen of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackedJob {
+    pub id: String,
+    pub snapshot: Option<Job>,
+    pub seen_at: Option<DateTime<Utc>>,
+    pub first_prompt: Option<String>,
+}
+
+/// A prompt sent to a job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentPrompt {
+    pub prompt: String,
+    pub sent_at: DateTime<Utc>,
+    pub kind: SubmissionKind,
+}
+
+/// A status seen for the first time, and when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusChange {
+    pub status: JobStatus,
+    pub observed_at: DateTime<Utc>,
+}
+
+/// The open journal.
+pub struct Journal {
+    conn: Connection,
+}
+
+impl Journal {
+    /// `docdeck.sqlite` in the platform's data folder.
+    pub fn default_path() -> Result<PathBuf, JournalError> {
+        Ok(crate::config::data_dir()?.join("docdeck.sqlite"))
+    }
+
+    /// Opens (creating if needed) the journal at `path`.
+    pub fn open(path: &Path) -> Result<Self, JournalError> {
+        let conn = sqlite::open_shared(path).map_err(|reason| JournalError::Open {
+            path: path.to_path_buf(),
+            reason,
+        })?;
+        Self::with_connection(conn, path)
+    }
+
+    /// A journal that lives only as long as the value, for tests.
+    pub fn open_in_memory() -> Result<Self, JournalError> {
+        let conn = Connection::open_in_memory()?;
+        sqlite::configure(&conn)?;
+        Self::with_connection(conn, Path::new(":memory:"))
+    }
+
+    fn with_connection(conn: Connection, path: &Path) -> Result<Self, JournalError> {
+        sqlite::migrate(&conn, store::MIGRATIONS).map_err(|err| match err {
+            SchemaError::TooNew { found, known } => JournalError::TooNew {
+                path: path.to_path_buf(),
+                found,
+                known,
+            },
+            SchemaError::Sql(err) => JournalError::Sql(err),
+        })?;
+        Ok(Self { conn })
+    }
+
+    /// Records a prompt before it is sent, so that it survives a crash or a dropped
+    /// connection mid-request. Returns the submission's id for the outcome.
+    pub fn begin_submission(
+        &mut self,
+        scope: &Scope,
+        kind: SubmissionKind,
+        job_id: Option<&str>,
+        prompt: &str,
+        now: DateTime<Utc>,
+    ) -> Result<i64, JournalError> {
+        self.conn.execute(
+            "INSERT INTO submissions (service, project, kind, job_id, prompt, sent_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![scope.service, scope.project, kind.as_db(), job_id, prompt, now.timestamp_millis()],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The service accepted the submission: the job is tracked and its snapshot stored.
+    pub fn submission_accepted(
+        &mut self,
+        scope: &Scope,
+        submission: i64,
+        job: &Job,
+        now: DateTime<Utc>,
+    ) -> Result<(), JournalError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "UPDATE submissions SET outcome = 'accepted', job_id = COALESCE(?2, job_id) WHERE id = ?1",
+            params![submission, job.id],
+        )?;
+        if let Some(id) = &job.id {
+            store::track(&tx, scope, id, now)?;
+            store::observe(&tx, scope, id, job, now)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The submission failed. `may_have_reached_server` marks it as of unknown outcome: it
+    /// still counts against the budget, and the user is told to check before resending.
+    pub fn submission_failed(
+        &mut self,
+        submission: i64,
+        error: &str,
+        may_have_reached_server: bool,
+    ) -> Result<(), JournalError> {
+        let outcome = if may_have_reached_server { "unknown" } else { "rejected" };
+        self.conn.execute(
+            "UPDATE submissions SET outcome = ?2, error = ?3 WHERE id = ?1",
+            params![submission, outcome, error],
+        )?;
+        Ok(())
+    }
+
+    /// Starts following a job (again). Its history is kept either way.
+    pub fn track(&mut self, scope: &Scope, job_id: &str, now: DateTime<Utc>) -> Result<(), JournalError> {
+        store::track(&self.conn, scope, job_id, now)?;
+        Ok(())
+    }
+
+    /// Stops following a job; its prompts and timeline stay in the journal.
+    pub fn untrack(&mut self, scope: &Scope, job_id: &str) -> Result<bool, JournalError> {
+        let changed = self.conn.execute(
+            "UPDATE jobs SET tracked = 0 WHERE service = ?1 AND project = ?2 AND job_id = ?3 AND tracked = 1",
+            params![scope.service, scope.project, job_id],
+        )?;
+        Ok(changed > 0)
+    }
+
+    /// Whether the job is followed.
+    pub fn is_tracked(&self, scope: &Scope, job_id: &str) -> Result<bool, JournalError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT tracked FROM jobs WHERE service = ?1 AND project = ?2 AND job_id = ?3",
+                params![scope.service, scope.project, job_id],
+                |row| row.get::<_, bool>(0),
+            )
+            .optional()?
+            .unwrap_or(false))
+    }
+
+    /// Stores what was just read of a tracked job and records its status if it changed.
+    /// Returns whether it changed. Jobs not tracked are left alone.
+    pub fn observe(&mut self, scope: &Scope, job: &Job, now: DateTime<Utc>) -> Result<bool, JournalError> {
+        let Some(id) = job.id.as_deref() else {
+            return Ok(false);
+        };
+        if !self.is_tracked(scope, id)? {
+            return Ok(false);
+        }
+        let tx = self.conn.transaction()?;
+        let changed = store::observe(&tx, scope, id, job, now)?;
+        tx.commit()?;
+        Ok(changed)
+    }
+
+    /// Followed jobs, newest first.
+    pub fn tracked(&self, scope: &Scope) -> Result<Vec<TrackedJob>, JournalError> {
+        store::tracked(&self.conn, scope)
+    }
+
+    /// Every prompt accepted for a job, oldest first.
+    pub fn conversation(&self, scope: &Scope, job_id: &str) -> Result<Vec<SentPrompt>, JournalError> {
+        store::conversation(&self.conn, scope, job_id)
+    }
+
+    /// Every status seen for a job, oldest first.
+    pub fn timeline(&self, scope: &Scope, job_id: &str) -> Result<Vec<StatusChange>, JournalError> {
+        store::timeline(&self.conn, scope, job_id)
+    }
+
+    /// Uses of a budget in the hour before `now` (accepted, pending, or of unknown outcome).
+    pub fn uses_last_hour(
+        &self,
+        scope: &Scope,
+        kind: SubmissionKind,
+        now: DateTime<Utc>,
+    ) -> Result<u32, JournalError> {
+        let since = now.timestamp_millis() - 3_600_000;
+        let count: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM submissions
+             WHERE service = ?1 AND project = ?2 AND kind = ?3 AND sent_ms > ?4
+               AND outcome IN ('pending', 'accepted', 'unknown')",
+            params![scope.service, scope.project, kind.as_db(), since],
+            |row| row.get(0),
+        )?;
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,155 @@
+//! The journal's tables and the statements that read and write them.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{JournalError, Scope, SentPrompt, StatusChange, SubmissionKind, TrackedJob};
+use crate::api::{Job, JobStatus};
+
+/// Schema steps; entry `n` takes the journal from version `n` to `n + 1`.
+pub const MIGRATIONS: &[&str] = &[r"
+CREATE TABLE jobs (
+    service TEXT NOT NULL,
+    project TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    tracked INTEGER NOT NULL DEFAULT 1,
+    added_ms INTEGER NOT NULL,
+    created_ms INTEGER,
+    status TEXT,
+    snapshot TEXT,
+    seen_ms INTEGER,
+    PRIMARY KEY (service, project, job_id)
+);
+CREATE TABLE submissions (
+    id INTEGER PRIMARY KEY,
+    service TEXT NOT NULL,
+    project TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('create', 'message')),
+    job_id TEXT,
+    prompt TEXT NOT NULL,
+    sent_ms INTEGER NOT NULL,
+    outcome TEXT NOT NULL DEFAULT 'pending'
+        CHECK (outcome IN ('pending', 'accepted', 'rejected', 'unknown')),
+    error TEXT
+);
+CREATE INDEX submissions_by_job ON submissions (service, project, job_id);
+CREATE INDEX submissions_by_time ON submissions (service, project, sent_ms);
+CREATE TABLE status_changes (
+    service TEXT NOT NULL,
+    project TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    observed_ms INTEGER NOT NULL
+);
+CREATE INDEX status_changes_by_job ON status_changes (service, project, job_id, observed_ms);
+"];
+
+pub fn track(conn: &Connection, scope: &Scope, job_id: &str, now: DateTime<Utc>) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO jobs (service, project, job_id, added_ms) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (service, project, job_id) DO UPDATE SET tracked = 1",
+        params![scope.service, scope.project, job_id, now.timestamp_millis()],
+    )?;
+    Ok(())
+}
+
+/// Stores the snapshot; appends to the timeline when the status differs from the last one.
+pub fn observe(
+    conn: &Connection,
+    scope: &Scope,
+    job_id: &str,
+    job: &Job,
+    now: DateTime<Utc>,
+) -> Result<bool, JournalError> {
+    let previous: Option<Option<String>> = conn
+        .query_row(
+            "SELECT status FROM jobs WHERE service = ?1 AND project = ?2 AND job_id = ?3",
+            params![scope.service, scope.project, job_id],
+            |row| row.get(0),
+        )
+        .optional()?;
+    let status = job.status.as_ref().map(|s| s.as_wire().to_owned());
+    let snapshot = serde_json::to_string(job).unwrap_or_default();
+    conn.execute(
+        "UPDATE jobs SET snapshot = ?4, status = COALESCE(?5, status), seen_ms = ?6,
+                created_ms = COALESCE(?7, created_ms)
+         WHERE service = ?1 AND project = ?2 AND job_id = ?3",
+        params![
+            scope.service,
+            scope.project,
+            job_id,
+            snapshot,
+            status,
+            now.timestamp_millis(),
+            job.created_at.map(|t| t.timestamp_millis()),
+        ],
+    )?;
+    let changed = status.is_some() && previous.flatten() != status;
+    if changed {
+        conn.execute(
+            "INSERT INTO status_changes (service, project, job_id, status, observed_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![scope.service, scope.project, job_id, status, now.timestamp_millis()],
+        )?;
+    }
+    Ok(changed)
+}
+
+pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, JournalError> {
+    let mut statement = conn.prepare(
+        "SELECT j.job_id, j.snapshot, j.seen_ms,
+                (SELECT prompt FROM submissions s
+                 WHERE s.service = j.service AND s.project = j.project AND s.job_id = j.job_id
+                   AND s.outcome = 'accepted'
+                 ORDER BY s.sent_ms, s.id LIMIT 1)
+         FROM jobs j
+         WHERE j.service = ?1 AND j.project = ?2 AND j.tracked = 1
+         ORDER BY COALESCE(j.created_ms, j.added_ms) DESC, j.job_id",
+    )?;
+    let rows = statement.query_map(params![scope.service, scope.project], |row| {
+        Ok(TrackedJob {
+            id: row.get(0)?,
+            snapshot: row
+                .get::<_, Option<String>>(1)?
+                .and_then(|text| serde_json::from_str(&text).ok()),
+            seen_at: row.get::<_, Option<i64>>(2)?.and_then(DateTime::from_timestamp_millis),
+            first_prompt: row.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn conversation(conn: &Connection, scope: &Scope, job_id: &str) -> Result<Vec<SentPrompt>, JournalError> {
+    let mut statement = conn.prepare(
+        "SELECT prompt, sent_ms, kind FROM submissions
+         WHERE service = ?1 AND project = ?2 AND job_id = ?3 AND outcome = 'accepted'
+         ORDER BY sent_ms, id",
+    )?;
+    let rows = statement.query_map(params![scope.service, scope.project, job_id], |row| {
+        Ok(SentPrompt {
+            prompt: row.get(0)?,
+            sent_at: DateTime::from_timestamp_millis(row.get(1)?).unwrap_or_default(),
+            kind: if row.get::<_, String>(2)? == "create" {
+                SubmissionKind::Create
+            } else {
+                SubmissionKind::Message
+            },
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn timeline(conn: &Connection, scope: &Scope, job_id: &str) -> Result<Vec<StatusChange>, JournalError> {
+    let mut statement = conn.prepare(
+        "SELECT status, observed_ms FROM status_changes
+         WHERE service = ?1 AND project = ?2 AND job_id = ?3
+         ORDER BY observed_ms, rowid",
+    )?;
+    let rows = statement.query_map(params![scope.service, scope.project, job_id], |row| {
+        Ok(StatusChange {
+            status: JobStatus::parse(&row.get::<_, String>(0)?),
+            observed_at: DateTime::from_timestamp_millis(row.get(1)?).unwrap_or_default(),
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
