@@ -285,7 +285,9 @@ enum Failure {
     Unanswered(String),
 }
 
-fn install_crypto_provider() {
+/// Installs the TLS crypto provider (ring) for the process, once. Every HTTP client built
+/// with `reqwest` needs it; [`Client::new`] calls it itself.
+pub fn install_crypto_provider() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // Fails only when a provider is already installed, which is what we want anyway.

@@ -1,0 +1,226 @@
+//! The real client against the real local service on port 0: job operations, their
+//! lifecycle, auth, rate limits and restarts.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{KEY, PROJECT, client, client_with, eventually, fast_options, start};
+use docdeck::api::{ApiError, Client, Job, JobStatus};
+use docdeck::server::agent::OutcomeWeights;
+use docdeck::server::db::DbLocation;
+
+async fn until_status(client: &Client, id: &str, wanted: JobStatus) -> Job {
+    eventually(&format!("job {id} to be {wanted}"), || async {
+        let job = client.get_job(id).await.unwrap();
+        (job.status.as_ref() == Some(&wanted)).then_some(job)
+    })
+    .await
+}
+
+#[tokio::test]
+async fn create_poll_and_complete_with_a_pull_request() {
+    let server = start(fast_options(DbLocation::Memory)).await;
+    let client = client(&server);
+    let created = client.create_job("Fix the broken links").await.unwrap();
+    assert_eq!(created.status, Some(JobStatus::Active));
+    assert_eq!(created.pr_link, None);
+    let id = created.id.clone().unwrap();
+    let done = until_status(&client, &id, JobStatus::Completed).await;
+    assert!(done.pr_link.unwrap().starts_with("https://github.com/acme/docs/pull/"));
+    assert_eq!(done.created_at, created.created_at);
+    assert_eq!(done.archived_at, None);
+    let source = done.source.unwrap();
+    assert_eq!(source.repository.as_deref(), Some("https://github.com/acme/docs"));
+    assert_eq!(source.git_ref.as_deref(), Some("main"));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_failing_agent_fails_the_job_and_no_change_keeps_no_link() {
+    let mut options = fast_options(DbLocation::Memory);
+    options.agent.weights = OutcomeWeights { pr: 0, nochange: 0, fail: 1 };
+    let server = start(options).await;
+    let client = client(&server);
+    let id = client.create_job("Do something impossible").await.unwrap().id.unwrap();
+    let failed = until_status(&client, &id, JobStatus::Failed).await;
+    assert_eq!(failed.pr_link, None);
+    server.shutdown().await;
+
+    let mut options = fast_options(DbLocation::Memory);
+    options.agent.weights = OutcomeWeights { pr: 0, nochange: 1, fail: 0 };
+    let server = start(options).await;
+    let client = common::client(&server);
+    let id = client.create_job("Check spelling").await.unwrap().id.unwrap();
+    assert_eq!(until_status(&client, &id, JobStatus::Completed).await.pr_link, None);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn follow_up_on_a_completed_job_reactivates_it() {
+    let server = start(fast_options(DbLocation::Memory)).await;
+    let client = client(&server);
+    let id = client.create_job("First pass").await.unwrap().id.unwrap();
+    let first = until_status(&client, &id, JobStatus::Completed).await;
+    let reply = client.send_message(&id, "Also fix the images").await.unwrap();
+    assert_eq!(reply.status, Some(JobStatus::Active));
+    assert_eq!(reply.pr_link, None, "prLink is null while active");
+    let second = until_status(&client, &id, JobStatus::Completed).await;
+    assert_ne!(second.pr_link, first.pr_link, "the new turn opened a new pull request");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn follow_up_on_an_active_job_is_queued_after_the_current_turn() {
+    let mut options = fast_options(DbLocation::Memory);
+    options.agent.delay = Duration::from_millis(300);
+    let server = start(options).await;
+    let client = client(&server);
+    let id = client.create_job("Long task").await.unwrap().id.unwrap();
+    let queued = client.send_message(&id, "And one more thing").await.unwrap();
+    assert_eq!(queued.status, Some(JobStatus::Active));
+    let done = until_status(&client, &id, JobStatus::Completed).await;
+    // Two turns, each opening a pull request, ran one after the other.
+    assert!(done.pr_link.unwrap().ends_with("/pull/2"));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn follow_up_on_an_archived_job_is_a_conflict() {
+    let mut options = fast_options(DbLocation::Memory);
+    options.archive_after = Duration::from_millis(200);
+    let server = start(options).await;
+    let client = client(&server);
+    let id = client.create_job("Soon forgotten").await.unwrap().id.unwrap();
+    let archived = until_status(&client, &id, JobStatus::Archived).await;
+    let archived_at = archived.archived_at.expect("archivedAt is set");
+    assert!(archived_at > archived.created_at.unwrap());
+    assert!(archived.pr_link.is_some(), "archiving keeps the pull request");
+    let err = client.send_message(&id, "Wake up").await.unwrap_err();
+    assert!(matches!(err, ApiError::Conflict { .. }), "{err:?}");
+    assert!(err.to_string().contains("archived"), "{err}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn unknown_jobs_and_other_projects_are_not_found() {
+    let server = start(fast_options(DbLocation::Memory)).await;
+    let client = client(&server);
+    let err = client.get_job("job_does_not_exist").await.unwrap_err();
+    assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
+    let err = client.send_message("job_does_not_exist", "hello").await.unwrap_err();
+    assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
+    let id = client.create_job("mine").await.unwrap().id.unwrap();
+    let weird = client.get_job(&format!("{id}/../{id}")).await.unwrap_err();
+    assert!(matches!(weird, ApiError::NotFound { .. }), "path segments are encoded: {weird:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn wrong_keys_are_401_and_keys_of_another_project_403() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("service.sqlite");
+    // A first run registers a key for project "other".
+    let mut other = fast_options(DbLocation::File(db.clone()));
+    other.project = "other".into();
+    other.api_key = Some(docdeck::config::Secret::new("mint_other_project_key"));
+    start(other).await.shutdown().await;
+
+    let server = start(fast_options(DbLocation::File(db))).await;
+    let url = server.base_url();
+    let bad = client_with(&url, PROJECT, "mint_wrong");
+    let err = bad.get_job("x").await.unwrap_err();
+    assert!(matches!(err, ApiError::Unauthorized { .. }), "{err:?}");
+    assert!(err.to_string().contains("DOCDECK_API_KEY"));
+    assert!(!err.to_string().contains("mint_wrong"), "the key is never echoed");
+    let foreign = client_with(&url, PROJECT, "mint_other_project_key");
+    let err = foreign.create_job("not yours").await.unwrap_err();
+    assert!(matches!(err, ApiError::Forbidden { .. }), "{err:?}");
+    let own_key_other_project = client_with(&url, "other", KEY);
+    assert!(matches!(
+        own_key_other_project.visitors(&Default::default()).await.unwrap_err(),
+        ApiError::Forbidden { .. }
+    ));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn rate_limits_per_kind_with_retry_after() {
+    let mut options = fast_options(DbLocation::Memory);
+    options.rate_limit = 3;
+    let server = start(options).await;
+    let client = client(&server);
+    let mut ids = Vec::new();
+    for n in 0..3 {
+        ids.push(client.create_job(&format!("job {n}")).await.unwrap().id.unwrap());
+    }
+    let err = client.create_job("one too many").await.unwrap_err();
+    let wait = err.retry_after().expect("Retry-After is sent");
+    assert!(wait > Duration::from_secs(3500) && wait <= Duration::from_secs(3600), "{wait:?}");
+    assert!(matches!(err, ApiError::RateLimited { .. }));
+
+    // Refused messages do not spend the budget; accepted ones do, separately from creates.
+    for _ in 0..5 {
+        assert!(matches!(client.send_message("job_nope", "x").await, Err(ApiError::NotFound { .. })));
+    }
+    for id in &ids {
+        client.send_message(id, "more").await.unwrap();
+    }
+    assert!(matches!(client.send_message(&ids[0], "more").await, Err(ApiError::RateLimited { .. })));
+    for _ in 0..3 {
+        client.visitors(&Default::default()).await.unwrap();
+    }
+    assert!(matches!(client.visitors(&Default::default()).await, Err(ApiError::RateLimited { .. })));
+    // Reading jobs is not limited.
+    for _ in 0..10 {
+        client.get_job(&ids[0]).await.unwrap();
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn jobs_survive_a_restart_and_active_ones_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbLocation::File(dir.path().join("service.sqlite"));
+    let mut slow = fast_options(db.clone());
+    slow.agent.delay = Duration::from_secs(3600);
+    let server = start(slow).await;
+    let client = client(&server);
+    let created = client.create_job("Survive a restart").await.unwrap();
+    let id = created.id.clone().unwrap();
+    server.shutdown().await;
+
+    let server = start(fast_options(db)).await;
+    let client = common::client(&server);
+    let done = until_status(&client, &id, JobStatus::Completed).await;
+    assert_eq!(done.created_at, created.created_at);
+    assert!(done.pr_link.is_some());
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn outcomes_are_reproducible_for_a_seed() {
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let mut options = fast_options(DbLocation::Memory);
+        options.agent.weights = OutcomeWeights::default();
+        options.agent.seed = 11;
+        let server = start(options).await;
+        let client = client(&server);
+        let mut statuses = Vec::new();
+        for n in 0..12 {
+            let id = client.create_job(&format!("task {n}")).await.unwrap().id.unwrap();
+            let status = eventually("a final status", || async {
+                let job = client.get_job(&id).await.unwrap();
+                job.status.filter(JobStatus::is_final)
+            })
+            .await;
+            statuses.push(status);
+        }
+        runs.push(statuses);
+        server.shutdown().await;
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert!(runs[0].contains(&JobStatus::Completed));
+}

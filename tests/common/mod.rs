@@ -1,0 +1,168 @@
+//! Shared test harness: the real local service on port 0 (in-process or as the binary),
+//! the real client, the CLI run in an isolated environment, and waiting with deadlines.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::future::Future;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use docdeck::api::{Client, ClientOptions, RetryPolicy};
+use docdeck::config::Secret;
+use docdeck::server::agent::OutcomeWeights;
+use docdeck::server::db::{Db, DbLocation};
+use docdeck::server::{self, RunningServer, ServeOptions};
+
+pub const KEY: &str = "mint_test_0123456789abcdef";
+pub const PROJECT: &str = "demo";
+/// Long enough for a slow CI machine, short enough to fail fast when something hangs.
+pub const DEADLINE: Duration = Duration::from_secs(20);
+
+/// Options for a fast, deterministic service: every turn opens a pull request in 20 ms.
+pub fn fast_options(db: DbLocation) -> ServeOptions {
+    let mut options = ServeOptions::new(db);
+    options.api_key = Some(Secret::new(KEY));
+    options.agent.delay = Duration::from_millis(20);
+    options.agent.weights = OutcomeWeights { pr: 1, nochange: 0, fail: 0 };
+    options
+}
+
+/// Starts the in-process service.
+pub async fn start(options: ServeOptions) -> RunningServer {
+    server::start(options).await.expect("the local service starts")
+}
+
+/// A client of `server` with the test key, and retries that do not wait long.
+pub fn client(server: &RunningServer) -> Client {
+    client_with(&server.base_url(), PROJECT, KEY)
+}
+
+pub fn client_with(base_url: &str, project: &str, key: &str) -> Client {
+    let mut options = ClientOptions::new(base_url.parse().unwrap(), project, Secret::new(key));
+    options.retry = RetryPolicy {
+        attempts: 3,
+        base_delay: Duration::from_millis(10),
+        max_delay: Duration::from_millis(50),
+    };
+    Client::new(options).unwrap()
+}
+
+/// Polls `probe` until it gives a value, failing the test at the deadline.
+pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        if let Some(value) = probe().await {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(15)).await;
+    }
+}
+
+/// Writes view events into a service database file before the service starts.
+pub fn import_views(db_path: &Path, project: &str, lines: &[String]) {
+    let db = Db::open(&DbLocation::File(db_path.to_path_buf())).unwrap();
+    let text = lines.join("\n");
+    docdeck::server::import::import(&db, project, text.as_bytes()).unwrap();
+}
+
+/// One view event as a JSON line.
+pub fn view(ts: &str, path: &str, visitor: &str, traffic: &str) -> String {
+    serde_json::json!({"ts": ts, "path": path, "visitorId": visitor, "traffic": traffic}).to_string()
+}
+
+/// `docdeck serve` as a child process.
+pub struct ServeProcess {
+    pub child: Child,
+    pub base_url: String,
+    pub stdout: mpsc::Receiver<String>,
+    pub stderr: mpsc::Receiver<String>,
+}
+
+impl ServeProcess {
+    /// Starts `docdeck serve --addr 127.0.0.1:0 ARGS` and waits for its `listening on` line.
+    pub fn spawn(home: &Path, args: &[&str]) -> Self {
+        let mut child = docdeck_command(home)
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("docdeck serve starts");
+        let stdout = lines_of(child.stdout.take().unwrap());
+        let stderr = lines_of(child.stderr.take().unwrap());
+        let first = stdout.recv_timeout(DEADLINE).expect("docdeck serve prints its address");
+        let base_url = first
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
+            .to_owned();
+        Self {
+            child,
+            base_url,
+            stdout,
+            stderr,
+        }
+    }
+}
+
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receiver
+}
+
+/// The binary, with config and data folders inside `home` and no docdeck variables.
+pub fn docdeck_command(home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_docdeck"));
+    for (name, _) in std::env::vars() {
+        if name.starts_with("DOCDECK_") {
+            command.env_remove(name);
+        }
+    }
+    command
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .stdin(Stdio::null());
+    command
+}
+
+/// Runs the CLI against `base_url` with the test key and project.
+pub fn run_cli(home: &Path, base_url: &str, args: &[&str]) -> Output {
+    docdeck_command(home)
+        .env("DOCDECK_BASE_URL", base_url)
+        .env("DOCDECK_PROJECT_ID", PROJECT)
+        .env("DOCDECK_API_KEY", KEY)
+        .args(args)
+        .output()
+        .expect("docdeck runs")
+}
+
+/// The journal a CLI run in `home` writes.
+pub fn journal_path(home: &Path) -> PathBuf {
+    home.join("data").join("docdeck").join("docdeck.sqlite")
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
