@@ -4,7 +4,7 @@
 pub mod api;
 pub mod cli;
 pub mod config;
-pub mod text;
+pub mod journal;
 pub mod server;
 pub mod sqlite;
-pub mod journal;
+pub mod text;

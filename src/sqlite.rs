@@ -10,7 +10,10 @@ use rusqlite::Connection;
 #[derive(Debug)]
 pub enum SchemaError {
     /// The file was written by a newer docdeck; it is left untouched.
-    TooNew { found: i64, known: usize },
+    TooNew {
+        found: i64,
+        known: usize,
+    },
     Sql(rusqlite::Error),
 }
 
@@ -48,12 +51,19 @@ pub fn migrate(conn: &Connection, steps: &[&str]) -> Result<(), SchemaError> {
     let known = steps.len();
     let start = usize::try_from(version).unwrap_or(usize::MAX);
     if start > known {
-        return Err(SchemaError::TooNew { found: version, known });
+        return Err(SchemaError::TooNew {
+            found: version,
+            known,
+        });
     }
     for (step, sql) in steps.iter().enumerate().skip(start) {
         let tx = conn.unchecked_transaction()?;
         tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", i64::try_from(step + 1).unwrap_or(i64::MAX))?;
+        tx.pragma_update(
+            None,
+            "user_version",
+            i64::try_from(step + 1).unwrap_or(i64::MAX),
+        )?;
         tx.commit()?;
     }
     Ok(())

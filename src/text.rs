@@ -41,7 +41,12 @@ pub fn age(elapsed: chrono::TimeDelta) -> String {
 /// The first line of a text, cut to `max_chars`: how a prompt is shown in a list.
 #[must_use]
 pub fn first_line(text: &str, max_chars: usize) -> String {
-    excerpt(text.lines().find(|line| !line.trim().is_empty()).unwrap_or_default(), max_chars)
+    excerpt(
+        text.lines()
+            .find(|line| !line.trim().is_empty())
+            .unwrap_or_default(),
+        max_chars,
+    )
 }
 
 #[cfg(test)]

@@ -28,11 +28,18 @@ async fn create_poll_and_complete_with_a_pull_request() {
     assert_eq!(created.pr_link, None);
     let id = created.id.clone().unwrap();
     let done = until_status(&client, &id, JobStatus::Completed).await;
-    assert!(done.pr_link.unwrap().starts_with("https://github.com/acme/docs/pull/"));
+    assert!(
+        done.pr_link
+            .unwrap()
+            .starts_with("https://github.com/acme/docs/pull/")
+    );
     assert_eq!(done.created_at, created.created_at);
     assert_eq!(done.archived_at, None);
     let source = done.source.unwrap();
-    assert_eq!(source.repository.as_deref(), Some("https://github.com/acme/docs"));
+    assert_eq!(
+        source.repository.as_deref(),
+        Some("https://github.com/acme/docs")
+    );
     assert_eq!(source.git_ref.as_deref(), Some("main"));
     server.shutdown().await;
 }
@@ -40,20 +47,43 @@ async fn create_poll_and_complete_with_a_pull_request() {
 #[tokio::test]
 async fn a_failing_agent_fails_the_job_and_no_change_keeps_no_link() {
     let mut options = fast_options(DbLocation::Memory);
-    options.agent.weights = OutcomeWeights { pr: 0, nochange: 0, fail: 1 };
+    options.agent.weights = OutcomeWeights {
+        pr: 0,
+        nochange: 0,
+        fail: 1,
+    };
     let server = start(options).await;
     let client = client(&server);
-    let id = client.create_job("Do something impossible").await.unwrap().id.unwrap();
+    let id = client
+        .create_job("Do something impossible")
+        .await
+        .unwrap()
+        .id
+        .unwrap();
     let failed = until_status(&client, &id, JobStatus::Failed).await;
     assert_eq!(failed.pr_link, None);
     server.shutdown().await;
 
     let mut options = fast_options(DbLocation::Memory);
-    options.agent.weights = OutcomeWeights { pr: 0, nochange: 1, fail: 0 };
+    options.agent.weights = OutcomeWeights {
+        pr: 0,
+        nochange: 1,
+        fail: 0,
+    };
     let server = start(options).await;
     let client = common::client(&server);
-    let id = client.create_job("Check spelling").await.unwrap().id.unwrap();
-    assert_eq!(until_status(&client, &id, JobStatus::Completed).await.pr_link, None);
+    let id = client
+        .create_job("Check spelling")
+        .await
+        .unwrap()
+        .id
+        .unwrap();
+    assert_eq!(
+        until_status(&client, &id, JobStatus::Completed)
+            .await
+            .pr_link,
+        None
+    );
     server.shutdown().await;
 }
 
@@ -63,11 +93,17 @@ async fn follow_up_on_a_completed_job_reactivates_it() {
     let client = client(&server);
     let id = client.create_job("First pass").await.unwrap().id.unwrap();
     let first = until_status(&client, &id, JobStatus::Completed).await;
-    let reply = client.send_message(&id, "Also fix the images").await.unwrap();
+    let reply = client
+        .send_message(&id, "Also fix the images")
+        .await
+        .unwrap();
     assert_eq!(reply.status, Some(JobStatus::Active));
     assert_eq!(reply.pr_link, None, "prLink is null while active");
     let second = until_status(&client, &id, JobStatus::Completed).await;
-    assert_ne!(second.pr_link, first.pr_link, "the new turn opened a new pull request");
+    assert_ne!(
+        second.pr_link, first.pr_link,
+        "the new turn opened a new pull request"
+    );
     server.shutdown().await;
 }
 
@@ -78,7 +114,10 @@ async fn follow_up_on_an_active_job_is_queued_after_the_current_turn() {
     let server = start(options).await;
     let client = client(&server);
     let id = client.create_job("Long task").await.unwrap().id.unwrap();
-    let queued = client.send_message(&id, "And one more thing").await.unwrap();
+    let queued = client
+        .send_message(&id, "And one more thing")
+        .await
+        .unwrap();
     assert_eq!(queued.status, Some(JobStatus::Active));
     let done = until_status(&client, &id, JobStatus::Completed).await;
     // Two turns, each opening a pull request, ran one after the other.
@@ -92,11 +131,19 @@ async fn follow_up_on_an_archived_job_is_a_conflict() {
     options.archive_after = Duration::from_millis(200);
     let server = start(options).await;
     let client = client(&server);
-    let id = client.create_job("Soon forgotten").await.unwrap().id.unwrap();
+    let id = client
+        .create_job("Soon forgotten")
+        .await
+        .unwrap()
+        .id
+        .unwrap();
     let archived = until_status(&client, &id, JobStatus::Archived).await;
     let archived_at = archived.archived_at.expect("archivedAt is set");
     assert!(archived_at > archived.created_at.unwrap());
-    assert!(archived.pr_link.is_some(), "archiving keeps the pull request");
+    assert!(
+        archived.pr_link.is_some(),
+        "archiving keeps the pull request"
+    );
     let err = client.send_message(&id, "Wake up").await.unwrap_err();
     assert!(matches!(err, ApiError::Conflict { .. }), "{err:?}");
     assert!(err.to_string().contains("archived"), "{err}");
@@ -109,11 +156,17 @@ async fn unknown_jobs_and_other_projects_are_not_found() {
     let client = client(&server);
     let err = client.get_job("job_does_not_exist").await.unwrap_err();
     assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
-    let err = client.send_message("job_does_not_exist", "hello").await.unwrap_err();
+    let err = client
+        .send_message("job_does_not_exist", "hello")
+        .await
+        .unwrap_err();
     assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
     let id = client.create_job("mine").await.unwrap().id.unwrap();
     let weird = client.get_job(&format!("{id}/../{id}")).await.unwrap_err();
-    assert!(matches!(weird, ApiError::NotFound { .. }), "path segments are encoded: {weird:?}");
+    assert!(
+        matches!(weird, ApiError::NotFound { .. }),
+        "path segments are encoded: {weird:?}"
+    );
     server.shutdown().await;
 }
 
@@ -133,13 +186,19 @@ async fn wrong_keys_are_401_and_keys_of_another_project_403() {
     let err = bad.get_job("x").await.unwrap_err();
     assert!(matches!(err, ApiError::Unauthorized { .. }), "{err:?}");
     assert!(err.to_string().contains("DOCDECK_API_KEY"));
-    assert!(!err.to_string().contains("mint_wrong"), "the key is never echoed");
+    assert!(
+        !err.to_string().contains("mint_wrong"),
+        "the key is never echoed"
+    );
     let foreign = client_with(&url, PROJECT, "mint_other_project_key");
     let err = foreign.create_job("not yours").await.unwrap_err();
     assert!(matches!(err, ApiError::Forbidden { .. }), "{err:?}");
     let own_key_other_project = client_with(&url, "other", KEY);
     assert!(matches!(
-        own_key_other_project.visitors(&Default::default()).await.unwrap_err(),
+        own_key_other_project
+            .visitors(&Default::default())
+            .await
+            .unwrap_err(),
         ApiError::Forbidden { .. }
     ));
     server.shutdown().await;
@@ -153,25 +212,44 @@ async fn rate_limits_per_kind_with_retry_after() {
     let client = client(&server);
     let mut ids = Vec::new();
     for n in 0..3 {
-        ids.push(client.create_job(&format!("job {n}")).await.unwrap().id.unwrap());
+        ids.push(
+            client
+                .create_job(&format!("job {n}"))
+                .await
+                .unwrap()
+                .id
+                .unwrap(),
+        );
     }
     let err = client.create_job("one too many").await.unwrap_err();
     let wait = err.retry_after().expect("Retry-After is sent");
-    assert!(wait > Duration::from_secs(3500) && wait <= Duration::from_secs(3600), "{wait:?}");
+    assert!(
+        wait > Duration::from_secs(3500) && wait <= Duration::from_secs(3600),
+        "{wait:?}"
+    );
     assert!(matches!(err, ApiError::RateLimited { .. }));
 
     // Refused messages do not spend the budget; accepted ones do, separately from creates.
     for _ in 0..5 {
-        assert!(matches!(client.send_message("job_nope", "x").await, Err(ApiError::NotFound { .. })));
+        assert!(matches!(
+            client.send_message("job_nope", "x").await,
+            Err(ApiError::NotFound { .. })
+        ));
     }
     for id in &ids {
         client.send_message(id, "more").await.unwrap();
     }
-    assert!(matches!(client.send_message(&ids[0], "more").await, Err(ApiError::RateLimited { .. })));
+    assert!(matches!(
+        client.send_message(&ids[0], "more").await,
+        Err(ApiError::RateLimited { .. })
+    ));
     for _ in 0..3 {
         client.visitors(&Default::default()).await.unwrap();
     }
-    assert!(matches!(client.visitors(&Default::default()).await, Err(ApiError::RateLimited { .. })));
+    assert!(matches!(
+        client.visitors(&Default::default()).await,
+        Err(ApiError::RateLimited { .. })
+    ));
     // Reading jobs is not limited.
     for _ in 0..10 {
         client.get_job(&ids[0]).await.unwrap();
@@ -210,7 +288,12 @@ async fn outcomes_are_reproducible_for_a_seed() {
         let client = client(&server);
         let mut statuses = Vec::new();
         for n in 0..12 {
-            let id = client.create_job(&format!("task {n}")).await.unwrap().id.unwrap();
+            let id = client
+                .create_job(&format!("task {n}"))
+                .await
+                .unwrap()
+                .id
+                .unwrap();
             let status = eventually("a final status", || async {
                 let job = client.get_job(&id).await.unwrap();
                 job.status.filter(JobStatus::is_final)

@@ -55,12 +55,26 @@ fn hand_built() -> Vec<String> {
 async fn exact_counts_with_inclusive_from_and_exclusive_to() {
     let (server, _dir) = service_with(&hand_built()).await;
     let client = client(&server);
-    let page = client.visitors(&range("2024-03-01", "2024-03-08")).await.unwrap();
-    assert_eq!(page.totals, VisitorTotals { human: 2, ai: 2, total: 3 });
+    let page = client
+        .visitors(&range("2024-03-01", "2024-03-08"))
+        .await
+        .unwrap();
+    assert_eq!(
+        page.totals,
+        VisitorTotals {
+            human: 2,
+            ai: 2,
+            total: 3
+        }
+    );
     assert!(page.totals.total < page.totals.human + page.totals.ai);
     assert_eq!(
         page.visitors,
-        [row("/docs/a", 2, 1, 2), row("/docs/b", 1, 0, 1), row("/docs/c", 0, 1, 1)]
+        [
+            row("/docs/a", 2, 1, 2),
+            row("/docs/b", 1, 0, 1),
+            row("/docs/c", 0, 1, 1)
+        ]
     );
     assert!(!page.has_more);
 
@@ -69,7 +83,14 @@ async fn exact_counts_with_inclusive_from_and_exclusive_to() {
         .visitors(&range("2024-03-01", "2024-03-08T00:00:00.001Z"))
         .await
         .unwrap();
-    assert_eq!(wider.totals, VisitorTotals { human: 2, ai: 3, total: 4 });
+    assert_eq!(
+        wider.totals,
+        VisitorTotals {
+            human: 2,
+            ai: 3,
+            total: 4
+        }
+    );
     // One millisecond more at the start brings D in.
     let earlier = client
         .visitors(&range("2024-02-29T23:59:59.999Z", "2024-03-08"))
@@ -83,9 +104,15 @@ async fn exact_counts_with_inclusive_from_and_exclusive_to() {
 async fn times_with_offsets_mean_the_same_instants() {
     let (server, _dir) = service_with(&hand_built()).await;
     let client = client(&server);
-    let utc = client.visitors(&range("2024-03-01", "2024-03-08")).await.unwrap();
+    let utc = client
+        .visitors(&range("2024-03-01", "2024-03-08"))
+        .await
+        .unwrap();
     let shifted = client
-        .visitors(&range("2024-03-01T02:00:00+02:00", "2024-03-07T19:00:00-05:00"))
+        .visitors(&range(
+            "2024-03-01T02:00:00+02:00",
+            "2024-03-07T19:00:00-05:00",
+        ))
         .await
         .unwrap();
     assert_eq!(shifted, utc);
@@ -103,11 +130,23 @@ async fn open_ended_ranges_and_empty_results() {
     let (server, _dir) = service_with(&hand_built()).await;
     let client = client(&server);
     let everything = client.visitors(&VisitorsQuery::default()).await.unwrap();
-    assert_eq!(everything.totals, VisitorTotals { human: 3, ai: 3, total: 5 });
-    let mut only_from = VisitorsQuery::default();
-    only_from.date_from = Some(DateParam::parse("dateFrom", "2024-03-05").unwrap());
+    assert_eq!(
+        everything.totals,
+        VisitorTotals {
+            human: 3,
+            ai: 3,
+            total: 5
+        }
+    );
+    let only_from = VisitorsQuery {
+        date_from: Some(DateParam::parse("dateFrom", "2024-03-05").unwrap()),
+        ..VisitorsQuery::default()
+    };
     assert_eq!(client.visitors(&only_from).await.unwrap().totals.total, 3);
-    let nothing = client.visitors(&range("2030-01-01", "2030-02-01")).await.unwrap();
+    let nothing = client
+        .visitors(&range("2030-01-01", "2030-02-01"))
+        .await
+        .unwrap();
     assert_eq!(nothing.totals, VisitorTotals::default());
     assert!(nothing.visitors.is_empty() && !nothing.has_more);
     server.shutdown().await;
@@ -120,7 +159,12 @@ fn many_pages() -> Vec<String> {
         for visitor in 0..(page % 9 + 1) {
             let traffic = if visitor % 4 == 0 { "ai" } else { "human" };
             let day = visitor % 28 + 1;
-            lines.push(view(&format!("2024-02-{day:02}T12:00:00Z"), &format!("/p/{page:03}"), &format!("v{visitor}"), traffic));
+            lines.push(view(
+                &format!("2024-02-{day:02}T12:00:00Z"),
+                &format!("/p/{page:03}"),
+                &format!("v{visitor}"),
+                traffic,
+            ));
         }
     }
     lines
@@ -132,21 +176,31 @@ async fn pages_of_any_size_concatenate_to_the_single_big_page() {
     let client = client(&server);
     let base = range("2024-02-01", "2024-03-01");
     let big = client
-        .visitors(&VisitorsQuery { limit: Some(250), ..base.clone() })
+        .visitors(&VisitorsQuery {
+            limit: Some(250),
+            ..base.clone()
+        })
         .await
         .unwrap();
     assert_eq!(big.visitors.len(), 120);
     assert!(!big.has_more);
-    let order_ok = big.visitors.windows(2).all(|w| {
-        w[0].total > w[1].total || (w[0].total == w[1].total && w[0].path < w[1].path)
-    });
+    let order_ok = big
+        .visitors
+        .windows(2)
+        .all(|w| w[0].total > w[1].total || (w[0].total == w[1].total && w[0].path < w[1].path));
     assert!(order_ok, "rows are ordered by total desc, then path asc");
     for limit in [1, 7, 50, 119, 120] {
-        let mut query = VisitorsQuery { limit: Some(limit), ..base.clone() };
+        let mut query = VisitorsQuery {
+            limit: Some(limit),
+            ..base.clone()
+        };
         let mut rows = Vec::new();
         loop {
             let page = client.visitors(&query).await.unwrap();
-            assert_eq!(page.totals, big.totals, "totals ignore paging (limit {limit})");
+            assert_eq!(
+                page.totals, big.totals,
+                "totals ignore paging (limit {limit})"
+            );
             assert!(page.visitors.len() <= limit as usize);
             rows.extend(page.visitors);
             if !page.has_more {
@@ -156,14 +210,32 @@ async fn pages_of_any_size_concatenate_to_the_single_big_page() {
         }
         assert_eq!(rows, big.visitors, "limit {limit}");
     }
-    let all = client.visitors_all(&VisitorsQuery { limit: Some(13), ..base.clone() }, |_| {}).await.unwrap();
+    let all = client
+        .visitors_all(
+            &VisitorsQuery {
+                limit: Some(13),
+                ..base.clone()
+            },
+            |_| {},
+        )
+        .await
+        .unwrap();
     assert_eq!(all.visitors, big.visitors);
     let mut pages_seen = 0;
-    let default_all = client.visitors_all(&base, |_| pages_seen += 1).await.unwrap();
+    let default_all = client
+        .visitors_all(&base, |_| pages_seen += 1)
+        .await
+        .unwrap();
     assert_eq!(default_all.visitors, big.visitors);
-    assert_eq!(pages_seen, 1, "without a limit, --all asks for pages of 250");
+    assert_eq!(
+        pages_seen, 1,
+        "without a limit, --all asks for pages of 250"
+    );
     let past_end = client
-        .visitors(&VisitorsQuery { offset: Some(500), ..base })
+        .visitors(&VisitorsQuery {
+            offset: Some(500),
+            ..base
+        })
         .await
         .unwrap();
     assert!(past_end.visitors.is_empty() && !past_end.has_more);
@@ -176,14 +248,23 @@ async fn bad_queries_are_refused_before_anything_is_sent() {
     // the client tried to send.
     let client = common::client_with("http://127.0.0.1:9", "demo", "mint_x");
     let cases = [
-        VisitorsQuery { limit: Some(0), ..VisitorsQuery::default() },
-        VisitorsQuery { limit: Some(251), ..VisitorsQuery::default() },
+        VisitorsQuery {
+            limit: Some(0),
+            ..VisitorsQuery::default()
+        },
+        VisitorsQuery {
+            limit: Some(251),
+            ..VisitorsQuery::default()
+        },
         range("2024-03-02", "2024-03-01"),
         range("2024-03-01", "2024-03-01T00:00:00Z"),
     ];
     for query in cases {
         let err = client.visitors(&query).await.unwrap_err();
-        assert!(matches!(err, ApiError::InvalidQuery(_)), "{query:?}: {err:?}");
+        assert!(
+            matches!(err, ApiError::InvalidQuery(_)),
+            "{query:?}: {err:?}"
+        );
     }
     assert!(matches!(
         DateParam::parse("dateFrom", "2024-02-30"),

@@ -66,7 +66,10 @@ impl<'a> Request<'a> {
 
 impl Probe {
     async fn send(&mut self, request: Request<'_>) -> (u16, reqwest::header::HeaderMap, Value) {
-        let mut builder = self.http.request(request.method.clone(), format!("{}{}", self.base, request.path));
+        let mut builder = self.http.request(
+            request.method.clone(),
+            format!("{}{}", self.base, request.path),
+        );
         if let Some(auth) = &request.auth {
             builder = builder.header("authorization", auth);
         }
@@ -79,9 +82,13 @@ impl Probe {
         let response = builder.send().await.unwrap();
         let status = response.status().as_u16();
         let headers = response.headers().clone();
-        let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap_or(Value::Null);
-        self.seen
-            .insert((request.template.to_owned(), request.method.as_str().to_lowercase(), status));
+        let body: Value =
+            serde_json::from_slice(&response.bytes().await.unwrap()).unwrap_or(Value::Null);
+        self.seen.insert((
+            request.template.to_owned(),
+            request.method.as_str().to_lowercase(),
+            status,
+        ));
         (status, headers, body)
     }
 
@@ -92,7 +99,11 @@ impl Probe {
         assert_eq!(got, status, "{what}: {body}");
         if status >= 400 {
             assert!(body["error"].is_string(), "{what}: error body {body}");
-            assert_eq!(body["details"].is_array(), status == 400, "{what}: details only on 400: {body}");
+            assert_eq!(
+                body["details"].is_array(),
+                status == 400,
+                "{what}: details only on 400: {body}"
+            );
             assert_eq!(headers.contains_key("retry-after"), status == 429, "{what}");
         }
         body
@@ -128,12 +139,23 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
     // Create: refusals before the budget is checked do not spend it.
     let create = || Request::new(Method::POST, CREATE, "/v2/agent/demo/job");
     probe.expect(create().json(&prompt).auth(None), 401).await;
-    probe.expect(create().json(&prompt).auth(Some("Basic abc")), 401).await;
-    probe.expect(create().json(&prompt).auth(Some("Bearer mint_unknown")), 401).await;
+    probe
+        .expect(create().json(&prompt).auth(Some("Basic abc")), 401)
+        .await;
+    probe
+        .expect(
+            create().json(&prompt).auth(Some("Bearer mint_unknown")),
+            401,
+        )
+        .await;
     let foreign = Request::new(Method::POST, CREATE, "/v2/agent/elsewhere/job").json(&prompt);
     probe.expect(foreign, 403).await;
-    probe.expect(create().raw(Some("text/plain"), "prompt=x"), 415).await;
-    probe.expect(create().raw(None, prompt.to_string()), 415).await;
+    probe
+        .expect(create().raw(Some("text/plain"), "prompt=x"), 415)
+        .await;
+    probe
+        .expect(create().raw(None, prompt.to_string()), 415)
+        .await;
     for (body, detail) in [
         ("{\"prompt\": ", "not valid JSON"),
         ("[\"prompt\"]", "JSON object"),
@@ -142,47 +164,116 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
         ("{\"prompt\": 5}", "must be a string"),
         ("{\"prompt\": \"\"}", "at least 1 character"),
     ] {
-        let reply = probe.expect(create().raw(Some("application/json"), body), 400).await;
-        assert!(reply["details"][0]["message"].as_str().unwrap().contains(detail), "{body}: {reply}");
+        let reply = probe
+            .expect(create().raw(Some("application/json"), body), 400)
+            .await;
+        assert!(
+            reply["details"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains(detail),
+            "{body}: {reply}"
+        );
     }
     let huge = json!({"prompt": "x".repeat(1024 * 1024 + 1)});
     probe.expect(create().json(&huge), 413).await;
-    probe.expect(Request::new(Method::POST, CREATE, "/v2/agent/%FF/job").json(&prompt), 400).await;
-    probe.expect(create().raw(Some("application/json; charset=utf-8"), prompt.to_string()), 201).await;
+    probe
+        .expect(
+            Request::new(Method::POST, CREATE, "/v2/agent/%FF/job").json(&prompt),
+            400,
+        )
+        .await;
+    probe
+        .expect(
+            create().raw(Some("application/json; charset=utf-8"), prompt.to_string()),
+            201,
+        )
+        .await;
     let job = probe.expect(create().json(&prompt), 201).await;
-    for field in ["id", "status", "source", "model", "prLink", "createdAt", "archivedAt"] {
+    for field in [
+        "id",
+        "status",
+        "source",
+        "model",
+        "prLink",
+        "createdAt",
+        "archivedAt",
+    ] {
         assert!(job.get(field).is_some(), "{field} is always sent: {job}");
     }
-    assert_eq!((&job["status"], &job["prLink"]), (&json!("active"), &Value::Null));
+    assert_eq!(
+        (&job["status"], &job["prLink"]),
+        (&json!("active"), &Value::Null)
+    );
     assert_eq!(job["source"]["ref"], "main");
     probe.expect(create().json(&prompt), 429).await;
 
     // Get (not rate limited).
     let id = job["id"].as_str().unwrap().to_owned();
-    probe.expect(Request::new(Method::GET, GET, job_path(&id)).auth(None), 401).await;
-    probe.expect(Request::new(Method::GET, GET, format!("/v2/agent/elsewhere/job/{id}")), 403).await;
-    probe.expect(Request::new(Method::GET, GET, job_path("job_missing")), 404).await;
-    probe.expect(Request::new(Method::GET, GET, job_path("%FF")), 400).await;
-    probe.expect(Request::new(Method::GET, GET, job_path(&id)), 200).await;
+    probe
+        .expect(
+            Request::new(Method::GET, GET, job_path(&id)).auth(None),
+            401,
+        )
+        .await;
+    probe
+        .expect(
+            Request::new(Method::GET, GET, format!("/v2/agent/elsewhere/job/{id}")),
+            403,
+        )
+        .await;
+    probe
+        .expect(Request::new(Method::GET, GET, job_path("job_missing")), 404)
+        .await;
+    probe
+        .expect(Request::new(Method::GET, GET, job_path("%FF")), 400)
+        .await;
+    probe
+        .expect(Request::new(Method::GET, GET, job_path(&id)), 200)
+        .await;
 
     // Message: refusals give the use back, so two follow-ups still fit after them.
-    let message = |job: &str| Request::new(Method::POST, MESSAGE, format!("{}/message", job_path(job)));
-    probe.expect(message(&id).json(&prompt).auth(None), 401).await;
-    let foreign = Request::new(Method::POST, MESSAGE, format!("/v2/agent/elsewhere/job/{id}/message"));
+    let message =
+        |job: &str| Request::new(Method::POST, MESSAGE, format!("{}/message", job_path(job)));
+    probe
+        .expect(message(&id).json(&prompt).auth(None), 401)
+        .await;
+    let foreign = Request::new(
+        Method::POST,
+        MESSAGE,
+        format!("/v2/agent/elsewhere/job/{id}/message"),
+    );
     probe.expect(foreign.json(&prompt), 403).await;
-    probe.expect(message(&id).raw(Some("text/plain"), "x"), 415).await;
-    probe.expect(message(&id).raw(Some("application/json"), "{}"), 400).await;
+    probe
+        .expect(message(&id).raw(Some("text/plain"), "x"), 415)
+        .await;
+    probe
+        .expect(message(&id).raw(Some("application/json"), "{}"), 400)
+        .await;
     probe.expect(message("%FF").json(&prompt), 400).await;
     probe.expect(message(&id).json(&huge), 413).await;
-    probe.expect(message("job_missing").json(&prompt), 404).await;
+    probe
+        .expect(message("job_missing").json(&prompt), 404)
+        .await;
     probe.expect(message(&id).json(&prompt), 200).await;
     probe.expect(message(&id).json(&prompt), 200).await;
     probe.expect(message(&id).json(&prompt), 429).await;
 
     // Visitors: invalid queries are refused before the budget is checked.
-    let visitors = |query: &str| Request::new(Method::GET, VISITORS, format!("/v1/analytics/demo/visitors{query}"));
+    let visitors = |query: &str| {
+        Request::new(
+            Method::GET,
+            VISITORS,
+            format!("/v1/analytics/demo/visitors{query}"),
+        )
+    };
     probe.expect(visitors("").auth(None), 401).await;
-    probe.expect(Request::new(Method::GET, VISITORS, "/v1/analytics/elsewhere/visitors"), 403).await;
+    probe
+        .expect(
+            Request::new(Method::GET, VISITORS, "/v1/analytics/elsewhere/visitors"),
+            403,
+        )
+        .await;
     for (query, detail) in [
         ("?limit=0", "limit"),
         ("?limit=251", "limit"),
@@ -194,19 +285,41 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
         ("?limit=5&limit=6", "more than once"),
     ] {
         let reply = probe.expect(visitors(query), 400).await;
-        assert!(reply["details"][0]["message"].as_str().unwrap().contains(detail), "{query}: {reply}");
+        assert!(
+            reply["details"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains(detail),
+            "{query}: {reply}"
+        );
     }
-    probe.expect(visitors(&format!("?x={}", "a".repeat(5000))), 400).await;
-    let empty = probe.expect(visitors("?dateFrom=2024-01-01&dateTo=2024-01-01&utm_source=x"), 200).await;
-    assert_eq!(empty, json!({"totals": {"human": 0, "ai": 0, "total": 0}, "visitors": [], "hasMore": false}));
+    probe
+        .expect(visitors(&format!("?x={}", "a".repeat(5000))), 400)
+        .await;
+    let empty = probe
+        .expect(
+            visitors("?dateFrom=2024-01-01&dateTo=2024-01-01&utm_source=x"),
+            200,
+        )
+        .await;
+    assert_eq!(
+        empty,
+        json!({"totals": {"human": 0, "ai": 0, "total": 0}, "visitors": [], "hasMore": false})
+    );
     probe.expect(visitors(""), 200).await;
     probe.expect(visitors(""), 429).await;
 
     // The document itself, and what is not an operation.
-    let document = probe.expect(Request::new(Method::GET, OPENAPI, OPENAPI).auth(None), 200).await;
-    let stray = probe.expect(Request::new(Method::GET, "(none)", "/v2/agent"), 404).await;
+    let document = probe
+        .expect(Request::new(Method::GET, OPENAPI, OPENAPI).auth(None), 200)
+        .await;
+    let stray = probe
+        .expect(Request::new(Method::GET, "(none)", "/v2/agent"), 404)
+        .await;
     assert!(stray["error"].as_str().unwrap().contains("/openapi.json"));
-    probe.expect(Request::new(Method::DELETE, "(none)", job_path(&id)), 405).await;
+    probe
+        .expect(Request::new(Method::DELETE, "(none)", job_path(&id)), 405)
+        .await;
     server.shutdown().await;
 
     // A second service archives idle jobs after 200 ms, for the 409.
@@ -216,9 +329,20 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
     probe.base = archiving.base_url();
     let old = probe.expect(create().json(&prompt), 201).await;
     let old_id = old["id"].as_str().unwrap().to_owned();
-    let (http, url) = (probe.http.clone(), format!("{}{}", probe.base, job_path(&old_id)));
+    let (http, url) = (
+        probe.http.clone(),
+        format!("{}{}", probe.base, job_path(&old_id)),
+    );
     eventually("the job to be archived", || async {
-        let body = http.get(&url).bearer_auth(KEY).send().await.ok()?.bytes().await.ok()?;
+        let body = http
+            .get(&url)
+            .bearer_auth(KEY)
+            .send()
+            .await
+            .ok()?
+            .bytes()
+            .await
+            .ok()?;
         let job: Value = serde_json::from_slice(&body).ok()?;
         (job["status"] == "archived").then_some(())
     })
@@ -226,22 +350,35 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
     probe.expect(message(&old_id).json(&prompt), 409).await;
     archiving.shutdown().await;
 
-    let served: BTreeSet<_> = probe.seen.iter().filter(|(template, ..)| template != "(none)").cloned().collect();
+    let served: BTreeSet<_> = probe
+        .seen
+        .iter()
+        .filter(|(template, ..)| template != "(none)")
+        .cloned()
+        .collect();
     let all_documented = documented(&document);
     let mut expected = all_documented.clone();
     // A 500 needs a failing database; it is documented but cannot be provoked here.
     expected.retain(|(_, _, status)| *status != 500);
     let never_sent: Vec<_> = expected.difference(&served).collect();
-    assert!(never_sent.is_empty(), "documented but never sent: {never_sent:?}");
+    assert!(
+        never_sent.is_empty(),
+        "documented but never sent: {never_sent:?}"
+    );
     let undocumented: Vec<_> = served.difference(&all_documented).collect();
-    assert!(undocumented.is_empty(), "sent but not documented: {undocumented:?}");
+    assert!(
+        undocumented.is_empty(),
+        "sent but not documented: {undocumented:?}"
+    );
 }
 
 #[tokio::test]
 async fn the_served_document_is_the_one_in_assets() {
     docdeck::api::client::install_crypto_provider();
     let server = start(fast_options(DbLocation::Memory)).await;
-    let response = reqwest::get(format!("{}/openapi.json", server.base_url())).await.unwrap();
+    let response = reqwest::get(format!("{}/openapi.json", server.base_url()))
+        .await
+        .unwrap();
     assert_eq!(response.headers()["content-type"], "application/json");
     let served: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
     let file: Value = serde_json::from_str(include_str!("../assets/openapi.json")).unwrap();

@@ -130,14 +130,16 @@ impl Client {
     pub async fn create_job(&self, prompt: &str) -> Result<Job, ApiError> {
         let body = prompt_body(prompt)?;
         let url = self.url(&["v2", "agent", &self.project, "job"]);
-        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent).await
+        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent)
+            .await
     }
 
     /// Sends a follow-up instruction to a job; resent on the same terms as `create_job`.
     pub async fn send_message(&self, job_id: &str, prompt: &str) -> Result<Job, ApiError> {
         let body = prompt_body(prompt)?;
         let url = self.url(&["v2", "agent", &self.project, "job", job_id, "message"]);
-        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent).await
+        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent)
+            .await
     }
 
     /// Reads a job: the polling target.
@@ -207,8 +209,7 @@ impl Client {
                 Err(Failure::Unsent(_)) => true,
                 Err(Failure::Unanswered(_)) => replay == Replay::Safe,
                 Ok((status, _, _)) => {
-                    replay == Replay::Safe
-                        && matches!(status.as_u16(), 502..=504)
+                    replay == Replay::Safe && matches!(status.as_u16(), 502..=504)
                 }
             };
             attempt += 1;
@@ -313,7 +314,8 @@ fn decode<T: DeserializeOwned>(
     body: &[u8],
 ) -> Result<T, ApiError> {
     if status.is_success() {
-        return serde_json::from_slice(body).map_err(|err| ApiError::decode(status.as_u16(), &err, body));
+        return serde_json::from_slice(body)
+            .map_err(|err| ApiError::decode(status.as_u16(), &err, body));
     }
     let retry_after = headers
         .get(RETRY_AFTER)

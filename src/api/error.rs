@@ -23,7 +23,10 @@ pub enum ApiError {
     #[error("not found (404{}): check the job id and the project id", detail(.message))]
     NotFound { message: String },
     #[error("the service refused the request (400{}){}", detail(.message), list(.details))]
-    BadRequest { message: String, details: Vec<String> },
+    BadRequest {
+        message: String,
+        details: Vec<String>,
+    },
     #[error("the service refused the request as it conflicts with the job's state (409{})", detail(.message))]
     Conflict { message: String },
     #[error("rate limited (429{}): {}", detail(.message), retry_hint(*.retry_after))]
@@ -41,7 +44,9 @@ pub enum ApiError {
         reason: String,
         may_have_reached_server: bool,
     },
-    #[error("the service sent a response docdeck cannot read (status {status}): {reason}; it began with {excerpt:?}")]
+    #[error(
+        "the service sent a response docdeck cannot read (status {status}): {reason}; it began with {excerpt:?}"
+    )]
     Decode {
         status: u16,
         reason: String,
@@ -163,7 +168,7 @@ impl fmt::Display for HumanWait {
         let secs = self.0.as_secs() + u64::from(self.0.subsec_nanos() > 0);
         match secs {
             0..60 => write!(f, "{secs} s"),
-            60..3600 if secs % 60 == 0 => write!(f, "{} min", secs / 60),
+            60..3600 if secs.is_multiple_of(60) => write!(f, "{} min", secs / 60),
             60..3600 => write!(f, "{} min {} s", secs / 60, secs % 60),
             _ => write!(f, "{} h {} min", secs / 3600, secs % 3600 / 60),
         }
@@ -205,12 +210,19 @@ mod tests {
     fn a_body_that_is_not_json_is_quoted_safely() {
         let err = ApiError::from_status(502, None, b"<html>\x1b[2J Bad gateway</html>");
         let text = err.to_string();
-        assert!(text.contains("Bad gateway") && !text.contains('\x1b'), "{text}");
+        assert!(
+            text.contains("Bad gateway") && !text.contains('\x1b'),
+            "{text}"
+        );
     }
 
     #[test]
     fn retry_after_is_reported() {
-        let err = ApiError::from_status(429, Some(Duration::from_secs(200)), br#"{"error":"slow down"}"#);
+        let err = ApiError::from_status(
+            429,
+            Some(Duration::from_secs(200)),
+            br#"{"error":"slow down"}"#,
+        );
         assert_eq!(err.retry_after(), Some(Duration::from_secs(200)));
         assert!(err.to_string().ends_with("wait 3 min 20 s"), "{err}");
     }
@@ -219,6 +231,9 @@ mod tests {
     fn human_waits() {
         assert_eq!(HumanWait(Duration::from_millis(1500)).to_string(), "2 s");
         assert_eq!(HumanWait(Duration::from_secs(120)).to_string(), "2 min");
-        assert_eq!(HumanWait(Duration::from_secs(3720)).to_string(), "1 h 2 min");
+        assert_eq!(
+            HumanWait(Duration::from_secs(3720)).to_string(),
+            "1 h 2 min"
+        );
     }
 }

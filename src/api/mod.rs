@@ -10,7 +10,7 @@ pub mod query;
 pub use client::{Client, ClientOptions, RetryPolicy};
 pub use error::{ApiError, HumanWait};
 pub use model::{
-    ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals, VisitorsPage,
-    format_timestamp,
+    ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals,
+    VisitorsPage, format_timestamp,
 };
 pub use query::{DateParam, QueryError, VisitorsQuery};

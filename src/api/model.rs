@@ -220,7 +220,10 @@ mod tests {
         let job: Job = serde_json::from_value(json!({"status": "paused"})).unwrap();
         assert_eq!(job.status, Some(JobStatus::Unknown("paused".into())));
         assert!(!JobStatus::Unknown("paused".into()).is_final());
-        assert_eq!(JobStatus::Unknown("paused".into()).to_string(), "unknown(paused)");
+        assert_eq!(
+            JobStatus::Unknown("paused".into()).to_string(),
+            "unknown(paused)"
+        );
         assert_eq!(serde_json::to_value(&job).unwrap()["status"], "paused");
     }
 
@@ -241,13 +244,16 @@ mod tests {
         let totals: VisitorTotals =
             serde_json::from_value(json!({"human": 12.0, "ai": 3, "total": 14.4})).unwrap();
         assert_eq!((totals.human, totals.ai, totals.total), (12, 3, 14));
-        let bad = serde_json::from_value::<VisitorTotals>(json!({"human": -1, "ai": 0, "total": 0}));
+        let bad =
+            serde_json::from_value::<VisitorTotals>(json!({"human": -1, "ai": 0, "total": 0}));
         assert!(bad.is_err());
     }
 
     #[test]
     fn visitors_page_requires_every_field() {
-        let missing = serde_json::from_value::<VisitorsPage>(json!({"totals": {"human": 0, "ai": 0, "total": 0}, "visitors": []}));
+        let missing = serde_json::from_value::<VisitorsPage>(
+            json!({"totals": {"human": 0, "ai": 0, "total": 0}, "visitors": []}),
+        );
         assert!(missing.is_err());
     }
 }

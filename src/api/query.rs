@@ -132,16 +132,16 @@ impl VisitorsQuery {
     /// The client's rule: everything the service checks, and an empty range is refused too
     /// because `dateTo` is exclusive and equal dates are always a mistake.
     pub fn validate(&self) -> Result<(), QueryError> {
-        if let Some(limit) = self.limit {
-            if !(1..=MAX_LIMIT).contains(&limit) {
-                return Err(QueryError::LimitOutOfRange(limit.to_string()));
-            }
+        if let Some(limit) = self.limit
+            && !(1..=MAX_LIMIT).contains(&limit)
+        {
+            return Err(QueryError::LimitOutOfRange(limit.to_string()));
         }
         self.check_range()?;
-        if let (Some(from), Some(to)) = (self.date_from, self.date_to) {
-            if from.instant == to.instant {
-                return Err(QueryError::EmptyRange(from.to_string()));
-            }
+        if let (Some(from), Some(to)) = (self.date_from, self.date_to)
+            && from.instant == to.instant
+        {
+            return Err(QueryError::EmptyRange(from.to_string()));
         }
         Ok(())
     }
@@ -261,7 +261,10 @@ mod tests {
             date("2024-01-31T02:00:00+02:00").instant(),
             date("2024-01-31").instant()
         );
-        assert_eq!(date("2024-01-31T00:00:00").instant(), date("2024-01-31").instant());
+        assert_eq!(
+            date("2024-01-31T00:00:00").instant(),
+            date("2024-01-31").instant()
+        );
         assert_eq!(date("2024-01-31T10:30").to_string(), "2024-01-31T10:30:00Z");
         assert_eq!(
             date("2024-01-31T10:30:00.250Z").to_string(),
@@ -271,7 +274,14 @@ mod tests {
 
     #[test]
     fn impossible_and_malformed_dates_are_refused_with_the_field_named() {
-        for bad in ["2024-02-30", "2024-13-01", "31/01/2024", "", "2024-1-5", "today"] {
+        for bad in [
+            "2024-02-30",
+            "2024-13-01",
+            "31/01/2024",
+            "",
+            "2024-1-5",
+            "today",
+        ] {
             let err = DateParam::parse("dateTo", bad).unwrap_err();
             assert!(err.to_string().starts_with("dateTo"), "{bad}: {err}");
         }
@@ -283,7 +293,10 @@ mod tests {
             limit: Some(0),
             ..VisitorsQuery::default()
         };
-        assert!(matches!(query.validate(), Err(QueryError::LimitOutOfRange(_))));
+        assert!(matches!(
+            query.validate(),
+            Err(QueryError::LimitOutOfRange(_))
+        ));
         query.limit = Some(250);
         assert_eq!(query.validate(), Ok(()));
         query.date_from = Some(date("2024-02-01"));
@@ -309,8 +322,14 @@ mod tests {
             (vec![("limit", "251")], "limit"),
             (vec![("limit", "-1")], "limit"),
             (vec![("offset", "-5")], "offset"),
-            (vec![("limit", "5"), ("limit", "6")], "limit was given more than once"),
-            (vec![("dateFrom", "2024-01-02"), ("dateTo", "2024-01-01")], "after"),
+            (
+                vec![("limit", "5"), ("limit", "6")],
+                "limit was given more than once",
+            ),
+            (
+                vec![("dateFrom", "2024-01-02"), ("dateTo", "2024-01-01")],
+                "after",
+            ),
         ] {
             let err = VisitorsQuery::from_pairs(pairs).unwrap_err().to_string();
             assert!(err.contains(expected), "{err}");

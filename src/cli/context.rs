@@ -42,7 +42,8 @@ pub struct ClientArgs {
 
 /// Reads a duration flag such as `3s`, `500ms` or `7d`.
 pub fn duration_arg(text: &str) -> Result<Duration, String> {
-    parse_duration(text).ok_or_else(|| format!("{text:?} is not a duration such as 3s, 500ms or 7d"))
+    parse_duration(text)
+        .ok_or_else(|| format!("{text:?} is not a duration such as 3s, 500ms or 7d"))
 }
 
 /// Settings and the scope of the journal for one command.
@@ -78,7 +79,11 @@ impl Context {
         if let Some(warning) = key.shape_warning() {
             warn(&warning);
         }
-        let options = ClientOptions::new(self.settings.base_url.clone(), self.scope.project.clone(), key);
+        let options = ClientOptions::new(
+            self.settings.base_url.clone(),
+            self.scope.project.clone(),
+            key,
+        );
         Ok(Client::new(options)?)
     }
 

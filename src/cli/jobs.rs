@@ -45,6 +45,19 @@ pub struct MessageArgs {
 pub struct GetArgs {
     /// The job's id
     pub id: String,
+    #[command(flatten)]
+    pub wait: WaitArgs,
+    /// Output format [default: table on a terminal, json otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub client: ClientArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct IdArgs {
+    /// The job's id
+    pub id: String,
     /// Output format [default: table on a terminal, json otherwise]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -67,13 +80,27 @@ const MAX_BACKOFF: Duration = Duration::from_secs(60);
 pub async fn run(command: JobsCommand) -> Outcome {
     match command {
         JobsCommand::Create(args) => {
-            submit(&args.client, None, &args.prompt, args.wait.wait, args.format).await
+            submit(
+                &args.client,
+                None,
+                &args.prompt,
+                args.wait.wait,
+                args.format,
+            )
+            .await
         }
         JobsCommand::Message(args) => {
-            submit(&args.client, Some(&args.id), &args.prompt, args.wait.wait, args.format).await
+            submit(
+                &args.client,
+                Some(&args.id),
+                &args.prompt,
+                args.wait.wait,
+                args.format,
+            )
+            .await
         }
-        JobsCommand::Get(args) => get(&args, false).await,
-        JobsCommand::Track(args) => get(&args, true).await,
+        JobsCommand::Get(args) => get(&args).await,
+        JobsCommand::Track(args) => track(&args).await,
         JobsCommand::Untrack(args) => untrack(&args),
         JobsCommand::List(args) => list(&args),
     }
@@ -92,7 +119,11 @@ async fn submit(
     let client = ctx.client()?;
     let not_sent = |err: CliError| CliError::failed(format!("{}; nothing was sent", err.message));
     let mut journal = ctx.journal().map_err(not_sent)?;
-    let kind = if job_id.is_some() { SubmissionKind::Message } else { SubmissionKind::Create };
+    let kind = if job_id.is_some() {
+        SubmissionKind::Message
+    } else {
+        SubmissionKind::Create
+    };
     let submission = journal
         .begin_submission(&ctx.scope, kind, job_id, &prompt, Utc::now())
         .map_err(|err| not_sent(err.into()))?;
@@ -103,8 +134,14 @@ async fn submit(
     let job = match sent {
         Ok(job) => job,
         Err(err) => {
-            if let Err(journal_err) = journal.submission_failed(submission, &err.to_string(), err.may_have_reached_server()) {
-                warn(&format!("the journal could not record the failure: {journal_err}"));
+            if let Err(journal_err) = journal.submission_failed(
+                submission,
+                &err.to_string(),
+                err.may_have_reached_server(),
+            ) {
+                warn(&format!(
+                    "the journal could not record the failure: {journal_err}"
+                ));
             }
             return Err(err.into());
         }
@@ -117,25 +154,36 @@ async fn submit(
     }
     let format = Format::resolve(format);
     if wait {
-        return wait_for(&client, &mut journal, &ctx, job, format).await;
+        return wait_for(&client, Some(&mut journal), &ctx, job, format).await;
     }
     emit(&output::job(&job, format)?)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Polls until the job reaches a final status, printing each status seen.
-async fn wait_for(client: &Client, journal: &mut Journal, ctx: &Context, mut job: Job, format: Format) -> Outcome {
-    let id = job
-        .id
-        .clone()
-        .ok_or_else(|| CliError::failed("the service did not return the job's id, so it cannot be waited for"))?;
+/// Polls until the job reaches a final status, printing each status seen. The journal, when
+/// open, records what is seen.
+async fn wait_for(
+    client: &Client,
+    mut journal: Option<&mut Journal>,
+    ctx: &Context,
+    mut job: Job,
+    format: Format,
+) -> Outcome {
+    let id = job.id.clone().ok_or_else(|| {
+        CliError::failed("the service did not return the job's id, so it cannot be waited for")
+    })?;
     let interval = ctx.settings.poll_interval;
     let mut shown: Option<Option<JobStatus>> = None;
     let mut failures = 0u32;
     loop {
         let mut delay = interval;
         if shown.as_ref() != Some(&job.status) {
-            emit(&output::transition(&job, format, shown.is_none(), Utc::now())?)?;
+            emit(&output::transition(
+                &job,
+                format,
+                shown.is_none(),
+                Utc::now(),
+            )?)?;
             shown = Some(job.status.clone());
         }
         match &job.status {
@@ -150,8 +198,12 @@ async fn wait_for(client: &Client, journal: &mut Journal, ctx: &Context, mut job
             tokio::time::sleep(delay).await;
             match client.get_job(&id).await {
                 Ok(fresh) => {
-                    if let Err(err) = journal.observe(&ctx.scope, &fresh, Utc::now()) {
-                        warn(&format!("the journal could not record the job's status: {err}"));
+                    if let Some(journal) = journal.as_deref_mut()
+                        && let Err(err) = journal.observe(&ctx.scope, &fresh, Utc::now())
+                    {
+                        warn(&format!(
+                            "the journal could not record the job's status: {err}"
+                        ));
                     }
                     failures = 0;
                     job = fresh;
@@ -159,12 +211,20 @@ async fn wait_for(client: &Client, journal: &mut Journal, ctx: &Context, mut job
                 }
                 Err(err @ ApiError::RateLimited { .. }) => {
                     delay = err.retry_after().unwrap_or(MAX_BACKOFF);
-                    warn(&format!("rate limited; polling again in {}", HumanWait(delay)));
+                    warn(&format!(
+                        "rate limited; polling again in {}",
+                        HumanWait(delay)
+                    ));
                 }
                 Err(err @ (ApiError::Network { .. } | ApiError::Server { .. })) => {
                     failures += 1;
-                    delay = interval.saturating_mul(2u32.saturating_pow(failures)).min(MAX_BACKOFF);
-                    warn(&format!("{err}; still waiting, next try in {}", HumanWait(delay)));
+                    delay = interval
+                        .saturating_mul(2u32.saturating_pow(failures))
+                        .min(MAX_BACKOFF);
+                    warn(&format!(
+                        "{err}; still waiting, next try in {}",
+                        HumanWait(delay)
+                    ));
                 }
                 Err(err) => return Err(err.into()),
             }
@@ -172,32 +232,53 @@ async fn wait_for(client: &Client, journal: &mut Journal, ctx: &Context, mut job
     }
 }
 
-/// `get` shows a job; `track` (when `track` is true) also starts following it.
-async fn get(args: &GetArgs, track: bool) -> Outcome {
+/// Shows a job, recording it in the journal if it is followed; with `--wait`, follows it
+/// to a final status.
+async fn get(args: &GetArgs) -> Outcome {
     let ctx = Context::load(&args.client)?;
     let client = ctx.client()?;
     let job = client.get_job(&args.id).await?;
-    let now = Utc::now();
-    let recorded = ctx.journal().and_then(|mut journal| {
-        if track {
-            journal.track(&ctx.scope, &args.id, now)?;
+    let mut journal = match ctx.journal() {
+        Ok(mut journal) => match journal.observe(&ctx.scope, &job, Utc::now()) {
+            Ok(_) => Some(journal),
+            Err(err) => {
+                warn(&format!("the journal could not record the job: {err}"));
+                None
+            }
+        },
+        Err(err) => {
+            warn(&format!("the journal could not be opened: {}", err.message));
+            None
         }
-        journal.observe(&ctx.scope, &job, now)?;
-        Ok(())
-    });
-    match (recorded, track) {
-        (Ok(()), _) => {}
-        (Err(err), true) => return Err(err),
-        (Err(err), false) => warn(&format!("the journal could not record the job: {}", err.message)),
+    };
+    let format = Format::resolve(args.format);
+    if args.wait.wait {
+        return wait_for(&client, journal.as_mut(), &ctx, job, format).await;
     }
+    emit(&output::job(&job, format)?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Starts following a job after checking that the service has it.
+async fn track(args: &IdArgs) -> Outcome {
+    let ctx = Context::load(&args.client)?;
+    let client = ctx.client()?;
+    let job = client.get_job(&args.id).await?;
+    let mut journal = ctx.journal()?;
+    let now = Utc::now();
+    journal.track(&ctx.scope, &args.id, now)?;
+    journal.observe(&ctx.scope, &job, now)?;
     emit(&output::job(&job, Format::resolve(args.format))?)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn untrack(args: &GetArgs) -> Outcome {
+fn untrack(args: &IdArgs) -> Outcome {
     let ctx = Context::load(&args.client)?;
     if !ctx.journal()?.untrack(&ctx.scope, &args.id)? {
-        warn(&format!("job {} was not followed here", crate::text::sanitize(&args.id)));
+        warn(&format!(
+            "job {} was not followed here",
+            crate::text::sanitize(&args.id)
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -205,6 +286,10 @@ fn untrack(args: &GetArgs) -> Outcome {
 fn list(args: &ListArgs) -> Outcome {
     let ctx = Context::load(&args.client)?;
     let jobs = ctx.journal()?.tracked(&ctx.scope)?;
-    emit(&output::job_list(&jobs, Format::resolve(args.format), Utc::now())?)?;
+    emit(&output::job_list(
+        &jobs,
+        Format::resolve(args.format),
+        Utc::now(),
+    )?)?;
     Ok(ExitCode::SUCCESS)
 }

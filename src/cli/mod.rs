@@ -47,14 +47,14 @@ pub enum JobsCommand {
     Create(jobs::CreateArgs),
     /// Send a follow-up PROMPT to job ID (`-` reads it from standard input).
     Message(jobs::MessageArgs),
-    /// Show job ID as the service has it now.
+    /// Show job ID as the service has it now (with --wait, follow it to a final status).
     Get(jobs::GetArgs),
     /// List the jobs this machine follows, as last seen (no network).
     List(jobs::ListArgs),
     /// Start following an existing job (checks that it exists).
-    Track(jobs::GetArgs),
+    Track(jobs::IdArgs),
     /// Stop following a job; its history stays in the journal.
-    Untrack(jobs::GetArgs),
+    Untrack(jobs::IdArgs),
 }
 
 /// How a job should be waited for.
@@ -155,7 +155,11 @@ pub fn warn(message: &str) {
 /// Sends log lines to standard error. `DOCDECK_LOG` takes a filter such as `debug` or
 /// `docdeck=debug,info`; the default shows warnings, and `serve` also shows info.
 pub fn init_logging(cli: &Cli) {
-    let default = if matches!(cli.command, Command::Serve(_)) { "info" } else { "warn" };
+    let default = if matches!(cli.command, Command::Serve(_)) {
+        "info"
+    } else {
+        "warn"
+    };
     let filter = std::env::var("DOCDECK_LOG")
         .ok()
         .and_then(|text| text.parse::<tracing_subscriber::filter::Targets>().ok())
@@ -167,7 +171,11 @@ pub fn init_logging(cli: &Cli) {
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
     let _ = tracing_subscriber::registry()
-        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_target(false))
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_target(false),
+        )
         .with(filter)
         .try_init();
 }
@@ -176,14 +184,17 @@ pub fn init_logging(cli: &Cli) {
 /// prompt is refused before anything is sent.
 fn read_prompt(argument: &str) -> Result<String, CliError> {
     let text = if argument == "-" {
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|err| CliError::usage(format!("cannot read the prompt from standard input: {err}")))?
+        std::io::read_to_string(std::io::stdin()).map_err(|err| {
+            CliError::usage(format!("cannot read the prompt from standard input: {err}"))
+        })?
     } else {
         argument.to_owned()
     };
     let text = text.trim();
     if text.is_empty() {
-        return Err(CliError::usage("the prompt is empty: write the instruction for the agent"));
+        return Err(CliError::usage(
+            "the prompt is empty: write the instruction for the agent",
+        ));
     }
     Ok(text.to_owned())
 }

@@ -24,11 +24,26 @@ impl Format {
     /// The format asked for, or the default for where standard output goes.
     #[must_use]
     pub fn resolve(asked: Option<Self>) -> Self {
-        asked.unwrap_or_else(|| if std::io::stdout().is_terminal() { Self::Table } else { Self::Json })
+        asked.unwrap_or_else(|| {
+            if std::io::stdout().is_terminal() {
+                Self::Table
+            } else {
+                Self::Json
+            }
+        })
     }
 }
 
-const JOB_COLUMNS: [&str; 8] = ["id", "status", "repository", "ref", "model", "prLink", "createdAt", "archivedAt"];
+const JOB_COLUMNS: [&str; 8] = [
+    "id",
+    "status",
+    "repository",
+    "ref",
+    "model",
+    "prLink",
+    "createdAt",
+    "archivedAt",
+];
 
 fn dash(value: Option<&str>) -> String {
     value.map_or_else(|| "-".to_owned(), sanitize)
@@ -42,7 +57,9 @@ fn job_fields(job: &Job) -> [String; 8] {
     let source = job.source.clone().unwrap_or_default();
     [
         dash(job.id.as_deref()),
-        job.status.as_ref().map_or_else(|| "-".to_owned(), ToString::to_string),
+        job.status
+            .as_ref()
+            .map_or_else(|| "-".to_owned(), ToString::to_string),
         dash(source.repository.as_deref()),
         dash(source.git_ref.as_deref()),
         dash(job.model.as_deref()),
@@ -122,7 +139,12 @@ pub fn job(job: &Job, format: Format) -> Result<String, CliError> {
 }
 
 /// One observed status while waiting. CSV prints its header with the first line.
-pub fn transition(job: &Job, format: Format, first: bool, now: DateTime<Utc>) -> Result<String, CliError> {
+pub fn transition(
+    job: &Job,
+    format: Format,
+    first: bool,
+    now: DateTime<Utc>,
+) -> Result<String, CliError> {
     match format {
         Format::Json => Ok(serde_json::to_string(job)
             .map_err(|err| CliError::failed(format!("cannot encode the output: {err}")))?
@@ -130,21 +152,33 @@ pub fn transition(job: &Job, format: Format, first: bool, now: DateTime<Utc>) ->
         Format::Csv => csv_text(first.then_some(&JOB_COLUMNS[..]), &[csv_row(job)]),
         Format::Table => {
             let [id, status, .., pr, _, _] = job_fields(job);
-            let link = if pr == "-" { String::new() } else { format!("  {pr}") };
-            Ok(format!("{}  {id}  {status}{link}\n", now.format("%H:%M:%SZ")))
+            let link = if pr == "-" {
+                String::new()
+            } else {
+                format!("  {pr}")
+            };
+            Ok(format!(
+                "{}  {id}  {status}{link}\n",
+                now.format("%H:%M:%SZ")
+            ))
         }
     }
 }
 
 /// The jobs the journal follows.
-pub fn job_list(jobs: &[TrackedJob], format: Format, now: DateTime<Utc>) -> Result<String, CliError> {
+pub fn job_list(
+    jobs: &[TrackedJob],
+    format: Format,
+    now: DateTime<Utc>,
+) -> Result<String, CliError> {
     match format {
         Format::Json => {
             let items: Vec<serde_json::Value> = jobs
                 .iter()
                 .map(|tracked| {
-                    let mut value = serde_json::to_value(tracked.snapshot.clone().unwrap_or_default())
-                        .unwrap_or_default();
+                    let mut value =
+                        serde_json::to_value(tracked.snapshot.clone().unwrap_or_default())
+                            .unwrap_or_default();
                     value["id"] = tracked.id.clone().into();
                     value["firstPrompt"] = tracked.first_prompt.clone().into();
                     value["seenAt"] = tracked.seen_at.map(|t| format_timestamp(&t)).into();
@@ -163,7 +197,12 @@ pub fn job_list(jobs: &[TrackedJob], format: Format, now: DateTime<Utc>) -> Resu
                     snapshot.id = Some(tracked.id.clone());
                     let mut row = csv_row(&snapshot);
                     row.push(tracked.first_prompt.clone().unwrap_or_default());
-                    row.push(tracked.seen_at.map(|t| format_timestamp(&t)).unwrap_or_default());
+                    row.push(
+                        tracked
+                            .seen_at
+                            .map(|t| format_timestamp(&t))
+                            .unwrap_or_default(),
+                    );
                     row
                 })
                 .collect();
@@ -178,10 +217,24 @@ pub fn job_list(jobs: &[TrackedJob], format: Format, now: DateTime<Utc>) -> Resu
             table.set_header(["ID", "STATUS", "AGE", "PR", "PROMPT"]);
             for tracked in jobs {
                 let snapshot = tracked.snapshot.clone().unwrap_or_default();
-                let status = snapshot.status.as_ref().map_or_else(|| "-".to_owned(), ToString::to_string);
-                let created = snapshot.created_at.map_or_else(|| "-".to_owned(), |t| age(now - t));
-                let prompt = tracked.first_prompt.as_deref().map_or_else(|| "-".to_owned(), |p| first_line(p, 60));
-                table.add_row([sanitize(&tracked.id), status, created, dash(snapshot.pr_link.as_deref()), prompt]);
+                let status = snapshot
+                    .status
+                    .as_ref()
+                    .map_or_else(|| "-".to_owned(), ToString::to_string);
+                let created = snapshot
+                    .created_at
+                    .map_or_else(|| "-".to_owned(), |t| age(now - t));
+                let prompt = tracked
+                    .first_prompt
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), |p| first_line(p, 60));
+                table.add_row([
+                    sanitize(&tracked.id),
+                    status,
+                    created,
+                    dash(snapshot.pr_link.as_deref()),
+                    prompt,
+                ]);
             }
             Ok(table.trim_fmt() + "\n")
         }
@@ -189,14 +242,26 @@ pub fn job_list(jobs: &[TrackedJob], format: Format, now: DateTime<Utc>) -> Resu
 }
 
 /// A page (or, with `all`, every page) of visitors.
-pub fn visitors(page: &VisitorsPage, query: &VisitorsQuery, all: bool, format: Format) -> Result<String, CliError> {
+pub fn visitors(
+    page: &VisitorsPage,
+    query: &VisitorsQuery,
+    all: bool,
+    format: Format,
+) -> Result<String, CliError> {
     match format {
         Format::Json => Ok(json_line(page)? + "\n"),
         Format::Csv => {
             let rows: Vec<Vec<String>> = page
                 .visitors
                 .iter()
-                .map(|row| vec![row.path.clone(), row.human.to_string(), row.ai.to_string(), row.total.to_string()])
+                .map(|row| {
+                    vec![
+                        row.path.clone(),
+                        row.human.to_string(),
+                        row.ai.to_string(),
+                        row.total.to_string(),
+                    ]
+                })
                 .collect();
             csv_text(Some(&["path", "human", "ai", "total"]), &rows)
         }
@@ -207,7 +272,11 @@ pub fn visitors(page: &VisitorsPage, query: &VisitorsQuery, all: bool, format: F
 fn visitors_table(page: &VisitorsPage, query: &VisitorsQuery, all: bool) -> String {
     let t = page.totals;
     #[allow(clippy::cast_precision_loss)]
-    let share = if t.total == 0 { 0.0 } else { t.ai as f64 * 100.0 / t.total as f64 };
+    let share = if t.total == 0 {
+        0.0
+    } else {
+        t.ai as f64 * 100.0 / t.total as f64
+    };
     let range = match (query.date_from, query.date_to) {
         (None, None) => "all time".to_owned(),
         (from, to) => format!(
@@ -224,7 +293,12 @@ fn visitors_table(page: &VisitorsPage, query: &VisitorsQuery, all: bool) -> Stri
     table.load_preset(presets::NOTHING);
     table.set_header(["PATH", "HUMAN", "AI", "TOTAL"]);
     for row in &page.visitors {
-        table.add_row([sanitize(&row.path), row.human.to_string(), row.ai.to_string(), row.total.to_string()]);
+        table.add_row([
+            sanitize(&row.path),
+            row.human.to_string(),
+            row.ai.to_string(),
+            row.total.to_string(),
+        ]);
     }
     for index in 1..4 {
         if let Some(column) = table.column_mut(index) {
@@ -244,7 +318,10 @@ fn visitors_table(page: &VisitorsPage, query: &VisitorsQuery, all: bool) -> Stri
         let first = query.effective_offset() + 1;
         let last = query.effective_offset() + count as u64;
         let more = if page.has_more { " · more" } else { "" };
-        out.push_str(&format!("page {} · rows {first}–{last}{more}\n", query.page_number()));
+        out.push_str(&format!(
+            "page {} · rows {first}–{last}{more}\n",
+            query.page_number()
+        ));
     }
     out
 }

@@ -47,7 +47,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 4000)]
     pub agent_delay_ms: u64,
     /// Relative weights of turn outcomes: pull request, nothing to change, failure
-    #[arg(long, value_name = "WEIGHTS", default_value = "pr=75,nochange=15,fail=10")]
+    #[arg(
+        long,
+        value_name = "WEIGHTS",
+        default_value = "pr=75,nochange=15,fail=10"
+    )]
     pub agent_outcomes: OutcomeWeights,
     /// Seed of the agent's outcomes: the same seed and order of jobs give the same outcomes
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -59,7 +63,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DURATION", default_value = "7d", value_parser = duration_arg)]
     pub archive_after: Duration,
     /// Repository URL new jobs work on (pull request links are made from it)
-    #[arg(long, value_name = "URL", default_value = "https://github.com/acme/docs")]
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "https://github.com/acme/docs"
+    )]
     pub repository: String,
     /// Branch new jobs work on
     #[arg(long = "ref", value_name = "REF", default_value = "main")]
@@ -90,8 +98,12 @@ fn db_location(db: Option<&str>) -> Result<DbLocation, CliError> {
 }
 
 fn options(args: ServeArgs) -> Result<ServeOptions, CliError> {
-    let repository = crate::config::parse_base_url(&args.repository)
-        .map_err(|_| CliError::usage(format!("--repository {:?} is not an http(s) URL such as https://github.com/acme/docs", args.repository)))?;
+    let repository = crate::config::parse_base_url(&args.repository).map_err(|_| {
+        CliError::usage(format!(
+            "--repository {:?} is not an http(s) URL such as https://github.com/acme/docs",
+            args.repository
+        ))
+    })?;
     if args.project.is_empty() {
         return Err(CliError::usage("--project must not be empty"));
     }
@@ -132,7 +144,12 @@ pub async fn serve(args: ServeArgs) -> Outcome {
         );
     }
     if let Some(seeded) = &running.seeded {
-        tracing::info!(views = seeded.views, pages = seeded.pages, jobs = seeded.jobs.len(), "seeded demo data");
+        tracing::info!(
+            views = seeded.views,
+            pages = seeded.pages,
+            jobs = seeded.jobs.len(),
+            "seeded demo data"
+        );
     }
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "listening on {}", running.base_url());
@@ -148,7 +165,10 @@ async fn shutdown_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        if let (Ok(mut term), Ok(mut hup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) {
+        if let (Ok(mut term), Ok(mut hup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) {
             tokio::select! {
                 _ = tokio::signal::ctrl_c() => {}
                 _ = term.recv() => {}
@@ -163,14 +183,17 @@ async fn shutdown_signal() {
 pub fn import(args: &ImportArgs) -> Outcome {
     let location = db_location(args.db.as_deref())?;
     if location == DbLocation::Memory {
-        return Err(CliError::usage("importing into :memory: would keep nothing: give --db a file"));
+        return Err(CliError::usage(
+            "importing into :memory: would keep nothing: give --db a file",
+        ));
     }
     let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
     let count = if args.file.as_os_str() == "-" {
         server::import::import(&db, &args.project, std::io::stdin().lock())
     } else {
-        let file = File::open(&args.file)
-            .map_err(|err| CliError::usage(format!("cannot open {}: {err}", args.file.display())))?;
+        let file = File::open(&args.file).map_err(|err| {
+            CliError::usage(format!("cannot open {}: {err}", args.file.display()))
+        })?;
         server::import::import(&db, &args.project, BufReader::new(file))
     }
     .map_err(|err| CliError::failed(err.to_string()))?;

@@ -49,7 +49,9 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     let limit = args.limit;
     let offset = match (args.offset, args.page) {
         (Some(offset), _) => Some(offset),
-        (None, Some(page)) => Some((page - 1).saturating_mul(u64::from(limit.unwrap_or(crate::api::query::DEFAULT_LIMIT)))),
+        (None, Some(page)) => Some(
+            (page - 1).saturating_mul(u64::from(limit.unwrap_or(crate::api::query::DEFAULT_LIMIT))),
+        ),
         (None, None) => None,
     };
     let query = VisitorsQuery {
@@ -58,7 +60,9 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         limit,
         offset,
     };
-    query.validate().map_err(|err| CliError::usage(err.to_string()))?;
+    query
+        .validate()
+        .map_err(|err| CliError::usage(err.to_string()))?;
     let ctx = Context::load(&args.client)?;
     let client = ctx.client()?;
     let page = if args.all {
@@ -79,6 +83,11 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     } else {
         client.visitors(&query).await?
     };
-    emit(&output::visitors(&page, &query, args.all, Format::resolve(args.format))?)?;
+    emit(&output::visitors(
+        &page,
+        &query,
+        args.all,
+        Format::resolve(args.format),
+    )?)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -47,13 +47,17 @@ pub enum ConfigError {
         "no API key: set DOCDECK_API_KEY, or add api_key or api_key_command to a profile in {0} (keys are made on the API keys page of the dashboard)"
     )]
     MissingKey(String),
-    #[error("api_key_command {outcome}: run it yourself to see why (its error output is not shown, as it may hold the key)")]
+    #[error(
+        "api_key_command {outcome}: run it yourself to see why (its error output is not shown, as it may hold the key)"
+    )]
     KeyCommand { outcome: String },
     #[error(
         "refusing to send the API key over plain http to {host}: use https, or pass --allow-insecure-http if this network is trusted"
     )]
     InsecureHttp { host: String },
-    #[error("cannot find a home folder for docdeck's files: set HOME (or XDG_CONFIG_HOME and XDG_DATA_HOME)")]
+    #[error(
+        "cannot find a home folder for docdeck's files: set HOME (or XDG_CONFIG_HOME and XDG_DATA_HOME)"
+    )]
     NoHome,
 }
 
@@ -131,7 +135,11 @@ impl Settings {
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Self, ConfigError> {
         let env = |name: &str| env(name).filter(|value| !value.is_empty());
-        let config_path = match overrides.config.clone().or_else(|| env("DOCDECK_CONFIG").map(PathBuf::from)) {
+        let config_path = match overrides
+            .config
+            .clone()
+            .or_else(|| env("DOCDECK_CONFIG").map(PathBuf::from))
+        {
             Some(path) => path,
             None => default_config_path()?,
         };
@@ -167,8 +175,11 @@ impl Settings {
         };
         let poll_interval = match (overrides.poll_interval, &profile.poll_interval) {
             (Some(interval), _) => interval,
-            (None, Some(text)) => parse_duration(text)
-                .ok_or_else(|| ConfigError::PollInterval { value: text.clone() })?,
+            (None, Some(text)) => {
+                parse_duration(text).ok_or_else(|| ConfigError::PollInterval {
+                    value: text.clone(),
+                })?
+            }
             (None, None) => DEFAULT_POLL_INTERVAL,
         };
         Ok(Self {
@@ -203,7 +214,10 @@ impl Settings {
     /// Refuses plain http to anything but this machine unless the user allowed it: the key
     /// would cross the network readable by anyone on the path.
     pub fn check_transport(&self) -> Result<(), ConfigError> {
-        if self.base_url.scheme() == "https" || self.allow_insecure_http || is_loopback(&self.base_url) {
+        if self.base_url.scheme() == "https"
+            || self.allow_insecure_http
+            || is_loopback(&self.base_url)
+        {
             return Ok(());
         }
         Err(ConfigError::InsecureHttp {
@@ -267,7 +281,11 @@ pub fn parse_base_url(text: &str) -> Result<Url, ConfigError> {
         url: crate::text::excerpt(text, 80),
         reason: reason.to_owned(),
     };
-    let url = Url::parse(text.trim()).map_err(|err| bad(&format!("{err} (expected something like https://api.mintlify.com)")))?;
+    let url = Url::parse(text.trim()).map_err(|err| {
+        bad(&format!(
+            "{err} (expected something like https://api.mintlify.com)"
+        ))
+    })?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(bad("it must start with https:// or http://"));
     }
@@ -275,7 +293,9 @@ pub fn parse_base_url(text: &str) -> Result<Url, ConfigError> {
         return Err(bad("it has no host"));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(bad("it must not contain a user name or password; give the key with DOCDECK_API_KEY"));
+        return Err(bad(
+            "it must not contain a user name or password; give the key with DOCDECK_API_KEY",
+        ));
     }
     if url.query().is_some() || url.fragment().is_some() {
         return Err(bad("it must not have a query or fragment"));

@@ -25,7 +25,9 @@ impl Secret {
     pub fn shape_warning(&self) -> Option<String> {
         let key = self.0.as_str();
         let shaped = key.split_once('_').is_some_and(|(prefix, rest)| {
-            !prefix.is_empty() && prefix.chars().all(|c| c.is_ascii_alphanumeric()) && !rest.is_empty()
+            !prefix.is_empty()
+                && prefix.chars().all(|c| c.is_ascii_alphanumeric())
+                && !rest.is_empty()
         });
         if !shaped {
             return Some(
@@ -73,7 +75,17 @@ mod tests {
         assert!(Secret::new("abc123").shape_warning().is_some());
         assert!(Secret::new("mint_").shape_warning().is_some());
         assert!(Secret::new("_abc").shape_warning().is_some());
-        assert!(Secret::new("mint_dsc_x").shape_warning().unwrap().contains("assistant"));
-        assert!(Secret::new("mint_us_x").shape_warning().unwrap().contains("index"));
+        assert!(
+            Secret::new("mint_dsc_x")
+                .shape_warning()
+                .unwrap()
+                .contains("assistant")
+        );
+        assert!(
+            Secret::new("mint_us_x")
+                .shape_warning()
+                .unwrap()
+                .contains("index")
+        );
     }
 }

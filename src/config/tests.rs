@@ -18,9 +18,15 @@ fn config_file(text: &str) -> Fixture {
     Fixture { _dir: dir, path }
 }
 
-fn load(fixture: &Fixture, overrides: Overrides, env: &[(&str, &str)]) -> Result<Settings, ConfigError> {
-    let env: HashMap<String, String> =
-        env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+fn load(
+    fixture: &Fixture,
+    overrides: Overrides,
+    env: &[(&str, &str)],
+) -> Result<Settings, ConfigError> {
+    let env: HashMap<String, String> = env
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
     let overrides = Overrides {
         config: Some(fixture.path.clone()),
         ..overrides
@@ -51,7 +57,10 @@ fn flags_beat_environment_beat_profile() {
     assert_eq!(from_file.poll_interval, Duration::from_secs(5));
     assert_eq!(from_file.resolve_key().unwrap().expose(), "mint_file");
 
-    let env = [("DOCDECK_PROJECT_ID", "from-env"), ("DOCDECK_API_KEY", "mint_env")];
+    let env = [
+        ("DOCDECK_PROJECT_ID", "from-env"),
+        ("DOCDECK_API_KEY", "mint_env"),
+    ];
     let from_env = load(&fixture, Overrides::default(), &env).unwrap();
     assert_eq!(from_env.project_id.as_deref(), Some("from-env"));
     assert_eq!(from_env.resolve_key().unwrap().expose(), "mint_env");
@@ -69,9 +78,17 @@ fn flags_beat_environment_beat_profile() {
 #[test]
 fn profile_chosen_by_environment_and_key_from_command() {
     let fixture = config_file(TWO_PROFILES);
-    let settings = load(&fixture, Overrides::default(), &[("DOCDECK_PROFILE", "local")]).unwrap();
+    let settings = load(
+        &fixture,
+        Overrides::default(),
+        &[("DOCDECK_PROFILE", "local")],
+    )
+    .unwrap();
     assert_eq!(settings.base_url.as_str(), "http://127.0.0.1:8787/");
-    assert_eq!(settings.resolve_key().unwrap().expose(), "mint_from_command");
+    assert_eq!(
+        settings.resolve_key().unwrap().expose(),
+        "mint_from_command"
+    );
     assert_eq!(settings.poll_interval, DEFAULT_POLL_INTERVAL);
 }
 
@@ -83,7 +100,10 @@ fn unknown_profile_names_the_known_ones() {
         ..Overrides::default()
     };
     let err = load(&fixture, overrides, &[]).unwrap_err().to_string();
-    assert!(err.contains("\"staging\"") && err.contains("local, prod"), "{err}");
+    assert!(
+        err.contains("\"staging\"") && err.contains("local, prod"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -95,20 +115,35 @@ fn missing_file_gives_defaults_and_clear_errors() {
     };
     let settings = load(&fixture, Overrides::default(), &[]).unwrap();
     assert_eq!(settings.base_url.as_str(), "https://api.mintlify.com/");
-    assert!(settings.require_project().unwrap_err().to_string().contains("DOCDECK_PROJECT_ID"));
-    assert!(settings.resolve_key().unwrap_err().to_string().contains("DOCDECK_API_KEY"));
+    assert!(
+        settings
+            .require_project()
+            .unwrap_err()
+            .to_string()
+            .contains("DOCDECK_PROJECT_ID")
+    );
+    assert!(
+        settings
+            .resolve_key()
+            .unwrap_err()
+            .to_string()
+            .contains("DOCDECK_API_KEY")
+    );
 }
 
 #[test]
 fn typos_in_the_file_are_reported() {
     let fixture = config_file("[profiles.x]\nprojectid = \"p\"\n");
-    let err = load(&fixture, Overrides::default(), &[]).unwrap_err().to_string();
+    let err = load(&fixture, Overrides::default(), &[])
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("projectid"), "{err}");
 }
 
 #[test]
 fn both_key_kinds_in_one_profile_is_refused() {
-    let fixture = config_file("[profiles.default]\napi_key = \"mint_a\"\napi_key_command = \"echo b\"\n");
+    let fixture =
+        config_file("[profiles.default]\napi_key = \"mint_a\"\napi_key_command = \"echo b\"\n");
     assert!(matches!(
         load(&fixture, Overrides::default(), &[]),
         Err(ConfigError::TwoKeys(_))
@@ -121,9 +156,15 @@ fn failing_key_command_hides_its_output() {
         config_file("[profiles.default]\napi_key_command = \"echo mint_leaked >&2; exit 3\"\n");
     let settings = load(&fixture, Overrides::default(), &[]).unwrap();
     let err = settings.resolve_key().unwrap_err().to_string();
-    assert!(err.contains("failed") && !err.contains("mint_leaked"), "{err}");
+    assert!(
+        err.contains("failed") && !err.contains("mint_leaked"),
+        "{err}"
+    );
     let empty = config_file("[profiles.default]\napi_key_command = \"true\"\n");
-    let err = load(&empty, Overrides::default(), &[]).unwrap().resolve_key().unwrap_err();
+    let err = load(&empty, Overrides::default(), &[])
+        .unwrap()
+        .resolve_key()
+        .unwrap_err();
     assert!(err.to_string().contains("printed nothing"));
 }
 
@@ -148,7 +189,12 @@ fn plain_http_is_only_allowed_to_loopback_or_when_asked() {
             allow_insecure_http: true,
             ..overrides
         };
-        assert!(load(&fixture, forced, &[]).unwrap().check_transport().is_ok());
+        assert!(
+            load(&fixture, forced, &[])
+                .unwrap()
+                .check_transport()
+                .is_ok()
+        );
     }
 }
 

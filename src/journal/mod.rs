@@ -132,7 +132,14 @@ impl Journal {
         self.conn.execute(
             "INSERT INTO submissions (service, project, kind, job_id, prompt, sent_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![scope.service, scope.project, kind.as_db(), job_id, prompt, now.timestamp_millis()],
+            params![
+                scope.service,
+                scope.project,
+                kind.as_db(),
+                job_id,
+                prompt,
+                now.timestamp_millis()
+            ],
         )?;
         Ok(self.conn.last_insert_rowid())
     }
@@ -166,7 +173,11 @@ impl Journal {
         error: &str,
         may_have_reached_server: bool,
     ) -> Result<(), JournalError> {
-        let outcome = if may_have_reached_server { "unknown" } else { "rejected" };
+        let outcome = if may_have_reached_server {
+            "unknown"
+        } else {
+            "rejected"
+        };
         self.conn.execute(
             "UPDATE submissions SET outcome = ?2, error = ?3 WHERE id = ?1",
             params![submission, outcome, error],
@@ -175,7 +186,12 @@ impl Journal {
     }
 
     /// Starts following a job (again). Its history is kept either way.
-    pub fn track(&mut self, scope: &Scope, job_id: &str, now: DateTime<Utc>) -> Result<(), JournalError> {
+    pub fn track(
+        &mut self,
+        scope: &Scope,
+        job_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), JournalError> {
         store::track(&self.conn, scope, job_id, now)?;
         Ok(())
     }
@@ -204,7 +220,12 @@ impl Journal {
 
     /// Stores what was just read of a tracked job and records its status if it changed.
     /// Returns whether it changed. Jobs not tracked are left alone.
-    pub fn observe(&mut self, scope: &Scope, job: &Job, now: DateTime<Utc>) -> Result<bool, JournalError> {
+    pub fn observe(
+        &mut self,
+        scope: &Scope,
+        job: &Job,
+        now: DateTime<Utc>,
+    ) -> Result<bool, JournalError> {
         let Some(id) = job.id.as_deref() else {
             return Ok(false);
         };
@@ -223,7 +244,11 @@ impl Journal {
     }
 
     /// Every prompt accepted for a job, oldest first.
-    pub fn conversation(&self, scope: &Scope, job_id: &str) -> Result<Vec<SentPrompt>, JournalError> {
+    pub fn conversation(
+        &self,
+        scope: &Scope,
+        job_id: &str,
+    ) -> Result<Vec<SentPrompt>, JournalError> {
         store::conversation(&self.conn, scope, job_id)
     }
 

@@ -44,7 +44,12 @@ CREATE TABLE status_changes (
 CREATE INDEX status_changes_by_job ON status_changes (service, project, job_id, observed_ms);
 "];
 
-pub fn track(conn: &Connection, scope: &Scope, job_id: &str, now: DateTime<Utc>) -> rusqlite::Result<()> {
+pub fn track(
+    conn: &Connection,
+    scope: &Scope,
+    job_id: &str,
+    now: DateTime<Utc>,
+) -> rusqlite::Result<()> {
     conn.execute(
         "INSERT INTO jobs (service, project, job_id, added_ms) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (service, project, job_id) DO UPDATE SET tracked = 1",
@@ -89,7 +94,13 @@ pub fn observe(
         conn.execute(
             "INSERT INTO status_changes (service, project, job_id, status, observed_ms)
              VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![scope.service, scope.project, job_id, status, now.timestamp_millis()],
+            params![
+                scope.service,
+                scope.project,
+                job_id,
+                status,
+                now.timestamp_millis()
+            ],
         )?;
     }
     Ok(changed)
@@ -112,14 +123,20 @@ pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, Jour
             snapshot: row
                 .get::<_, Option<String>>(1)?
                 .and_then(|text| serde_json::from_str(&text).ok()),
-            seen_at: row.get::<_, Option<i64>>(2)?.and_then(DateTime::from_timestamp_millis),
+            seen_at: row
+                .get::<_, Option<i64>>(2)?
+                .and_then(DateTime::from_timestamp_millis),
             first_prompt: row.get(3)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-pub fn conversation(conn: &Connection, scope: &Scope, job_id: &str) -> Result<Vec<SentPrompt>, JournalError> {
+pub fn conversation(
+    conn: &Connection,
+    scope: &Scope,
+    job_id: &str,
+) -> Result<Vec<SentPrompt>, JournalError> {
     let mut statement = conn.prepare(
         "SELECT prompt, sent_ms, kind FROM submissions
          WHERE service = ?1 AND project = ?2 AND job_id = ?3 AND outcome = 'accepted'
@@ -139,7 +156,11 @@ pub fn conversation(conn: &Connection, scope: &Scope, job_id: &str) -> Result<Ve
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-pub fn timeline(conn: &Connection, scope: &Scope, job_id: &str) -> Result<Vec<StatusChange>, JournalError> {
+pub fn timeline(
+    conn: &Connection,
+    scope: &Scope,
+    job_id: &str,
+) -> Result<Vec<StatusChange>, JournalError> {
     let mut statement = conn.prepare(
         "SELECT status, observed_ms FROM status_changes
          WHERE service = ?1 AND project = ?2 AND job_id = ?3

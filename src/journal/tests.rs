@@ -28,18 +28,42 @@ fn job(id: &str, status: &str, created: DateTime<Utc>) -> Job {
 fn a_created_job_is_tracked_with_its_prompt_and_timeline() {
     let mut journal = Journal::open_in_memory().unwrap();
     let s = scope();
-    let sub = journal.begin_submission(&s, SubmissionKind::Create, None, "fix links", at(0)).unwrap();
-    journal.submission_accepted(&s, sub, &job("j1", "active", at(0)), at(0)).unwrap();
-    assert!(!journal.observe(&s, &job("j1", "active", at(0)), at(1)).unwrap());
-    assert!(journal.observe(&s, &job("j1", "completed", at(0)), at(4)).unwrap());
-    let msg = journal.begin_submission(&s, SubmissionKind::Message, Some("j1"), "and images", at(5)).unwrap();
-    journal.submission_accepted(&s, msg, &job("j1", "active", at(0)), at(5)).unwrap();
+    let sub = journal
+        .begin_submission(&s, SubmissionKind::Create, None, "fix links", at(0))
+        .unwrap();
+    journal
+        .submission_accepted(&s, sub, &job("j1", "active", at(0)), at(0))
+        .unwrap();
+    assert!(
+        !journal
+            .observe(&s, &job("j1", "active", at(0)), at(1))
+            .unwrap()
+    );
+    assert!(
+        journal
+            .observe(&s, &job("j1", "completed", at(0)), at(4))
+            .unwrap()
+    );
+    let msg = journal
+        .begin_submission(&s, SubmissionKind::Message, Some("j1"), "and images", at(5))
+        .unwrap();
+    journal
+        .submission_accepted(&s, msg, &job("j1", "active", at(0)), at(5))
+        .unwrap();
 
     let tracked = journal.tracked(&s).unwrap();
     assert_eq!(tracked.len(), 1);
     assert_eq!(tracked[0].first_prompt.as_deref(), Some("fix links"));
-    assert_eq!(tracked[0].snapshot.as_ref().unwrap().status, Some(JobStatus::Active));
-    let prompts: Vec<_> = journal.conversation(&s, "j1").unwrap().into_iter().map(|p| p.prompt).collect();
+    assert_eq!(
+        tracked[0].snapshot.as_ref().unwrap().status,
+        Some(JobStatus::Active)
+    );
+    let prompts: Vec<_> = journal
+        .conversation(&s, "j1")
+        .unwrap()
+        .into_iter()
+        .map(|p| p.prompt)
+        .collect();
     assert_eq!(prompts, ["fix links", "and images"]);
     let timeline: Vec<_> = journal
         .timeline(&s, "j1")
@@ -49,7 +73,11 @@ fn a_created_job_is_tracked_with_its_prompt_and_timeline() {
         .collect();
     assert_eq!(
         timeline,
-        [("active".into(), at(0)), ("completed".into(), at(4)), ("active".into(), at(5))]
+        [
+            ("active".into(), at(0)),
+            ("completed".into(), at(4)),
+            ("active".into(), at(5))
+        ]
     );
 }
 
@@ -57,11 +85,17 @@ fn a_created_job_is_tracked_with_its_prompt_and_timeline() {
 fn the_prompt_is_kept_even_when_the_send_fails() {
     let mut journal = Journal::open_in_memory().unwrap();
     let s = scope();
-    let sub = journal.begin_submission(&s, SubmissionKind::Create, None, "lost?", at(0)).unwrap();
+    let sub = journal
+        .begin_submission(&s, SubmissionKind::Create, None, "lost?", at(0))
+        .unwrap();
     journal.submission_failed(sub, "no answer", true).unwrap();
     let (prompt, outcome): (String, String) = journal
         .conn
-        .query_row("SELECT prompt, outcome FROM submissions WHERE id = ?1", [sub], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(
+            "SELECT prompt, outcome FROM submissions WHERE id = ?1",
+            [sub],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .unwrap();
     assert_eq!((prompt.as_str(), outcome.as_str()), ("lost?", "unknown"));
 }
@@ -70,16 +104,43 @@ fn the_prompt_is_kept_even_when_the_send_fails() {
 fn budget_counts_uses_that_may_have_reached_the_service_in_the_last_hour() {
     let mut journal = Journal::open_in_memory().unwrap();
     let s = scope();
-    let accepted = journal.begin_submission(&s, SubmissionKind::Create, None, "a", at(0)).unwrap();
-    journal.submission_accepted(&s, accepted, &job("j1", "active", at(0)), at(0)).unwrap();
-    let unknown = journal.begin_submission(&s, SubmissionKind::Create, None, "b", at(10)).unwrap();
-    journal.submission_failed(unknown, "timed out", true).unwrap();
-    let rejected = journal.begin_submission(&s, SubmissionKind::Create, None, "c", at(20)).unwrap();
+    let accepted = journal
+        .begin_submission(&s, SubmissionKind::Create, None, "a", at(0))
+        .unwrap();
+    journal
+        .submission_accepted(&s, accepted, &job("j1", "active", at(0)), at(0))
+        .unwrap();
+    let unknown = journal
+        .begin_submission(&s, SubmissionKind::Create, None, "b", at(10))
+        .unwrap();
+    journal
+        .submission_failed(unknown, "timed out", true)
+        .unwrap();
+    let rejected = journal
+        .begin_submission(&s, SubmissionKind::Create, None, "c", at(20))
+        .unwrap();
     journal.submission_failed(rejected, "400", false).unwrap();
-    journal.begin_submission(&s, SubmissionKind::Message, Some("j1"), "d", at(30)).unwrap();
-    assert_eq!(journal.uses_last_hour(&s, SubmissionKind::Create, at(30)).unwrap(), 2);
-    assert_eq!(journal.uses_last_hour(&s, SubmissionKind::Create, at(65)).unwrap(), 1);
-    assert_eq!(journal.uses_last_hour(&s, SubmissionKind::Message, at(30)).unwrap(), 1);
+    journal
+        .begin_submission(&s, SubmissionKind::Message, Some("j1"), "d", at(30))
+        .unwrap();
+    assert_eq!(
+        journal
+            .uses_last_hour(&s, SubmissionKind::Create, at(30))
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        journal
+            .uses_last_hour(&s, SubmissionKind::Create, at(65))
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        journal
+            .uses_last_hour(&s, SubmissionKind::Message, at(30))
+            .unwrap(),
+        1
+    );
 }
 
 #[test]
@@ -88,16 +149,30 @@ fn untracked_jobs_keep_their_history_and_are_newest_first() {
     let s = scope();
     for (id, minute) in [("old", 0), ("new", 30), ("mid", 10)] {
         journal.track(&s, id, at(40)).unwrap();
-        journal.observe(&s, &job(id, "active", at(minute)), at(40)).unwrap();
+        journal
+            .observe(&s, &job(id, "active", at(minute)), at(40))
+            .unwrap();
     }
-    let order: Vec<_> = journal.tracked(&s).unwrap().into_iter().map(|j| j.id).collect();
+    let order: Vec<_> = journal
+        .tracked(&s)
+        .unwrap()
+        .into_iter()
+        .map(|j| j.id)
+        .collect();
     assert_eq!(order, ["new", "mid", "old"]);
     assert!(journal.untrack(&s, "mid").unwrap());
     assert!(!journal.untrack(&s, "mid").unwrap());
-    assert!(!journal.observe(&s, &job("mid", "completed", at(0)), at(50)).unwrap());
+    assert!(
+        !journal
+            .observe(&s, &job("mid", "completed", at(0)), at(50))
+            .unwrap()
+    );
     assert_eq!(journal.tracked(&s).unwrap().len(), 2);
     assert_eq!(journal.timeline(&s, "mid").unwrap().len(), 1);
-    let other = Scope { project: "q".into(), ..s };
+    let other = Scope {
+        project: "q".into(),
+        ..s
+    };
     assert!(journal.tracked(&other).unwrap().is_empty());
 }
 

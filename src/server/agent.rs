@@ -40,7 +40,11 @@ impl Default for OutcomeWeights {
 
 impl fmt::Display for OutcomeWeights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "pr={},nochange={},fail={}", self.pr, self.nochange, self.fail)
+        write!(
+            f,
+            "pr={},nochange={},fail={}",
+            self.pr, self.nochange, self.fail
+        )
     }
 }
 
@@ -49,8 +53,13 @@ impl FromStr for OutcomeWeights {
 
     /// Reads `pr=75,nochange=15,fail=10`; outcomes left out weigh zero.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let usage = "write it as pr=75,nochange=15,fail=10 (whole numbers, at least one above zero)";
-        let mut weights = Self { pr: 0, nochange: 0, fail: 0 };
+        let usage =
+            "write it as pr=75,nochange=15,fail=10 (whole numbers, at least one above zero)";
+        let mut weights = Self {
+            pr: 0,
+            nochange: 0,
+            fail: 0,
+        };
         let mut seen = Vec::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, value) = part
@@ -69,7 +78,11 @@ impl FromStr for OutcomeWeights {
                 "pr" => weights.pr = value,
                 "nochange" => weights.nochange = value,
                 "fail" => weights.fail = value,
-                other => return Err(format!("unknown outcome {other:?}: the outcomes are pr, nochange and fail")),
+                other => {
+                    return Err(format!(
+                        "unknown outcome {other:?}: the outcomes are pr, nochange and fail"
+                    ));
+                }
             }
         }
         if u64::from(weights.pr) + u64::from(weights.nochange) + u64::from(weights.fail) == 0 {
@@ -152,11 +165,28 @@ mod tests {
         let run: Vec<_> = (1..=400).map(|seq| agent.outcome(seq, 1)).collect();
         let again: Vec<_> = (1..=400).map(|seq| agent.outcome(seq, 1)).collect();
         assert_eq!(run, again);
-        let prs = run.iter().filter(|o| **o == TurnOutcome::PullRequest).count();
-        assert!((250..350).contains(&prs), "{prs} pull requests of 400 at weight 75%");
-        let other_seed = SimulatedAgent { seed: 43, ..agent.clone() };
-        assert_ne!(run, (1..=400).map(|seq| other_seed.outcome(seq, 1)).collect::<Vec<_>>());
-        let only_fail = SimulatedAgent { weights: "fail=1".parse().unwrap(), ..agent };
+        let prs = run
+            .iter()
+            .filter(|o| **o == TurnOutcome::PullRequest)
+            .count();
+        assert!(
+            (250..350).contains(&prs),
+            "{prs} pull requests of 400 at weight 75%"
+        );
+        let other_seed = SimulatedAgent {
+            seed: 43,
+            ..agent.clone()
+        };
+        assert_ne!(
+            run,
+            (1..=400)
+                .map(|seq| other_seed.outcome(seq, 1))
+                .collect::<Vec<_>>()
+        );
+        let only_fail = SimulatedAgent {
+            weights: "fail=1".parse().unwrap(),
+            ..agent
+        };
         assert!((1..50).all(|seq| only_fail.outcome(seq, 2) == TurnOutcome::Failed));
     }
 }

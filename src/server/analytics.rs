@@ -177,7 +177,9 @@ impl Interner {
             table = self.table,
             column = self.column
         );
-        let id = tx.prepare_cached(&sql)?.query_row(params![project, value], |row| row.get(0))?;
+        let id = tx
+            .prepare_cached(&sql)?
+            .query_row(params![project, value], |row| row.get(0))?;
         self.known.insert(value.to_owned(), id);
         Ok(id)
     }

@@ -165,7 +165,9 @@ impl Db {
     pub fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite itself consistent (an open
         // transaction is rolled back when its guard drops), so the poison is ignored.
-        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.conn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

@@ -39,7 +39,10 @@ pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<usize, Impo
         if line.trim().is_empty() {
             continue;
         }
-        let event = parse_line(&line).map_err(|reason| ImportError::Line { line: number, reason })?;
+        let event = parse_line(&line).map_err(|reason| ImportError::Line {
+            line: number,
+            reason,
+        })?;
         writer.write(&tx, &event)?;
         count += 1;
     }
@@ -50,7 +53,10 @@ pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<usize, Impo
 /// One event: `{"ts": "<RFC 3339>", "path": "/p", "visitorId": "v1", "traffic": "human"|"ai"}`.
 pub fn parse_line(line: &str) -> Result<ViewEvent, String> {
     let value: Value = serde_json::from_str(line).map_err(|err| {
-        format!("not valid JSON ({})", err.to_string().replace(" at line 1 column", " at column"))
+        format!(
+            "not valid JSON ({})",
+            err.to_string().replace(" at line 1 column", " at column")
+        )
     })?;
     let Value::Object(fields) = value else {
         return Err("expected a JSON object with ts, path, visitorId and traffic".to_owned());
@@ -60,7 +66,12 @@ pub fn parse_line(line: &str) -> Result<ViewEvent, String> {
     let traffic = match text_field(&fields, "traffic")? {
         "human" => Traffic::Human,
         "ai" => Traffic::Ai,
-        other => return Err(format!("traffic must be \"human\" or \"ai\", not {:?}", excerpt(other, 40))),
+        other => {
+            return Err(format!(
+                "traffic must be \"human\" or \"ai\", not {:?}",
+                excerpt(other, 40)
+            ));
+        }
     };
     Ok(ViewEvent {
         ts_ms: ts.millis(),
@@ -107,11 +118,26 @@ mod tests {
         let db = Db::open(&DbLocation::Memory).unwrap();
         let good = r#"{"ts": "2024-03-01T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#;
         let cases = [
-            (r#"{"ts": "2024-03-01T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "bot"}"#, "traffic"),
-            (r#"{"ts": "2024-02-30", "path": "/a", "visitorId": "v1", "traffic": "ai"}"#, "ts"),
-            (r#"{"ts": "2024-03-01", "visitorId": "v1", "traffic": "ai"}"#, "path is missing"),
-            (r#"{"ts": "2024-03-01", "path": 5, "visitorId": "v1", "traffic": "ai"}"#, "path must be a string"),
-            (r#"{"ts": "2024-03-01", "path": "/a", "visitorId": "", "traffic": "ai"}"#, "visitorId is empty"),
+            (
+                r#"{"ts": "2024-03-01T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "bot"}"#,
+                "traffic",
+            ),
+            (
+                r#"{"ts": "2024-02-30", "path": "/a", "visitorId": "v1", "traffic": "ai"}"#,
+                "ts",
+            ),
+            (
+                r#"{"ts": "2024-03-01", "visitorId": "v1", "traffic": "ai"}"#,
+                "path is missing",
+            ),
+            (
+                r#"{"ts": "2024-03-01", "path": 5, "visitorId": "v1", "traffic": "ai"}"#,
+                "path must be a string",
+            ),
+            (
+                r#"{"ts": "2024-03-01", "path": "/a", "visitorId": "", "traffic": "ai"}"#,
+                "visitorId is empty",
+            ),
             ("[1, 2]", "JSON object"),
             ("{\"ts\": ", "not valid JSON"),
         ];

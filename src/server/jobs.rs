@@ -138,14 +138,22 @@ pub fn create(
     tx.execute(
         "INSERT INTO jobs (id, project, status, repository, git_ref, model, created_ms, updated_ms)
          VALUES (?1, ?2, 'active', ?3, ?4, ?5, ?6, ?6)",
-        params![id, project, defaults.repository, defaults.git_ref, defaults.model, now_ms],
+        params![
+            id,
+            project,
+            defaults.repository,
+            defaults.git_ref,
+            defaults.model,
+            now_ms
+        ],
     )?;
     let seq = tx.last_insert_rowid();
     tx.execute(
         "INSERT INTO turns (job_seq, turn, prompt, received_ms) VALUES (?1, 1, ?2, ?3)",
         params![seq, prompt, now_ms],
     )?;
-    let record = load(&tx, project, &id)?.ok_or(StoreError::Sql(rusqlite::Error::QueryReturnedNoRows))?;
+    let record =
+        load(&tx, project, &id)?.ok_or(StoreError::Sql(rusqlite::Error::QueryReturnedNoRows))?;
     tx.commit()?;
     Ok(record)
 }
@@ -198,7 +206,8 @@ pub fn add_message(
         "UPDATE jobs SET status = 'active', updated_ms = ?2 WHERE seq = ?1",
         params![record.seq, now_ms],
     )?;
-    let updated = load(&tx, project, id)?.ok_or(StoreError::Sql(rusqlite::Error::QueryReturnedNoRows))?;
+    let updated =
+        load(&tx, project, id)?.ok_or(StoreError::Sql(rusqlite::Error::QueryReturnedNoRows))?;
     tx.commit()?;
     Ok(Ok(updated))
 }
@@ -252,7 +261,11 @@ pub fn finish_turn(
         |row| row.get(0),
     )?;
     if waiting == 0 {
-        let status = if outcome == TurnOutcome::Failed { "failed" } else { "completed" };
+        let status = if outcome == TurnOutcome::Failed {
+            "failed"
+        } else {
+            "completed"
+        };
         tx.execute(
             "UPDATE jobs SET status = ?2, updated_ms = ?3 WHERE seq = ?1",
             params![turn.job_seq, status, now_ms],

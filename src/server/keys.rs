@@ -41,7 +41,10 @@ impl KeyRing {
     /// Checks an `Authorization` header value against `project`.
     pub fn check(&self, header: Option<&str>, project: &str) -> Result<(), AuthFailure> {
         let header = header.ok_or(AuthFailure::Malformed)?;
-        let (scheme, key) = header.trim().split_once(' ').ok_or(AuthFailure::Malformed)?;
+        let (scheme, key) = header
+            .trim()
+            .split_once(' ')
+            .ok_or(AuthFailure::Malformed)?;
         let key = key.trim();
         if !scheme.eq_ignore_ascii_case("bearer") || key.is_empty() {
             return Err(AuthFailure::Malformed);
@@ -72,7 +75,12 @@ pub fn generate() -> Secret {
 }
 
 /// Makes `key` valid for `project` (kept if already stored).
-pub fn register(conn: &Connection, project: &str, key: &Secret, now_ms: i64) -> Result<(), StoreError> {
+pub fn register(
+    conn: &Connection,
+    project: &str,
+    key: &Secret,
+    now_ms: i64,
+) -> Result<(), StoreError> {
     conn.execute(
         "INSERT INTO api_keys (hash, project, created_ms) VALUES (?1, ?2, ?3)
          ON CONFLICT (hash) DO UPDATE SET project = excluded.project",
@@ -103,17 +111,33 @@ mod tests {
         let ring = db
             .blocking(|conn| {
                 register(conn, "p", &key, 0)?;
-                let stored: String = conn.query_row("SELECT hash FROM api_keys", [], |r| r.get(0))?;
+                let stored: String =
+                    conn.query_row("SELECT hash FROM api_keys", [], |r| r.get(0))?;
                 assert!(!stored.contains(key.expose()));
                 KeyRing::load(conn)
             })
             .unwrap();
         let header = format!("Bearer {}", key.expose());
         assert_eq!(ring.check(Some(&header), "p"), Ok(()));
-        assert_eq!(ring.check(Some(&format!("bearer  {}", key.expose())), "p"), Ok(()));
-        assert_eq!(ring.check(Some(&header), "q"), Err(AuthFailure::OtherProject));
-        assert_eq!(ring.check(Some("Bearer mint_other"), "p"), Err(AuthFailure::Unknown));
-        for bad in [None, Some(""), Some("Bearer"), Some("Bearer  "), Some("Basic abc")] {
+        assert_eq!(
+            ring.check(Some(&format!("bearer  {}", key.expose())), "p"),
+            Ok(())
+        );
+        assert_eq!(
+            ring.check(Some(&header), "q"),
+            Err(AuthFailure::OtherProject)
+        );
+        assert_eq!(
+            ring.check(Some("Bearer mint_other"), "p"),
+            Err(AuthFailure::Unknown)
+        );
+        for bad in [
+            None,
+            Some(""),
+            Some("Bearer"),
+            Some("Bearer  "),
+            Some("Basic abc"),
+        ] {
             assert_eq!(ring.check(bad, "p"), Err(AuthFailure::Malformed), "{bad:?}");
         }
     }

@@ -186,7 +186,10 @@ struct Prepared {
     active: Vec<String>,
 }
 
-fn prepare(conn: &mut rusqlite::Connection, options: &ServeOptions) -> Result<Prepared, StoreError> {
+fn prepare(
+    conn: &mut rusqlite::Connection,
+    options: &ServeOptions,
+) -> Result<Prepared, StoreError> {
     let now = now_ms();
     let mut generated_key = None;
     if let Some(key) = &options.api_key {

@@ -39,10 +39,21 @@ impl RateLimiter {
     }
 
     /// Counts a use, or says how long until the oldest use leaves the window.
-    pub fn try_acquire(&self, project: &str, bucket: Bucket, now: Instant) -> Result<Permit, Duration> {
-        let mut uses = self.uses.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    pub fn try_acquire(
+        &self,
+        project: &str,
+        bucket: Bucket,
+        now: Instant,
+    ) -> Result<Permit, Duration> {
+        let mut uses = self
+            .uses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let times = uses.entry((project.to_owned(), bucket)).or_default();
-        while times.front().is_some_and(|t| now.saturating_duration_since(*t) >= self.window) {
+        while times
+            .front()
+            .is_some_and(|t| now.saturating_duration_since(*t) >= self.window)
+        {
             times.pop_front();
         }
         if times.len() >= self.limit {
@@ -59,11 +70,14 @@ impl RateLimiter {
 
     /// Gives a use back: the call it was taken for was refused, so it does not count.
     pub fn release(&self, permit: Permit) {
-        let mut uses = self.uses.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(times) = uses.get_mut(&(permit.project, permit.bucket)) {
-            if let Some(index) = times.iter().rposition(|t| *t == permit.at) {
-                times.remove(index);
-            }
+        let mut uses = self
+            .uses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(times) = uses.get_mut(&(permit.project, permit.bucket))
+            && let Some(index) = times.iter().rposition(|t| *t == permit.at)
+        {
+            times.remove(index);
         }
     }
 }
@@ -85,12 +99,18 @@ mod tests {
         let limiter = RateLimiter::new(2, HOUR);
         let start = Instant::now();
         limiter.try_acquire("p", Bucket::Create, start).unwrap();
-        limiter.try_acquire("p", Bucket::Create, start + Duration::from_secs(10)).unwrap();
-        let wait = limiter.try_acquire("p", Bucket::Create, start + Duration::from_secs(20)).unwrap_err();
+        limiter
+            .try_acquire("p", Bucket::Create, start + Duration::from_secs(10))
+            .unwrap();
+        let wait = limiter
+            .try_acquire("p", Bucket::Create, start + Duration::from_secs(20))
+            .unwrap_err();
         assert_eq!(wait, HOUR - Duration::from_secs(20));
         limiter.try_acquire("p", Bucket::Message, start).unwrap();
         limiter.try_acquire("q", Bucket::Create, start).unwrap();
-        limiter.try_acquire("p", Bucket::Create, start + HOUR).unwrap();
+        limiter
+            .try_acquire("p", Bucket::Create, start + HOUR)
+            .unwrap();
     }
 
     #[test]

@@ -36,7 +36,9 @@ pub fn seed_demo(
 ) -> Result<Option<SeedSummary>, StoreError> {
     let marker = format!("seeded:{project}");
     let done: Option<String> = conn
-        .query_row("SELECT value FROM meta WHERE key = ?1", [&marker], |row| row.get(0))
+        .query_row("SELECT value FROM meta WHERE key = ?1", [&marker], |row| {
+            row.get(0)
+        })
         .optional()?;
     if done.is_some() {
         return Ok(None);
@@ -46,7 +48,9 @@ pub fn seed_demo(
     let tx = conn.transaction()?;
     let mut writer = ViewWriter::new(project);
     let mut views = 0;
-    let start = today.checked_sub_days(Days::new(SEED_DAYS)).unwrap_or(today);
+    let start = today
+        .checked_sub_days(Days::new(SEED_DAYS))
+        .unwrap_or(today);
     let mut traffic = TrafficModel::new(&pages).map_err(|err| StoreError::Seed(err.to_string()))?;
     for day in 0..SEED_DAYS {
         let date = start.checked_add_days(Days::new(day)).unwrap_or(start);
@@ -70,23 +74,68 @@ pub fn seed_demo(
 
 /// 240 plausible documentation paths, most popular first.
 fn page_paths() -> Vec<String> {
-    let mut paths: Vec<String> = ["/introduction", "/quickstart", "/installation", "/changelog", "/faq"]
-        .iter()
-        .map(|p| (*p).to_owned())
-        .collect();
+    let mut paths: Vec<String> = [
+        "/introduction",
+        "/quickstart",
+        "/installation",
+        "/changelog",
+        "/faq",
+    ]
+    .iter()
+    .map(|p| (*p).to_owned())
+    .collect();
     let guides = [
-        "authentication", "webhooks", "pagination", "errors", "rate-limits", "deploying", "custom-domains",
-        "analytics", "search", "navigation", "themes", "components", "code-blocks", "images", "versioning",
-        "localization", "redirects", "seo", "access-control", "migrations",
+        "authentication",
+        "webhooks",
+        "pagination",
+        "errors",
+        "rate-limits",
+        "deploying",
+        "custom-domains",
+        "analytics",
+        "search",
+        "navigation",
+        "themes",
+        "components",
+        "code-blocks",
+        "images",
+        "versioning",
+        "localization",
+        "redirects",
+        "seo",
+        "access-control",
+        "migrations",
     ];
     for topic in guides {
         paths.push(format!("/guides/{topic}"));
         paths.push(format!("/guides/{topic}/troubleshooting"));
     }
     let resources = [
-        "users", "projects", "documents", "pages", "comments", "files", "webhooks", "events", "teams",
-        "invites", "tokens", "domains", "deployments", "builds", "logs", "metrics", "alerts", "billing",
-        "invoices", "plans", "search", "assistants", "agents", "jobs", "exports",
+        "users",
+        "projects",
+        "documents",
+        "pages",
+        "comments",
+        "files",
+        "webhooks",
+        "events",
+        "teams",
+        "invites",
+        "tokens",
+        "domains",
+        "deployments",
+        "builds",
+        "logs",
+        "metrics",
+        "alerts",
+        "billing",
+        "invoices",
+        "plans",
+        "search",
+        "assistants",
+        "agents",
+        "jobs",
+        "exports",
     ];
     for resource in resources {
         for action in ["list", "get", "create", "update", "delete"] {
@@ -94,19 +143,59 @@ fn page_paths() -> Vec<String> {
         }
     }
     for lang in ["python", "typescript", "go", "ruby", "java", "rust"] {
-        for topic in ["install", "configure", "requests", "errors", "retries", "examples"] {
+        for topic in [
+            "install",
+            "configure",
+            "requests",
+            "errors",
+            "retries",
+            "examples",
+        ] {
             paths.push(format!("/sdks/{lang}/{topic}"));
         }
     }
     let integrations = [
-        "github", "gitlab", "slack", "discord", "vercel", "netlify", "cloudflare", "segment", "posthog",
-        "amplitude", "intercom", "zendesk", "linear", "jira", "notion", "figma", "stripe", "sentry",
-        "datadog", "okta",
+        "github",
+        "gitlab",
+        "slack",
+        "discord",
+        "vercel",
+        "netlify",
+        "cloudflare",
+        "segment",
+        "posthog",
+        "amplitude",
+        "intercom",
+        "zendesk",
+        "linear",
+        "jira",
+        "notion",
+        "figma",
+        "stripe",
+        "sentry",
+        "datadog",
+        "okta",
     ];
-    paths.extend(integrations.iter().map(|name| format!("/integrations/{name}")));
+    paths.extend(
+        integrations
+            .iter()
+            .map(|name| format!("/integrations/{name}")),
+    );
     let concepts = [
-        "architecture", "glossary", "limits", "security", "privacy", "regions", "uptime", "support",
-        "roadmap", "pricing", "accessibility", "openapi", "mdx", "llms-txt",
+        "architecture",
+        "glossary",
+        "limits",
+        "security",
+        "privacy",
+        "regions",
+        "uptime",
+        "support",
+        "roadmap",
+        "pricing",
+        "accessibility",
+        "openapi",
+        "mdx",
+        "llms-txt",
     ];
     paths.extend(concepts.iter().map(|name| format!("/concepts/{name}")));
     paths
@@ -132,7 +221,11 @@ impl TrafficModel {
             .iter()
             .enumerate()
             .map(|(rank, path)| {
-                let lean = if path.starts_with("/api-reference") || path.starts_with("/sdks") { 4.0 } else { 1.0 };
+                let lean = if path.starts_with("/api-reference") || path.starts_with("/sdks") {
+                    4.0
+                } else {
+                    1.0
+                };
                 zipf(rank) * lean
             })
             .collect();
@@ -145,7 +238,11 @@ impl TrafficModel {
     }
 
     /// The views of one day; `day` counts from the first seeded day, for the trends.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss
+    )]
     fn day(&mut self, rng: &mut ChaCha8Rng, date: NaiveDate, day: u64) -> Vec<ViewEvent> {
         let progress = day as f64 / SEED_DAYS as f64;
         let rhythm = match date.weekday() {
@@ -157,10 +254,14 @@ impl TrafficModel {
         };
         let day_start = date.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
         let mut events = Vec::new();
-        let humans = (420.0 * rhythm * (1.0 + 0.3 * progress) * rng.random_range(0.85..1.15)) as usize;
+        let humans =
+            (420.0 * rhythm * (1.0 + 0.3 * progress) * rng.random_range(0.85..1.15)) as usize;
         for _ in 0..humans {
             let visitor = if rng.random_bool(0.65) {
-                format!("v{:05}", (rng.random::<f64>().powi(2) * RETURNING_HUMANS) as u64)
+                format!(
+                    "v{:05}",
+                    (rng.random::<f64>().powi(2) * RETURNING_HUMANS) as u64
+                )
             } else {
                 self.new_visitors += 1;
                 format!("n{:06}", self.new_visitors)
@@ -178,13 +279,24 @@ impl TrafficModel {
                 events.push(view(ts, path, &visitor, Traffic::Ai, day_start));
             }
         }
-        let agents = (90.0 * (0.6 + 0.4 * rhythm) * (1.0 + 1.2 * progress) * rng.random_range(0.8..1.2)) as usize;
+        let agents =
+            (90.0 * (0.6 + 0.4 * rhythm) * (1.0 + 1.2 * progress) * rng.random_range(0.8..1.2))
+                as usize;
         for _ in 0..agents {
-            let visitor = format!("agent{:04}", (rng.random::<f64>().powi(2) * AI_AGENTS) as u64);
+            let visitor = format!(
+                "agent{:04}",
+                (rng.random::<f64>().powi(2) * AI_AGENTS) as u64
+            );
             let ts = day_start + rng.random_range(0..DAY_MS);
             for step in 0..rng.random_range(1..=3) {
                 let path = self.pages[self.ai_pick.sample(rng)].clone();
-                events.push(view(ts + step * 2_000, path, &visitor, Traffic::Ai, day_start));
+                events.push(view(
+                    ts + step * 2_000,
+                    path,
+                    &visitor,
+                    Traffic::Ai,
+                    day_start,
+                ));
             }
         }
         events
@@ -216,15 +328,31 @@ fn seed_jobs(
 ) -> Result<Vec<String>, StoreError> {
     let day0 = today.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
     let history: [(&str, i64, &[TurnOutcome]); 5] = [
-        ("Translate the FAQ into Spanish", 20, &[TurnOutcome::PullRequest]),
-        ("Rewrite the authentication guide for scoped API keys", 4, &[TurnOutcome::Failed]),
-        ("Check the SDK pages for outdated version numbers", 3, &[TurnOutcome::NoChange]),
+        (
+            "Translate the FAQ into Spanish",
+            20,
+            &[TurnOutcome::PullRequest],
+        ),
+        (
+            "Rewrite the authentication guide for scoped API keys",
+            4,
+            &[TurnOutcome::Failed],
+        ),
+        (
+            "Check the SDK pages for outdated version numbers",
+            3,
+            &[TurnOutcome::NoChange],
+        ),
         (
             "Document the new webhooks endpoint\nInclude the retry policy and the signature check.",
             2,
             &[TurnOutcome::PullRequest, TurnOutcome::PullRequest],
         ),
-        ("Fix the broken links in the quickstart", 1, &[TurnOutcome::PullRequest]),
+        (
+            "Fix the broken links in the quickstart",
+            1,
+            &[TurnOutcome::PullRequest],
+        ),
     ];
     let mut ids = Vec::new();
     for (prompt, days_ago, outcomes) in history {
@@ -234,7 +362,9 @@ fn seed_jobs(
             let at = created + (index + 1) * 240_000;
             if index > 0 {
                 let follow_up = "Add a curl example for each event type";
-                if let Err(refusal) = jobs::add_message(conn, project, &job.id, follow_up, at - 60_000, i64::MAX)? {
+                if let Err(refusal) =
+                    jobs::add_message(conn, project, &job.id, follow_up, at - 60_000, i64::MAX)?
+                {
                     tracing::warn!(job = %job.id, ?refusal, "seed follow-up refused");
                 }
             }
@@ -273,19 +403,44 @@ mod tests {
         let mut pages = Vec::new();
         for _ in 0..2 {
             let db = Db::open(&DbLocation::Memory).unwrap();
-            let summary = db.blocking(|c| seed_demo(c, "demo", today, &defaults())).unwrap().unwrap();
-            assert!(summary.pages >= 200 && summary.views > 50_000, "{summary:?}");
+            let summary = db
+                .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+                .unwrap()
+                .unwrap();
+            assert!(
+                summary.pages >= 200 && summary.views > 50_000,
+                "{summary:?}"
+            );
             assert_eq!(summary.jobs.len(), 5);
-            assert_eq!(db.blocking(|c| seed_demo(c, "demo", today, &defaults())).unwrap(), None);
+            assert_eq!(
+                db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
+                    .unwrap(),
+                None
+            );
             let page = db.blocking(|c| visitors(c, "demo", &all)).unwrap();
             assert!(page.has_more, "more than 100 pages have traffic");
             let t = page.totals;
-            assert!(t.ai * 10 > t.total && t.ai < t.human, "a real but minor AI share: {t:?}");
-            assert!(t.total < t.human + t.ai, "some visitors are seen as both: {t:?}");
+            assert!(
+                t.ai * 10 > t.total && t.ai < t.human,
+                "a real but minor AI share: {t:?}"
+            );
+            assert!(
+                t.total < t.human + t.ai,
+                "some visitors are seen as both: {t:?}"
+            );
             let first = today.checked_sub_days(Days::new(SEED_DAYS)).unwrap();
             let first_ms = first.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
-            let outside = VisitorsRequest { to_ms: Some(first_ms), ..all };
-            assert_eq!(db.blocking(|c| visitors(c, "demo", &outside)).unwrap().totals.total, 0);
+            let outside = VisitorsRequest {
+                to_ms: Some(first_ms),
+                ..all
+            };
+            assert_eq!(
+                db.blocking(|c| visitors(c, "demo", &outside))
+                    .unwrap()
+                    .totals
+                    .total,
+                0
+            );
             pages.push(page);
         }
         assert_eq!(pages[0], pages[1]);

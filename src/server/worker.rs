@@ -41,7 +41,12 @@ impl Worker {
     }
 }
 
-async fn dispatch(db: Db, agent: Arc<dyn Agent>, mut inbox: mpsc::UnboundedReceiver<Signal>, worker: Worker) {
+async fn dispatch(
+    db: Db,
+    agent: Arc<dyn Agent>,
+    mut inbox: mpsc::UnboundedReceiver<Signal>,
+    worker: Worker,
+) {
     // Job id -> whether it was kicked again while its task ran.
     let mut running: HashMap<String, bool> = HashMap::new();
     let mut tasks = JoinSet::new();

@@ -25,13 +25,19 @@ pub fn fast_options(db: DbLocation) -> ServeOptions {
     let mut options = ServeOptions::new(db);
     options.api_key = Some(Secret::new(KEY));
     options.agent.delay = Duration::from_millis(20);
-    options.agent.weights = OutcomeWeights { pr: 1, nochange: 0, fail: 0 };
+    options.agent.weights = OutcomeWeights {
+        pr: 1,
+        nochange: 0,
+        fail: 0,
+    };
     options
 }
 
 /// Starts the in-process service.
 pub async fn start(options: ServeOptions) -> RunningServer {
-    server::start(options).await.expect("the local service starts")
+    server::start(options)
+        .await
+        .expect("the local service starts")
 }
 
 /// A client of `server` with the test key, and retries that do not wait long.
@@ -74,7 +80,8 @@ pub fn import_views(db_path: &Path, project: &str, lines: &[String]) {
 
 /// One view event as a JSON line.
 pub fn view(ts: &str, path: &str, visitor: &str, traffic: &str) -> String {
-    serde_json::json!({"ts": ts, "path": path, "visitorId": visitor, "traffic": traffic}).to_string()
+    serde_json::json!({"ts": ts, "path": path, "visitorId": visitor, "traffic": traffic})
+        .to_string()
 }
 
 /// `docdeck serve` as a child process.
@@ -97,7 +104,9 @@ impl ServeProcess {
             .expect("docdeck serve starts");
         let stdout = lines_of(child.stdout.take().unwrap());
         let stderr = lines_of(child.stderr.take().unwrap());
-        let first = stdout.recv_timeout(DEADLINE).expect("docdeck serve prints its address");
+        let first = stdout
+            .recv_timeout(DEADLINE)
+            .expect("docdeck serve prints its address");
         let base_url = first
             .strip_prefix("listening on ")
             .unwrap_or_else(|| panic!("unexpected first line {first:?}"))

@@ -29,7 +29,13 @@ fn load(events: &[ViewEvent]) -> Db {
     db
 }
 
-fn query(db: &Db, from_ms: Option<i64>, to_ms: Option<i64>, limit: u32, offset: u64) -> VisitorsPage {
+fn query(
+    db: &Db,
+    from_ms: Option<i64>,
+    to_ms: Option<i64>,
+    limit: u32,
+    offset: u64,
+) -> VisitorsPage {
     let request = VisitorsRequest {
         from_ms,
         to_ms,
@@ -80,9 +86,32 @@ fn a_visitor_seen_as_both_counts_once_in_total() {
         event(20, "/b", "v3", Traffic::Ai),
     ]);
     let page = query(&db, Some(10), Some(20), 50, 0);
-    assert_eq!(page.totals, VisitorTotals { human: 2, ai: 1, total: 2 });
-    assert_eq!(page.visitors[0], PageVisitors { path: "/a".into(), human: 2, ai: 1, total: 2 });
-    assert_eq!(page.visitors[1], PageVisitors { path: "/b".into(), human: 1, ai: 0, total: 1 });
+    assert_eq!(
+        page.totals,
+        VisitorTotals {
+            human: 2,
+            ai: 1,
+            total: 2
+        }
+    );
+    assert_eq!(
+        page.visitors[0],
+        PageVisitors {
+            path: "/a".into(),
+            human: 2,
+            ai: 1,
+            total: 2
+        }
+    );
+    assert_eq!(
+        page.visitors[1],
+        PageVisitors {
+            path: "/b".into(),
+            human: 1,
+            ai: 0,
+            total: 1
+        }
+    );
     assert!(!page.has_more);
 }
 
@@ -96,7 +125,11 @@ fn random_event_sets_match_the_definition_for_every_range_and_page_size() {
                     rng.random_range(0..1_000),
                     &format!("/p{}", rng.random_range(0..30)),
                     &format!("v{}", rng.random_range(0..60)),
-                    if rng.random_bool(0.3) { Traffic::Ai } else { Traffic::Human },
+                    if rng.random_bool(0.3) {
+                        Traffic::Ai
+                    } else {
+                        Traffic::Human
+                    },
                 )
             })
             .collect();
@@ -109,7 +142,10 @@ fn random_event_sets_match_the_definition_for_every_range_and_page_size() {
             let mut paged = Vec::new();
             loop {
                 let page = query(&db, Some(from), Some(to), limit, offset);
-                assert_eq!(page.totals, totals, "round {round}: totals must ignore paging");
+                assert_eq!(
+                    page.totals, totals,
+                    "round {round}: totals must ignore paging"
+                );
                 paged.extend(page.visitors);
                 if !page.has_more {
                     break;
@@ -126,7 +162,10 @@ fn random_event_sets_match_the_definition_for_every_range_and_page_size() {
 
 #[test]
 fn unbounded_sides_and_empty_ranges() {
-    let db = load(&[event(-5, "/a", "v1", Traffic::Human), event(i64::MAX - 1, "/a", "v2", Traffic::Ai)]);
+    let db = load(&[
+        event(-5, "/a", "v1", Traffic::Human),
+        event(i64::MAX - 1, "/a", "v2", Traffic::Ai),
+    ]);
     assert_eq!(query(&db, None, None, 50, 0).totals.total, 2);
     let empty = query(&db, Some(0), Some(0), 50, 0);
     assert_eq!(empty.totals, VisitorTotals::default());

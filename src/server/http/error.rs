@@ -48,7 +48,10 @@ impl ServiceError {
     }
 
     pub fn method_not_allowed() -> Self {
-        Self::new(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed on this path; see /openapi.json")
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Method not allowed on this path; see /openapi.json",
+        )
     }
 
     pub fn conflict(error: &str) -> Self {
@@ -95,8 +98,15 @@ impl From<StoreError> for ServiceError {
 impl IntoResponse for ServiceError {
     fn into_response(self) -> Response {
         let details = (self.status == StatusCode::BAD_REQUEST).then(|| {
-            let messages = if self.details.is_empty() { vec![self.error.clone()] } else { self.details };
-            messages.into_iter().map(|message| ErrorDetail { message }).collect()
+            let messages = if self.details.is_empty() {
+                vec![self.error.clone()]
+            } else {
+                self.details
+            };
+            messages
+                .into_iter()
+                .map(|message| ErrorDetail { message })
+                .collect()
         });
         let body = ErrorBody {
             error: Some(self.error),

@@ -116,10 +116,14 @@ pub async fn visitors(
     if raw.len() > MAX_QUERY_BYTES {
         return Err(ServiceError::bad_request(
             "Invalid query parameters",
-            [format!("the query string is longer than {MAX_QUERY_BYTES} bytes")],
+            [format!(
+                "the query string is longer than {MAX_QUERY_BYTES} bytes"
+            )],
         ));
     }
-    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes()).into_owned().collect();
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes())
+        .into_owned()
+        .collect();
     let query = VisitorsQuery::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|err| ServiceError::bad_request("Invalid query parameters", [err.to_string()]))?;
     state.acquire(&project, Bucket::Analytics)?;
@@ -160,7 +164,10 @@ fn bad_path(rejection: PathRejection) -> ServiceError {
 }
 
 /// Checks the media type and body of a create or message request and returns the prompt.
-fn read_prompt(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<String, ServiceError> {
+fn read_prompt(
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<String, ServiceError> {
     let is_json = headers
         .get(CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
@@ -184,9 +191,9 @@ fn read_prompt(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Resu
     };
     match fields.remove("prompt") {
         None | Some(Value::Null) => Err(invalid("prompt is required".to_owned())),
-        Some(Value::String(prompt)) if prompt.is_empty() => {
-            Err(invalid("prompt must be at least 1 character long".to_owned()))
-        }
+        Some(Value::String(prompt)) if prompt.is_empty() => Err(invalid(
+            "prompt must be at least 1 character long".to_owned(),
+        )),
         Some(Value::String(prompt)) => Ok(prompt),
         Some(_) => Err(invalid("prompt must be a string".to_owned())),
     }

@@ -36,7 +36,9 @@ pub struct AppState {
 impl AppState {
     /// No or malformed header, or an unknown key: 401. A key of another project: 403.
     fn authorize(&self, headers: &HeaderMap, project: &str) -> Result<(), ServiceError> {
-        let header = headers.get(AUTHORIZATION).and_then(|value| value.to_str().ok());
+        let header = headers
+            .get(AUTHORIZATION)
+            .and_then(|value| value.to_str().ok());
         self.keys.check(header, project).map_err(|failure| match failure {
             AuthFailure::Malformed => ServiceError::unauthorized(
                 "Missing or malformed Authorization header: send Authorization: Bearer <API key>",
@@ -67,7 +69,10 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/v2/agent/{project}/job", post(handlers::create_job))
         .route("/v2/agent/{project}/job/{id}", get(handlers::get_job))
-        .route("/v2/agent/{project}/job/{id}/message", post(handlers::send_message))
+        .route(
+            "/v2/agent/{project}/job/{id}/message",
+            post(handlers::send_message),
+        )
         .route("/v1/analytics/{project}/visitors", get(handlers::visitors))
         .route("/openapi.json", get(handlers::openapi))
         .fallback(handlers::no_route)

@@ -1,0 +1,608 @@
+//! The `docdeck` binary against `docdeck serve` on port 0: output formats, waiting, exit
+//! codes, the journal, import, configuration, and the service's process behaviour.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{
+    DEADLINE, KEY, PROJECT, ServeProcess, docdeck_command, journal_path, run_cli, text, view,
+};
+use docdeck::journal::{Journal, Scope};
+use serde_json::Value;
+
+const FAST: &[&str] = &[
+    "--db",
+    ":memory:",
+    "--seed",
+    "none",
+    "--api-key",
+    KEY,
+    "--agent-delay-ms",
+    "30",
+];
+
+fn serve(home: &Path, extra: &[&str]) -> ServeProcess {
+    let args: Vec<&str> = FAST.iter().chain(extra).copied().collect();
+    ServeProcess::spawn(home, &args)
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    text(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn scope(service: &ServeProcess) -> Scope {
+    Scope {
+        service: service.base_url.clone(),
+        project: PROJECT.into(),
+    }
+}
+
+#[test]
+fn create_and_wait_prints_each_transition_and_exits_0() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &["--agent-outcomes", "pr=1"]);
+    let out = run_cli(
+        home.path(),
+        &service.base_url,
+        &[
+            "jobs",
+            "create",
+            "Fix the links",
+            "--wait",
+            "--poll-interval",
+            "20ms",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.first().unwrap()["status"], "active");
+    let last = lines.last().unwrap();
+    assert_eq!(last["status"], "completed");
+    assert!(last["prLink"].as_str().unwrap().contains("/pull/"));
+    assert_eq!(lines.len(), 2, "one line per status change: {lines:?}");
+
+    // The journal remembers the job, its prompt and its timeline.
+    let journal = Journal::open(&journal_path(home.path())).unwrap();
+    let tracked = journal.tracked(&scope(&service)).unwrap();
+    assert_eq!(tracked[0].first_prompt.as_deref(), Some("Fix the links"));
+    let id = last["id"].as_str().unwrap();
+    let timeline: Vec<String> = journal
+        .timeline(&scope(&service), id)
+        .unwrap()
+        .iter()
+        .map(|c| c.status.to_string())
+        .collect();
+    assert_eq!(timeline, ["active", "completed"]);
+}
+
+#[test]
+fn a_failed_job_exits_3_and_table_output_is_for_people() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &["--agent-outcomes", "fail=1"]);
+    let out = run_cli(
+        home.path(),
+        &service.base_url,
+        &[
+            "jobs",
+            "create",
+            "Break",
+            "--wait",
+            "--poll-interval",
+            "20ms",
+            "--format",
+            "table",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.lines().next().unwrap().ends_with("active"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().last().unwrap().ends_with("failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn follow_up_from_stdin_then_get_list_track_and_untrack() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &[]);
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &[
+            "jobs",
+            "create",
+            "First",
+            "--wait",
+            "--poll-interval",
+            "20ms",
+        ],
+    );
+    let id = json_lines(&created.stdout)[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let mut child = docdeck_command(home.path())
+        .env("DOCDECK_BASE_URL", &service.base_url)
+        .env("DOCDECK_PROJECT_ID", PROJECT)
+        .env("DOCDECK_API_KEY", KEY)
+        .args([
+            "jobs",
+            "message",
+            &id,
+            "-",
+            "--wait",
+            "--poll-interval",
+            "20ms",
+            "--format",
+            "csv",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Also fix the images\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "id,status,repository,ref,model,prLink,createdAt,archivedAt"
+    );
+    assert!(
+        rows[1].starts_with(&format!("{id},active,"))
+            && rows[2].starts_with(&format!("{id},completed,")),
+        "{csv}"
+    );
+
+    let journal = Journal::open(&journal_path(home.path())).unwrap();
+    let prompts: Vec<String> = journal
+        .conversation(&scope(&service), &id)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.prompt)
+        .collect();
+    assert_eq!(prompts, ["First", "Also fix the images"]);
+
+    let got = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "get", &id, "--format", "table"],
+    );
+    let table = text(&got.stdout);
+    assert!(
+        table.contains("completed") && table.contains("https://github.com/acme/docs/pull/2"),
+        "{table}"
+    );
+
+    let listed = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "list", "--format", "json"],
+    );
+    let list: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(list[0]["id"], id.as_str());
+    assert_eq!(list[0]["firstPrompt"], "First");
+
+    assert!(
+        run_cli(home.path(), &service.base_url, &["jobs", "untrack", &id])
+            .status
+            .success()
+    );
+    let listed = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "list", "--format", "json"],
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&listed.stdout).unwrap(),
+        Value::Array(vec![])
+    );
+    assert!(
+        run_cli(home.path(), &service.base_url, &["jobs", "track", &id])
+            .status
+            .success()
+    );
+    let listed = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "list", "--format", "csv"],
+    );
+    assert!(
+        text(&listed.stdout)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with(&id)
+    );
+
+    let missing = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "track", "job_nope"],
+    );
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn waiting_on_an_archived_job_exits_4() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &["--archive-after", "150ms"]);
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "create", "Old news"],
+    );
+    let id = json_lines(&created.stdout)[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let out = run_cli(home.path(), &service.base_url, &["jobs", "get", &id]);
+        if json_lines(&out.stdout)[0]["status"] == "archived" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the job was never archived");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "get", &id, "--wait"],
+    );
+    assert_eq!(out.status.code(), Some(4));
+    let refused = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "message", &id, "Wake up"],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("409"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+#[test]
+fn usage_and_configuration_errors_exit_2_with_one_line_saying_what_to_do() {
+    let home = tempfile::tempdir().unwrap();
+    let url = "http://127.0.0.1:9";
+    let cases: [(&[&str], &str); 7] = [
+        (&["jobs", "create", "   "], "prompt is empty"),
+        (&["visitors", "--from", "2024-02-30"], "--from"),
+        (&["visitors", "--limit", "0"], "--limit"),
+        (
+            &["visitors", "--from", "2024-03-02", "--to", "2024-03-01"],
+            "after",
+        ),
+        (
+            &["jobs", "get", "x", "--base-url", "http://docs.example.com"],
+            "--allow-insecure-http",
+        ),
+        (
+            &["jobs", "get", "x", "--profile", "nope"],
+            "no profile named",
+        ),
+        (&["jobs", "get", "x", "--base-url", "ftp://x"], "https://"),
+    ];
+    for (args, hint) in cases {
+        let out = run_cli(home.path(), url, args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(hint), "{args:?}: {stderr}");
+    }
+    let no_project = docdeck_command(home.path())
+        .args(["jobs", "get", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(no_project.status.code(), Some(2));
+    let stderr = text(&no_project.stderr);
+    assert!(
+        stderr.contains("DOCDECK_PROJECT_ID") && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    let no_key = docdeck_command(home.path())
+        .env("DOCDECK_PROJECT_ID", "p")
+        .args(["jobs", "get", "x"])
+        .output()
+        .unwrap();
+    assert!(text(&no_key.stderr).contains("DOCDECK_API_KEY"));
+}
+
+#[test]
+fn api_errors_exit_1_without_leaking_the_key() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &[]);
+    let out = run_cli(home.path(), &service.base_url, &["jobs", "get", "job_nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "docdeck: not found (404: Job not found): check the job id and the project id"
+    );
+    let wrong = docdeck_command(home.path())
+        .env("DOCDECK_BASE_URL", &service.base_url)
+        .env("DOCDECK_PROJECT_ID", PROJECT)
+        .env("DOCDECK_API_KEY", "mint_wrong_but_secret")
+        .args(["jobs", "create", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(1));
+    let stderr = text(&wrong.stderr);
+    assert!(
+        stderr.contains("401") && !stderr.contains("mint_wrong_but_secret"),
+        "{stderr}"
+    );
+    let unreachable = run_cli(home.path(), "http://127.0.0.1:9", &["jobs", "create", "x"]);
+    assert_eq!(unreachable.status.code(), Some(1));
+    assert!(text(&unreachable.stderr).contains("could not reach"));
+}
+
+#[test]
+fn profiles_and_key_commands_from_the_config_file() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &[]);
+    let config_dir = home.path().join("config").join("docdeck");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    std::fs::write(
+        config_dir.join("config.toml"),
+        format!(
+            "default_profile = \"local\"\n[profiles.local]\nbase_url = \"{}\"\nproject_id = \"{PROJECT}\"\napi_key_command = \"echo {KEY}\"\n",
+            service.base_url
+        ),
+    )
+    .unwrap();
+    let out = docdeck_command(home.path())
+        .args(["jobs", "create", "From a profile"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let bad_key = docdeck_command(home.path())
+        .env("DOCDECK_API_KEY", "not-shaped")
+        .args(["jobs", "get", "x"])
+        .output()
+        .unwrap();
+    assert!(
+        text(&bad_key.stderr).contains("warning: the API key does not look like"),
+        "{}",
+        text(&bad_key.stderr)
+    );
+}
+
+fn views_file(dir: &Path, lines: &[String]) -> std::path::PathBuf {
+    let path = dir.join("views.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+#[test]
+fn import_then_visitors_in_every_format() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let good = views_file(
+        home.path(),
+        &[
+            view("2024-03-01T10:00:00Z", "/a", "v1", "human"),
+            view("2024-03-01T11:00:00Z", "/a", "v1", "ai"),
+            view("2024-03-02T10:00:00Z", "/b", "v2", "human"),
+            view("2024-03-09T10:00:00Z", "/c", "v3", "human"),
+        ],
+    );
+    let imported = docdeck_command(home.path())
+        .args([
+            "import",
+            "--db",
+            db_arg,
+            "--project",
+            PROJECT,
+            good.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        text(&imported.stdout).trim(),
+        "imported 4 views into project demo"
+    );
+    let service = ServeProcess::spawn(
+        home.path(),
+        &["--db", db_arg, "--seed", "none", "--api-key", KEY],
+    );
+    let url = &service.base_url;
+    let range = ["--from", "2024-03-01", "--to", "2024-03-08"];
+
+    let csv = run_cli(
+        home.path(),
+        url,
+        &[&["visitors", "--format", "csv"][..], &range].concat(),
+    );
+    assert_eq!(
+        text(&csv.stdout),
+        "path,human,ai,total\n/a,1,1,1\n/b,1,0,1\n"
+    );
+    let json = run_cli(
+        home.path(),
+        url,
+        &[&["visitors", "--format", "json"][..], &range].concat(),
+    );
+    let page: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        page["totals"],
+        serde_json::json!({"human": 2, "ai": 1, "total": 2})
+    );
+    let table = run_cli(
+        home.path(),
+        url,
+        &[
+            &[
+                "visitors", "--format", "table", "--limit", "1", "--page", "2",
+            ][..],
+            &range,
+        ]
+        .concat(),
+    );
+    let table = text(&table.stdout);
+    assert!(
+        table.contains("human 2  ai 1  total 2  (ai share 50.0%)"),
+        "{table}"
+    );
+    assert!(
+        table.contains("/b") && table.ends_with("page 2 · rows 2–2\n"),
+        "{table}"
+    );
+    let all = run_cli(
+        home.path(),
+        url,
+        &["visitors", "--all", "--limit", "1", "--format", "csv"],
+    );
+    assert_eq!(
+        text(&all.stdout).lines().count(),
+        4,
+        "{}",
+        text(&all.stdout)
+    );
+}
+
+#[test]
+fn a_bad_line_stops_the_import_and_keeps_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let file = views_file(
+        home.path(),
+        &[
+            view("2024-03-01T10:00:00Z", "/a", "v1", "human"),
+            view("2024-03-01T11:00:00Z", "/a", "v2", "crawler"),
+        ],
+    );
+    let out = docdeck_command(home.path())
+        .args(["import", "--db", db_arg, file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("line 2: traffic must be \"human\" or \"ai\"")
+            && stderr.contains("nothing was imported"),
+        "{stderr}"
+    );
+    let service = ServeProcess::spawn(
+        home.path(),
+        &["--db", db_arg, "--seed", "none", "--api-key", KEY],
+    );
+    let page = run_cli(
+        home.path(),
+        &service.base_url,
+        &["visitors", "--format", "json"],
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&page.stdout).unwrap()["totals"]["total"],
+        0
+    );
+}
+
+#[test]
+fn serve_prints_one_line_generates_a_key_once_and_stops_on_sigterm() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let mut first = ServeProcess::spawn(home.path(), &["--db", db_arg, "--seed", "none"]);
+    let pid = first.child.id().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let deadline = Instant::now() + DEADLINE;
+    let status = loop {
+        if let Some(status) = first.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "docdeck serve did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+    assert_eq!(
+        first.stdout.iter().count(),
+        0,
+        "stdout holds only the listening line"
+    );
+    let stderr: Vec<String> = first.stderr.iter().collect();
+    let key_line = stderr
+        .iter()
+        .position(|l| l.contains("generated an API key"))
+        .expect("a key is generated");
+    let key = stderr[key_line + 1].trim().to_owned();
+    assert!(key.starts_with("mint_"), "{key}");
+
+    let second = ServeProcess::spawn(home.path(), &["--db", db_arg, "--seed", "none"]);
+    let out = run_cli(home.path(), &second.base_url, &["jobs", "create", "x"]);
+    assert_eq!(out.status.code(), Some(1), "the test key is not registered");
+    let with_generated = docdeck_command(home.path())
+        .env("DOCDECK_BASE_URL", &second.base_url)
+        .env("DOCDECK_PROJECT_ID", PROJECT)
+        .env("DOCDECK_API_KEY", &key)
+        .args(["jobs", "create", "Using the generated key"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        with_generated.status.code(),
+        Some(0),
+        "{}",
+        text(&with_generated.stderr)
+    );
+    drop(second);
+    let stored = std::fs::read(&db).unwrap();
+    assert!(
+        !String::from_utf8_lossy(&stored).contains(&key),
+        "only a hash of the key is stored"
+    );
+}
+
+#[test]
+fn serve_refuses_bad_flags_clearly() {
+    let home = tempfile::tempdir().unwrap();
+    for (args, hint) in [
+        (&["--agent-outcomes", "pr=x"][..], "whole number"),
+        (&["--archive-after", "soon"][..], "duration"),
+        (&["--rate-limit", "0"][..], "--rate-limit"),
+        (&["--repository", "acme/docs"][..], "--repository"),
+    ] {
+        let out = docdeck_command(home.path())
+            .args(["serve", "--db", ":memory:"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(hint),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
