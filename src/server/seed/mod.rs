@@ -1,0 +1,202 @@
+//! The demo seed: 90 days of realistic, deterministic traffic over 240 pages (a long tail,
+//! a weekly rhythm, a growing share of AI agents, people who also fetch Markdown), and a
+//! handful of finished jobs, so a new user sees every part of docdeck working.
+
+mod traffic;
+
+use chrono::{Days, NaiveDate, NaiveTime};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use self::traffic::{TrafficModel, page_paths};
+use super::analytics::ViewWriter;
+use super::db::StoreError;
+use super::jobs::{self, JobDefaults, TurnOutcome};
+
+/// Days of traffic the seed writes, ending the day before the anchor date.
+pub const SEED_DAYS: u64 = 90;
+const RNG_SEED: u64 = 0x00d0_cdec;
+const DAY_MS: i64 = 86_400_000;
+
+/// What the seed wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeedSummary {
+    pub views: usize,
+    pub pages: usize,
+    pub jobs: Vec<String>,
+}
+
+/// Seeds `project` once; later calls find the marker and write nothing (returning `None`).
+/// `today` anchors the data: the 90 days before it hold traffic.
+pub fn seed_demo(
+    conn: &mut Connection,
+    project: &str,
+    today: NaiveDate,
+    defaults: &JobDefaults,
+) -> Result<Option<SeedSummary>, StoreError> {
+    let marker = format!("seeded:{project}");
+    let done: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [&marker], |row| {
+            row.get(0)
+        })
+        .optional()?;
+    if done.is_some() {
+        return Ok(None);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(RNG_SEED);
+    let pages = page_paths();
+    let tx = conn.transaction()?;
+    let mut writer = ViewWriter::new(project);
+    let mut views = 0;
+    let start = today
+        .checked_sub_days(Days::new(SEED_DAYS))
+        .unwrap_or(today);
+    let mut traffic = TrafficModel::new(&pages).map_err(|err| StoreError::Seed(err.to_string()))?;
+    for day in 0..SEED_DAYS {
+        let date = start.checked_add_days(Days::new(day)).unwrap_or(start);
+        for event in traffic.day(&mut rng, date, day) {
+            writer.write(&tx, &event)?;
+            views += 1;
+        }
+    }
+    tx.execute(
+        "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+        params![marker, today.to_string()],
+    )?;
+    tx.commit()?;
+    let jobs = seed_jobs(conn, project, today, defaults)?;
+    Ok(Some(SeedSummary {
+        views,
+        pages: pages.len(),
+        jobs,
+    }))
+}
+
+/// Five finished jobs of the last weeks, made through the same code paths as real ones.
+fn seed_jobs(
+    conn: &mut Connection,
+    project: &str,
+    today: NaiveDate,
+    defaults: &JobDefaults,
+) -> Result<Vec<String>, StoreError> {
+    let day0 = today.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
+    let history: [(&str, i64, &[TurnOutcome]); 5] = [
+        (
+            "Translate the FAQ into Spanish",
+            20,
+            &[TurnOutcome::PullRequest],
+        ),
+        (
+            "Rewrite the authentication guide for scoped API keys",
+            4,
+            &[TurnOutcome::Failed],
+        ),
+        (
+            "Check the SDK pages for outdated version numbers",
+            3,
+            &[TurnOutcome::NoChange],
+        ),
+        (
+            "Document the new webhooks endpoint\nInclude the retry policy and the signature check.",
+            2,
+            &[TurnOutcome::PullRequest, TurnOutcome::PullRequest],
+        ),
+        (
+            "Fix the broken links in the quickstart",
+            1,
+            &[TurnOutcome::PullRequest],
+        ),
+    ];
+    let mut ids = Vec::new();
+    for (prompt, days_ago, outcomes) in history {
+        let created = day0 - days_ago * DAY_MS + 9 * 3_600_000;
+        let job = jobs::create(conn, project, prompt, defaults, created)?;
+        for (index, outcome) in (0i64..).zip(outcomes.iter()) {
+            let at = created + (index + 1) * 240_000;
+            if index > 0 {
+                let follow_up = "Add a curl example for each event type";
+                if let Err(refusal) =
+                    jobs::add_message(conn, project, &job.id, follow_up, at - 60_000, i64::MAX)?
+                {
+                    tracing::warn!(job = %job.id, ?refusal, "seed follow-up refused");
+                }
+            }
+            if let Some(turn) = jobs::next_turn(conn, &job.id)? {
+                jobs::finish_turn(conn, &turn, *outcome, at)?;
+            }
+        }
+        ids.push(job.id);
+    }
+    Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::analytics::{VisitorsRequest, visitors};
+    use crate::server::db::{Db, DbLocation};
+
+    fn defaults() -> JobDefaults {
+        JobDefaults {
+            repository: "https://github.com/acme/docs".into(),
+            git_ref: Some("main".into()),
+            model: "sim".into(),
+        }
+    }
+
+    #[test]
+    fn the_seed_is_realistic_deterministic_and_written_once() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+        let all = VisitorsRequest {
+            from_ms: None,
+            to_ms: None,
+            limit: 100,
+            offset: 0,
+        };
+        let mut pages = Vec::new();
+        for _ in 0..2 {
+            let db = Db::open(&DbLocation::Memory).unwrap();
+            let summary = db
+                .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+                .unwrap()
+                .unwrap();
+            assert!(
+                summary.pages >= 200 && summary.views > 50_000,
+                "{summary:?}"
+            );
+            assert_eq!(summary.jobs.len(), 5);
+            assert_eq!(
+                db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
+                    .unwrap(),
+                None
+            );
+            let page = db.blocking(|c| visitors(c, "demo", &all)).unwrap();
+            assert!(page.has_more, "more than 100 pages have traffic");
+            let t = page.totals;
+            assert!(
+                t.ai * 10 > t.total && t.ai < t.human,
+                "a real but minor AI share: {t:?}"
+            );
+            assert!(
+                t.total < t.human + t.ai,
+                "some visitors are seen as both: {t:?}"
+            );
+            let first = today.checked_sub_days(Days::new(SEED_DAYS)).unwrap();
+            let first_ms = first.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
+            let outside = VisitorsRequest {
+                to_ms: Some(first_ms),
+                ..all
+            };
+            assert_eq!(
+                db.blocking(|c| visitors(c, "demo", &outside))
+                    .unwrap()
+                    .totals
+                    .total,
+                0
+            );
+            pages.push(page);
+        }
+        assert_eq!(pages[0], pages[1]);
+    }
+}
