@@ -13,6 +13,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 pub use context::ClientArgs;
 pub use output::Format;
@@ -160,16 +163,19 @@ pub fn init_logging(cli: &Cli) {
     } else {
         "warn"
     };
-    let filter = std::env::var("DOCDECK_LOG")
+    let asked = std::env::var("DOCDECK_LOG")
         .ok()
-        .and_then(|text| text.parse::<tracing_subscriber::filter::Targets>().ok())
-        .unwrap_or_else(|| {
-            default
-                .parse()
-                .unwrap_or_else(|_| tracing_subscriber::filter::Targets::new())
-        });
-    use tracing_subscriber::layer::SubscriberExt as _;
-    use tracing_subscriber::util::SubscriberInitExt as _;
+        .filter(|text| !text.is_empty());
+    let filter = match asked.as_deref().map(str::parse::<Targets>) {
+        Some(Ok(filter)) => filter,
+        Some(Err(err)) => {
+            warn(&format!(
+                "DOCDECK_LOG is not a log filter ({err}); use a level such as debug, or docdeck=debug,info"
+            ));
+            default.parse().unwrap_or_default()
+        }
+        None => default.parse().unwrap_or_default(),
+    };
     let _ = tracing_subscriber::registry()
         .with(
             tracing_subscriber::fmt::layer()

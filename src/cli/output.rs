@@ -87,8 +87,13 @@ fn csv_row(job: &Job) -> Vec<String> {
     .collect()
 }
 
+/// JSON for a whole result: indented on a terminal, one line otherwise.
 fn json_line(value: &impl serde::Serialize) -> Result<String, CliError> {
-    let text = if std::io::stdout().is_terminal() {
+    json_text(value, std::io::stdout().is_terminal())
+}
+
+fn json_text(value: &impl serde::Serialize, pretty: bool) -> Result<String, CliError> {
+    let text = if pretty {
         serde_json::to_string_pretty(value)
     } else {
         serde_json::to_string(value)
@@ -146,9 +151,7 @@ pub fn transition(
     now: DateTime<Utc>,
 ) -> Result<String, CliError> {
     match format {
-        Format::Json => Ok(serde_json::to_string(job)
-            .map_err(|err| CliError::failed(format!("cannot encode the output: {err}")))?
-            + "\n"),
+        Format::Json => Ok(json_text(job, false)? + "\n"),
         Format::Csv => csv_text(first.then_some(&JOB_COLUMNS[..]), &[csv_row(job)]),
         Format::Table => {
             let [id, status, .., pr, _, _] = job_fields(job);

@@ -126,18 +126,24 @@ pub async fn visitors(
         .collect();
     let query = VisitorsQuery::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|err| ServiceError::bad_request("Invalid query parameters", [err.to_string()]))?;
-    state.acquire(&project, Bucket::Analytics)?;
+    let permit = state.acquire(&project, Bucket::Analytics)?;
     let request = VisitorsRequest {
         from_ms: query.date_from.map(|d| d.millis()),
         to_ms: query.date_to.map(|d| d.millis()),
         limit: query.effective_limit(),
         offset: query.effective_offset(),
     };
-    let page = state
+    match state
         .db
         .call(move |conn| analytics::visitors(conn, &project, &request))
-        .await?;
-    Ok(Json(page))
+        .await
+    {
+        Ok(page) => Ok(Json(page)),
+        Err(err) => {
+            state.limiter.release(permit);
+            Err(err.into())
+        }
+    }
 }
 
 /// The service's own OpenAPI document.
