@@ -9,21 +9,30 @@ use clap::Args;
 
 use super::context::{ClientArgs, Context};
 use super::output::{self, Format, emit};
-use super::{CliError, JobsCommand, Outcome, WaitArgs, read_prompt, warn};
+use super::{CliError, JobsCommand, Outcome, read_prompt, warn};
 use crate::api::{ApiError, Client, HumanWait, Job, JobStatus};
 use crate::journal::{Journal, SubmissionKind};
+
+/// How a job is followed and printed, and where the service is.
+#[derive(Debug, Args)]
+pub struct JobOutput {
+    /// Poll until the job is completed, failed or archived, printing each status change.
+    /// Exit code: 0 completed, 3 failed, 4 archived
+    #[arg(long)]
+    pub wait: bool,
+    /// Output format [default: table on a terminal, json otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub client: ClientArgs,
+}
 
 #[derive(Debug, Args)]
 pub struct CreateArgs {
     /// The instruction for the agent; `-` reads it from standard input
     pub prompt: String,
     #[command(flatten)]
-    pub wait: WaitArgs,
-    /// Output format [default: table on a terminal, json otherwise]
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    #[command(flatten)]
-    pub client: ClientArgs,
+    pub out: JobOutput,
 }
 
 #[derive(Debug, Args)]
@@ -33,12 +42,7 @@ pub struct MessageArgs {
     /// The follow-up instruction; `-` reads it from standard input
     pub prompt: String,
     #[command(flatten)]
-    pub wait: WaitArgs,
-    /// Output format [default: table on a terminal, json otherwise]
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    #[command(flatten)]
-    pub client: ClientArgs,
+    pub out: JobOutput,
 }
 
 #[derive(Debug, Args)]
@@ -46,12 +50,7 @@ pub struct GetArgs {
     /// The job's id
     pub id: String,
     #[command(flatten)]
-    pub wait: WaitArgs,
-    /// Output format [default: table on a terminal, json otherwise]
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    #[command(flatten)]
-    pub client: ClientArgs,
+    pub out: JobOutput,
 }
 
 #[derive(Debug, Args)]
@@ -79,26 +78,8 @@ const MAX_BACKOFF: Duration = Duration::from_secs(60);
 
 pub async fn run(command: JobsCommand) -> Outcome {
     match command {
-        JobsCommand::Create(args) => {
-            submit(
-                &args.client,
-                None,
-                &args.prompt,
-                args.wait.wait,
-                args.format,
-            )
-            .await
-        }
-        JobsCommand::Message(args) => {
-            submit(
-                &args.client,
-                Some(&args.id),
-                &args.prompt,
-                args.wait.wait,
-                args.format,
-            )
-            .await
-        }
+        JobsCommand::Create(args) => submit(None, &args.prompt, &args.out).await,
+        JobsCommand::Message(args) => submit(Some(&args.id), &args.prompt, &args.out).await,
         JobsCommand::Get(args) => get(&args).await,
         JobsCommand::Track(args) => track(&args).await,
         JobsCommand::Untrack(args) => untrack(&args),
@@ -107,15 +88,9 @@ pub async fn run(command: JobsCommand) -> Outcome {
 }
 
 /// Creates a job (`job_id` is `None`) or sends a follow-up, recording it first.
-async fn submit(
-    args: &ClientArgs,
-    job_id: Option<&str>,
-    prompt: &str,
-    wait: bool,
-    format: Option<Format>,
-) -> Outcome {
+async fn submit(job_id: Option<&str>, prompt: &str, out: &JobOutput) -> Outcome {
     let prompt = read_prompt(prompt)?;
-    let ctx = Context::load(args)?;
+    let ctx = Context::load(&out.client)?;
     let client = ctx.client()?;
     let not_sent = |err: CliError| CliError::failed(format!("{}; nothing was sent", err.message));
     let mut journal = ctx.journal().map_err(not_sent)?;
@@ -152,8 +127,8 @@ async fn submit(
             "job {id} was accepted but the journal could not record it ({err}); follow it with `docdeck jobs track {id}`"
         ));
     }
-    let format = Format::resolve(format);
-    if wait {
+    let format = Format::resolve(out.format);
+    if out.wait {
         return wait_for(&client, Some(&mut journal), &ctx, job, format).await;
     }
     emit(&output::job(&job, format)?)?;
@@ -235,7 +210,7 @@ async fn wait_for(
 /// Shows a job, recording it in the journal if it is followed; with `--wait`, follows it
 /// to a final status.
 async fn get(args: &GetArgs) -> Outcome {
-    let ctx = Context::load(&args.client)?;
+    let ctx = Context::load(&args.out.client)?;
     let client = ctx.client()?;
     let job = client.get_job(&args.id).await?;
     let mut journal = match ctx.journal() {
@@ -251,8 +226,8 @@ async fn get(args: &GetArgs) -> Outcome {
             None
         }
     };
-    let format = Format::resolve(args.format);
-    if args.wait.wait {
+    let format = Format::resolve(args.out.format);
+    if args.out.wait {
         return wait_for(&client, journal.as_mut(), &ctx, job, format).await;
     }
     emit(&output::job(&job, format)?)?;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
@@ -58,15 +58,6 @@ pub enum JobsCommand {
     Track(jobs::IdArgs),
     /// Stop following a job; its history stays in the journal.
     Untrack(jobs::IdArgs),
-}
-
-/// How a job should be waited for.
-#[derive(Debug, Clone, Args)]
-pub struct WaitArgs {
-    /// Poll until the job is completed, failed or archived, printing each status change.
-    /// Exit code: 0 completed, 3 failed, 4 archived.
-    #[arg(long)]
-    pub wait: bool,
 }
 
 /// A failure that ends the command.

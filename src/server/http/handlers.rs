@@ -38,17 +38,11 @@ pub async fn create_job(
     let created = state
         .db
         .call(move |conn| jobs::create(conn, &project, &prompt, &defaults, now_ms()))
-        .await;
-    match created {
-        Ok(record) => {
-            state.worker.kick(record.id.clone());
-            Ok((StatusCode::CREATED, Json(record.to_wire())))
-        }
-        Err(err) => {
-            state.limiter.release(permit);
-            Err(err.into())
-        }
-    }
+        .await
+        .map_err(ServiceError::from);
+    let record = state.settle(permit, created)?;
+    state.worker.kick(record.id.clone());
+    Ok((StatusCode::CREATED, Json(record.to_wire())))
 }
 
 pub async fn send_message(
@@ -62,29 +56,22 @@ pub async fn send_message(
     let prompt = read_prompt(&headers, body)?;
     let permit = state.acquire(&project, Bucket::Message)?;
     let archive_after = state.archive_after_ms;
-    let result = state
+    let queued = state
         .db
         .call(move |conn| jobs::add_message(conn, &project, &id, &prompt, now_ms(), archive_after))
-        .await;
-    match result {
-        Ok(Ok(record)) => {
-            state.worker.kick(record.id.clone());
-            Ok(Json(record.to_wire()))
-        }
-        Ok(Err(refusal)) => {
-            state.limiter.release(permit);
-            Err(match refusal {
+        .await
+        .map_err(ServiceError::from)
+        .and_then(|outcome| {
+            outcome.map_err(|refusal| match refusal {
                 MessageRefusal::NotFound => ServiceError::not_found("Job not found"),
                 MessageRefusal::Archived => ServiceError::conflict(
                     "Job is archived and cannot take messages; create a new job instead",
                 ),
             })
-        }
-        Err(err) => {
-            state.limiter.release(permit);
-            Err(err.into())
-        }
-    }
+        });
+    let record = state.settle(permit, queued)?;
+    state.worker.kick(record.id.clone());
+    Ok(Json(record.to_wire()))
 }
 
 pub async fn get_job(
@@ -133,17 +120,12 @@ pub async fn visitors(
         limit: query.effective_limit(),
         offset: query.effective_offset(),
     };
-    match state
+    let page = state
         .db
         .call(move |conn| analytics::visitors(conn, &project, &request))
         .await
-    {
-        Ok(page) => Ok(Json(page)),
-        Err(err) => {
-            state.limiter.release(permit);
-            Err(err.into())
-        }
-    }
+        .map_err(ServiceError::from);
+    Ok(Json(state.settle(permit, page)?))
 }
 
 /// The service's own OpenAPI document.

@@ -50,6 +50,19 @@ impl AppState {
         })
     }
 
+    /// Keeps the use of the budget when the call succeeded and gives it back when it was
+    /// refused or failed: only calls that did something count.
+    fn settle<T>(
+        &self,
+        permit: Permit,
+        result: Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
+        if result.is_err() {
+            self.limiter.release(permit);
+        }
+        result
+    }
+
     fn acquire(&self, project: &str, bucket: Bucket) -> Result<Permit, ServiceError> {
         self.limiter
             .try_acquire(project, bucket, Instant::now())
