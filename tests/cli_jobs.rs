@@ -9,7 +9,9 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{DEADLINE, KEY, PROJECT, ServeProcess, docdeck_command, journal_path, run_cli, text};
+use common::{
+    DEADLINE, KEY, PROJECT, ServeProcess, cli_command, docdeck_command, journal_path, run_cli, text,
+};
 use docdeck::journal::{Journal, Scope};
 use serde_json::Value;
 
@@ -132,10 +134,7 @@ fn follow_up_from_stdin_then_get_list_track_and_untrack() {
         .unwrap()
         .to_owned();
 
-    let mut child = docdeck_command(home.path())
-        .env("DOCDECK_BASE_URL", &service.base_url)
-        .env("DOCDECK_PROJECT_ID", PROJECT)
-        .env("DOCDECK_API_KEY", KEY)
+    let mut child = cli_command(home.path(), &service.base_url, KEY)
         .args([
             "jobs",
             "message",
@@ -338,10 +337,7 @@ fn api_errors_exit_1_without_leaking_the_key() {
         text(&out.stderr).trim(),
         "docdeck: not found (404: Job not found): check the job id and the project id"
     );
-    let wrong = docdeck_command(home.path())
-        .env("DOCDECK_BASE_URL", &service.base_url)
-        .env("DOCDECK_PROJECT_ID", PROJECT)
-        .env("DOCDECK_API_KEY", "mint_wrong_but_secret")
+    let wrong = cli_command(home.path(), &service.base_url, "mint_wrong_but_secret")
         .args(["jobs", "create", "x"])
         .output()
         .unwrap();

@@ -7,7 +7,9 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{DEADLINE, KEY, PROJECT, ServeProcess, docdeck_command, run_cli, text, view};
+use common::{
+    DEADLINE, KEY, PROJECT, ServeProcess, cli_command, docdeck_command, run_cli, text, view,
+};
 use serde_json::Value;
 
 fn views_file(dir: &Path, lines: &[String]) -> std::path::PathBuf {
@@ -184,10 +186,7 @@ fn serve_prints_one_line_generates_a_key_once_and_stops_on_sigterm() {
     let second = ServeProcess::spawn(home.path(), &["--db", db_arg, "--seed", "none"]);
     let out = run_cli(home.path(), &second.base_url, &["jobs", "create", "x"]);
     assert_eq!(out.status.code(), Some(1), "the test key is not registered");
-    let with_generated = docdeck_command(home.path())
-        .env("DOCDECK_BASE_URL", &second.base_url)
-        .env("DOCDECK_PROJECT_ID", PROJECT)
-        .env("DOCDECK_API_KEY", &key)
+    let with_generated = cli_command(home.path(), &second.base_url, &key)
         .args(["jobs", "create", "Using the generated key"])
         .output()
         .unwrap();

@@ -8,7 +8,7 @@ mod store;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use thiserror::Error;
 
 use crate::api::{Job, JobStatus};
@@ -205,19 +205,6 @@ impl Journal {
         Ok(changed > 0)
     }
 
-    /// Whether the job is followed.
-    pub fn is_tracked(&self, scope: &Scope, job_id: &str) -> Result<bool, JournalError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT tracked FROM jobs WHERE service = ?1 AND project = ?2 AND job_id = ?3",
-                params![scope.service, scope.project, job_id],
-                |row| row.get::<_, bool>(0),
-            )
-            .optional()?
-            .unwrap_or(false))
-    }
-
     /// Stores what was just read of a tracked job and records its status if it changed.
     /// Returns whether it changed. Jobs not tracked are left alone.
     pub fn observe(
@@ -229,9 +216,6 @@ impl Journal {
         let Some(id) = job.id.as_deref() else {
             return Ok(false);
         };
-        if !self.is_tracked(scope, id)? {
-            return Ok(false);
-        }
         let tx = self.conn.transaction()?;
         let changed = store::observe(&tx, scope, id, job, now)?;
         tx.commit()?;

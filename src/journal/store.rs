@@ -58,7 +58,8 @@ pub fn track(
     Ok(())
 }
 
-/// Stores the snapshot; appends to the timeline when the status differs from the last one.
+/// Stores the snapshot of a tracked job; appends to the timeline when the status differs
+/// from the last one. A job that is not tracked is left alone (returns `false`).
 pub fn observe(
     conn: &Connection,
     scope: &Scope,
@@ -66,13 +67,17 @@ pub fn observe(
     job: &Job,
     now: DateTime<Utc>,
 ) -> Result<bool, JournalError> {
-    let previous: Option<Option<String>> = conn
+    let row: Option<(bool, Option<String>)> = conn
         .query_row(
-            "SELECT status FROM jobs WHERE service = ?1 AND project = ?2 AND job_id = ?3",
+            "SELECT tracked, status FROM jobs WHERE service = ?1 AND project = ?2 AND job_id = ?3",
             params![scope.service, scope.project, job_id],
-            |row| row.get(0),
+            |row| Ok((row.get(0)?, row.get(1)?)),
         )
         .optional()?;
+    let previous = match row {
+        Some((true, previous)) => previous,
+        _ => return Ok(false),
+    };
     let status = job.status.as_ref().map(|s| s.as_wire().to_owned());
     let snapshot = serde_json::to_string(job).unwrap_or_default();
     conn.execute(
@@ -89,7 +94,7 @@ pub fn observe(
             job.created_at.map(|t| t.timestamp_millis()),
         ],
     )?;
-    let changed = status.is_some() && previous.flatten() != status;
+    let changed = status.is_some() && previous != status;
     if changed {
         conn.execute(
             "INSERT INTO status_changes (service, project, job_id, status, observed_ms)

@@ -90,7 +90,9 @@ impl ServeOptions {
 pub enum ServeError {
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("cannot listen on {addr}: {reason}")]
+    #[error(
+        "cannot listen on {addr}: {reason}; choose another with --addr (port 0 picks a free one)"
+    )]
     Bind { addr: SocketAddr, reason: String },
 }
 

@@ -156,12 +156,19 @@ pub fn docdeck_command(home: &Path) -> Command {
     command
 }
 
-/// Runs the CLI against `base_url` with the test key and project.
-pub fn run_cli(home: &Path, base_url: &str, args: &[&str]) -> Output {
-    docdeck_command(home)
+/// The binary pointed at `base_url` for the test project, with `key`.
+pub fn cli_command(home: &Path, base_url: &str, key: &str) -> Command {
+    let mut command = docdeck_command(home);
+    command
         .env("DOCDECK_BASE_URL", base_url)
         .env("DOCDECK_PROJECT_ID", PROJECT)
-        .env("DOCDECK_API_KEY", KEY)
+        .env("DOCDECK_API_KEY", key);
+    command
+}
+
+/// Runs the CLI against `base_url` with the test key and project.
+pub fn run_cli(home: &Path, base_url: &str, args: &[&str]) -> Output {
+    cli_command(home, base_url, KEY)
         .args(args)
         .output()
         .expect("docdeck runs")
