@@ -8,3 +8,4 @@ pub mod journal;
 pub mod server;
 pub mod sqlite;
 pub mod text;
+pub mod tui;

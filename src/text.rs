@@ -3,15 +3,21 @@
 /// Replaces control characters (C0, DEL, C1) with U+FFFD so that text sent by a service
 /// (paths, links, error messages) cannot move the cursor or inject terminal escapes.
 /// Tabs and newlines become spaces: every caller prints the result on one line.
+/// Bidirectional overrides and isolates are replaced too: a right-to-left override in a
+/// page path could otherwise reverse the rest of a table row on screen.
 #[must_use]
 pub fn sanitize(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             '\t' | '\n' | '\r' => ' ',
-            c if c.is_control() => '\u{FFFD}',
+            c if c.is_control() || is_bidi_control(c) => '\u{FFFD}',
             c => c,
         })
         .collect()
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// `sanitize`, then cut to at most `max_chars` characters with a trailing `…` when cut.
@@ -52,6 +58,12 @@ pub fn first_line(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bidi_overrides_are_neutralised() {
+        let clean = sanitize("/docs/\u{202E}txt.exe\u{2066}x\u{2069}");
+        assert_eq!(clean, "/docs/\u{FFFD}txt.exe\u{FFFD}x\u{FFFD}");
+    }
 
     #[test]
     fn escapes_and_controls_are_neutralised() {

@@ -2,6 +2,7 @@
 //! Exit codes: 0 success (with `--wait`: completed), 1 API, network or local failure,
 //! 2 usage or configuration error (nothing was sent), 3 job failed, 4 job archived.
 
+mod console;
 mod context;
 mod jobs;
 mod output;
@@ -19,6 +20,7 @@ use tracing_subscriber::util::SubscriberInitExt as _;
 
 pub use context::ClientArgs;
 pub use output::Format;
+pub use output::visitors as visitors_text;
 
 use crate::api::ApiError;
 use crate::config::ConfigError;
@@ -26,13 +28,21 @@ use crate::config::ConfigError;
 /// docdeck: start documentation agent jobs, follow them, and see who reads your docs.
 #[derive(Debug, Parser)]
 #[command(name = "docdeck", version, about, long_about = None, max_term_width = 100)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// Without a command: open the console on the configured service.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub client: ClientArgs,
+    #[command(flatten)]
+    pub console: console::ConsoleArgs,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the local service with demo data in this process and open the console on it.
+    Demo(console::DemoArgs),
     /// Create, follow up, read and list agent jobs.
     #[command(subcommand)]
     Jobs(JobsCommand),
@@ -122,10 +132,12 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     let outcome = runtime.block_on(async move {
         match cli.command {
-            Command::Jobs(command) => jobs::run(command).await,
-            Command::Visitors(args) => visitors::run(args).await,
-            Command::Serve(args) => serve::serve(args).await,
-            Command::Import(args) => serve::import(&args),
+            None => console::console(&cli.client, &cli.console).await,
+            Some(Command::Demo(args)) => console::demo(&args).await,
+            Some(Command::Jobs(command)) => jobs::run(command).await,
+            Some(Command::Visitors(args)) => visitors::run(args).await,
+            Some(Command::Serve(args)) => serve::serve(args).await,
+            Some(Command::Import(args)) => serve::import(&args),
         }
     });
     // Requests still in flight (none in normal use) are not waited for.
@@ -149,11 +161,17 @@ pub fn warn(message: &str) {
 /// Sends log lines to standard error. `DOCDECK_LOG` takes a filter such as `debug` or
 /// `docdeck=debug,info`; the default shows warnings, and `serve` also shows info.
 pub fn init_logging(cli: &Cli) {
-    let default = if matches!(cli.command, Command::Serve(_)) {
+    let default = if matches!(cli.command, Some(Command::Serve(_))) {
         "info"
     } else {
         "warn"
     };
+    if matches!(cli.command, None | Some(Command::Demo(_))) {
+        // The console owns the screen: log lines there would tear it, so they go to a
+        // file in the state folder, and only when DOCDECK_LOG asks for them.
+        init_console_logging();
+        return;
+    }
     let asked = std::env::var("DOCDECK_LOG")
         .ok()
         .filter(|text| !text.is_empty());
@@ -171,6 +189,37 @@ pub fn init_logging(cli: &Cli) {
         .with(
             tracing_subscriber::fmt::layer()
                 .with_writer(std::io::stderr)
+                .with_target(false),
+        )
+        .with(filter)
+        .try_init();
+}
+
+/// The console's log: `docdeck.log` in the data folder, only when `DOCDECK_LOG` is set.
+fn init_console_logging() {
+    let Some(filter) = std::env::var("DOCDECK_LOG")
+        .ok()
+        .filter(|text| !text.is_empty())
+        .and_then(|text| text.parse::<Targets>().ok())
+    else {
+        return;
+    };
+    let Ok(dir) = crate::config::data_dir() else {
+        return;
+    };
+    let _ = std::fs::create_dir_all(&dir);
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("docdeck.log"))
+    else {
+        return;
+    };
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::sync::Mutex::new(file))
+                .with_ansi(false)
                 .with_target(false),
         )
         .with(filter)

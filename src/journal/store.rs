@@ -7,7 +7,8 @@ use super::{JournalError, Scope, SentPrompt, StatusChange, SubmissionKind, Track
 use crate::api::{Job, JobStatus};
 
 /// Schema steps; entry `n` takes the journal from version `n` to `n + 1`.
-pub const MIGRATIONS: &[&str] = &[r"
+pub const MIGRATIONS: &[&str] = &[
+    r"
 CREATE TABLE jobs (
     service TEXT NOT NULL,
     project TEXT NOT NULL,
@@ -42,7 +43,25 @@ CREATE TABLE status_changes (
     observed_ms INTEGER NOT NULL
 );
 CREATE INDEX status_changes_by_job ON status_changes (service, project, job_id, observed_ms);
-"];
+",
+    r"
+CREATE TABLE drafts (
+    service TEXT NOT NULL,
+    project TEXT NOT NULL,
+    draft_key TEXT NOT NULL,
+    text TEXT NOT NULL,
+    saved_ms INTEGER NOT NULL,
+    PRIMARY KEY (service, project, draft_key)
+);
+CREATE TABLE console_settings (
+    service TEXT NOT NULL,
+    project TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (service, project, name)
+);
+",
+];
 
 pub fn track(
     conn: &Connection,

@@ -187,3 +187,39 @@ fn two_processes_can_write_the_same_file() {
     second.track(&s, "b", at(1)).unwrap();
     assert_eq!(first.tracked(&s).unwrap().len(), 2);
 }
+
+#[test]
+fn drafts_are_kept_per_key_and_removed_when_emptied() {
+    let mut journal = Journal::open_in_memory().unwrap();
+    let s = scope();
+    journal.save_draft(&s, "new", "first", at(0)).unwrap();
+    journal.save_draft(&s, "new", "first words", at(1)).unwrap();
+    journal.save_draft(&s, "job:j1", "follow", at(1)).unwrap();
+    assert_eq!(
+        journal.drafts(&s).unwrap(),
+        vec![
+            ("job:j1".to_owned(), "follow".to_owned()),
+            ("new".to_owned(), "first words".to_owned())
+        ]
+    );
+    journal.save_draft(&s, "new", "  ", at(2)).unwrap();
+    assert_eq!(journal.drafts(&s).unwrap().len(), 1);
+    let other = Scope {
+        service: s.service.clone(),
+        project: "other".into(),
+    };
+    assert!(journal.drafts(&other).unwrap().is_empty());
+}
+
+#[test]
+fn settings_are_remembered_per_scope() {
+    let mut journal = Journal::open_in_memory().unwrap();
+    let s = scope();
+    assert_eq!(journal.setting(&s, "visitors.filter").unwrap(), None);
+    journal.save_setting(&s, "visitors.filter", "30d").unwrap();
+    journal.save_setting(&s, "visitors.filter", "90d").unwrap();
+    assert_eq!(
+        journal.setting(&s, "visitors.filter").unwrap().as_deref(),
+        Some("90d")
+    );
+}

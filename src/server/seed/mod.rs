@@ -24,7 +24,15 @@ const DAY_MS: i64 = 86_400_000;
 pub struct SeedSummary {
     pub views: usize,
     pub pages: usize,
-    pub jobs: Vec<String>,
+    pub jobs: Vec<SeededJob>,
+}
+
+/// A job the seed made, with the prompts it was given (oldest first) and when, so that a
+/// client journal can remember them as if they had been sent from there (`docdeck demo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeededJob {
+    pub id: String,
+    pub prompts: Vec<(String, i64)>,
 }
 
 /// Seeds `project` once; later calls find the marker and write nothing (returning `None`).
@@ -79,7 +87,7 @@ fn seed_jobs(
     project: &str,
     today: NaiveDate,
     defaults: &JobDefaults,
-) -> Result<Vec<String>, StoreError> {
+) -> Result<Vec<SeededJob>, StoreError> {
     let day0 = today.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
     let history: [(&str, i64, &[TurnOutcome]); 5] = [
         (
@@ -112,21 +120,26 @@ fn seed_jobs(
     for (prompt, days_ago, outcomes) in history {
         let created = day0 - days_ago * DAY_MS + 9 * 3_600_000;
         let job = jobs::create(conn, project, prompt, defaults, created)?;
+        let mut prompts = vec![((*prompt).to_owned(), created)];
         for (index, outcome) in (0i64..).zip(outcomes.iter()) {
             let at = created + (index + 1) * 240_000;
             if index > 0 {
                 let follow_up = "Add a curl example for each event type";
-                if let Err(refusal) =
-                    jobs::add_message(conn, project, &job.id, follow_up, at - 60_000, i64::MAX)?
-                {
-                    tracing::warn!(job = %job.id, ?refusal, "seed follow-up refused");
+                match jobs::add_message(conn, project, &job.id, follow_up, at - 60_000, i64::MAX)? {
+                    Ok(_) => prompts.push((follow_up.to_owned(), at - 60_000)),
+                    Err(refusal) => {
+                        tracing::warn!(job = %job.id, ?refusal, "seed follow-up refused")
+                    }
                 }
             }
             if let Some(turn) = jobs::next_turn(conn, &job.id)? {
                 jobs::finish_turn(conn, &turn, *outcome, at)?;
             }
         }
-        ids.push(job.id);
+        ids.push(SeededJob {
+            id: job.id,
+            prompts,
+        });
     }
     Ok(ids)
 }

@@ -1,0 +1,227 @@
+//! `docdeck` (the console on the configured service) and `docdeck demo` (the local
+//! service in-process with demo data, and the console on it).
+
+use std::io::IsTerminal as _;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use clap::Args;
+
+use super::context::{ClientArgs, Context};
+use super::{CliError, Outcome};
+use crate::api::{Client, ClientOptions};
+use crate::config::{KeySource, Settings};
+use crate::journal::{Journal, Scope, SubmissionKind};
+use crate::server::db::DbLocation;
+use crate::server::{self, SeedKind, ServeOptions};
+use crate::tui::app::{App, Config, NotifyMode};
+use crate::tui::effects::Services;
+use crate::tui::view::theme::Theme;
+
+/// How the console looks and behaves, for `docdeck` and `docdeck demo`.
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Console")]
+pub struct ConsoleArgs {
+    /// Hide everything that writes to the service (new jobs, follow-ups): for a wallboard
+    #[arg(long)]
+    pub read_only: bool,
+    /// How a job reaching a final status is announced besides the notice line
+    /// [env: DOCDECK_NOTIFY] [default: bell]
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub notify: Option<NotifyMode>,
+}
+
+/// `docdeck demo`: the local service with demo data, in this process, and the console.
+#[derive(Debug, Clone, Args)]
+pub struct DemoArgs {
+    #[command(flatten)]
+    pub console: ConsoleArgs,
+    /// How long the simulated agent works on each turn, in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = 4000)]
+    pub agent_delay_ms: u64,
+}
+
+/// Opens the console on the configured service.
+pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
+    let overrides_ctx =
+        Context::load(client_args).map_err(|err| explain_missing(client_args, err))?;
+    let client = overrides_ctx.client()?;
+    require_terminal()?;
+    let journal = overrides_ctx.journal()?;
+    let settings = &overrides_ctx.settings;
+    let config = config(
+        settings.profile.clone(),
+        &overrides_ctx.scope,
+        settings,
+        args,
+    )?;
+    open(config, client, journal, overrides_ctx.scope).await
+}
+
+/// Starts the local service on a free loopback port with a temporary in-memory database
+/// and the demo seed, then opens the console on it. Nothing is kept after it quits.
+pub async fn demo(args: &DemoArgs) -> Outcome {
+    require_terminal()?;
+    let mut options = ServeOptions::new(DbLocation::Memory);
+    options.seed = SeedKind::Demo;
+    options.agent.delay = Duration::from_millis(args.agent_delay_ms);
+    let running = server::start(options)
+        .await
+        .map_err(|err| CliError::failed(err.to_string()))?;
+    let key = running
+        .generated_key
+        .clone()
+        .ok_or_else(|| CliError::failed("the demo service made no key"))?;
+    let base_url =
+        url::Url::parse(&running.base_url()).map_err(|err| CliError::failed(err.to_string()))?;
+    let scope = Scope {
+        service: base_url.as_str().trim_end_matches('/').to_owned(),
+        project: "demo".to_owned(),
+    };
+    let client = Client::new(ClientOptions::new(base_url.clone(), "demo", key))?;
+    let mut journal = Journal::open_in_memory()?;
+    if let Some(seeded) = &running.seeded {
+        remember_seeded_jobs(&mut journal, &scope, &client, &seeded.jobs).await?;
+    }
+    let settings = Settings::load(&crate::config::Overrides::default(), &|name| {
+        std::env::var(name).ok()
+    })?;
+    let mut config = config(None, &scope, &settings, &args.console)?;
+    config.host = host_of(&base_url);
+    config.poll_interval = Duration::from_secs(1);
+    let outcome = open(config, client, journal, scope).await;
+    running.shutdown().await;
+    outcome
+}
+
+/// The demo journal remembers the seeded jobs as if they had been started here.
+async fn remember_seeded_jobs(
+    journal: &mut Journal,
+    scope: &Scope,
+    client: &Client,
+    jobs: &[server::seed::SeededJob],
+) -> Result<(), CliError> {
+    for seeded in jobs.iter().rev() {
+        let job = client.get_job(&seeded.id).await?;
+        for (index, (prompt, at_ms)) in seeded.prompts.iter().enumerate() {
+            let at = DateTime::<Utc>::from_timestamp_millis(*at_ms).unwrap_or_default();
+            let kind = if index == 0 {
+                SubmissionKind::Create
+            } else {
+                SubmissionKind::Message
+            };
+            let id = (index > 0).then_some(seeded.id.as_str());
+            let submission = journal.begin_submission(scope, kind, id, prompt, at)?;
+            journal.submission_accepted(scope, submission, &job, at)?;
+        }
+    }
+    Ok(())
+}
+
+fn require_terminal() -> Result<(), CliError> {
+    if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
+        Ok(())
+    } else {
+        Err(CliError::usage(
+            "the console needs a terminal; from scripts use `docdeck jobs ...` and `docdeck visitors ...` (see --help)",
+        ))
+    }
+}
+
+/// Says exactly what is missing to open the console, and how to try it without an account.
+fn explain_missing(args: &ClientArgs, err: CliError) -> CliError {
+    let overrides = crate::config::Overrides {
+        config: args.config.clone(),
+        profile: args.profile.clone(),
+        ..Default::default()
+    };
+    let Ok(settings) = Settings::load(&overrides, &|name| std::env::var(name).ok()) else {
+        return err;
+    };
+    let mut missing = Vec::new();
+    if settings.project_id.is_none() && args.project.is_none() {
+        missing.push(
+            "a project id: set DOCDECK_PROJECT_ID, pass --project, or add project_id to a profile",
+        );
+    }
+    if matches!(settings.key, KeySource::Missing) && args.api_key.is_none() {
+        missing
+            .push("an admin API key: set DOCDECK_API_KEY, or add api_key_command to the profile");
+    }
+    if missing.is_empty() {
+        return err;
+    }
+    CliError::usage(format!(
+        "the console needs {}. Config file: {}. To see docdeck working without an account, run `docdeck demo`.",
+        missing.join(", and "),
+        settings.config_path.display()
+    ))
+}
+
+fn config(
+    profile: Option<String>,
+    scope: &Scope,
+    settings: &Settings,
+    args: &ConsoleArgs,
+) -> Result<Config, CliError> {
+    let notify = match (
+        args.notify,
+        std::env::var("DOCDECK_NOTIFY")
+            .ok()
+            .filter(|v| !v.is_empty()),
+    ) {
+        (Some(mode), _) => mode,
+        (None, Some(value)) => {
+            <NotifyMode as clap::ValueEnum>::from_str(&value, true).map_err(|_| {
+                CliError::usage(format!(
+                    "DOCDECK_NOTIFY={value:?} is not one of off, bell, desktop"
+                ))
+            })?
+        }
+        (None, None) => NotifyMode::default(),
+    };
+    let has_display = cfg!(target_os = "macos")
+        || std::env::var_os("DISPLAY").is_some()
+        || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    Ok(Config {
+        profile,
+        project: scope.project.clone(),
+        host: host_of(&settings.base_url),
+        read_only: args.read_only,
+        notify,
+        has_display: has_display && std::env::var_os("SSH_CONNECTION").is_none(),
+        poll_interval: settings.poll_interval,
+        hourly_limit: 100,
+        seed: rand::random(),
+    })
+}
+
+fn host_of(url: &url::Url) -> String {
+    match (url.host_str(), url.port()) {
+        (Some(host), Some(port)) => format!("{host}:{port}"),
+        (Some(host), None) => host.to_owned(),
+        _ => url.to_string(),
+    }
+}
+
+async fn open(config: Config, client: Client, journal: Journal, scope: Scope) -> Outcome {
+    let services = Services {
+        client: Arc::new(client),
+        journal: Arc::new(Mutex::new(journal)),
+        scope: Arc::new(scope),
+    };
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .or_else(|| std::env::var("EDITOR").ok())
+        .filter(|e| !e.trim().is_empty())
+        .unwrap_or_else(|| "vi".to_owned());
+    let theme = Theme {
+        color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    crate::tui::run(App::new(config), services, editor, theme)
+        .await
+        .map_err(|err| CliError::failed(err.to_string()))?;
+    Ok(ExitCode::SUCCESS)
+}

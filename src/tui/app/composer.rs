@@ -1,0 +1,272 @@
+//! The composer: a multi-line prompt for a new job or a follow-up to one job. Every edit
+//! is saved to the journal as a draft (one per target), so nothing typed is lost.
+
+use std::collections::HashMap;
+
+use crossterm::event::KeyEvent;
+use ratatui_textarea::{CursorMove, TextArea};
+
+use super::jobs::{JobRow, short_id};
+use super::{App, NoticeKind, Pane};
+use crate::api::{ApiError, JobStatus};
+use crate::text::first_line;
+use crate::tui::keymap::Action;
+use crate::tui::message::{Clock, DraftKey, Effect, Submitted};
+
+/// The prompt being written, the drafts of other targets, and a send in progress.
+#[derive(Debug)]
+pub struct Composer {
+    pub textarea: TextArea<'static>,
+    pub target: DraftKey,
+    drafts: HashMap<DraftKey, String>,
+    /// The draft being sent and its text: the text cannot change until the answer comes.
+    pub sending: Option<(DraftKey, String)>,
+    pub error: Option<String>,
+}
+
+impl Composer {
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            textarea: TextArea::default(),
+            target: DraftKey::NewJob,
+            drafts: HashMap::new(),
+            sending: None,
+            error: None,
+        }
+    }
+
+    pub fn load_drafts(&mut self, drafts: &[(String, String)]) {
+        for (key, text) in drafts {
+            if let Some(key) = DraftKey::from_journal(key) {
+                self.drafts.insert(key, text.clone());
+            }
+        }
+        let current = self.drafts.get(&self.target).cloned().unwrap_or_default();
+        self.set_text(&current);
+    }
+
+    /// The whole text, lines joined with newlines.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.textarea.lines().join("\n")
+    }
+
+    /// Keys saved drafts for targets other than the one shown, for the title.
+    #[must_use]
+    pub fn other_drafts(&self) -> usize {
+        self.drafts
+            .iter()
+            .filter(|(key, text)| **key != self.target && !text.trim().is_empty())
+            .count()
+    }
+
+    fn set_text(&mut self, text: &str) {
+        let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        self.textarea = TextArea::new(lines);
+        self.textarea.move_cursor(CursorMove::Bottom);
+        self.textarea.move_cursor(CursorMove::End);
+    }
+
+    /// Switches to another target; the text of the current one stays in its draft.
+    pub fn retarget(&mut self, target: DraftKey, effects: &mut Vec<Effect>) {
+        if self.target == target {
+            return;
+        }
+        let _ = effects;
+        self.target = target;
+        let text = self.drafts.get(&self.target).cloned().unwrap_or_default();
+        self.set_text(&text);
+        self.error = None;
+    }
+
+    /// A key typed into the text. Ignored while sending, so what is sent is what is shown.
+    pub fn key(&mut self, key: &KeyEvent, effects: &mut Vec<Effect>) {
+        if self.sending.is_some() {
+            return;
+        }
+        if self.textarea.input(*key) {
+            self.edited(effects);
+        }
+    }
+
+    pub fn paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
+        if self.sending.is_none() && self.textarea.insert_str(text.replace("\r\n", "\n")) {
+            self.edited(effects);
+        }
+    }
+
+    fn edited(&mut self, effects: &mut Vec<Effect>) {
+        let text = self.text();
+        self.drafts.insert(self.target.clone(), text.clone());
+        effects.push(Effect::SaveDraft {
+            draft: self.target.clone(),
+            text,
+        });
+    }
+
+    /// Forgets a draft that was sent; clears the text if it is the one shown.
+    fn sent(&mut self, draft: &DraftKey, effects: &mut Vec<Effect>) {
+        self.drafts.remove(draft);
+        if self.target == *draft {
+            self.set_text("");
+        }
+        effects.push(Effect::SaveDraft {
+            draft: draft.clone(),
+            text: String::new(),
+        });
+    }
+}
+
+impl Default for Composer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl App {
+    pub(super) fn on_composer_action(
+        &mut self,
+        action: Action,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        match action {
+            Action::Send => self.submit(now, effects),
+            Action::LeaveComposer => self.focus = Pane::Jobs,
+            Action::Editor if self.composer.sending.is_none() => effects.push(Effect::Edit {
+                draft: self.composer.target.clone(),
+                text: self.composer.text(),
+            }),
+            Action::Help => self.overlay = Some(super::Overlay::Help(self.context())),
+            Action::Quit => self.quit = true,
+            _ => {}
+        }
+    }
+
+    fn submit(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        if self.composer.sending.is_some() {
+            self.notify(NoticeKind::Info, "still sending the last prompt");
+            return;
+        }
+        let prompt = self.composer.text().trim().to_owned();
+        if prompt.is_empty() {
+            self.composer.error =
+                Some("the prompt is empty: type what the agent should do, then Ctrl+S".to_owned());
+            return;
+        }
+        if let Some(until) = self.poll.rate_paused_until(now.mono) {
+            let wait = super::poll::ceil_secs(until.saturating_duration_since(now.mono));
+            self.composer.error = Some(format!(
+                "rate limited: the service accepts calls again in {wait}s; the text is kept"
+            ));
+            return;
+        }
+        let draft = self.composer.target.clone();
+        self.composer.error = None;
+        self.composer.sending = Some((draft.clone(), prompt.clone()));
+        effects.push(Effect::Submit { draft, prompt });
+    }
+
+    pub(super) fn on_submitted(
+        &mut self,
+        draft: DraftKey,
+        outcome: Submitted,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        let prompt = match self.composer.sending.take() {
+            Some((sending, prompt)) if sending == draft => prompt,
+            other => {
+                self.composer.sending = other;
+                String::new()
+            }
+        };
+        effects.push(Effect::RefreshBudget);
+        self.dirty = true;
+        match outcome {
+            Submitted::Accepted(job) => {
+                self.record_call(Ok(()), None, now);
+                self.composer.sent(&draft, effects);
+                let Some(id) = job.id.clone() else {
+                    self.notify(
+                        NoticeKind::Warning,
+                        "the service accepted the prompt but sent no job id",
+                    );
+                    return;
+                };
+                self.poll.schedule(
+                    &id,
+                    job.status.as_ref(),
+                    now.mono,
+                    super::poll::FirstRead::AfterCadence,
+                );
+                let first_prompt = match draft {
+                    DraftKey::NewJob => Some(first_line(&prompt, 200)),
+                    DraftKey::FollowUp(_) => None,
+                };
+                self.jobs.upsert(JobRow {
+                    id: id.clone(),
+                    job: Some(job),
+                    first_prompt,
+                    seen_at: Some(now.wall),
+                    problem: None,
+                });
+                self.jobs.select(&id);
+                self.focus = Pane::Jobs;
+                let text = match draft {
+                    DraftKey::NewJob => format!(
+                        "job {} created; it is followed here until it ends",
+                        short_id(&id)
+                    ),
+                    DraftKey::FollowUp(_) => format!(
+                        "follow-up sent to {}; it is {}",
+                        short_id(&id),
+                        JobStatus::Active
+                    ),
+                };
+                self.notify(NoticeKind::Info, text);
+            }
+            Submitted::Failed(err) => {
+                self.record_call(Err(&err), None, now);
+                self.composer.error = Some(submit_error(&err));
+            }
+            Submitted::NotSent(reason) => {
+                self.composer.error = Some(format!("not sent: {reason}; the text is kept"));
+            }
+        }
+    }
+
+    pub(super) fn on_editor_done(
+        &mut self,
+        draft: DraftKey,
+        result: Result<String, String>,
+        effects: &mut Vec<Effect>,
+    ) {
+        self.dirty = true;
+        match result {
+            Ok(text) if self.composer.target == draft && self.composer.sending.is_none() => {
+                self.composer.set_text(text.trim_end_matches('\n'));
+                self.composer.edited(effects);
+            }
+            Ok(_) => {}
+            Err(reason) => self.notify(
+                NoticeKind::Error,
+                format!("$EDITOR: {reason}; the text is unchanged"),
+            ),
+        }
+    }
+}
+
+/// What the composer says when a send failed. A send that may have reached the service is
+/// never repeated on its own: the user is told how to check first.
+fn submit_error(err: &ApiError) -> String {
+    if err.may_have_reached_server() {
+        format!(
+            "{err}. The prompt MAY HAVE BEEN RECEIVED and was not resent: check the jobs list \
+             (r refreshes) or `docdeck jobs list` before sending again. The text is kept."
+        )
+    } else {
+        format!("{err}. The text is kept: Ctrl+S sends it again.")
+    }
+}

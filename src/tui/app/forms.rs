@@ -1,0 +1,420 @@
+//! The small forms drawn over a pane: track a job by id, the visitors dates and page
+//! size, and an export. Each checks its fields as they are typed, so the form shows
+//! what is wrong before Enter.
+
+use std::path::PathBuf;
+
+use chrono::NaiveDate;
+use crossterm::event::KeyEvent;
+use ratatui_textarea::{CursorMove, TextArea};
+
+use super::{App, NoticeKind, Overlay, Range};
+use crate::api::{DateParam, VisitorsQuery, query::MAX_LIMIT};
+use crate::cli::Format;
+use crate::tui::keymap::Action;
+use crate::tui::message::{Clock, Effect};
+
+/// A one-line text field.
+fn field(text: &str) -> TextArea<'static> {
+    let mut area = TextArea::new(vec![text.to_owned()]);
+    area.move_cursor(CursorMove::End);
+    area
+}
+
+fn value(area: &TextArea<'_>) -> String {
+    area.lines().concat().trim().to_owned()
+}
+
+/// Types a key into a one-line field (Enter never makes a second line: the form reads it).
+fn type_into(area: &mut TextArea<'static>, key: &KeyEvent) {
+    let _ = area.input(*key);
+}
+
+fn paste_into(area: &mut TextArea<'static>, text: &str) {
+    let _ = area.insert_str(text.replace(['\r', '\n'], ""));
+}
+
+/// `a`: the id of an existing job to follow.
+#[derive(Debug)]
+pub struct TrackForm {
+    pub id: TextArea<'static>,
+    pub error: Option<String>,
+}
+
+impl TrackForm {
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            id: field(""),
+            error: None,
+        }
+    }
+
+    pub fn paste(&mut self, text: &str) {
+        paste_into(&mut self.id, text);
+    }
+
+    fn check(&self) -> Result<String, String> {
+        let id = value(&self.id);
+        if id.is_empty() {
+            Err("type the job id (from the dashboard, a script, or `docdeck jobs list`)".to_owned())
+        } else if id
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '/')
+        {
+            Err("a job id has no spaces, slashes or control characters".to_owned())
+        } else {
+            Ok(id)
+        }
+    }
+}
+
+impl Default for TrackForm {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Which field of the filter form has the cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormField {
+    Range,
+    From,
+    To,
+    Rows,
+}
+
+/// The ranges the filter form offers, in order.
+pub const PRESETS: &[&str] = &["7 days", "30 days", "90 days", "month", "custom", "all"];
+
+/// `f`: dates (a preset or custom) and rows per page.
+#[derive(Debug)]
+pub struct FilterForm {
+    pub field: FormField,
+    pub choice: usize,
+    pub from: TextArea<'static>,
+    pub to: TextArea<'static>,
+    pub rows: TextArea<'static>,
+    today: NaiveDate,
+}
+
+/// What is wrong with each field of the filter form, if anything.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FilterProblems {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub rows: Option<String>,
+    pub range: Option<String>,
+}
+
+impl FilterForm {
+    #[must_use]
+    pub fn new(range: &Range, limit: u32, today: NaiveDate) -> Self {
+        let choice = match range {
+            Range::LastDays(7) => 0,
+            Range::LastDays(30) => 1,
+            Range::LastDays(90) => 2,
+            Range::ThisMonth => 3,
+            Range::AllTime => 5,
+            Range::LastDays(_) | Range::Custom { .. } => 4,
+        };
+        let (from, to) = range.bounds(today);
+        let show = |d: Option<DateParam>| d.map(|d| d.to_string()).unwrap_or_default();
+        Self {
+            field: FormField::Range,
+            choice,
+            from: field(&show(from)),
+            to: field(&show(to)),
+            rows: field(&limit.to_string()),
+            today,
+        }
+    }
+
+    fn preset(&self) -> Option<Range> {
+        match self.choice {
+            0 => Some(Range::LastDays(7)),
+            1 => Some(Range::LastDays(30)),
+            2 => Some(Range::LastDays(90)),
+            3 => Some(Range::ThisMonth),
+            5 => Some(Range::AllTime),
+            _ => None,
+        }
+    }
+
+    /// Picks another preset and shows its dates in the date fields.
+    fn choose(&mut self, step: isize) {
+        let len = PRESETS.len().cast_signed();
+        self.choice = (self.choice.cast_signed() + step)
+            .rem_euclid(len)
+            .cast_unsigned();
+        if let Some(range) = self.preset() {
+            let (from, to) = range.bounds(self.today);
+            let show = |d: Option<DateParam>| d.map(|d| d.to_string()).unwrap_or_default();
+            self.from = field(&show(from));
+            self.to = field(&show(to));
+        }
+    }
+
+    pub fn paste(&mut self, text: &str) {
+        match self.field {
+            FormField::Range => return,
+            FormField::From => paste_into(&mut self.from, text),
+            FormField::To => paste_into(&mut self.to, text),
+            FormField::Rows => paste_into(&mut self.rows, text),
+        }
+        self.typed();
+    }
+
+    fn typed(&mut self) {
+        if matches!(self.field, FormField::From | FormField::To) {
+            self.choice = 4;
+        }
+    }
+
+    /// The range and page size, or what is wrong with them.
+    pub fn check(&self) -> Result<(Range, u32), FilterProblems> {
+        let mut problems = FilterProblems::default();
+        let date = |field, area: &TextArea<'_>, slot: &mut Option<String>| {
+            let text = value(area);
+            if text.is_empty() {
+                return None;
+            }
+            DateParam::parse(field, &text)
+                .map_err(|e| *slot = Some(e.to_string()))
+                .ok()
+        };
+        let from = date("dateFrom", &self.from, &mut problems.from);
+        let to = date("dateTo", &self.to, &mut problems.to);
+        let rows = value(&self.rows);
+        let limit = rows
+            .parse::<u32>()
+            .ok()
+            .filter(|l| (1..=MAX_LIMIT).contains(l));
+        if limit.is_none() {
+            problems.rows = Some(format!(
+                "rows per page must be a whole number from 1 to {MAX_LIMIT}"
+            ));
+        }
+        let range = self.preset().unwrap_or(Range::Custom { from, to });
+        let (date_from, date_to) = range.bounds(self.today);
+        let query = VisitorsQuery {
+            date_from,
+            date_to,
+            limit: None,
+            offset: None,
+        };
+        if problems.from.is_none() && problems.to.is_none() {
+            problems.range = query.validate().err().map(|e| e.to_string());
+        }
+        match limit {
+            Some(limit) if problems == FilterProblems::default() => Ok((range, limit)),
+            _ => Err(problems),
+        }
+    }
+
+    fn focused_text(&mut self) -> Option<&mut TextArea<'static>> {
+        match self.field {
+            FormField::Range => None,
+            FormField::From => Some(&mut self.from),
+            FormField::To => Some(&mut self.to),
+            FormField::Rows => Some(&mut self.rows),
+        }
+    }
+
+    fn next_field(&mut self, forward: bool) {
+        const ORDER: [FormField; 4] = [
+            FormField::Range,
+            FormField::From,
+            FormField::To,
+            FormField::Rows,
+        ];
+        let at = ORDER.iter().position(|f| *f == self.field).unwrap_or(0);
+        self.field = ORDER[if forward { (at + 1) % 4 } else { (at + 3) % 4 }];
+    }
+}
+
+/// `e`: where and how to write the whole range.
+#[derive(Debug)]
+pub struct ExportForm {
+    pub format: Format,
+    pub path: TextArea<'static>,
+    pub on_format: bool,
+    pub error: Option<String>,
+    query: VisitorsQuery,
+}
+
+impl ExportForm {
+    /// Proposes `visitors-FROM-TO.csv` in the current folder.
+    #[must_use]
+    pub fn new(query: &VisitorsQuery) -> Self {
+        let query = VisitorsQuery {
+            limit: None,
+            offset: None,
+            ..query.clone()
+        };
+        let day = |d: Option<DateParam>| {
+            d.map_or_else(
+                || "all".to_owned(),
+                |d| d.instant().format("%Y-%m-%d").to_string(),
+            )
+        };
+        let name = format!(
+            "visitors-{}-{}.csv",
+            day(query.date_from),
+            day(query.date_to)
+        );
+        Self {
+            format: Format::Csv,
+            path: field(&name),
+            on_format: false,
+            error: None,
+            query,
+        }
+    }
+
+    pub fn paste(&mut self, text: &str) {
+        paste_into(&mut self.path, text);
+    }
+
+    fn toggle_format(&mut self) {
+        let (from, to) = match self.format {
+            Format::Json => (".json", ".csv"),
+            _ => (".csv", ".json"),
+        };
+        self.format = if self.format == Format::Json {
+            Format::Csv
+        } else {
+            Format::Json
+        };
+        let path = value(&self.path);
+        if let Some(stem) = path.strip_suffix(from) {
+            self.path = field(&format!("{stem}{to}"));
+        }
+    }
+}
+
+impl App {
+    pub(super) fn on_form_key(
+        &mut self,
+        key: &KeyEvent,
+        action: Option<Action>,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        if action == Some(Action::Close) {
+            self.overlay = None;
+            return;
+        }
+        let Some(overlay) = self.overlay.take() else {
+            return;
+        };
+        self.overlay = match overlay {
+            Overlay::Track(form) => self.track_form(form, key, action, effects),
+            Overlay::Filter(form) => self.filter_form(form, key, action, now, effects),
+            Overlay::Export(form) => self.export_form(form, key, action, effects),
+            other => Some(other),
+        };
+    }
+
+    fn track_form(
+        &mut self,
+        mut form: Box<TrackForm>,
+        key: &KeyEvent,
+        action: Option<Action>,
+        effects: &mut Vec<Effect>,
+    ) -> Option<Overlay> {
+        match action {
+            Some(Action::Apply) => match form.check() {
+                Ok(id) => {
+                    self.start_tracking(id, effects);
+                    return None;
+                }
+                Err(problem) => form.error = Some(problem),
+            },
+            Some(Action::NextField | Action::PrevField) => {}
+            _ => {
+                type_into(&mut form.id, key);
+                form.error = None;
+            }
+        }
+        Some(Overlay::Track(form))
+    }
+
+    fn filter_form(
+        &mut self,
+        mut form: Box<FilterForm>,
+        key: &KeyEvent,
+        action: Option<Action>,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) -> Option<Overlay> {
+        match action {
+            Some(Action::Apply) => {
+                if let Ok((range, limit)) = form.check() {
+                    self.set_filter(range, limit, now, effects);
+                    return None;
+                }
+                self.notify(
+                    NoticeKind::Warning,
+                    "fix the marked fields first (Esc cancels)",
+                );
+            }
+            Some(Action::NextField) => form.next_field(true),
+            Some(Action::PrevField) => form.next_field(false),
+            Some(Action::ChoiceLeft | Action::ChoiceRight) if form.field == FormField::Range => {
+                form.choose(if action == Some(Action::ChoiceLeft) {
+                    -1
+                } else {
+                    1
+                });
+            }
+            _ => {
+                if let Some(area) = form.focused_text() {
+                    type_into(area, key);
+                    form.typed();
+                }
+            }
+        }
+        Some(Overlay::Filter(form))
+    }
+
+    fn export_form(
+        &mut self,
+        mut form: Box<ExportForm>,
+        key: &KeyEvent,
+        action: Option<Action>,
+        effects: &mut Vec<Effect>,
+    ) -> Option<Overlay> {
+        match action {
+            Some(Action::Apply) => {
+                let path = value(&form.path);
+                if path.is_empty() {
+                    form.error = Some("type the file to write".to_owned());
+                } else {
+                    let path = PathBuf::from(path);
+                    self.visitors.export = Some(super::visitors::ExportProgress {
+                        path: path.clone(),
+                        rows: 0,
+                        pages: 0,
+                    });
+                    effects.push(Effect::Export {
+                        query: form.query.clone(),
+                        format: form.format,
+                        path,
+                    });
+                    return None;
+                }
+            }
+            Some(Action::NextField | Action::PrevField) => form.on_format = !form.on_format,
+            Some(Action::ChoiceLeft | Action::ChoiceRight) if form.on_format => {
+                form.toggle_format()
+            }
+            _ if form.on_format => {}
+            _ => {
+                type_into(&mut form.path, key);
+                form.error = None;
+            }
+        }
+        Some(Overlay::Export(form))
+    }
+}

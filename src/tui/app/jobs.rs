@@ -1,0 +1,424 @@
+//! The jobs pane: tracked jobs newest first with a cursor that stays on its job, reads
+//! coming back from the poll schedule, tracking by id, and the detail overlay.
+
+use chrono::{DateTime, Utc};
+
+use super::{App, NoticeKind, Overlay, Pane};
+use crate::api::{ApiError, Job, JobStatus};
+use crate::journal::{SentPrompt, StatusChange, TrackedJob};
+use crate::text::sanitize;
+use crate::tui::keymap::Action;
+use crate::tui::message::{Clock, DraftKey, Effect};
+
+/// One tracked job as the console shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRow {
+    pub id: String,
+    pub job: Option<Job>,
+    pub first_prompt: Option<String>,
+    pub seen_at: Option<DateTime<Utc>>,
+    /// Why the last read failed, when it did (for example, the job is gone).
+    pub problem: Option<String>,
+}
+
+impl JobRow {
+    #[must_use]
+    pub fn status(&self) -> Option<&JobStatus> {
+        self.job.as_ref().and_then(|j| j.status.as_ref())
+    }
+
+    #[must_use]
+    pub fn pr_link(&self) -> Option<&str> {
+        self.job.as_ref().and_then(|j| j.pr_link.as_deref())
+    }
+
+    fn created_at(&self) -> Option<DateTime<Utc>> {
+        self.job.as_ref().and_then(|j| j.created_at)
+    }
+}
+
+/// Tracked jobs, newest first, and which one the cursor is on (by id, so refreshes and
+/// re-sorting never move it to another job).
+#[derive(Debug, Default)]
+pub struct JobList {
+    pub rows: Vec<JobRow>,
+    selected: Option<String>,
+    window: std::cell::Cell<usize>,
+}
+
+impl JobList {
+    pub fn load(&mut self, jobs: Vec<TrackedJob>) {
+        self.rows = jobs
+            .into_iter()
+            .map(|t| JobRow {
+                id: t.id,
+                job: t.snapshot,
+                first_prompt: t.first_prompt,
+                seen_at: t.seen_at,
+                problem: None,
+            })
+            .collect();
+        self.sort();
+        if self.selected_index().is_none() {
+            self.selected = self.rows.first().map(|r| r.id.clone());
+        }
+    }
+
+    /// Newest first by creation time; jobs not read yet stay on top. Stable, so equal
+    /// times keep the journal's order.
+    fn sort(&mut self) {
+        self.rows.sort_by_key(|row| {
+            std::cmp::Reverse(row.created_at().map_or(i64::MAX, |t| t.timestamp_millis()))
+        });
+    }
+
+    #[must_use]
+    pub fn selected_index(&self) -> Option<usize> {
+        let id = self.selected.as_deref()?;
+        self.rows.iter().position(|r| r.id == id)
+    }
+
+    /// The first row on screen for `visible` rows (see [`super::scroll_window`]).
+    #[must_use]
+    pub fn window(&self, selected: usize, visible: usize) -> usize {
+        super::scroll_window(&self.window, selected, visible, self.rows.len())
+    }
+
+    #[must_use]
+    pub fn selected(&self) -> Option<&JobRow> {
+        self.selected_index().map(|i| &self.rows[i])
+    }
+
+    #[must_use]
+    pub fn get(&self, id: &str) -> Option<&JobRow> {
+        self.rows.iter().find(|r| r.id == id)
+    }
+
+    pub fn select(&mut self, id: &str) {
+        if self.get(id).is_some() {
+            self.selected = Some(id.to_owned());
+        }
+    }
+
+    fn move_to(&mut self, index: usize) {
+        if let Some(row) = self.rows.get(index.min(self.rows.len().saturating_sub(1))) {
+            self.selected = Some(row.id.clone());
+        }
+    }
+
+    fn step(&mut self, down: bool) {
+        let at = self.selected_index().unwrap_or(0);
+        let next = if down { at + 1 } else { at.saturating_sub(1) };
+        self.move_to(next);
+    }
+
+    /// Adds or replaces a row, keeping the order and the cursor.
+    pub fn upsert(&mut self, row: JobRow) {
+        match self.rows.iter_mut().find(|r| r.id == row.id) {
+            Some(existing) => {
+                if row.first_prompt.is_some() {
+                    existing.first_prompt = row.first_prompt;
+                }
+                existing.job = row.job;
+                existing.seen_at = row.seen_at;
+                existing.problem = row.problem;
+            }
+            None => self.rows.insert(0, row),
+        }
+        self.sort();
+        if self.selected_index().is_none() {
+            self.move_to(0);
+        }
+    }
+
+    /// Removes a row; the cursor goes to the row that took its place.
+    pub fn remove(&mut self, id: &str) {
+        let Some(at) = self.rows.iter().position(|r| r.id == id) else {
+            return;
+        };
+        let was_selected = self.selected.as_deref() == Some(id);
+        self.rows.remove(at);
+        if was_selected {
+            self.selected = None;
+            self.move_to(at);
+        }
+    }
+
+    /// Every job with its last known status, for a refresh.
+    #[must_use]
+    pub fn statuses(&self) -> Vec<(String, Option<JobStatus>)> {
+        self.rows
+            .iter()
+            .map(|r| (r.id.clone(), r.status().cloned()))
+            .collect()
+    }
+}
+
+/// The opened job: its conversation and timeline come from the journal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetailView {
+    pub id: String,
+    pub conversation: Option<Vec<SentPrompt>>,
+    pub timeline: Vec<StatusChange>,
+    pub scroll: u16,
+}
+
+impl App {
+    pub(super) fn on_jobs_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
+        match action {
+            Action::Up => self.jobs.step(false),
+            Action::Down => self.jobs.step(true),
+            Action::Top => self.jobs.move_to(0),
+            Action::Bottom => self.jobs.move_to(usize::MAX),
+            Action::Open => {
+                if let Some(row) = self.jobs.selected() {
+                    let id = row.id.clone();
+                    self.overlay = Some(Overlay::Detail(DetailView {
+                        id: id.clone(),
+                        conversation: None,
+                        timeline: Vec::new(),
+                        scroll: 0,
+                    }));
+                    effects.push(Effect::LoadDetail(id));
+                }
+            }
+            Action::NewJob => {
+                self.composer.retarget(DraftKey::NewJob, effects);
+                self.focus(Pane::Composer, now, effects);
+            }
+            Action::FollowUp => self.follow_up(now, effects),
+            Action::Track => self.overlay = Some(Overlay::Track(Box::default())),
+            Action::Untrack => {
+                if let Some(id) = self.jobs.selected().map(|r| r.id.clone()) {
+                    self.jobs.remove(&id);
+                    self.poll.remove(&id);
+                    effects.push(Effect::Untrack(id.clone()));
+                    self.notify(
+                        NoticeKind::Info,
+                        format!(
+                            "stopped tracking {}; `a` adds it back, history is kept",
+                            short_id(&id)
+                        ),
+                    );
+                }
+            }
+            Action::Copy => self.copy_selected(effects),
+            Action::OpenLink => self.open_selected(effects),
+            _ => {}
+        }
+    }
+
+    pub(super) fn on_detail_action(
+        &mut self,
+        action: Action,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        let Some(Overlay::Detail(detail)) = &mut self.overlay else {
+            return;
+        };
+        match action {
+            Action::Close => self.overlay = None,
+            Action::Up => detail.scroll = detail.scroll.saturating_sub(1),
+            Action::Down => detail.scroll = detail.scroll.saturating_add(1),
+            Action::Top => detail.scroll = 0,
+            Action::Bottom => detail.scroll = u16::MAX,
+            Action::FollowUp if !self.config.read_only => {
+                let id = detail.id.clone();
+                self.overlay = None;
+                self.jobs.select(&id);
+                self.follow_up(now, effects);
+            }
+            Action::Copy => self.copy_selected(effects),
+            Action::OpenLink => self.open_selected(effects),
+            _ => {}
+        }
+    }
+
+    fn follow_up(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        match self.jobs.selected().map(|r| r.id.clone()) {
+            Some(id) => {
+                self.composer.retarget(DraftKey::FollowUp(id), effects);
+                self.focus(Pane::Composer, now, effects);
+            }
+            None => self.notify(NoticeKind::Warning, "no job selected: `n` starts a new one"),
+        }
+    }
+
+    fn copy_selected(&mut self, effects: &mut Vec<Effect>) {
+        let Some(row) = self.jobs.selected() else {
+            return;
+        };
+        let (what, text) = match row.pr_link() {
+            Some(link) => ("PR link", link.to_owned()),
+            None => ("job id", row.id.clone()),
+        };
+        effects.push(Effect::Copy(text));
+        self.notify(
+            NoticeKind::Info,
+            format!("copied the {what} to the clipboard (OSC 52)"),
+        );
+    }
+
+    fn open_selected(&mut self, effects: &mut Vec<Effect>) {
+        let Some(link) = self
+            .jobs
+            .selected()
+            .and_then(|r| r.pr_link())
+            .map(str::to_owned)
+        else {
+            self.notify(NoticeKind::Warning, "this job has no PR link yet");
+            return;
+        };
+        if self.config.has_display {
+            effects.push(Effect::OpenUrl(link));
+            self.notify(NoticeKind::Info, "opening the PR link in the browser");
+        } else {
+            effects.push(Effect::Copy(link));
+            self.notify(
+                NoticeKind::Info,
+                "no local display to open a browser: copied the PR link instead (OSC 52)",
+            );
+        }
+    }
+
+    pub(super) fn on_job_fetched(
+        &mut self,
+        id: &str,
+        result: Result<Job, ApiError>,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        self.record_call(result.as_ref().map(|_| ()), Some(id), now);
+        let Some(row) = self.jobs.get(id).cloned() else {
+            // Untracked while the read was in flight: drop the answer.
+            self.poll.remove(id);
+            return;
+        };
+        self.dirty = true;
+        match result {
+            Ok(job) => {
+                let before = row.status().cloned();
+                self.poll.succeeded(id, job.status.as_ref(), now.mono);
+                self.announce(id, before.as_ref(), &job, effects);
+                self.jobs.upsert(JobRow {
+                    job: Some(job),
+                    seen_at: Some(now.wall),
+                    problem: None,
+                    ..row
+                });
+            }
+            Err(ApiError::RateLimited { .. }) => {}
+            Err(
+                err @ (ApiError::NotFound { .. }
+                | ApiError::Forbidden { .. }
+                | ApiError::Unauthorized { .. }),
+            ) => {
+                // Reading again will not help until something changes: stop until `r`.
+                self.poll.stop(id);
+                self.jobs.upsert(JobRow {
+                    problem: Some(format!("{err} (polling stopped; r retries)")),
+                    ..row
+                });
+            }
+            Err(err) => {
+                if let Some(wait) = self.poll.failed(id, now.mono) {
+                    self.jobs.upsert(JobRow {
+                        problem: Some(format!("{err} (next try in {}s)", wait.as_secs().max(1))),
+                        ..row
+                    });
+                }
+            }
+        }
+    }
+
+    /// A status change seen in this session: notice, bell or desktop notification, and a
+    /// fresh detail view if it is open.
+    fn announce(
+        &mut self,
+        id: &str,
+        before: Option<&JobStatus>,
+        job: &Job,
+        effects: &mut Vec<Effect>,
+    ) {
+        let Some(after) = job.status.as_ref() else {
+            return;
+        };
+        if before == Some(after) {
+            return;
+        }
+        if matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id) {
+            effects.push(Effect::LoadDetail(id.to_owned()));
+        }
+        if !after.is_final() || before.is_none_or(JobStatus::is_final) {
+            return;
+        }
+        let link = job
+            .pr_link
+            .as_deref()
+            .map(|l| format!(" · {}", sanitize(l)))
+            .unwrap_or_default();
+        let text = format!("job {} {after}{link}", short_id(id));
+        let kind = if *after == JobStatus::Failed {
+            NoticeKind::Error
+        } else {
+            NoticeKind::Done
+        };
+        self.notify(kind, text.clone());
+        match self.config.notify {
+            super::NotifyMode::Off => {}
+            super::NotifyMode::Bell => effects.push(Effect::Bell),
+            super::NotifyMode::Desktop => effects.push(Effect::Notify {
+                title: "docdeck".to_owned(),
+                body: text,
+            }),
+        }
+    }
+
+    pub(super) fn on_tracked(&mut self, id: &str, result: Result<Job, ApiError>, now: Clock) {
+        self.record_call(result.as_ref().map(|_| ()), None, now);
+        match result {
+            Ok(job) => {
+                self.poll.schedule(
+                    id,
+                    job.status.as_ref(),
+                    now.mono,
+                    super::poll::FirstRead::AfterCadence,
+                );
+                self.jobs.upsert(JobRow {
+                    id: id.to_owned(),
+                    job: Some(job),
+                    first_prompt: None,
+                    seen_at: Some(now.wall),
+                    problem: None,
+                });
+                self.jobs.select(id);
+                self.notify(NoticeKind::Info, format!("tracking {}", short_id(id)));
+            }
+            Err(err) => self.notify(
+                NoticeKind::Error,
+                format!("cannot track {}: {err}", sanitize(id)),
+            ),
+        }
+    }
+
+    pub(super) fn start_tracking(&mut self, id: String, effects: &mut Vec<Effect>) {
+        if self.jobs.get(&id).is_some() {
+            self.jobs.select(&id);
+            self.notify(
+                NoticeKind::Info,
+                format!("{} is already tracked", short_id(&id)),
+            );
+        } else {
+            self.notify(NoticeKind::Info, format!("looking up {}…", short_id(&id)));
+            effects.push(Effect::Track(id));
+        }
+    }
+}
+
+/// The first 12 characters of an id: enough to tell jobs apart on screen.
+#[must_use]
+pub fn short_id(id: &str) -> String {
+    let clean = sanitize(id);
+    clean.chars().take(12).collect()
+}

@@ -1,0 +1,444 @@
+//! The console's state and `update`: every input, reply and timer goes through one pure
+//! function that changes the state and returns the effects to run. No I/O, no await, and
+//! the clock is passed in, so every behaviour is testable without a terminal or network.
+
+mod composer;
+mod forms;
+mod jobs;
+pub mod poll;
+mod visitors;
+
+#[cfg(test)]
+mod tests;
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use crossterm::event::{Event, KeyEvent};
+
+pub use composer::Composer;
+pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
+pub use jobs::{DetailView, JobList, JobRow, short_id};
+pub use visitors::{PAGE_SIZES, Range, VisitorsTable};
+
+use super::keymap::{self, Action, Context};
+use super::message::{Budget, Clock, Effect, Msg, Startup};
+use crate::api::ApiError;
+use poll::{Cadences, FirstRead, Scheduler};
+
+/// The first row to show so that `selected` is visible in `visible` rows, moving the
+/// remembered window as little as possible (views call it while drawing; only the window
+/// position is remembered, as a scrolled list would).
+#[must_use]
+pub fn scroll_window(memory: &Cell<usize>, selected: usize, visible: usize, len: usize) -> usize {
+    let mut offset = memory.get();
+    if selected < offset {
+        offset = selected;
+    } else if selected >= offset + visible {
+        offset = selected + 1 - visible;
+    }
+    offset = offset.min(len.saturating_sub(visible));
+    memory.set(offset);
+    offset
+}
+
+/// What the console was opened with.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub profile: Option<String>,
+    pub project: String,
+    /// The service's host (and port), for the status bar.
+    pub host: String,
+    pub read_only: bool,
+    pub notify: NotifyMode,
+    /// Whether `o` can open a browser here (a local display), or must copy instead.
+    pub has_display: bool,
+    pub poll_interval: Duration,
+    /// Uses per rolling hour of create and of message.
+    pub hourly_limit: u32,
+    /// Seeds the jitter of backoffs.
+    pub seed: u64,
+}
+
+/// How a job reaching a final status is announced, beyond the notice line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum NotifyMode {
+    /// Nothing beyond the notice line.
+    Off,
+    /// The terminal bell.
+    #[default]
+    Bell,
+    /// A desktop notification sent as a terminal escape (OSC 9), which reaches the
+    /// user's own machine over SSH when the terminal supports it.
+    Desktop,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Jobs,
+    Composer,
+    Visitors,
+}
+
+/// A window on top of the panes that takes the keys while open.
+#[derive(Debug)]
+pub enum Overlay {
+    Help(Context),
+    Detail(DetailView),
+    Track(Box<TrackForm>),
+    Filter(Box<FilterForm>),
+    Export(Box<ExportForm>),
+}
+
+/// What the status bar says about the link to the service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    /// Nothing answered yet.
+    Waiting,
+    Online,
+    /// The last call failed on the network or with a 5xx.
+    Trouble,
+    /// A 429: every call waits.
+    RateLimited,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeKind {
+    Info,
+    Done,
+    Warning,
+    Error,
+}
+
+/// The one-line message above the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub kind: NoticeKind,
+    pub text: String,
+}
+
+/// All the console's state.
+#[derive(Debug)]
+pub struct App {
+    pub config: Config,
+    pub focus: Pane,
+    pub overlay: Option<Overlay>,
+    pub jobs: JobList,
+    pub composer: Composer,
+    pub visitors: VisitorsTable,
+    pub poll: Scheduler,
+    pub link: Link,
+    pub last_ok: Option<DateTime<Utc>>,
+    pub last_error: Option<String>,
+    pub budget: Budget,
+    pub notice: Option<Notice>,
+    pub loaded: bool,
+    pub quit: bool,
+    dirty: bool,
+}
+
+impl App {
+    #[must_use]
+    pub fn new(config: Config) -> Self {
+        let poll = Scheduler::new(Cadences::with_interval(config.poll_interval), config.seed);
+        Self {
+            focus: Pane::Jobs,
+            overlay: None,
+            jobs: JobList::default(),
+            composer: Composer::new(),
+            visitors: VisitorsTable::default(),
+            poll,
+            link: Link::Waiting,
+            last_ok: None,
+            last_error: None,
+            budget: Budget::default(),
+            notice: None,
+            loaded: false,
+            quit: false,
+            dirty: true,
+            config,
+        }
+    }
+
+    /// Whether something visible changed since the last call (and forgets it).
+    pub fn take_dirty(&mut self) -> bool {
+        std::mem::take(&mut self.dirty)
+    }
+
+    /// Takes in one message; returns what to do about it.
+    pub fn update(&mut self, msg: Msg, now: Clock) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        match msg {
+            Msg::Input(event) => self.on_event(event, now, &mut effects),
+            Msg::Tick => {
+                // Relative times in the status bar move with the clock while polling.
+                self.dirty |= self.clock_ticking(now.mono);
+            }
+            Msg::Loaded(startup) => self.on_loaded(*startup, now, &mut effects),
+            Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
+            Msg::Tracked { id, result } => self.on_tracked(&id, result, now),
+            Msg::Submitted { draft, outcome } => {
+                self.on_submitted(draft, outcome, now, &mut effects)
+            }
+            Msg::Detail {
+                id,
+                conversation,
+                timeline,
+            } => {
+                if let Some(Overlay::Detail(detail)) = &mut self.overlay
+                    && detail.id == id
+                {
+                    detail.conversation = Some(conversation);
+                    detail.timeline = timeline;
+                }
+                self.dirty = true;
+            }
+            Msg::Visitors { generation, result } => self.on_visitors(generation, result, now),
+            Msg::ExportProgress { rows, pages } => {
+                self.visitors.export_progress(rows, pages);
+                self.dirty = true;
+            }
+            Msg::ExportDone(result) => {
+                let notice = self.visitors.export_done(result);
+                self.notify(notice.0, notice.1);
+            }
+            Msg::Budget(budget) => {
+                self.dirty |= self.budget != budget;
+                self.budget = budget;
+            }
+            Msg::EditorDone { draft, result } => self.on_editor_done(draft, result, &mut effects),
+            Msg::LocalFailure(reason) => {
+                self.notify(NoticeKind::Error, reason);
+            }
+            Msg::Terminate => self.quit = true,
+        }
+        self.pump(now, &mut effects);
+        effects
+    }
+
+    /// When the loop must wake up even if nothing arrives: the next poll, or the next
+    /// second while relative times are shown. `None`: sleep until input.
+    #[must_use]
+    pub fn next_wake(&self, now: Instant) -> Option<Instant> {
+        let poll = self.poll.next_due();
+        let tick = self
+            .clock_ticking(now)
+            .then(|| now + Duration::from_secs(1));
+        match (poll, tick) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Relative times ("updated 4s ago", "next poll 2s") are shown, and kept current once
+    /// a second, only while a read is due within a minute. Otherwise the status bar shows
+    /// clock times and the console sleeps.
+    #[must_use]
+    pub fn clock_ticking(&self, now: Instant) -> bool {
+        self.poll
+            .next_due()
+            .is_some_and(|due| due.saturating_duration_since(now) < Duration::from_secs(60))
+    }
+
+    /// Starts every read that is due.
+    fn pump(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        if !self.loaded {
+            return;
+        }
+        for id in self.poll.take_due(now.mono) {
+            effects.push(Effect::FetchJob(id));
+        }
+    }
+
+    /// The context that reads keys now.
+    #[must_use]
+    pub fn context(&self) -> Context {
+        match &self.overlay {
+            Some(Overlay::Help(_)) => Context::Help,
+            Some(Overlay::Detail(_)) => Context::Detail,
+            Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => Context::Form,
+            None => match self.focus {
+                Pane::Jobs => Context::Jobs,
+                Pane::Composer => Context::Composer,
+                Pane::Visitors => Context::Visitors,
+            },
+        }
+    }
+
+    fn on_event(&mut self, event: Event, now: Clock, effects: &mut Vec<Effect>) {
+        match event {
+            Event::Key(key) => self.on_key(&key, now, effects),
+            Event::Paste(text) => self.on_paste(&text, effects),
+            Event::Resize(..) | Event::FocusGained => self.dirty = true,
+            _ => {}
+        }
+    }
+
+    fn on_paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
+        match &mut self.overlay {
+            Some(Overlay::Track(form)) => form.paste(text),
+            Some(Overlay::Filter(form)) => form.paste(text),
+            Some(Overlay::Export(form)) => form.paste(text),
+            Some(_) => return,
+            None if self.focus == Pane::Composer => self.composer.paste(text, effects),
+            None => return,
+        }
+        self.dirty = true;
+    }
+
+    fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
+        let context = self.context();
+        let action = keymap::action(context, key, self.config.read_only);
+        self.dirty = true;
+        match (context, action) {
+            (Context::Help, Some(Action::Close | Action::Quit)) => self.overlay = None,
+            (Context::Help, _) => {}
+            (Context::Form, action) => self.on_form_key(key, action, now, effects),
+            (Context::Detail, Some(action)) => self.on_detail_action(action, now, effects),
+            (Context::Composer, Some(action)) => self.on_composer_action(action, now, effects),
+            (Context::Composer, None) => self.composer.key(key, effects),
+            (_, Some(action)) => self.on_action(action, now, effects),
+            (_, None) => self.dirty = false,
+        }
+    }
+
+    fn on_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.overlay = Some(Overlay::Help(self.context())),
+            Action::NextPane => self.cycle_pane(1, now, effects),
+            Action::PrevPane => self.cycle_pane(-1, now, effects),
+            Action::FocusJobs => self.focus(Pane::Jobs, now, effects),
+            Action::FocusComposer => self.focus(Pane::Composer, now, effects),
+            Action::FocusVisitors => self.focus(Pane::Visitors, now, effects),
+            Action::Refresh => self.refresh(now, effects),
+            Action::TogglePause => {
+                let paused = !self.poll.is_paused();
+                self.poll.set_paused(paused);
+                let text = if paused {
+                    "polling paused: P resumes"
+                } else {
+                    "polling resumed"
+                };
+                self.notify(NoticeKind::Info, text);
+            }
+            _ if self.focus == Pane::Jobs => self.on_jobs_action(action, now, effects),
+            _ if self.focus == Pane::Visitors => self.on_visitors_action(action, now, effects),
+            _ => {}
+        }
+    }
+
+    fn panes(&self) -> &'static [Pane] {
+        if self.config.read_only {
+            &[Pane::Jobs, Pane::Visitors]
+        } else {
+            &[Pane::Jobs, Pane::Composer, Pane::Visitors]
+        }
+    }
+
+    fn cycle_pane(&mut self, step: isize, now: Clock, effects: &mut Vec<Effect>) {
+        let panes = self.panes();
+        let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let len = panes.len().cast_signed();
+        let next = (at.cast_signed() + step).rem_euclid(len).cast_unsigned();
+        self.focus(panes[next], now, effects);
+    }
+
+    /// Moves the focus; the visitors pane loads its first page the first time it is seen
+    /// (so a console that never looks at analytics never spends that budget).
+    pub(crate) fn focus(&mut self, pane: Pane, now: Clock, effects: &mut Vec<Effect>) {
+        if pane == Pane::Composer && self.config.read_only {
+            return;
+        }
+        self.focus = pane;
+        match pane {
+            Pane::Visitors if self.visitors.page.is_none() && !self.visitors.loading => {
+                self.fetch_visitors(now, effects);
+            }
+            Pane::Composer => effects.push(Effect::RefreshBudget),
+            _ => {}
+        }
+    }
+
+    fn refresh(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        let statuses = self.jobs.statuses();
+        self.poll.refresh_all(&statuses, now.mono);
+        if self.focus == Pane::Visitors {
+            self.fetch_visitors(now, effects);
+        }
+        effects.push(Effect::RefreshBudget);
+        if let Some(until) = self.poll.rate_paused_until(now.mono) {
+            let wait = poll::ceil_secs(until.saturating_duration_since(now.mono));
+            self.notify(
+                NoticeKind::Warning,
+                format!("rate limited: calls resume in {wait}s"),
+            );
+        }
+    }
+
+    fn on_loaded(&mut self, startup: Startup, now: Clock, effects: &mut Vec<Effect>) {
+        self.loaded = true;
+        for job in &startup.jobs {
+            let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
+            // Jobs that may have moved are read at once; completed ones spread over their
+            // cadence.
+            let first = if matches!(status, Some(crate::api::JobStatus::Completed)) {
+                FirstRead::Spread
+            } else {
+                FirstRead::Now
+            };
+            self.poll.schedule(&job.id, status, now.mono, first);
+        }
+        self.jobs.load(startup.jobs);
+        self.composer.load_drafts(&startup.drafts);
+        if let Some(saved) = startup.visitors_filter.as_deref() {
+            self.visitors.restore(saved);
+        }
+        self.budget = startup.budget;
+        self.dirty = true;
+        let _ = effects;
+    }
+
+    /// Records the outcome of any call for the status bar and the schedule.
+    fn record_call(&mut self, result: Result<(), &ApiError>, job: Option<&str>, now: Clock) {
+        match result {
+            Ok(()) => {
+                // An answer to a call sent before a 429 does not lift the pause.
+                if self.poll.rate_paused_until(now.mono).is_none() {
+                    self.link = Link::Online;
+                }
+                self.last_ok = Some(now.wall);
+            }
+            Err(err) => {
+                self.last_error = Some(err.to_string());
+                match err {
+                    ApiError::RateLimited { retry_after, .. } => {
+                        self.link = Link::RateLimited;
+                        self.poll.rate_limited(job, now.mono, *retry_after);
+                    }
+                    ApiError::Network { .. } | ApiError::Server { .. } => self.link = Link::Trouble,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {
+        self.notice = Some(Notice {
+            kind,
+            text: text.into(),
+        });
+        self.dirty = true;
+    }
+
+    /// Hourly uses left of create and of message.
+    #[must_use]
+    pub fn budget_left(&self) -> (u32, u32) {
+        let limit = self.config.hourly_limit;
+        (
+            limit.saturating_sub(self.budget.create_used),
+            limit.saturating_sub(self.budget.message_used),
+        )
+    }
+}

@@ -1,0 +1,263 @@
+//! When each tracked job is read next. Active jobs every poll interval, completed ones
+//! rarely (they can still be archived), failed and archived never. At most
+//! `MAX_IN_FLIGHT` reads at once and never two for one job; errors back off
+//! exponentially with jitter; a 429 pauses every call until its `Retry-After`.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use rand::{Rng as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
+
+use crate::api::JobStatus;
+
+/// Reads in flight at once, across all jobs.
+pub const MAX_IN_FLIGHT: usize = 4;
+/// The longest wait after errors.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// A 429 without `Retry-After` pauses this long.
+pub const DEFAULT_RATE_PAUSE: Duration = Duration::from_secs(60);
+
+/// When a newly scheduled job is first read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstRead {
+    Now,
+    AfterCadence,
+    /// At a random point within one cadence: a journal of many completed jobs does not
+    /// turn into a burst of reads at start.
+    Spread,
+}
+
+/// How often each kind of job is read.
+#[derive(Debug, Clone, Copy)]
+pub struct Cadences {
+    pub active: Duration,
+    pub completed: Duration,
+    pub unknown: Duration,
+}
+
+impl Cadences {
+    /// Active jobs every `poll_interval`; completed every 10 minutes; a status this build
+    /// does not know every minute (it is not final, but nothing says it moves fast).
+    #[must_use]
+    pub fn with_interval(poll_interval: Duration) -> Self {
+        Self {
+            active: poll_interval,
+            completed: Duration::from_secs(600),
+            unknown: Duration::from_secs(60),
+        }
+    }
+
+    fn for_status(&self, status: Option<&JobStatus>) -> Option<Duration> {
+        match status {
+            None | Some(JobStatus::Active) => Some(self.active),
+            Some(JobStatus::Completed) => Some(self.completed),
+            Some(JobStatus::Unknown(_)) => Some(self.unknown),
+            Some(JobStatus::Failed | JobStatus::Archived) => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    next_due: Option<Instant>,
+    in_flight: bool,
+    failures: u32,
+}
+
+/// The per-job schedule.
+#[derive(Debug)]
+pub struct Scheduler {
+    cadences: Cadences,
+    entries: HashMap<String, Entry>,
+    rate_paused_until: Option<Instant>,
+    paused: bool,
+    rng: ChaCha8Rng,
+}
+
+impl Scheduler {
+    /// `seed` makes the jitter reproducible in tests.
+    #[must_use]
+    pub fn new(cadences: Cadences, seed: u64) -> Self {
+        Self {
+            cadences,
+            entries: HashMap::new(),
+            rate_paused_until: None,
+            paused: false,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    #[must_use]
+    pub fn cadences(&self) -> Cadences {
+        self.cadences
+    }
+
+    /// Schedules a job from its last known status, first read as `first` says.
+    pub fn schedule(
+        &mut self,
+        id: &str,
+        status: Option<&JobStatus>,
+        now: Instant,
+        first: FirstRead,
+    ) {
+        let cadence = self.cadences.for_status(status);
+        let next_due = cadence.map(|every| match first {
+            FirstRead::Now => now,
+            FirstRead::AfterCadence => now + every,
+            FirstRead::Spread => {
+                let millis = u64::try_from(every.as_millis()).unwrap_or(u64::MAX).max(1);
+                now + Duration::from_millis(self.rng.random_range(0..millis))
+            }
+        });
+        let entry = self.entries.entry(id.to_owned()).or_insert(Entry {
+            next_due: None,
+            in_flight: false,
+            failures: 0,
+        });
+        entry.next_due = next_due;
+        entry.failures = 0;
+    }
+
+    pub fn remove(&mut self, id: &str) {
+        self.entries.remove(id);
+    }
+
+    /// The jobs to read now, marked in flight: the most overdue first, as many as the
+    /// in-flight limit allows. Nothing while paused.
+    pub fn take_due(&mut self, now: Instant) -> Vec<String> {
+        if self.paused || self.rate_paused_until.is_some_and(|until| now < until) {
+            return Vec::new();
+        }
+        self.rate_paused_until = None;
+        let in_flight = self.entries.values().filter(|e| e.in_flight).count();
+        let room = MAX_IN_FLIGHT.saturating_sub(in_flight);
+        let mut due: Vec<(Instant, &String)> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| !e.in_flight)
+            .filter_map(|(id, e)| e.next_due.filter(|at| *at <= now).map(|at| (at, id)))
+            .collect();
+        due.sort();
+        let ids: Vec<String> = due
+            .into_iter()
+            .take(room)
+            .map(|(_, id)| id.clone())
+            .collect();
+        for id in &ids {
+            if let Some(entry) = self.entries.get_mut(id) {
+                entry.in_flight = true;
+            }
+        }
+        ids
+    }
+
+    /// A read came back with the job: schedule the next one by its status.
+    pub fn succeeded(&mut self, id: &str, status: Option<&JobStatus>, now: Instant) {
+        if let Some(entry) = self.entries.get_mut(id) {
+            entry.in_flight = false;
+            entry.failures = 0;
+            entry.next_due = self.cadences.for_status(status).map(|every| now + every);
+        }
+    }
+
+    /// A read failed: retry after an exponential, jittered wait (at least the cadence).
+    /// Returns the wait.
+    pub fn failed(&mut self, id: &str, now: Instant) -> Option<Duration> {
+        let base = self.cadences.active;
+        let entry = self.entries.get_mut(id)?;
+        entry.in_flight = false;
+        entry.failures = entry.failures.saturating_add(1);
+        let exponent = entry.failures.min(16);
+        let ceiling = base
+            .saturating_mul(2u32.saturating_pow(exponent))
+            .min(MAX_BACKOFF)
+            .max(base);
+        // "Equal jitter": half fixed, half random, so a wait never collapses to zero.
+        let half = ceiling / 2;
+        let jitter = self.rng.random_range(0..=half.as_millis().max(1));
+        let wait = half + Duration::from_millis(u64::try_from(jitter).unwrap_or(0));
+        entry.next_due = Some(now + wait);
+        Some(wait)
+    }
+
+    /// A read was refused for the rate limit: every call waits until `now + retry_after`.
+    pub fn rate_limited(&mut self, id: Option<&str>, now: Instant, retry_after: Option<Duration>) {
+        let until = now + retry_after.unwrap_or(DEFAULT_RATE_PAUSE);
+        self.rate_paused_until = Some(self.rate_paused_until.map_or(until, |u| u.max(until)));
+        if let Some(entry) = id.and_then(|id| self.entries.get_mut(id)) {
+            entry.in_flight = false;
+            entry.next_due = Some(until);
+        }
+    }
+
+    /// A job that was not found or is not allowed: stop reading it until asked.
+    pub fn stop(&mut self, id: &str) {
+        if let Some(entry) = self.entries.get_mut(id) {
+            entry.in_flight = false;
+            entry.next_due = None;
+        }
+    }
+
+    /// `r`: every job that is still polled is due now (a rate-limit pause still holds).
+    /// Jobs that had stopped after an error are read again too.
+    pub fn refresh_all(&mut self, statuses: &[(String, Option<JobStatus>)], now: Instant) {
+        for (id, status) in statuses {
+            if self.cadences.for_status(status.as_ref()).is_some()
+                && let Some(entry) = self.entries.get_mut(id)
+            {
+                entry.next_due = Some(now);
+                entry.failures = 0;
+            }
+        }
+    }
+
+    pub fn set_paused(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
+    #[must_use]
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Until when a 429 holds every call, if it still does at `now`.
+    #[must_use]
+    pub fn rate_paused_until(&self, now: Instant) -> Option<Instant> {
+        self.rate_paused_until.filter(|until| *until > now)
+    }
+
+    /// When the next read is due (after any pause), or `None` when nothing is polled.
+    #[must_use]
+    pub fn next_due(&self) -> Option<Instant> {
+        if self.paused {
+            return None;
+        }
+        let next = self
+            .entries
+            .values()
+            .filter(|e| !e.in_flight)
+            .filter_map(|e| e.next_due)
+            .min()?;
+        Some(self.rate_paused_until.map_or(next, |until| next.max(until)))
+    }
+
+    /// Whether any job is read on a schedule (or is being read).
+    #[must_use]
+    pub fn is_polling(&self) -> bool {
+        self.entries
+            .values()
+            .any(|e| e.in_flight || e.next_due.is_some())
+    }
+
+    #[must_use]
+    pub fn in_flight(&self) -> usize {
+        self.entries.values().filter(|e| e.in_flight).count()
+    }
+}
+
+/// Whole seconds of a wait, rounded up: how long the user is told to wait.
+#[must_use]
+pub fn ceil_secs(wait: Duration) -> u64 {
+    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+}

@@ -1,0 +1,679 @@
+//! Pure tests of `update`: messages in, state and effects out. No terminal, no network,
+//! no real clock.
+
+use std::time::{Duration, Instant};
+
+use chrono::{TimeZone as _, Utc};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+use super::*;
+use crate::api::{Job, JobStatus, PageVisitors, VisitorTotals, VisitorsPage};
+use crate::journal::TrackedJob;
+use crate::tui::message::{DraftKey, Submitted};
+
+struct Harness {
+    app: App,
+    base: Instant,
+    secs: f64,
+}
+
+fn config() -> Config {
+    Config {
+        profile: None,
+        project: "p".into(),
+        host: "127.0.0.1:1".into(),
+        read_only: false,
+        notify: NotifyMode::Bell,
+        has_display: false,
+        poll_interval: Duration::from_secs(3),
+        hourly_limit: 100,
+        seed: 7,
+    }
+}
+
+fn job(id: &str, status: &str, created_min: i64) -> Job {
+    Job {
+        id: Some(id.into()),
+        status: Some(JobStatus::parse(status)),
+        created_at: Some(
+            Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
+                + chrono::Duration::minutes(created_min),
+        ),
+        ..Job::default()
+    }
+}
+
+fn tracked(id: &str, status: &str, created_min: i64) -> TrackedJob {
+    TrackedJob {
+        id: id.into(),
+        snapshot: Some(job(id, status, created_min)),
+        seen_at: None,
+        first_prompt: Some(format!("prompt of {id}")),
+    }
+}
+
+impl Harness {
+    fn new(jobs: Vec<TrackedJob>) -> Self {
+        Self::with_config(config(), jobs)
+    }
+
+    fn with_config(config: Config, jobs: Vec<TrackedJob>) -> Self {
+        let mut h = Self {
+            app: App::new(config),
+            base: Instant::now(),
+            secs: 0.0,
+        };
+        let effects = h.send(Msg::Loaded(Box::new(Startup {
+            jobs,
+            ..Startup::default()
+        })));
+        h.fetched_now(&effects);
+        h
+    }
+
+    fn clock(&self) -> Clock {
+        Clock {
+            mono: self.base + Duration::from_secs_f64(self.secs),
+            wall: Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap()
+                + chrono::Duration::milliseconds((self.secs * 1000.0) as i64),
+        }
+    }
+
+    fn at(&mut self, secs: f64) -> &mut Self {
+        self.secs = secs;
+        self
+    }
+
+    fn send(&mut self, msg: Msg) -> Vec<Effect> {
+        let now = self.clock();
+        self.app.update(msg, now)
+    }
+
+    fn key(&mut self, code: KeyCode) -> Vec<Effect> {
+        self.send(Msg::Input(Event::Key(KeyEvent::new(
+            code,
+            KeyModifiers::NONE,
+        ))))
+    }
+
+    fn ctrl(&mut self, c: char) -> Vec<Effect> {
+        self.send(Msg::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::CONTROL,
+        ))))
+    }
+
+    fn type_text(&mut self, text: &str) -> Vec<Effect> {
+        text.chars()
+            .flat_map(|c| self.key(KeyCode::Char(c)))
+            .collect()
+    }
+
+    fn tick(&mut self, secs: f64) -> Vec<Effect> {
+        self.at(secs).send(Msg::Tick)
+    }
+
+    /// Answers every fetch in `effects` with the job's current snapshot.
+    fn fetched_now(&mut self, effects: &[Effect]) {
+        for id in fetches(effects) {
+            let status = self
+                .app
+                .jobs
+                .get(&id)
+                .and_then(|r| r.status())
+                .map_or("active".to_owned(), |s| s.as_wire().to_owned());
+            self.send(Msg::JobFetched {
+                id: id.clone(),
+                result: Ok(job(&id, &status, 0)),
+            });
+        }
+    }
+}
+
+fn fetches(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::FetchJob(id) => Some(id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn network_error(maybe_sent: bool) -> crate::api::ApiError {
+    crate::api::ApiError::Network {
+        host: "h".into(),
+        reason: "timed out".into(),
+        may_have_reached_server: maybe_sent,
+    }
+}
+
+#[test]
+fn active_jobs_are_read_every_interval_and_final_ones_never() {
+    let mut h = Harness::new(vec![
+        tracked("a", "active", 3),
+        tracked("f", "failed", 2),
+        tracked("x", "archived", 1),
+    ]);
+    assert!(
+        fetches(&h.tick(2.9)).is_empty(),
+        "nothing before the interval"
+    );
+    let due = h.tick(3.0);
+    assert_eq!(fetches(&due), vec!["a"]);
+    assert!(
+        fetches(&h.tick(3.5)).is_empty(),
+        "never two reads of one job at once"
+    );
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "completed", 3)),
+    });
+    // Completed: next read only after the long cadence.
+    assert!(fetches(&h.tick(600.0)).is_empty());
+    assert_eq!(fetches(&h.tick(603.5)), vec!["a"]);
+    assert_eq!(
+        h.app.next_wake(h.clock().mono),
+        None,
+        "nothing else to poll: the console sleeps"
+    );
+}
+
+#[test]
+fn at_most_four_reads_are_in_flight() {
+    let jobs = (0..10)
+        .map(|i| tracked(&format!("j{i}"), "active", i))
+        .collect::<Vec<_>>();
+    let mut h = Harness {
+        app: App::new(config()),
+        base: Instant::now(),
+        secs: 0.0,
+    };
+    let first = h.send(Msg::Loaded(Box::new(Startup {
+        jobs,
+        ..Startup::default()
+    })));
+    assert_eq!(fetches(&first).len(), 4);
+    assert_eq!(h.app.poll.in_flight(), 4);
+    assert!(fetches(&h.tick(0.1)).is_empty());
+    let more = h.send(Msg::JobFetched {
+        id: fetches(&first)[0].clone(),
+        result: Ok(job("x", "active", 0)),
+    });
+    assert_eq!(fetches(&more).len(), 1, "one answer frees one slot");
+}
+
+#[test]
+fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    let mut waits = Vec::new();
+    let mut t = 3.0;
+    for _ in 0..8 {
+        assert_eq!(fetches(&h.tick(t)), vec!["a"]);
+        h.send(Msg::JobFetched {
+            id: "a".into(),
+            result: Err(network_error(false)),
+        });
+        let next = h.app.poll.next_due().unwrap();
+        let wait = next.duration_since(h.clock().mono);
+        waits.push(wait);
+        t += wait.as_secs_f64();
+    }
+    assert!(
+        waits[0] >= Duration::from_secs(3) && waits[0] <= Duration::from_secs(6),
+        "{waits:?}"
+    );
+    assert!(waits[3] >= Duration::from_secs(24), "grows: {waits:?}");
+    assert!(
+        waits.iter().all(|w| *w <= Duration::from_secs(60)),
+        "capped: {waits:?}"
+    );
+    assert!(
+        waits[7] >= Duration::from_secs(30),
+        "equal jitter keeps half: {waits:?}"
+    );
+    assert_eq!(h.app.link, Link::Trouble);
+    assert!(
+        h.app
+            .jobs
+            .get("a")
+            .unwrap()
+            .problem
+            .as_deref()
+            .unwrap()
+            .contains("next try")
+    );
+    // Success resets the backoff.
+    assert_eq!(fetches(&h.tick(t)), vec!["a"]);
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "active", 0)),
+    });
+    assert_eq!(
+        h.app
+            .poll
+            .next_due()
+            .unwrap()
+            .duration_since(h.clock().mono),
+        Duration::from_secs(3)
+    );
+    assert_eq!(h.app.link, Link::Online);
+}
+
+#[test]
+fn a_429_pauses_every_call_until_retry_after() {
+    let mut h = Harness::new(vec![tracked("a", "active", 1), tracked("b", "active", 0)]);
+    let due = h.tick(3.0);
+    assert_eq!(fetches(&due).len(), 2);
+    let limited = crate::api::ApiError::RateLimited {
+        message: String::new(),
+        retry_after: Some(Duration::from_secs(30)),
+    };
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Err(limited),
+    });
+    h.send(Msg::JobFetched {
+        id: "b".into(),
+        result: Ok(job("b", "active", 0)),
+    });
+    assert_eq!(h.app.link, Link::RateLimited);
+    assert!(
+        fetches(&h.tick(10.0)).is_empty(),
+        "b is due but the pause holds"
+    );
+    assert!(fetches(&h.tick(32.9)).is_empty());
+    let resumed = h.tick(33.0);
+    assert_eq!(fetches(&resumed).len(), 2);
+    // A send while paused is refused with the wait, the text kept.
+    let mut h = Harness::new(vec![]);
+    h.app.poll.rate_limited(None, h.clock().mono, None);
+    h.key(KeyCode::Char('n'));
+    h.type_text("hello");
+    assert!(
+        h.ctrl('s')
+            .iter()
+            .all(|e| !matches!(e, Effect::Submit { .. }))
+    );
+    assert!(
+        h.app.composer.error.as_deref().unwrap().contains("60s"),
+        "{:?}",
+        h.app.composer.error
+    );
+    assert_eq!(h.app.composer.text(), "hello");
+}
+
+#[test]
+fn replies_for_a_page_no_longer_wanted_are_dropped() {
+    let mut h = Harness::new(vec![]);
+    let first = h.key(KeyCode::Char('3'));
+    let Some(Effect::FetchVisitors { generation: g1, .. }) = first.first().cloned() else {
+        panic!("{first:?}")
+    };
+    let page = |path: &str, more: bool| VisitorsPage {
+        totals: VisitorTotals {
+            human: 1,
+            ai: 0,
+            total: 1,
+        },
+        visitors: vec![PageVisitors {
+            path: path.into(),
+            human: 1,
+            ai: 0,
+            total: 1,
+        }],
+        has_more: more,
+    };
+    h.send(Msg::Visitors {
+        generation: g1,
+        result: Ok(page("/one", true)),
+    });
+    let next = h.key(KeyCode::Char('n'));
+    let Some(Effect::FetchVisitors {
+        generation: g2,
+        query,
+    }) = next.first().cloned()
+    else {
+        panic!("{next:?}")
+    };
+    assert_eq!(query.offset, Some(50));
+    let back = h.key(KeyCode::Char('p'));
+    let Some(Effect::FetchVisitors {
+        generation: g3,
+        query,
+    }) = back.first().cloned()
+    else {
+        panic!("{back:?}")
+    };
+    assert_eq!(query.offset, Some(0));
+    // The page-2 answer arrives after the user went back: it must not be shown.
+    h.send(Msg::Visitors {
+        generation: g2,
+        result: Ok(page("/two", false)),
+    });
+    assert_eq!(
+        h.app.visitors.page.as_ref().unwrap().visitors[0].path,
+        "/one"
+    );
+    assert!(h.app.visitors.loading);
+    h.send(Msg::Visitors {
+        generation: g3,
+        result: Ok(page("/one-again", true)),
+    });
+    assert_eq!(
+        h.app.visitors.page.as_ref().unwrap().visitors[0].path,
+        "/one-again"
+    );
+    assert!(!h.app.visitors.loading);
+    assert_eq!(h.app.visitors.shown.as_ref().unwrap().offset, Some(0));
+}
+
+#[test]
+fn the_cursor_stays_on_its_job_across_refreshes_and_new_jobs() {
+    let mut h = Harness::new(vec![
+        tracked("new", "active", 3),
+        tracked("mid", "active", 2),
+        tracked("old", "active", 1),
+    ]);
+    h.key(KeyCode::Char('j'));
+    assert_eq!(h.app.jobs.selected().unwrap().id, "mid");
+    // A job tracked by id that is newer than all the others goes on top...
+    h.send(Msg::Tracked {
+        id: "newest".into(),
+        result: Ok(job("newest", "active", 10)),
+    });
+    h.key(KeyCode::Char('j'));
+    assert_eq!(h.app.jobs.rows[0].id, "newest");
+    // ...and a refresh reordering nothing keeps the cursor where it was.
+    let before = h.app.jobs.selected().unwrap().id.clone();
+    h.send(Msg::JobFetched {
+        id: "old".into(),
+        result: Ok(job("old", "completed", 1)),
+    });
+    assert_eq!(h.app.jobs.selected().unwrap().id, before);
+    // Untracking the selected job moves the cursor to the one that took its place.
+    let removed = h.app.jobs.selected().unwrap().id.clone();
+    let effects = h.key(KeyCode::Char('x'));
+    assert!(effects.contains(&Effect::Untrack(removed.clone())));
+    assert!(h.app.jobs.get(&removed).is_none());
+    assert!(h.app.jobs.selected().is_some());
+    assert_eq!(removed, "old");
+    h.key(KeyCode::Char('G'));
+    assert_eq!(h.app.jobs.selected().unwrap().id, "mid");
+    h.key(KeyCode::Char('g'));
+    assert_eq!(h.app.jobs.selected().unwrap().id, "newest");
+}
+
+#[test]
+fn the_composer_keeps_one_draft_per_target_and_saves_as_you_type() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 1)]);
+    h.key(KeyCode::Char('n'));
+    assert_eq!(
+        (h.app.focus, &h.app.composer.target),
+        (Pane::Composer, &DraftKey::NewJob)
+    );
+    let saves = h.type_text("new docs");
+    assert!(saves.contains(&Effect::SaveDraft {
+        draft: DraftKey::NewJob,
+        text: "new docs".into()
+    }));
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.focus, Pane::Jobs);
+    h.key(KeyCode::Char('m'));
+    assert_eq!(h.app.composer.target, DraftKey::FollowUp("a".into()));
+    assert_eq!(h.app.composer.text(), "", "the follow-up has its own draft");
+    h.type_text("more");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('n'));
+    assert_eq!(
+        h.app.composer.text(),
+        "new docs",
+        "the new-job draft is back"
+    );
+    assert_eq!(h.app.composer.other_drafts(), 1);
+}
+
+#[test]
+fn an_empty_prompt_is_refused_and_a_failed_send_keeps_the_text() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("   ");
+    assert!(
+        h.ctrl('s')
+            .iter()
+            .all(|e| !matches!(e, Effect::Submit { .. }))
+    );
+    assert!(h.app.composer.error.as_deref().unwrap().contains("empty"));
+    h.type_text("fix it");
+    let sent = h.ctrl('s');
+    assert!(
+        sent.contains(&Effect::Submit {
+            draft: DraftKey::NewJob,
+            prompt: "fix it".into()
+        }),
+        "{sent:?}"
+    );
+    assert!(h.app.composer.sending.is_some());
+    assert!(
+        h.type_text("zzz").is_empty(),
+        "the text is locked while sending"
+    );
+    assert!(
+        h.ctrl('s')
+            .iter()
+            .all(|e| !matches!(e, Effect::Submit { .. })),
+        "no second send"
+    );
+    h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Failed(network_error(true)),
+    });
+    assert!(h.app.composer.sending.is_none());
+    assert_eq!(h.app.composer.text().trim(), "fix it");
+    let error = h.app.composer.error.clone().unwrap();
+    assert!(
+        error.contains("MAY HAVE BEEN RECEIVED") && error.contains("not resent"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("write the changelog\nwith details");
+    h.ctrl('s');
+    let effects = h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Accepted(job("j9", "active", 0)),
+    });
+    assert!(effects.contains(&Effect::SaveDraft {
+        draft: DraftKey::NewJob,
+        text: String::new()
+    }));
+    assert!(effects.contains(&Effect::RefreshBudget));
+    assert_eq!(h.app.focus, Pane::Jobs);
+    let row = h.app.jobs.selected().unwrap();
+    assert_eq!(
+        (row.id.as_str(), row.first_prompt.as_deref()),
+        ("j9", Some("write the changelog"))
+    );
+    assert_eq!(h.app.composer.text(), "");
+    assert_eq!(fetches(&h.tick(3.0)), vec!["j9"]);
+}
+
+#[test]
+fn a_final_status_seen_live_is_announced_once() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.tick(3.0);
+    let mut done = job("a", "completed", 0);
+    done.pr_link = Some("https://github.com/o/r/pull/7\x1b]52;c;x\x07".into());
+    let effects = h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(done.clone()),
+    });
+    assert!(effects.contains(&Effect::Bell));
+    let notice = h.app.notice.clone().unwrap();
+    assert_eq!(notice.kind, NoticeKind::Done);
+    assert!(
+        notice.text.contains("completed") && !notice.text.contains('\x1b'),
+        "{notice:?}"
+    );
+    h.tick(700.0);
+    let again = h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(done),
+    });
+    assert!(
+        !again.contains(&Effect::Bell),
+        "no second bell for the same status"
+    );
+}
+
+#[test]
+fn read_only_hides_everything_that_writes() {
+    let mut h = Harness::with_config(
+        Config {
+            read_only: true,
+            ..config()
+        },
+        vec![tracked("a", "active", 0)],
+    );
+    assert!(h.key(KeyCode::Char('n')).is_empty());
+    h.key(KeyCode::Char('m'));
+    h.key(KeyCode::Char('2'));
+    assert_eq!(h.app.focus, Pane::Jobs);
+    h.key(KeyCode::Tab);
+    assert_eq!(h.app.focus, Pane::Visitors, "Tab skips the composer");
+}
+
+#[test]
+fn o_without_a_display_copies_the_link_and_says_so() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 0)]);
+    let mut with_link = job("a", "completed", 0);
+    with_link.pr_link = Some("https://github.com/o/r/pull/7".into());
+    h.send(Msg::Tracked {
+        id: "a".into(),
+        result: Ok(with_link),
+    });
+    let effects = h.key(KeyCode::Char('o'));
+    assert_eq!(
+        effects,
+        vec![Effect::Copy("https://github.com/o/r/pull/7".into())]
+    );
+    assert!(h.app.notice.as_ref().unwrap().text.contains("copied"));
+    let mut h = Harness::with_config(
+        Config {
+            has_display: true,
+            ..config()
+        },
+        vec![],
+    );
+    h.send(Msg::Tracked {
+        id: "b".into(),
+        result: Ok(Job {
+            pr_link: Some("https://x/pull/1".into()),
+            ..job("b", "completed", 0)
+        }),
+    });
+    assert_eq!(
+        h.key(KeyCode::Char('o')),
+        vec![Effect::OpenUrl("https://x/pull/1".into())]
+    );
+}
+
+#[test]
+fn the_filter_form_validates_inline_and_saves_the_choice() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('f'));
+    h.key(KeyCode::Tab);
+    for _ in 0..12 {
+        h.key(KeyCode::Backspace);
+    }
+    h.type_text("2026-13-01");
+    let Some(Overlay::Filter(form)) = &h.app.overlay else {
+        panic!()
+    };
+    let problems = form.check().unwrap_err();
+    assert!(problems.from.unwrap().contains("not a valid date"));
+    assert!(
+        h.key(KeyCode::Enter).is_empty(),
+        "nothing is fetched with a bad date"
+    );
+    for _ in 0..10 {
+        h.key(KeyCode::Backspace);
+    }
+    h.type_text("2026-11-01");
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::End);
+    for _ in 0..10 {
+        h.key(KeyCode::Backspace);
+    }
+    h.type_text("2026-11-01");
+    let Some(Overlay::Filter(form)) = &h.app.overlay else {
+        panic!()
+    };
+    assert!(
+        form.check()
+            .unwrap_err()
+            .range
+            .unwrap()
+            .contains("dateTo is exclusive")
+    );
+    for _ in 0..2 {
+        h.key(KeyCode::Backspace);
+    }
+    h.type_text("08");
+    let effects = h.key(KeyCode::Enter);
+    assert!(h.app.overlay.is_none());
+    assert!(effects.iter().any(|e| matches!(e, Effect::SaveSetting { value, .. } if value.starts_with("custom 2026-11-01"))), "{effects:?}");
+    let query = effects.iter().find_map(|e| match e {
+        Effect::FetchVisitors { query, .. } => Some(query.clone()),
+        _ => None,
+    });
+    let query = query.unwrap();
+    assert_eq!(
+        (
+            query.date_from.unwrap().to_string(),
+            query.date_to.unwrap().to_string()
+        ),
+        ("2026-11-01".into(), "2026-11-08".into())
+    );
+}
+
+#[test]
+fn ranges_round_trip_through_the_journal_setting() {
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    for range in [
+        Range::LastDays(7),
+        Range::ThisMonth,
+        Range::AllTime,
+        Range::LastDays(90),
+    ] {
+        assert_eq!(Range::from_setting(&range.to_setting()), Some(range));
+    }
+    let (from, to) = Range::LastDays(7).bounds(today);
+    assert_eq!(
+        (from.unwrap().to_string(), to.unwrap().to_string()),
+        ("2026-11-16".into(), "2026-11-23".into())
+    );
+    let (from, to) = Range::ThisMonth.bounds(today);
+    assert_eq!(
+        (from.unwrap().to_string(), to.unwrap().to_string()),
+        ("2026-11-01".into(), "2026-12-01".into())
+    );
+    assert_eq!(Range::from_setting("garbage"), None);
+}
+
+#[test]
+fn idle_with_nothing_to_poll_sets_no_timer() {
+    let mut h = Harness::new(vec![tracked("f", "failed", 0)]);
+    assert_eq!(h.app.next_wake(h.clock().mono), None);
+    assert!(!h.app.take_dirty() || !h.app.take_dirty());
+    h.tick(100.0);
+    assert!(
+        !h.app.take_dirty(),
+        "a stray tick with nothing shown moving redraws nothing"
+    );
+}

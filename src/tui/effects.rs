@@ -1,0 +1,397 @@
+//! Runs the effects `update` asks for: calls to the service and the journal, each as a
+//! task that answers with a `Msg`. The only place in the console that does I/O besides
+//! the terminal. Drafts go through one writer that keeps only the latest text per draft,
+//! so fast typing costs one journal write per burst and the order of writes is kept.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use chrono::Utc;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::task::JoinHandle;
+
+use super::message::{Budget, DraftKey, Effect, Msg, Startup, Submitted};
+use crate::api::{Client, Job, VisitorsQuery};
+use crate::cli::Format;
+use crate::journal::{Journal, JournalError, Scope, SubmissionKind};
+
+/// What the effects need: the client, the journal and the scope of both.
+#[derive(Clone)]
+pub struct Services {
+    pub client: Arc<Client>,
+    pub journal: Arc<Mutex<Journal>>,
+    pub scope: Arc<Scope>,
+}
+
+impl Services {
+    /// Runs `f` on the journal on the blocking pool.
+    async fn journal<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Journal, &Scope) -> Result<T, JournalError> + Send + 'static,
+    ) -> Result<T, String> {
+        let journal = Arc::clone(&self.journal);
+        let scope = Arc::clone(&self.scope);
+        tokio::task::spawn_blocking(move || {
+            let mut guard = journal.lock().map_err(|_| {
+                "the journal is unavailable after a crash in another task".to_owned()
+            })?;
+            f(&mut guard, &scope).map_err(|e| format!("journal: {e}"))
+        })
+        .await
+        .map_err(|e| e.to_string())?
+    }
+}
+
+/// The runner: spawns a task per effect and hands terminal effects back to the loop.
+pub struct Effects {
+    services: Services,
+    tx: UnboundedSender<Msg>,
+    drafts: Option<UnboundedSender<(DraftKey, String)>>,
+    draft_writer: JoinHandle<()>,
+    export: Option<JoinHandle<()>>,
+}
+
+impl Effects {
+    #[must_use]
+    pub fn new(services: Services, tx: UnboundedSender<Msg>) -> Self {
+        let (drafts, queue) = unbounded_channel();
+        let draft_writer = tokio::spawn(write_drafts(services.clone(), queue, tx.clone()));
+        Self {
+            services,
+            tx,
+            drafts: Some(drafts),
+            draft_writer,
+            export: None,
+        }
+    }
+
+    /// Reads what the console starts from, and answers with `Msg::Loaded`.
+    pub fn load(&self) {
+        let services = self.services.clone();
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let loaded = services
+                .journal(|journal, scope| {
+                    Ok(Startup {
+                        jobs: journal.tracked(scope)?,
+                        drafts: journal.drafts(scope)?,
+                        visitors_filter: journal.setting(scope, "visitors.filter")?,
+                        budget: budget(journal, scope)?,
+                    })
+                })
+                .await;
+            let msg = match loaded {
+                Ok(startup) => Msg::Loaded(Box::new(startup)),
+                Err(reason) => {
+                    let _ = tx.send(Msg::LocalFailure(reason));
+                    Msg::Loaded(Box::default())
+                }
+            };
+            let _ = tx.send(msg);
+        });
+    }
+
+    /// Starts `effect`. Terminal effects (copy, bell, notify, edit) are returned for the
+    /// loop, which owns the terminal.
+    pub fn run(&mut self, effect: Effect) -> Option<Effect> {
+        let s = self.services.clone();
+        let tx = self.tx.clone();
+        match effect {
+            Effect::FetchJob(id) => spawn(tx, async move {
+                let result = s.client.get_job(&id).await;
+                let mut msgs = Vec::new();
+                if let Ok(job) = &result {
+                    msgs.extend(observe(&s, job.clone()).await);
+                }
+                msgs.push(Msg::JobFetched { id, result });
+                msgs
+            }),
+            Effect::Track(id) => spawn(tx, async move {
+                let result = s.client.get_job(&id).await;
+                let mut msgs = Vec::new();
+                if let Ok(job) = &result {
+                    let (job, track_id) = (job.clone(), id.clone());
+                    let stored = s
+                        .journal(move |j, scope| {
+                            j.track(scope, &track_id, Utc::now())?;
+                            j.observe(scope, &job, Utc::now())
+                        })
+                        .await;
+                    msgs.extend(stored.err().map(Msg::LocalFailure));
+                }
+                msgs.push(Msg::Tracked { id, result });
+                msgs
+            }),
+            Effect::Untrack(id) => spawn(tx, async move {
+                s.journal(move |j, scope| j.untrack(scope, &id))
+                    .await
+                    .err()
+                    .map(Msg::LocalFailure)
+                    .into_iter()
+                    .collect()
+            }),
+            Effect::Submit { draft, prompt } => {
+                spawn(tx, async move { vec![submit(&s, draft, prompt).await] })
+            }
+            Effect::LoadDetail(id) => spawn(tx, async move {
+                let job = id.clone();
+                match s
+                    .journal(move |j, scope| {
+                        Ok((j.conversation(scope, &job)?, j.timeline(scope, &job)?))
+                    })
+                    .await
+                {
+                    Ok((conversation, timeline)) => vec![Msg::Detail {
+                        id,
+                        conversation,
+                        timeline,
+                    }],
+                    Err(reason) => vec![Msg::LocalFailure(reason)],
+                }
+            }),
+            Effect::FetchVisitors { generation, query } => spawn(tx, async move {
+                vec![Msg::Visitors {
+                    generation,
+                    result: s.client.visitors(&query).await,
+                }]
+            }),
+            Effect::Export {
+                query,
+                format,
+                path,
+            } => {
+                if let Some(old) = self.export.take() {
+                    old.abort();
+                }
+                self.export = Some(tokio::spawn(export(s, tx, query, format, path)));
+            }
+            Effect::CancelExport => {
+                if let Some(task) = self.export.take() {
+                    task.abort();
+                }
+            }
+            Effect::SaveDraft { draft, text } => {
+                if let Some(drafts) = &self.drafts {
+                    let _ = drafts.send((draft, text));
+                }
+            }
+            Effect::SaveSetting { name, value } => spawn(tx, async move {
+                s.journal(move |j, scope| j.save_setting(scope, name, &value))
+                    .await
+                    .err()
+                    .map(Msg::LocalFailure)
+                    .into_iter()
+                    .collect()
+            }),
+            Effect::RefreshBudget => spawn(tx, async move {
+                match s.journal(|j, scope| budget(j, scope)).await {
+                    Ok(b) => vec![Msg::Budget(b)],
+                    Err(reason) => vec![Msg::LocalFailure(reason)],
+                }
+            }),
+            Effect::OpenUrl(url) => open_url(&url, &tx),
+            terminal @ (Effect::Copy(_)
+            | Effect::Bell
+            | Effect::Notify { .. }
+            | Effect::Edit { .. }) => {
+                return Some(terminal);
+            }
+        }
+        None
+    }
+
+    /// Writes every draft still queued, then stops the writer: called on quit.
+    pub async fn finish(mut self) {
+        self.drafts = None;
+        let _ = (&mut self.draft_writer).await;
+        if let Some(export) = self.export.take() {
+            export.abort();
+        }
+    }
+}
+
+fn spawn(tx: UnboundedSender<Msg>, work: impl Future<Output = Vec<Msg>> + Send + 'static) {
+    tokio::spawn(async move {
+        for msg in work.await {
+            let _ = tx.send(msg);
+        }
+    });
+}
+
+fn budget(journal: &Journal, scope: &Scope) -> Result<Budget, JournalError> {
+    let now = Utc::now();
+    Ok(Budget {
+        create_used: journal.uses_last_hour(scope, SubmissionKind::Create, now)?,
+        message_used: journal.uses_last_hour(scope, SubmissionKind::Message, now)?,
+    })
+}
+
+async fn observe(s: &Services, job: Job) -> Option<Msg> {
+    s.journal(move |j, scope| j.observe(scope, &job, Utc::now()))
+        .await
+        .err()
+        .map(Msg::LocalFailure)
+}
+
+/// Records the prompt, sends it once, records the outcome. Never retried here: a send
+/// that may have reached the service is reported as such.
+async fn submit(s: &Services, draft: DraftKey, prompt: String) -> Msg {
+    let (kind, job_id) = match &draft {
+        DraftKey::NewJob => (SubmissionKind::Create, None),
+        DraftKey::FollowUp(id) => (SubmissionKind::Message, Some(id.clone())),
+    };
+    let (text, job) = (prompt.clone(), job_id.clone());
+    let begun = s
+        .journal(move |j, scope| j.begin_submission(scope, kind, job.as_deref(), &text, Utc::now()))
+        .await;
+    let submission = match begun {
+        Ok(id) => id,
+        Err(reason) => {
+            return Msg::Submitted {
+                draft,
+                outcome: Submitted::NotSent(format!(
+                    "the journal could not record the prompt ({reason})"
+                )),
+            };
+        }
+    };
+    let result = match &job_id {
+        None => s.client.create_job(&prompt).await,
+        Some(id) => s.client.send_message(id, &prompt).await,
+    };
+    let outcome = match result {
+        Ok(job) => {
+            let stored = job.clone();
+            if let Err(reason) = s
+                .journal(move |j, scope| {
+                    j.submission_accepted(scope, submission, &stored, Utc::now())
+                })
+                .await
+            {
+                tracing::warn!("journal: {reason}");
+            }
+            Submitted::Accepted(job)
+        }
+        Err(err) => {
+            let (text, maybe) = (err.to_string(), err.may_have_reached_server());
+            if let Err(reason) = s
+                .journal(move |j, _| j.submission_failed(submission, &text, maybe))
+                .await
+            {
+                tracing::warn!("journal: {reason}");
+            }
+            Submitted::Failed(err)
+        }
+    };
+    Msg::Submitted { draft, outcome }
+}
+
+/// Keeps only the newest text of each draft while a write is running, then writes them.
+async fn write_drafts(
+    s: Services,
+    mut queue: UnboundedReceiver<(DraftKey, String)>,
+    tx: UnboundedSender<Msg>,
+) {
+    while let Some((key, text)) = queue.recv().await {
+        let mut batch = HashMap::from([(key, text)]);
+        while let Ok((key, text)) = queue.try_recv() {
+            batch.insert(key, text);
+        }
+        let written = s
+            .journal(move |j, scope| {
+                for (key, text) in &batch {
+                    j.save_draft(scope, &key.as_journal(), text, Utc::now())?;
+                }
+                Ok(())
+            })
+            .await;
+        if let Err(reason) = written {
+            let _ = tx.send(Msg::LocalFailure(format!(
+                "the draft could not be saved: {reason}"
+            )));
+        }
+    }
+}
+
+/// Fetches every page of the range and writes the file at the end, through a temporary
+/// file renamed into place, so a failed or cancelled export leaves nothing half-written.
+async fn export(
+    s: Services,
+    tx: UnboundedSender<Msg>,
+    query: VisitorsQuery,
+    format: Format,
+    path: PathBuf,
+) {
+    let (mut rows, mut pages) = (0u64, 0u64);
+    let progress_tx = tx.clone();
+    let fetched = s
+        .client
+        .visitors_all(&query, |page| {
+            rows += page.visitors.len() as u64;
+            pages += 1;
+            let _ = progress_tx.send(Msg::ExportProgress { rows, pages });
+        })
+        .await;
+    let result = match fetched {
+        Err(err) => Err(err.to_string()),
+        Ok(all) => {
+            let count = all.visitors.len() as u64;
+            let format = if format == Format::Json {
+                Format::Json
+            } else {
+                Format::Csv
+            };
+            match crate::cli::visitors_text(&all, &query, true, format) {
+                Err(err) => Err(err.message),
+                Ok(text) => tokio::task::spawn_blocking(move || {
+                    write_atomically(&path, text.as_bytes()).map(|()| (path, count))
+                })
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r),
+            }
+        }
+    };
+    let _ = tx.send(Msg::ExportDone(result));
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("{} is not a file name", path.display()))?;
+    let mut temp_name = name.to_os_string();
+    temp_name.push(".partial");
+    let temp = path.with_file_name(temp_name);
+    let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    std::fs::write(&temp, bytes).map_err(fail)?;
+    std::fs::rename(&temp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        fail(e)
+    })
+}
+
+/// Opens a link with the desktop's opener; failures become a notice.
+fn open_url(url: &str, tx: &UnboundedSender<Msg>) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let spawned = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    match spawned {
+        Ok(mut child) => {
+            tokio::task::spawn_blocking(move || child.wait());
+        }
+        Err(err) => {
+            let _ = tx.send(Msg::LocalFailure(format!(
+                "cannot run {opener} to open the link: {err}"
+            )));
+        }
+    }
+}

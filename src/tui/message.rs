@@ -1,0 +1,173 @@
+//! What happens to the console (`Msg`) and what it asks the outside world to do
+//! (`Effect`). `update` turns one into the other; nothing here does I/O.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use crossterm::event::Event;
+
+use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
+use crate::cli::Format;
+use crate::journal::{SentPrompt, StatusChange, TrackedJob};
+
+/// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    pub mono: Instant,
+    pub wall: DateTime<Utc>,
+}
+
+impl Clock {
+    /// The real time now.
+    #[must_use]
+    pub fn now() -> Self {
+        Self {
+            mono: Instant::now(),
+            wall: Utc::now(),
+        }
+    }
+}
+
+/// Which composer draft a text belongs to: a new job, or a follow-up to one job.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum DraftKey {
+    NewJob,
+    FollowUp(String),
+}
+
+impl DraftKey {
+    /// The key the journal stores the draft under.
+    #[must_use]
+    pub fn as_journal(&self) -> String {
+        match self {
+            Self::NewJob => "new".to_owned(),
+            Self::FollowUp(id) => format!("job:{id}"),
+        }
+    }
+
+    /// Reads a journal key back; keys this build does not know are ignored.
+    #[must_use]
+    pub fn from_journal(key: &str) -> Option<Self> {
+        match key {
+            "new" => Some(Self::NewJob),
+            _ => key
+                .strip_prefix("job:")
+                .filter(|id| !id.is_empty())
+                .map(|id| Self::FollowUp(id.to_owned())),
+        }
+    }
+}
+
+/// What the journal held when the console opened.
+#[derive(Debug, Clone, Default)]
+pub struct Startup {
+    pub jobs: Vec<TrackedJob>,
+    pub drafts: Vec<(String, String)>,
+    pub visitors_filter: Option<String>,
+    pub budget: Budget,
+}
+
+/// Uses of the hourly create and message budgets, as counted in the journal.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Budget {
+    pub create_used: u32,
+    pub message_used: u32,
+}
+
+/// How a submission ended.
+#[derive(Debug, Clone)]
+pub enum Submitted {
+    Accepted(Job),
+    Failed(ApiError),
+    /// Failed before anything was sent (the journal could not record the prompt).
+    NotSent(String),
+}
+
+/// Something that happened, for `update` to take in.
+#[derive(Debug)]
+pub enum Msg {
+    Input(Event),
+    /// A timer the loop set from `App::next_wake` went off.
+    Tick,
+    Loaded(Box<Startup>),
+    JobFetched {
+        id: String,
+        result: Result<Job, ApiError>,
+    },
+    Tracked {
+        id: String,
+        result: Result<Job, ApiError>,
+    },
+    Submitted {
+        draft: DraftKey,
+        outcome: Submitted,
+    },
+    Detail {
+        id: String,
+        conversation: Vec<SentPrompt>,
+        timeline: Vec<StatusChange>,
+    },
+    Visitors {
+        generation: u64,
+        result: Result<VisitorsPage, ApiError>,
+    },
+    ExportProgress {
+        rows: u64,
+        pages: u64,
+    },
+    ExportDone(Result<(PathBuf, u64), String>),
+    Budget(Budget),
+    EditorDone {
+        draft: DraftKey,
+        result: Result<String, String>,
+    },
+    /// Something local failed (the journal, the opener); the console goes on and says so.
+    LocalFailure(String),
+    /// SIGTERM, SIGHUP or SIGINT: leave cleanly.
+    Terminate,
+}
+
+/// Something `update` wants done. Effects run as tasks and answer with a `Msg`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    FetchJob(String),
+    Track(String),
+    Untrack(String),
+    Submit {
+        draft: DraftKey,
+        prompt: String,
+    },
+    LoadDetail(String),
+    FetchVisitors {
+        generation: u64,
+        query: VisitorsQuery,
+    },
+    Export {
+        query: VisitorsQuery,
+        format: Format,
+        path: PathBuf,
+    },
+    CancelExport,
+    SaveDraft {
+        draft: DraftKey,
+        text: String,
+    },
+    SaveSetting {
+        name: &'static str,
+        value: String,
+    },
+    RefreshBudget,
+    /// Terminal effects, done by the loop that owns the terminal.
+    Copy(String),
+    Bell,
+    Notify {
+        title: String,
+        body: String,
+    },
+    OpenUrl(String),
+    Edit {
+        draft: DraftKey,
+        text: String,
+    },
+}

@@ -1,0 +1,275 @@
+//! The console. One task owns the state ([`app::App`]); input, replies and timers arrive
+//! as messages; `update` returns effects that run as tasks; the screen is drawn only
+//! when something changed and the queue is empty. Idle means asleep: no timer runs
+//! unless a poll is due, and relative times tick only while one is due within a minute.
+
+pub mod app;
+pub mod effects;
+pub mod keymap;
+pub mod message;
+pub mod terminal;
+pub mod view;
+
+use std::io;
+use std::time::Instant;
+
+use crossterm::event::{Event, EventStream};
+use futures_util::StreamExt as _;
+use futures_util::stream::BoxStream;
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui::buffer::Buffer;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+use app::App;
+use effects::{Effects, Services};
+use message::{Clock, DraftKey, Effect, Msg};
+use terminal::Host;
+use view::ViewContext;
+use view::theme::Theme;
+
+/// A source of terminal input. The loop asks for a new one after `$EDITOR` has run,
+/// because the old one may have read keys meant for the editor.
+pub type Input = BoxStream<'static, io::Result<Event>>;
+
+/// Sees each frame drawn.
+pub type FrameObserver = Box<dyn FnMut(&Buffer) + Send>;
+
+/// How the loop draws and edits, beyond the app's own config.
+pub struct LoopOptions {
+    pub theme: Theme,
+    /// Clock times in UTC instead of the local zone.
+    pub utc: bool,
+    /// The command that edits a file for Ctrl+E (`$VISUAL`, `$EDITOR`, or `vi`).
+    pub editor: String,
+    /// Called with each frame drawn (tests read the screen through it).
+    pub on_frame: Option<FrameObserver>,
+    /// A message here ends the loop (signals).
+    pub stop: Option<UnboundedReceiver<()>>,
+}
+
+/// Why the loop stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum LoopError {
+    #[error("terminal: {0}")]
+    Terminal(#[from] io::Error),
+}
+
+/// Runs the console until it quits, then saves what is pending. The terminal, input and
+/// host are passed in, so tests drive the real loop on a `TestBackend`.
+pub async fn drive<B: Backend<Error = io::Error>>(
+    mut app: App,
+    terminal: &mut Terminal<B>,
+    host: &mut dyn Host,
+    mut input: impl FnMut() -> Input,
+    services: Services,
+    mut options: LoopOptions,
+) -> Result<App, LoopError> {
+    let (tx, mut rx) = unbounded_channel();
+    let mut effects = Effects::new(services, tx.clone());
+    effects.load();
+    let (keys_tx, mut keys) = unbounded_channel();
+    let mut reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
+    let outcome = loop {
+        if app.take_dirty()
+            && let Err(err) = draw(terminal, &app, &mut options)
+        {
+            break Err(err);
+        }
+        if app.quit {
+            break Ok(());
+        }
+        let wake = app.next_wake(Instant::now());
+        let msg = next_msg(&mut rx, &mut keys, options.stop.as_mut(), wake).await;
+        let mut batch = vec![msg];
+        // Take everything already waiting before drawing again.
+        while let Ok(more) = rx.try_recv() {
+            batch.push(more);
+        }
+        while let Ok(event) = keys.try_recv() {
+            batch.push(input_msg(event));
+        }
+        for msg in batch {
+            for effect in app.update(msg, Clock::now()) {
+                let Some(local) = effects.run(effect) else {
+                    continue;
+                };
+                if let Effect::Edit { draft, text } = local {
+                    // Stop reading input first, so the editor gets every key.
+                    if let Some(task) = reader.take() {
+                        task.abort();
+                        let _ = task.await;
+                    }
+                    let result = edit(host, &options.editor, &draft, text).await;
+                    reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
+                    let _ = terminal.clear();
+                    let _ = tx.send(Msg::EditorDone { draft, result });
+                } else {
+                    terminal_effect(local, host);
+                }
+            }
+        }
+    };
+    if let Some(task) = reader.take() {
+        task.abort();
+    }
+    effects.finish().await;
+    outcome.map(|()| app)
+}
+
+/// Reads the terminal in its own task, so the loop can take every waiting key at once.
+async fn forward_input(mut input: Input, tx: UnboundedSender<io::Result<Event>>) {
+    while let Some(event) = input.next().await {
+        if tx.send(event).is_err() {
+            return;
+        }
+    }
+}
+
+fn input_msg(event: io::Result<Event>) -> Msg {
+    match event {
+        Ok(event) => Msg::Input(event),
+        // The terminal is gone (an SSH drop): leave; drafts are already saved.
+        Err(_) => Msg::Terminate,
+    }
+}
+
+async fn next_msg(
+    rx: &mut UnboundedReceiver<Msg>,
+    keys: &mut UnboundedReceiver<io::Result<Event>>,
+    stop: Option<&mut UnboundedReceiver<()>>,
+    wake: Option<Instant>,
+) -> Msg {
+    let stop = async {
+        match stop {
+            Some(stop) => stop.recv().await,
+            None => std::future::pending().await,
+        }
+    };
+    let sleep = async {
+        match wake {
+            Some(at) => tokio::time::sleep_until(at.into()).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        biased;
+        Some(()) = stop => Msg::Terminate,
+        Some(msg) = rx.recv() => msg,
+        Some(event) = keys.recv() => input_msg(event),
+        () = sleep => Msg::Tick,
+    }
+}
+
+fn draw<B: Backend<Error = io::Error>>(
+    terminal: &mut Terminal<B>,
+    app: &App,
+    options: &mut LoopOptions,
+) -> Result<(), LoopError> {
+    let cx = ViewContext {
+        wall: chrono::Utc::now(),
+        mono: Instant::now(),
+        theme: options.theme,
+        utc: options.utc,
+    };
+    let frame = terminal.draw(|frame| view::draw(frame, app, &cx))?;
+    if let Some(on_frame) = &mut options.on_frame {
+        on_frame(frame.buffer);
+    }
+    Ok(())
+}
+
+/// Escapes the loop writes to the terminal itself.
+fn terminal_effect(effect: Effect, host: &mut dyn Host) {
+    match effect {
+        Effect::Copy(text) => host.write_escape(&terminal::osc52(&text)),
+        Effect::Bell => host.write_escape(b"\x07"),
+        Effect::Notify { title, body } => host.write_escape(&terminal::osc9(&title, &body)),
+        _ => {}
+    }
+}
+
+/// Hands the terminal to the editor on a temporary file and reads the file back.
+async fn edit(
+    host: &mut dyn Host,
+    editor: &str,
+    draft: &DraftKey,
+    text: String,
+) -> Result<String, String> {
+    let dir = std::env::temp_dir();
+    let name = format!(
+        "docdeck-{}-{}.md",
+        std::process::id(),
+        draft.as_journal().replace(':', "-")
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    host.suspend().map_err(|e| e.to_string())?;
+    let command = format!("{editor} \"$1\"");
+    let file = path.clone();
+    let status = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .arg("sh")
+            .arg(&file)
+            .status()
+    })
+    .await;
+    let resumed = host.resume();
+    let result = match status {
+        Ok(Ok(status)) if status.success() => {
+            std::fs::read_to_string(&path).map_err(|e| e.to_string())
+        }
+        Ok(Ok(status)) => Err(format!("{editor} exited with {status}")),
+        Ok(Err(err)) => Err(format!("cannot run {editor}: {err}")),
+        Err(err) => Err(err.to_string()),
+    };
+    let _ = std::fs::remove_file(&path);
+    resumed.map_err(|e| e.to_string())?;
+    result
+}
+
+/// The console on the real terminal: takes it, listens for signals, and gives it back
+/// however the loop ends.
+pub async fn run(
+    app: App,
+    services: Services,
+    editor: String,
+    theme: Theme,
+) -> Result<(), LoopError> {
+    let (mut guard, mut terminal) = terminal::TerminalGuard::enter()?;
+    let (signal_tx, signal_rx) = unbounded_channel::<()>();
+    let signals = tokio::spawn(forward_signals(signal_tx));
+    let options = LoopOptions {
+        theme,
+        utc: false,
+        editor,
+        on_frame: None,
+        stop: Some(signal_rx),
+    };
+    let input = || -> Input { EventStream::new().boxed() };
+    let result = drive(app, &mut terminal, &mut guard, input, services, options).await;
+    signals.abort();
+    drop(guard);
+    result.map(|_| ())
+}
+
+/// SIGTERM, SIGHUP and SIGINT end the loop the normal way: drafts written, terminal
+/// restored.
+async fn forward_signals(tx: tokio::sync::mpsc::UnboundedSender<()>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut hup), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = hup.recv() => {}
+        _ = int.recv() => {}
+    }
+    let _ = tx.send(());
+}

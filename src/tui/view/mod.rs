@@ -1,0 +1,132 @@
+//! Drawing the console: a pure function of the state and the clock. No I/O here. Only
+//! the rows that fit are laid out, and every text from outside is sanitized first.
+
+mod composer;
+mod detail;
+mod forms;
+mod help;
+mod jobs;
+mod status;
+pub mod theme;
+mod visitors;
+
+use std::time::Instant;
+
+use chrono::{DateTime, Local, Utc};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use super::app::{App, Overlay, Pane};
+use theme::Theme;
+
+/// Smallest terminal the console draws in.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 15;
+
+/// What a frame is drawn with besides the state: the clock and the colour choice.
+#[derive(Debug, Clone, Copy)]
+pub struct ViewContext {
+    pub wall: DateTime<Utc>,
+    pub mono: Instant,
+    pub theme: Theme,
+    /// Show clock times in UTC (tests) rather than the local zone.
+    pub utc: bool,
+}
+
+impl ViewContext {
+    /// `HH:MM:SS` of a time, in the local zone unless `utc`.
+    #[must_use]
+    pub fn clock_time(&self, at: DateTime<Utc>) -> String {
+        if self.utc {
+            at.format("%H:%M:%S").to_string()
+        } else {
+            at.with_timezone(&Local).format("%H:%M:%S").to_string()
+        }
+    }
+
+    /// `YYYY-MM-DD HH:MM` of a time, with its zone.
+    #[must_use]
+    pub fn date_time(&self, at: DateTime<Utc>) -> String {
+        if self.utc {
+            at.format("%Y-%m-%d %H:%M UTC").to_string()
+        } else {
+            at.with_timezone(&Local)
+                .format("%Y-%m-%d %H:%M %Z")
+                .to_string()
+        }
+    }
+}
+
+/// Draws the whole frame.
+pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        too_small(frame, area, cx);
+        return;
+    }
+    let [tabs, body, notice, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    status::tabs(frame, tabs, app, cx);
+    match app.focus {
+        Pane::Jobs => jobs::draw(frame, body, app, cx),
+        Pane::Composer => composer::draw(frame, body, app, cx),
+        Pane::Visitors => visitors::draw(frame, body, app, cx),
+    }
+    status::notice(frame, notice, app, cx);
+    status::bar(frame, status, app, cx);
+    match &app.overlay {
+        None => {}
+        Some(Overlay::Help(context)) => help::draw(frame, body, *context, app, cx),
+        Some(Overlay::Detail(detail)) => detail::draw(frame, body, detail, app, cx),
+        Some(Overlay::Track(form)) => forms::track(frame, body, form, cx),
+        Some(Overlay::Filter(form)) => forms::filter(frame, body, form, cx),
+        Some(Overlay::Export(form)) => forms::export(frame, body, form, cx),
+    }
+}
+
+fn too_small(frame: &mut Frame<'_>, area: Rect, cx: &ViewContext) {
+    let text = vec![
+        Line::from(Span::styled("terminal too small", cx.theme.error())),
+        Line::from(format!(
+            "{}×{} here; docdeck needs at least {MIN_WIDTH}×{MIN_HEIGHT}.",
+            area.width, area.height
+        )),
+        Line::from("Enlarge the window, or press q to quit."),
+    ];
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+}
+
+/// A box centred in `area`, at most `width`×`height`, cleared for an overlay.
+pub(crate) fn overlay_area(frame: &mut Frame<'_>, area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    let rect = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    frame.render_widget(Clear, rect);
+    rect
+}
+
+/// A count with thousands separators: `12,345`.
+#[must_use]
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
