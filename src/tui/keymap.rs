@@ -133,9 +133,9 @@ pub const JOBS: &[Binding] = &[
     ),
     bind!([ch('n')], "n", "new job (composer)", NewJob),
     bind!([ch('m')], "m", "follow-up to this job", FollowUp),
-    bind!([ch('a')], "a", "track an existing job by id", Track),
+    bind!([ch('a')], "a", "track a job by its id", Track),
     bind!([ch('x')], "x", "untrack (history is kept)", Untrack),
-    bind!([ch('y')], "y", "copy PR link or id (OSC 52)", Copy),
+    bind!([ch('y')], "y", "copy PR link or id", Copy),
     bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
 ];
 
@@ -151,7 +151,7 @@ pub const DETAIL: &[Binding] = &[
     MOVES[2],
     MOVES[3],
     bind!([ch('m')], "m", "follow-up to this job", FollowUp),
-    bind!([ch('y')], "y", "copy PR link or id (OSC 52)", Copy),
+    bind!([ch('y')], "y", "copy PR link or id", Copy),
     bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
 ];
 

@@ -77,7 +77,7 @@ pub fn track(frame: &mut Frame<'_>, area: Rect, form: &TrackForm, cx: &ViewConte
 }
 
 pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewContext) {
-    let rect = super::overlay_area(frame, area, 76, 13);
+    let rect = super::overlay_area(frame, area, 76, 10);
     let block = boxed(
         " Dates and page size ",
         " Enter apply · Esc cancel · Tab next field ",
@@ -146,7 +146,7 @@ pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewCon
         cx,
     );
     problem(frame, rows[6], problems.rows.as_deref(), cx);
-    let hint = "dates: YYYY-MM-DD (00:00 UTC) or RFC 3339; `to` is the first instant NOT counted";
+    let hint = "YYYY-MM-DD is 00:00 UTC; `to` is the first instant NOT counted";
     frame.render_widget(Paragraph::new(Span::styled(hint, cx.theme.dim())), rows[7]);
 }
 

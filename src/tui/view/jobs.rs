@@ -10,8 +10,9 @@ use crate::text::{age, sanitize};
 use crate::tui::app::short_id;
 use crate::tui::app::{App, JobRow};
 
-/// Widths from which more columns are shown.
+/// Widths from which more columns are shown: the model, then the whole PR link.
 const WIDE: u16 = 110;
+const WIDEST: u16 = 170;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let list = &app.jobs;
@@ -32,6 +33,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         return;
     }
     let wide = area.width >= WIDE;
+    let widest = area.width >= WIDEST;
     // Only the rows that fit are laid out; the window follows the cursor.
     let visible = usize::from(area.height.saturating_sub(2)).max(1);
     let selected = list.selected_index().unwrap_or(0);
@@ -40,7 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         .iter()
         .enumerate()
         .map(|(i, row)| {
-            let r = job_row(row, wide, cx);
+            let r = job_row(row, wide, widest, cx);
             if offset + i == selected {
                 r.style(cx.theme.selected())
             } else {
@@ -67,8 +69,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
             Constraint::Length(12),
             Constraint::Length(4),
             Constraint::Length(18),
-            Constraint::Length(28),
-            Constraint::Length(34),
+            Constraint::Length(26),
+            Constraint::Length(if widest { 44 } else { 6 }),
             Constraint::Min(10),
         ]
     } else {
@@ -88,7 +90,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     frame.render_widget(table, area);
 }
 
-fn job_row<'a>(row: &'a JobRow, wide: bool, cx: &ViewContext) -> Row<'a> {
+fn job_row<'a>(row: &'a JobRow, wide: bool, widest: bool, cx: &ViewContext) -> Row<'a> {
     let (status, style) = cx.theme.status(row.status());
     let job = row.job.as_ref();
     let when = job
@@ -104,7 +106,7 @@ fn job_row<'a>(row: &'a JobRow, wide: bool, cx: &ViewContext) -> Row<'a> {
     let pr = row.pr_link().map_or_else(
         || "-".to_owned(),
         |link| {
-            if wide {
+            if widest {
                 sanitize(link)
             } else {
                 pr_number(link)

@@ -130,3 +130,6 @@ pub fn thousands(n: u64) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;
