@@ -52,12 +52,18 @@ pub struct LoopOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum LoopError {
     #[error("terminal: {0}")]
-    Terminal(#[from] io::Error),
+    Terminal(String),
+}
+
+impl From<io::Error> for LoopError {
+    fn from(err: io::Error) -> Self {
+        Self::Terminal(err.to_string())
+    }
 }
 
 /// Runs the console until it quits, then saves what is pending. The terminal, input and
 /// host are passed in, so tests drive the real loop on a `TestBackend`.
-pub async fn drive<B: Backend<Error = io::Error>>(
+pub async fn drive<B: Backend>(
     mut app: App,
     terminal: &mut Terminal<B>,
     host: &mut dyn Host,
@@ -161,7 +167,7 @@ async fn next_msg(
     }
 }
 
-fn draw<B: Backend<Error = io::Error>>(
+fn draw<B: Backend>(
     terminal: &mut Terminal<B>,
     app: &App,
     options: &mut LoopOptions,
@@ -172,7 +178,9 @@ fn draw<B: Backend<Error = io::Error>>(
         theme: options.theme,
         utc: options.utc,
     };
-    let frame = terminal.draw(|frame| view::draw(frame, app, &cx))?;
+    let frame = terminal
+        .draw(|frame| view::draw(frame, app, &cx))
+        .map_err(|err| LoopError::Terminal(err.to_string()))?;
     if let Some(on_frame) = &mut options.on_frame {
         on_frame(frame.buffer);
     }

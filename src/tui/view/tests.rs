@@ -21,7 +21,10 @@ fn job(id: &str, status: &str, hours_ago: i64, pr: Option<&str>) -> Job {
     Job {
         id: Some(id.into()),
         status: Some(JobStatus::parse(status)),
-        source: Some(Source { repository: Some("https://github.com/acme/docs".into()), git_ref: Some("main".into()) }),
+        source: Some(Source {
+            repository: Some("https://github.com/acme/docs".into()),
+            git_ref: Some("main".into()),
+        }),
         model: Some("docdeck-simulated".into()),
         pr_link: pr.map(str::to_owned),
         created_at: Some(wall() - chrono::Duration::hours(hours_ago)),
@@ -31,11 +34,41 @@ fn job(id: &str, status: &str, hours_ago: i64, pr: Option<&str>) -> Job {
 
 fn jobs() -> Vec<TrackedJob> {
     let rows = [
-        ("job_7f3a9c21d0e4", "active", 0, None, "Document the new webhooks endpoint"),
-        ("job_51be07aa93c2", "completed", 3, Some("https://github.com/acme/docs/pull/42"), "Fix the broken links in the quickstart"),
-        ("job_0c8d4e6f1a2b", "failed", 26, None, "Rewrite the authentication guide"),
-        ("job_9a8b7c6d5e4f", "archived", 200, Some("https://github.com/acme/docs/pull/7"), "Translate the FAQ into Spanish"),
-        ("job_hostile\x1b[2J", "paused\x1b]0;owned\x07", 300, Some("https://evil.example/\x1b]52;c;ZXZpbA==\x07"), "\u{202E}gnp.exe"),
+        (
+            "job_7f3a9c21d0e4",
+            "active",
+            0,
+            None,
+            "Document the new webhooks endpoint",
+        ),
+        (
+            "job_51be07aa93c2",
+            "completed",
+            3,
+            Some("https://github.com/acme/docs/pull/42"),
+            "Fix the broken links in the quickstart",
+        ),
+        (
+            "job_0c8d4e6f1a2b",
+            "failed",
+            26,
+            None,
+            "Rewrite the authentication guide",
+        ),
+        (
+            "job_9a8b7c6d5e4f",
+            "archived",
+            200,
+            Some("https://github.com/acme/docs/pull/7"),
+            "Translate the FAQ into Spanish",
+        ),
+        (
+            "job_hostile\x1b[2J",
+            "paused\x1b]0;owned\x07",
+            300,
+            Some("https://evil.example/\x1b]52;c;ZXZpbA==\x07"),
+            "\u{202E}gnp.exe",
+        ),
     ];
     rows.iter()
         .map(|(id, status, hours, pr, prompt)| TrackedJob {
@@ -48,12 +81,35 @@ fn jobs() -> Vec<TrackedJob> {
 }
 
 fn page() -> VisitorsPage {
-    let mut visitors = vec![PageVisitors { path: "/introduction".into(), human: 987, ai: 194, total: 1179 }];
-    visitors.push(PageVisitors { path: "/x\x1b[2J\x1b]52;c;ZXZpbA==\x07/clear".into(), human: 500, ai: 300, total: 700 });
+    let mut visitors = vec![PageVisitors {
+        path: "/introduction".into(),
+        human: 987,
+        ai: 194,
+        total: 1179,
+    }];
+    visitors.push(PageVisitors {
+        path: "/x\x1b[2J\x1b]52;c;ZXZpbA==\x07/clear".into(),
+        human: 500,
+        ai: 300,
+        total: 700,
+    });
     for i in 0..48u64 {
-        visitors.push(PageVisitors { path: format!("/guides/page-{i:02}"), human: 400 - i * 8, ai: 10 + i, total: 405 - i * 7 });
+        visitors.push(PageVisitors {
+            path: format!("/guides/page-{i:02}"),
+            human: 400 - i * 8,
+            ai: 10 + i,
+            total: 405 - i * 7,
+        });
     }
-    VisitorsPage { totals: VisitorTotals { human: 12_496, ai: 3_525, total: 15_100 }, visitors, has_more: true }
+    VisitorsPage {
+        totals: VisitorTotals {
+            human: 12_496,
+            ai: 3_525,
+            total: 15_100,
+        },
+        visitors,
+        has_more: true,
+    }
 }
 
 struct Scene {
@@ -74,19 +130,34 @@ impl Scene {
             hourly_limit: 100,
             seed: 7,
         };
-        let mut scene = Self { app: App::new(config), base: Instant::now() };
+        let mut scene = Self {
+            app: App::new(config),
+            base: Instant::now(),
+        };
         scene.send(Msg::Loaded(Box::new(Startup {
             jobs: jobs(),
-            drafts: vec![("new".into(), "Explain rate limits\nwith an example per plan".into())],
+            drafts: vec![(
+                "new".into(),
+                "Explain rate limits\nwith an example per plan".into(),
+            )],
             visitors_filter: None,
-            budget: Budget { create_used: 13, message_used: 4 },
+            budget: Budget {
+                create_used: 13,
+                message_used: 4,
+            },
         })));
-        scene.send(Msg::JobFetched { id: "job_7f3a9c21d0e4".into(), result: Ok(job("job_7f3a9c21d0e4", "active", 0, None)) });
+        scene.send(Msg::JobFetched {
+            id: "job_7f3a9c21d0e4".into(),
+            result: Ok(job("job_7f3a9c21d0e4", "active", 0, None)),
+        });
         scene
     }
 
     fn clock(&self) -> Clock {
-        Clock { mono: self.base, wall: wall() }
+        Clock {
+            mono: self.base,
+            wall: wall(),
+        }
     }
 
     fn send(&mut self, msg: Msg) {
@@ -95,12 +166,20 @@ impl Scene {
     }
 
     fn key(&mut self, code: KeyCode) {
-        self.send(Msg::Input(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))));
+        self.send(Msg::Input(Event::Key(KeyEvent::new(
+            code,
+            KeyModifiers::NONE,
+        ))));
     }
 
     fn render(&self, width: u16, height: u16) -> String {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-        let cx = ViewContext { wall: wall(), mono: self.base, theme: Theme { color: true }, utc: true };
+        let cx = ViewContext {
+            wall: wall(),
+            mono: self.base,
+            theme: Theme { color: true },
+            utc: true,
+        };
         terminal.draw(|frame| draw(frame, &self.app, &cx)).unwrap();
         terminal.backend().to_string()
     }
@@ -108,7 +187,10 @@ impl Scene {
 
 fn both(name: &str, scene: &Scene) {
     let small = scene.render(80, 24);
-    assert!(!small.contains('\x1b') && !small.contains('\x07'), "an escape reached the screen:\n{small}");
+    assert!(
+        !small.contains('\x1b') && !small.contains('\x07'),
+        "an escape reached the screen:\n{small}"
+    );
     insta::assert_snapshot!(format!("{name}_80x24"), small);
     insta::assert_snapshot!(format!("{name}_120x40"), scene.render(120, 40));
 }
@@ -126,12 +208,26 @@ fn job_detail() {
     scene.send(Msg::Detail {
         id: "job_51be07aa93c2".into(),
         conversation: vec![
-            SentPrompt { prompt: "Fix the broken links in the quickstart".into(), sent_at: wall() - chrono::Duration::hours(3), kind: SubmissionKind::Create },
-            SentPrompt { prompt: "Also check the SDK pages".into(), sent_at: wall() - chrono::Duration::hours(2), kind: SubmissionKind::Message },
+            SentPrompt {
+                prompt: "Fix the broken links in the quickstart".into(),
+                sent_at: wall() - chrono::Duration::hours(3),
+                kind: SubmissionKind::Create,
+            },
+            SentPrompt {
+                prompt: "Also check the SDK pages".into(),
+                sent_at: wall() - chrono::Duration::hours(2),
+                kind: SubmissionKind::Message,
+            },
         ],
         timeline: vec![
-            StatusChange { status: JobStatus::Active, observed_at: wall() - chrono::Duration::minutes(180) },
-            StatusChange { status: JobStatus::Completed, observed_at: wall() - chrono::Duration::minutes(176) },
+            StatusChange {
+                status: JobStatus::Active,
+                observed_at: wall() - chrono::Duration::minutes(180),
+            },
+            StatusChange {
+                status: JobStatus::Completed,
+                observed_at: wall() - chrono::Duration::minutes(176),
+            },
         ],
     });
     both("detail", &scene);
@@ -153,7 +249,10 @@ fn visitors_pane() {
     let mut scene = Scene::new();
     scene.key(KeyCode::Char('3'));
     let generation = scene.app.visitors.generation;
-    scene.send(Msg::Visitors { generation, result: Ok(page()) });
+    scene.send(Msg::Visitors {
+        generation,
+        result: Ok(page()),
+    });
     both("visitors", &scene);
     scene.key(KeyCode::Char('f'));
     both("visitors_filter", &scene);

@@ -1,0 +1,460 @@
+//! The real console loop, driven by scripted keys on a `TestBackend`, against the local
+//! service on port 0. Each test waits for screen content with a deadline.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use docdeck::api::{DateParam, VisitorsQuery};
+use docdeck::journal::{Journal, Scope};
+use docdeck::server::RunningServer;
+use docdeck::server::db::DbLocation;
+use docdeck::tui::app::{App, Config, NotifyMode};
+use docdeck::tui::effects::Services;
+use docdeck::tui::terminal::Host;
+use docdeck::tui::view::theme::Theme;
+use docdeck::tui::{Input, LoopOptions, drive};
+use futures_util::StreamExt as _;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use common::{DEADLINE, PROJECT};
+
+/// Records what the console writes to the terminal besides frames.
+struct Recorder(Arc<Mutex<Vec<u8>>>);
+
+impl Host for Recorder {
+    fn write_escape(&mut self, bytes: &[u8]) {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+    }
+    fn suspend(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+    fn resume(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Console {
+    keys: mpsc::UnboundedSender<io::Result<Event>>,
+    screen: watch::Receiver<String>,
+    task: JoinHandle<App>,
+    journal: Arc<Mutex<Journal>>,
+    scope: Scope,
+}
+
+fn text_of(buffer: &Buffer) -> String {
+    let width = usize::from(buffer.area.width);
+    buffer
+        .content
+        .chunks(width)
+        .map(|row| {
+            row.iter()
+                .map(ratatui::buffer::Cell::symbol)
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+impl Console {
+    fn open(server: &RunningServer, poll: Duration) -> Self {
+        Self::open_with(
+            server,
+            poll,
+            Arc::new(Mutex::new(Journal::open_in_memory().unwrap())),
+        )
+    }
+
+    fn open_with(server: &RunningServer, poll: Duration, journal: Arc<Mutex<Journal>>) -> Self {
+        let scope = Scope {
+            service: server.base_url(),
+            project: PROJECT.into(),
+        };
+        let services = Services {
+            client: Arc::new(common::client(server)),
+            journal: Arc::clone(&journal),
+            scope: Arc::new(scope.clone()),
+        };
+        let config = Config {
+            profile: None,
+            project: PROJECT.into(),
+            host: server.addr.to_string(),
+            read_only: false,
+            notify: NotifyMode::Bell,
+            has_display: false,
+            poll_interval: poll,
+            hourly_limit: 100,
+            seed: 1,
+        };
+        let (keys, rx) = mpsc::unbounded_channel();
+        let mut rx = Some(rx);
+        let input = move || -> Input {
+            match rx.take() {
+                Some(mut rx) => futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)).boxed(),
+                None => futures_util::stream::pending().boxed(),
+            }
+        };
+        let (screen_tx, screen) = watch::channel(String::new());
+        let options = LoopOptions {
+            theme: Theme { color: false },
+            utc: true,
+            editor: "false".into(),
+            on_frame: Some(Box::new(move |buffer| {
+                screen_tx.send_replace(text_of(buffer));
+            })),
+            stop: None,
+        };
+        let task = tokio::spawn(async move {
+            let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+            let mut host = Recorder(Arc::default());
+            drive(
+                App::new(config),
+                &mut terminal,
+                &mut host,
+                input,
+                services,
+                options,
+            )
+            .await
+            .unwrap()
+        });
+        Self {
+            keys,
+            screen,
+            task,
+            journal,
+            scope,
+        }
+    }
+
+    fn key(&self, code: KeyCode) {
+        self.keys
+            .send(Ok(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))))
+            .unwrap();
+    }
+
+    fn ctrl(&self, c: char) {
+        self.keys
+            .send(Ok(Event::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::CONTROL,
+            ))))
+            .unwrap();
+    }
+
+    fn type_text(&self, text: &str) {
+        for c in text.chars() {
+            self.key(if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            });
+        }
+    }
+
+    /// Waits until the screen satisfies `ready`, failing with the last screen at the deadline.
+    async fn wait_for(&mut self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let wait = async {
+            loop {
+                {
+                    let screen = self.screen.borrow_and_update();
+                    if ready(&screen) {
+                        return screen.clone();
+                    }
+                }
+                self.screen.changed().await.unwrap();
+            }
+        };
+        match tokio::time::timeout(DEADLINE, wait).await {
+            Ok(screen) => screen,
+            Err(_) => panic!(
+                "timed out waiting for {what}; the screen was:\n{}",
+                *self.screen.borrow()
+            ),
+        }
+    }
+
+    async fn quit(self) -> App {
+        self.key(KeyCode::Esc);
+        self.key(KeyCode::Char('q'));
+        tokio::time::timeout(DEADLINE, self.task)
+            .await
+            .expect("the console quits")
+            .unwrap()
+    }
+}
+
+fn line_with<'a>(screen: &'a str, needle: &str) -> Option<&'a str> {
+    screen.lines().find(|line| line.contains(needle))
+}
+
+#[tokio::test]
+async fn a_job_created_in_the_composer_completes_with_its_pr_link() {
+    let server = common::start(common::fast_options(DbLocation::Memory)).await;
+    let mut console = Console::open(&server, Duration::from_millis(50));
+    console
+        .wait_for("the empty list", |s| s.contains("No tracked jobs yet"))
+        .await;
+    console.key(KeyCode::Char('n'));
+    console
+        .wait_for("the composer", |s| s.contains("New job"))
+        .await;
+    console.type_text("Fix the typo in the quickstart\nand the intro");
+    console.ctrl('s');
+    let screen = console
+        .wait_for("the job completed with a PR", |s| {
+            line_with(s, "Fix the typo in the quickstart")
+                .is_some_and(|l| l.contains("completed") && l.contains("#1"))
+        })
+        .await;
+    assert!(
+        screen.contains("completed · https://github.com/acme/docs/pull/1"),
+        "{screen}"
+    );
+    // The journal knows the job, its prompt and its timeline.
+    let journal = Arc::clone(&console.journal);
+    let scope = console.scope.clone();
+    console.quit().await;
+    let journal = journal.lock().unwrap();
+    let tracked = journal.tracked(&scope).unwrap();
+    assert_eq!(tracked.len(), 1);
+    assert_eq!(
+        tracked[0].first_prompt.as_deref(),
+        Some("Fix the typo in the quickstart\nand the intro")
+    );
+    let timeline: Vec<String> = journal
+        .timeline(&scope, &tracked[0].id)
+        .unwrap()
+        .iter()
+        .map(|c| c.status.to_string())
+        .collect();
+    assert_eq!(timeline, ["active", "completed"]);
+    assert!(
+        journal.drafts(&scope).unwrap().is_empty(),
+        "the sent draft is gone"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_follow_up_goes_active_then_completed_again() {
+    let mut options = common::fast_options(DbLocation::Memory);
+    options.agent.delay = Duration::from_millis(400);
+    let server = common::start(options).await;
+    let job = common::client(&server)
+        .create_job("first turn")
+        .await
+        .unwrap();
+    let id = job.id.unwrap();
+    let mut console = Console::open(&server, Duration::from_millis(50));
+    console
+        .wait_for("the list", |s| s.contains("No tracked jobs yet"))
+        .await;
+    console.key(KeyCode::Char('a'));
+    console
+        .wait_for("the track form", |s| s.contains("Track a job"))
+        .await;
+    console.type_text(&id);
+    console.key(KeyCode::Enter);
+    console
+        .wait_for("the tracked job completed", |s| {
+            line_with(s, &id[..12]).is_some_and(|l| l.contains("completed"))
+        })
+        .await;
+    console.key(KeyCode::Char('m'));
+    console
+        .wait_for("the follow-up composer", |s| {
+            s.contains("Follow-up to") && s.contains("(completed)")
+        })
+        .await;
+    console.type_text("Add an example");
+    console.ctrl('s');
+    console
+        .wait_for("the job active again", |s| {
+            line_with(s, &id[..12]).is_some_and(|l| l.contains("active"))
+        })
+        .await;
+    console
+        .wait_for("the job completed again", |s| {
+            line_with(s, &id[..12]).is_some_and(|l| l.contains("completed") && l.contains("#2"))
+        })
+        .await;
+    console.key(KeyCode::Enter);
+    let detail = console
+        .wait_for("the detail with the timeline", |s| {
+            s.contains("completed") && s.contains("→ active") && s.contains("Add an example")
+        })
+        .await;
+    assert!(detail.contains("follow-up"), "{detail}");
+    console.quit().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_draft_is_in_the_journal_while_typing_and_back_after_a_crash() {
+    let server = common::start(common::fast_options(DbLocation::Memory)).await;
+    let mut console = Console::open(&server, Duration::from_secs(3));
+    console.wait_for("the list", |s| s.contains("Jobs")).await;
+    console.key(KeyCode::Char('n'));
+    console.type_text("half a thought");
+    console
+        .wait_for("the text", |s| s.contains("half a thought"))
+        .await;
+    let (journal, scope) = (Arc::clone(&console.journal), console.scope.clone());
+    common::eventually("the draft in the journal", || {
+        let drafts = journal.lock().unwrap().drafts(&scope).unwrap();
+        async move {
+            drafts
+                .iter()
+                .any(|(k, t)| k == "new" && t == "half a thought")
+                .then_some(())
+        }
+    })
+    .await;
+    // A crash: the loop is gone without quitting.
+    console.task.abort();
+    let keys = console.keys;
+    drop(keys);
+    // A new console on the same journal finds the draft in the composer.
+    let mut again = Console::open_with(&server, Duration::from_secs(3), journal);
+    again.wait_for("the list", |s| s.contains("Jobs")).await;
+    again.key(KeyCode::Char('n'));
+    again
+        .wait_for("the restored draft", |s| {
+            s.contains("New job") && s.contains("half a thought")
+        })
+        .await;
+    again.quit().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn visitors_page_forward_and_back_and_change_dates_as_the_api_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("service.sqlite");
+    let yesterday = (chrono::Utc::now() - chrono::Duration::days(1))
+        .format("%Y-%m-%dT12:00:00Z")
+        .to_string();
+    let long_ago = "2020-01-01T12:00:00Z";
+    let mut lines = Vec::new();
+    for page in 0..120 {
+        for visitor in 0..=(page % 7) {
+            lines.push(common::view(
+                &yesterday,
+                &format!("/p/{page:03}"),
+                &format!("v{visitor}"),
+                if visitor % 3 == 0 { "ai" } else { "human" },
+            ));
+        }
+    }
+    lines.push(common::view(long_ago, "/old/only", "v1", "human"));
+    common::import_views(&db, PROJECT, &lines);
+    let server = common::start(common::fast_options(DbLocation::File(db))).await;
+    let client = common::client(&server);
+    let mut console = Console::open(&server, Duration::from_secs(3));
+    console.wait_for("the list", |s| s.contains("Jobs")).await;
+    console.key(KeyCode::Char('3'));
+    let first = console
+        .wait_for("page 1", |s| s.contains("page 1 · rows 1–50 · more"))
+        .await;
+    // The rows on screen are the API's rows, in its order.
+    let today = chrono::Utc::now().date_naive();
+    let query = VisitorsQuery {
+        date_from: Some(DateParam::from_date(today - chrono::Days::new(6))),
+        date_to: Some(DateParam::from_date(today + chrono::Days::new(1))),
+        limit: Some(50),
+        offset: Some(0),
+    };
+    let api = client.visitors(&query).await.unwrap();
+    assert_rows_match(
+        &first,
+        &api.visitors
+            .iter()
+            .map(|r| (r.path.clone(), r.total))
+            .collect::<Vec<_>>(),
+    );
+    console.key(KeyCode::Char('n'));
+    let second = console
+        .wait_for("page 2", |s| s.contains("page 2 · rows 51–100 · more"))
+        .await;
+    let api2 = client.visitors(&query.next_page()).await.unwrap();
+    assert_rows_match(
+        &second,
+        &api2
+            .visitors
+            .iter()
+            .map(|r| (r.path.clone(), r.total))
+            .collect::<Vec<_>>(),
+    );
+    console.key(KeyCode::PageDown);
+    let third = console
+        .wait_for("page 3", |s| s.contains("page 3 · rows 101–120"))
+        .await;
+    assert!(
+        !third.contains("rows 101–120 · more"),
+        "the last page says no more"
+    );
+    console.key(KeyCode::Char('p'));
+    console.key(KeyCode::PageUp);
+    let back = console
+        .wait_for("page 1 again", |s| s.contains("page 1 · rows 1–50 · more"))
+        .await;
+    assert_rows_match(
+        &back,
+        &api.visitors
+            .iter()
+            .map(|r| (r.path.clone(), r.total))
+            .collect::<Vec<_>>(),
+    );
+    // All time: the old page appears and the totals grow.
+    console.key(KeyCode::Char('f'));
+    console
+        .wait_for("the filter form", |s| s.contains("Dates and page size"))
+        .await;
+    for _ in 0..5 {
+        console.key(KeyCode::Right);
+    }
+    console.key(KeyCode::Enter);
+    console
+        .wait_for("all time", |s| {
+            s.contains("all time ·") && s.contains("page 1 · rows 1–50")
+        })
+        .await;
+    let everything = client.visitors(&VisitorsQuery::default()).await.unwrap();
+    let totals = console
+        .wait_for("the all-time totals", |s| {
+            s.contains(&format!("total {}", everything.totals.total))
+        })
+        .await;
+    assert!(
+        totals.contains(&format!("human {}", everything.totals.human)),
+        "{totals}"
+    );
+    console.quit().await;
+    server.shutdown().await;
+}
+
+/// Every (path, total) of the page appears on screen, in order.
+fn assert_rows_match(screen: &str, rows: &[(String, u64)]) {
+    let shown: Vec<&str> = screen.lines().filter(|l| l.starts_with("/p/")).collect();
+    let visible = shown.len().min(rows.len());
+    assert!(visible > 10, "rows on screen:\n{screen}");
+    for (line, (path, total)) in shown.iter().zip(rows) {
+        assert!(
+            line.starts_with(path.as_str()),
+            "expected {path} on {line:?}"
+        );
+        assert!(
+            line.contains(&format!(" {total} ")),
+            "expected total {total} on {line:?}"
+        );
+    }
+}
