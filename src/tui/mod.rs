@@ -108,7 +108,7 @@ pub async fn drive<B: Backend>(
                     }
                     let result = edit(host, &options.editor, &draft, text).await;
                     reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
-                    let _ = terminal.clear();
+                    let _ = terminal::full_redraw(terminal);
                     let _ = tx.send(Msg::EditorDone { draft, result });
                 } else {
                     terminal_effect(local, host);

@@ -37,7 +37,7 @@ impl TerminalGuard {
         take()?;
         let guard = Self { active: true };
         let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-        terminal.clear()?;
+        full_redraw(&mut terminal)?;
         Ok((guard, terminal))
     }
 }
@@ -81,6 +81,14 @@ fn take() -> io::Result<()> {
         return Err(err);
     }
     Ok(())
+}
+
+/// Clears the screen and forgets the last frame, so the next draw writes every cell.
+/// (`Terminal::clear` would ask the terminal for the cursor position, which a terminal
+/// that does not answer turns into a failure.)
+pub fn full_redraw<B: ratatui::backend::Backend>(terminal: &mut Terminal<B>) -> Result<(), B::Error> {
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
 /// Leaves raw mode and the alternate screen. Safe to call more than once.
