@@ -48,6 +48,8 @@ struct Console {
     task: JoinHandle<App>,
     journal: Arc<Mutex<Journal>>,
     scope: Scope,
+    /// Escapes written besides frames: clipboard, bell.
+    written: Arc<Mutex<Vec<u8>>>,
 }
 
 fn text_of(buffer: &Buffer) -> String {
@@ -74,6 +76,10 @@ impl Console {
     }
 
     fn open_with(server: &RunningServer, poll: Duration, journal: Arc<Mutex<Journal>>) -> Self {
+        Self::open_full(server, poll, journal, "false")
+    }
+
+    fn open_full(server: &RunningServer, poll: Duration, journal: Arc<Mutex<Journal>>, editor: &str) -> Self {
         let scope = Scope {
             service: server.base_url(),
             project: PROJECT.into(),
@@ -95,26 +101,28 @@ impl Console {
             seed: 1,
         };
         let (keys, rx) = mpsc::unbounded_channel();
-        let mut rx = Some(rx);
+        // One receiver shared by every input stream the loop asks for (it asks again
+        // after the editor has run).
+        let rx = Arc::new(Mutex::new(rx));
         let input = move || -> Input {
-            match rx.take() {
-                Some(mut rx) => futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)).boxed(),
-                None => futures_util::stream::pending().boxed(),
-            }
+            let rx = Arc::clone(&rx);
+            futures_util::stream::poll_fn(move |cx| rx.lock().unwrap().poll_recv(cx)).boxed()
         };
         let (screen_tx, screen) = watch::channel(String::new());
         let options = LoopOptions {
             theme: Theme { color: false },
             utc: true,
-            editor: "false".into(),
+            editor: editor.into(),
             on_frame: Some(Box::new(move |buffer| {
                 screen_tx.send_replace(text_of(buffer));
             })),
             stop: None,
         };
+        let written = Arc::new(Mutex::new(Vec::new()));
+        let recorder = Arc::clone(&written);
         let task = tokio::spawn(async move {
             let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-            let mut host = Recorder(Arc::default());
+            let mut host = Recorder(recorder);
             drive(
                 App::new(config),
                 &mut terminal,
@@ -132,6 +140,7 @@ impl Console {
             task,
             journal,
             scope,
+            written,
         }
     }
 
@@ -219,6 +228,13 @@ async fn a_job_created_in_the_composer_completes_with_its_pr_link() {
         screen.contains("completed · https://github.com/acme/docs/pull/1"),
         "{screen}"
     );
+    assert!(console.written.lock().unwrap().contains(&0x07), "the bell rang");
+    // `y` puts the PR link on the user's clipboard through the terminal (OSC 52).
+    console.key(KeyCode::Char('y'));
+    console.wait_for("the copy notice", |s| s.contains("copied the PR link")).await;
+    let osc52 = docdeck::tui::terminal::osc52("https://github.com/acme/docs/pull/1");
+    let written = console.written.lock().unwrap().clone();
+    assert!(written.windows(osc52.len()).any(|w| w == osc52.as_slice()), "{written:?}");
     // The journal knows the job, its prompt and its timeline.
     let journal = Arc::clone(&console.journal);
     let scope = console.scope.clone();
@@ -457,4 +473,56 @@ fn assert_rows_match(screen: &str, rows: &[(String, u64)]) {
             "expected total {total} on {line:?}"
         );
     }
+}
+
+#[tokio::test]
+async fn ctrl_e_edits_the_draft_in_the_editor_and_keeps_it() {
+    let server = common::start(common::fast_options(DbLocation::Memory)).await;
+    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
+    let editor = "printf 'written in the editor' >";
+    let mut console = Console::open_full(&server, Duration::from_secs(3), Arc::clone(&journal), editor);
+    console.wait_for("the list", |s| s.contains("Jobs")).await;
+    console.key(KeyCode::Char('n'));
+    console.type_text("typed first");
+    console.wait_for("the typed text", |s| s.contains("typed first")).await;
+    console.ctrl('e');
+    console.wait_for("the edited text", |s| s.contains("written in the editor") && !s.contains("typed first")).await;
+    let scope = console.scope.clone();
+    common::eventually("the edited draft saved", || {
+        let drafts = journal.lock().unwrap().drafts(&scope).unwrap();
+        async move { drafts.iter().any(|(_, t)| t == "written in the editor").then_some(()) }
+    })
+    .await;
+    console.quit().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_whole_range_exports_to_csv_with_every_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("service.sqlite");
+    let yesterday = (chrono::Utc::now() - chrono::Duration::days(1)).format("%Y-%m-%dT08:00:00Z").to_string();
+    let lines: Vec<String> = (0..300).map(|i| common::view(&yesterday, &format!("/e/{i:03}"), &format!("v{}", i % 5), "human")).collect();
+    common::import_views(&db, PROJECT, &lines);
+    let server = common::start(common::fast_options(DbLocation::File(db))).await;
+    let mut console = Console::open(&server, Duration::from_secs(3));
+    console.wait_for("the list", |s| s.contains("Jobs")).await;
+    console.key(KeyCode::Char('3'));
+    console.wait_for("page 1", |s| s.contains("page 1 · rows 1–50 · more")).await;
+    console.key(KeyCode::Char('e'));
+    console.wait_for("the export form", |s| s.contains("Export the whole range")).await;
+    for _ in 0..80 {
+        console.key(KeyCode::Backspace);
+    }
+    let target = dir.path().join("out.csv");
+    console.type_text(target.to_str().unwrap());
+    console.key(KeyCode::Enter);
+    console.wait_for("the export done", |s| s.contains("exported 300 rows to")).await;
+    let csv = std::fs::read_to_string(&target).unwrap();
+    let mut rows = csv.lines();
+    assert_eq!(rows.next(), Some("path,human,ai,total"));
+    assert_eq!(rows.count(), 300);
+    assert!(!dir.path().join("out.csv.partial").exists());
+    console.quit().await;
+    server.shutdown().await;
 }
