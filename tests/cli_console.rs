@@ -11,13 +11,22 @@ fn the_console_says_exactly_what_is_missing_and_points_at_the_demo() {
     let out = docdeck_command(home.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("DOCDECK_PROJECT_ID") && err.contains("DOCDECK_API_KEY"), "{err}");
+    assert!(
+        err.contains("DOCDECK_PROJECT_ID") && err.contains("DOCDECK_API_KEY"),
+        "{err}"
+    );
     assert!(err.contains("docdeck demo"), "{err}");
     assert!(out.stdout.is_empty());
     // With a project but no key, only the key is asked for.
-    let out = docdeck_command(home.path()).env("DOCDECK_PROJECT_ID", "p1").output().unwrap();
+    let out = docdeck_command(home.path())
+        .env("DOCDECK_PROJECT_ID", "p1")
+        .output()
+        .unwrap();
     let err = text(&out.stderr);
-    assert!(!err.contains("DOCDECK_PROJECT_ID") && err.contains("DOCDECK_API_KEY"), "{err}");
+    assert!(
+        !err.contains("DOCDECK_PROJECT_ID") && err.contains("DOCDECK_API_KEY"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -31,8 +40,14 @@ fn without_a_terminal_the_console_refuses_and_names_the_script_commands() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
-    assert!(err.contains("needs a terminal") && err.contains("docdeck jobs"), "{err}");
-    assert!(!err.contains("mint_x_0123456789"), "the key never appears: {err}");
+    assert!(
+        err.contains("needs a terminal") && err.contains("docdeck jobs"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("mint_x_0123456789"),
+        "the key never appears: {err}"
+    );
     let out = docdeck_command(home.path()).arg("demo").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("needs a terminal"));
@@ -41,7 +56,14 @@ fn without_a_terminal_the_console_refuses_and_names_the_script_commands() {
 #[test]
 fn console_flags_are_not_taken_by_subcommands() {
     let home = tempfile::tempdir().unwrap();
-    let out = docdeck_command(home.path()).args(["--read-only", "jobs", "list"]).output().unwrap();
+    let out = docdeck_command(home.path())
+        .args(["--read-only", "jobs", "list"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("cannot be used with"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot be used with"),
+        "{}",
+        text(&out.stderr)
+    );
 }

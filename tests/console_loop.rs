@@ -79,7 +79,12 @@ impl Console {
         Self::open_full(server, poll, journal, "false")
     }
 
-    fn open_full(server: &RunningServer, poll: Duration, journal: Arc<Mutex<Journal>>, editor: &str) -> Self {
+    fn open_full(
+        server: &RunningServer,
+        poll: Duration,
+        journal: Arc<Mutex<Journal>>,
+        editor: &str,
+    ) -> Self {
         let scope = Scope {
             service: server.base_url(),
             project: PROJECT.into(),
@@ -228,35 +233,45 @@ async fn a_job_created_in_the_composer_completes_with_its_pr_link() {
         screen.contains("completed · https://github.com/acme/docs/pull/1"),
         "{screen}"
     );
-    assert!(console.written.lock().unwrap().contains(&0x07), "the bell rang");
+    assert!(
+        console.written.lock().unwrap().contains(&0x07),
+        "the bell rang"
+    );
     // `y` puts the PR link on the user's clipboard through the terminal (OSC 52).
     console.key(KeyCode::Char('y'));
-    console.wait_for("the copy notice", |s| s.contains("copied the PR link")).await;
+    console
+        .wait_for("the copy notice", |s| s.contains("copied the PR link"))
+        .await;
     let osc52 = docdeck::tui::terminal::osc52("https://github.com/acme/docs/pull/1");
     let written = console.written.lock().unwrap().clone();
-    assert!(written.windows(osc52.len()).any(|w| w == osc52.as_slice()), "{written:?}");
+    assert!(
+        written.windows(osc52.len()).any(|w| w == osc52.as_slice()),
+        "{written:?}"
+    );
     // The journal knows the job, its prompt and its timeline.
     let journal = Arc::clone(&console.journal);
     let scope = console.scope.clone();
     console.quit().await;
-    let journal = journal.lock().unwrap();
-    let tracked = journal.tracked(&scope).unwrap();
-    assert_eq!(tracked.len(), 1);
-    assert_eq!(
-        tracked[0].first_prompt.as_deref(),
-        Some("Fix the typo in the quickstart\nand the intro")
-    );
-    let timeline: Vec<String> = journal
-        .timeline(&scope, &tracked[0].id)
-        .unwrap()
-        .iter()
-        .map(|c| c.status.to_string())
-        .collect();
-    assert_eq!(timeline, ["active", "completed"]);
-    assert!(
-        journal.drafts(&scope).unwrap().is_empty(),
-        "the sent draft is gone"
-    );
+    {
+        let journal = journal.lock().unwrap();
+        let tracked = journal.tracked(&scope).unwrap();
+        assert_eq!(tracked.len(), 1);
+        assert_eq!(
+            tracked[0].first_prompt.as_deref(),
+            Some("Fix the typo in the quickstart\nand the intro")
+        );
+        let timeline: Vec<String> = journal
+            .timeline(&scope, &tracked[0].id)
+            .unwrap()
+            .iter()
+            .map(|c| c.status.to_string())
+            .collect();
+        assert_eq!(timeline, ["active", "completed"]);
+        assert!(
+            journal.drafts(&scope).unwrap().is_empty(),
+            "the sent draft is gone"
+        );
+    }
     server.shutdown().await;
 }
 
@@ -480,17 +495,33 @@ async fn ctrl_e_edits_the_draft_in_the_editor_and_keeps_it() {
     let server = common::start(common::fast_options(DbLocation::Memory)).await;
     let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
     let editor = "printf 'written in the editor' >";
-    let mut console = Console::open_full(&server, Duration::from_secs(3), Arc::clone(&journal), editor);
+    let mut console = Console::open_full(
+        &server,
+        Duration::from_secs(3),
+        Arc::clone(&journal),
+        editor,
+    );
     console.wait_for("the list", |s| s.contains("Jobs")).await;
     console.key(KeyCode::Char('n'));
     console.type_text("typed first");
-    console.wait_for("the typed text", |s| s.contains("typed first")).await;
+    console
+        .wait_for("the typed text", |s| s.contains("typed first"))
+        .await;
     console.ctrl('e');
-    console.wait_for("the edited text", |s| s.contains("written in the editor") && !s.contains("typed first")).await;
+    console
+        .wait_for("the edited text", |s| {
+            s.contains("written in the editor") && !s.contains("typed first")
+        })
+        .await;
     let scope = console.scope.clone();
     common::eventually("the edited draft saved", || {
         let drafts = journal.lock().unwrap().drafts(&scope).unwrap();
-        async move { drafts.iter().any(|(_, t)| t == "written in the editor").then_some(()) }
+        async move {
+            drafts
+                .iter()
+                .any(|(_, t)| t == "written in the editor")
+                .then_some(())
+        }
     })
     .await;
     console.quit().await;
@@ -501,23 +532,40 @@ async fn ctrl_e_edits_the_draft_in_the_editor_and_keeps_it() {
 async fn the_whole_range_exports_to_csv_with_every_page() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("service.sqlite");
-    let yesterday = (chrono::Utc::now() - chrono::Duration::days(1)).format("%Y-%m-%dT08:00:00Z").to_string();
-    let lines: Vec<String> = (0..300).map(|i| common::view(&yesterday, &format!("/e/{i:03}"), &format!("v{}", i % 5), "human")).collect();
+    let yesterday = (chrono::Utc::now() - chrono::Duration::days(1))
+        .format("%Y-%m-%dT08:00:00Z")
+        .to_string();
+    let lines: Vec<String> = (0..300)
+        .map(|i| {
+            common::view(
+                &yesterday,
+                &format!("/e/{i:03}"),
+                &format!("v{}", i % 5),
+                "human",
+            )
+        })
+        .collect();
     common::import_views(&db, PROJECT, &lines);
     let server = common::start(common::fast_options(DbLocation::File(db))).await;
     let mut console = Console::open(&server, Duration::from_secs(3));
     console.wait_for("the list", |s| s.contains("Jobs")).await;
     console.key(KeyCode::Char('3'));
-    console.wait_for("page 1", |s| s.contains("page 1 · rows 1–50 · more")).await;
+    console
+        .wait_for("page 1", |s| s.contains("page 1 · rows 1–50 · more"))
+        .await;
     console.key(KeyCode::Char('e'));
-    console.wait_for("the export form", |s| s.contains("Export the whole range")).await;
+    console
+        .wait_for("the export form", |s| s.contains("Export the whole range"))
+        .await;
     for _ in 0..80 {
         console.key(KeyCode::Backspace);
     }
     let target = dir.path().join("out.csv");
     console.type_text(target.to_str().unwrap());
     console.key(KeyCode::Enter);
-    console.wait_for("the export done", |s| s.contains("exported 300 rows to")).await;
+    console
+        .wait_for("the export done", |s| s.contains("exported 300 rows to"))
+        .await;
     let csv = std::fs::read_to_string(&target).unwrap();
     let mut rows = csv.lines();
     assert_eq!(rows.next(), Some("path,human,ai,total"));

@@ -25,7 +25,12 @@ impl Pty {
     fn demo() -> Self {
         let home = tempfile::tempdir().unwrap();
         let pair = native_pty_system()
-            .openpty(PtySize { rows: 24, cols: 80, pixel_width: 0, pixel_height: 0 })
+            .openpty(PtySize {
+                rows: 24,
+                cols: 80,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
             .unwrap();
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_docdeck"));
         command.args(["demo", "--agent-delay-ms", "200"]);
@@ -55,7 +60,13 @@ impl Pty {
                 }
             }
         });
-        Self { output, changed, writer, child, _home: home }
+        Self {
+            output,
+            changed,
+            writer,
+            child,
+            _home: home,
+        }
     }
 
     fn text(&self) -> String {
@@ -73,7 +84,11 @@ impl Pty {
         let deadline = Instant::now() + DEADLINE;
         while !ready(&self.screen()) {
             let left = deadline.saturating_duration_since(Instant::now());
-            assert!(!left.is_zero(), "timed out waiting for {what}; the screen:\n{}", self.screen());
+            assert!(
+                !left.is_zero(),
+                "timed out waiting for {what}; the screen:\n{}",
+                self.screen()
+            );
             let _ = self.changed.recv_timeout(left);
         }
     }
@@ -84,7 +99,11 @@ impl Pty {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return status;
             }
-            assert!(Instant::now() < deadline, "docdeck did not exit; output:\n{:?}", self.text());
+            assert!(
+                Instant::now() < deadline,
+                "docdeck did not exit; output:\n{:?}",
+                self.text()
+            );
             // Output (the restore sequence) arrives before the exit; wait on it, briefly.
             let _ = self.changed.recv_timeout(Duration::from_millis(50));
         }
@@ -93,14 +112,26 @@ impl Pty {
     fn assert_restored(&self) {
         let mut parser = vt100::Parser::new(24, 80, 0);
         parser.process(&self.output.lock().unwrap());
-        assert!(!parser.screen().alternate_screen(), "still on the alternate screen");
+        assert!(
+            !parser.screen().alternate_screen(),
+            "still on the alternate screen"
+        );
         assert!(!parser.screen().hide_cursor(), "the cursor is still hidden");
-        assert!(!parser.screen().bracketed_paste(), "bracketed paste is still on");
+        assert!(
+            !parser.screen().bracketed_paste(),
+            "bracketed paste is still on"
+        );
         let out = self.text();
-        let entered = out.find("\x1b[?1049h").expect("entered the alternate screen");
+        let entered = out
+            .find("\x1b[?1049h")
+            .expect("entered the alternate screen");
         let left = out.rfind("\x1b[?1049l").expect("left the alternate screen");
         assert!(left > entered);
-        assert!(out[left..].contains("\x1b[?25h") || out[..left].rfind("\x1b[?25h").is_some_and(|i| i > entered), "cursor shown again");
+        assert!(
+            out[left..].contains("\x1b[?25h")
+                || out[..left].rfind("\x1b[?25h").is_some_and(|i| i > entered),
+            "cursor shown again"
+        );
         assert!(out.contains("\x1b[?2004l"), "bracketed paste turned off");
     }
 }
@@ -108,7 +139,9 @@ impl Pty {
 #[test]
 fn demo_starts_draws_and_quits_on_q_giving_the_terminal_back() {
     let mut pty = Pty::demo();
-    pty.wait_for("the first frame", |out| out.contains("Jobs (5)") && out.contains("acme/docs@main"));
+    pty.wait_for("the first frame", |out| {
+        out.contains("Jobs (5)") && out.contains("acme/docs@main")
+    });
     pty.writer.write_all(b"q").unwrap();
     pty.writer.flush().unwrap();
     let status = pty.wait_exit();
@@ -122,7 +155,10 @@ fn sigterm_and_sighup_end_the_console_cleanly() {
         let mut pty = Pty::demo();
         pty.wait_for("the first frame", |out| out.contains("Jobs (5)"));
         let pid = pty.child.process_id().unwrap().to_string();
-        let killed = std::process::Command::new("kill").args([signal, &pid]).status().unwrap();
+        let killed = std::process::Command::new("kill")
+            .args([signal, &pid])
+            .status()
+            .unwrap();
         assert!(killed.success());
         let status = pty.wait_exit();
         assert!(status.success(), "{signal}: {status:?}");

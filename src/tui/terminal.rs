@@ -86,7 +86,9 @@ fn take() -> io::Result<()> {
 /// Clears the screen and forgets the last frame, so the next draw writes every cell.
 /// (`Terminal::clear` would ask the terminal for the cursor position, which a terminal
 /// that does not answer turns into a failure.)
-pub fn full_redraw<B: ratatui::backend::Backend>(terminal: &mut Terminal<B>) -> Result<(), B::Error> {
+pub fn full_redraw<B: ratatui::backend::Backend>(
+    terminal: &mut Terminal<B>,
+) -> Result<(), B::Error> {
     let size = terminal.size()?;
     terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }

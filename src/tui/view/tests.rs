@@ -274,10 +274,19 @@ fn too_small() {
 fn no_color_draws_without_any_colour_but_keeps_every_status_word() {
     let scene = Scene::new();
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    let cx = ViewContext { wall: wall(), mono: scene.base, theme: Theme { color: false }, utc: true };
+    let cx = ViewContext {
+        wall: wall(),
+        mono: scene.base,
+        theme: Theme { color: false },
+        utc: true,
+    };
     terminal.draw(|frame| draw(frame, &scene.app, &cx)).unwrap();
     let buffer = terminal.backend().buffer();
-    let coloured = buffer.content.iter().filter(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset).count();
+    let coloured = buffer
+        .content
+        .iter()
+        .filter(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset)
+        .count();
     assert_eq!(coloured, 0);
     let text = terminal.backend().to_string();
     for word in ["● active", "✓ completed", "✗ failed", "▪ archived"] {
