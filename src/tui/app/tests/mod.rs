@@ -1,5 +1,8 @@
 //! Pure tests of `update`: messages in, state and effects out. No terminal, no network,
-//! no real clock.
+//! no real clock. This file holds the harness and the jobs and polling tests.
+
+mod composer;
+mod visitors;
 
 use std::time::{Duration, Instant};
 
@@ -11,13 +14,13 @@ use crate::api::{Job, JobStatus, PageVisitors, VisitorTotals, VisitorsPage};
 use crate::journal::TrackedJob;
 use crate::tui::message::{DraftKey, Submitted};
 
-struct Harness {
-    app: App,
+pub(super) struct Harness {
+    pub app: App,
     base: Instant,
     secs: f64,
 }
 
-fn config() -> Config {
+pub(super) fn config() -> Config {
     Config {
         profile: None,
         project: "p".into(),
@@ -31,7 +34,7 @@ fn config() -> Config {
     }
 }
 
-fn job(id: &str, status: &str, created_min: i64) -> Job {
+pub(super) fn job(id: &str, status: &str, created_min: i64) -> Job {
     Job {
         id: Some(id.into()),
         status: Some(JobStatus::parse(status)),
@@ -43,7 +46,7 @@ fn job(id: &str, status: &str, created_min: i64) -> Job {
     }
 }
 
-fn tracked(id: &str, status: &str, created_min: i64) -> TrackedJob {
+pub(super) fn tracked(id: &str, status: &str, created_min: i64) -> TrackedJob {
     TrackedJob {
         id: id.into(),
         snapshot: Some(job(id, status, created_min)),
@@ -53,11 +56,11 @@ fn tracked(id: &str, status: &str, created_min: i64) -> TrackedJob {
 }
 
 impl Harness {
-    fn new(jobs: Vec<TrackedJob>) -> Self {
+    pub(super) fn new(jobs: Vec<TrackedJob>) -> Self {
         Self::with_config(config(), jobs)
     }
 
-    fn with_config(config: Config, jobs: Vec<TrackedJob>) -> Self {
+    pub(super) fn with_config(config: Config, jobs: Vec<TrackedJob>) -> Self {
         let mut h = Self {
             app: App::new(config),
             base: Instant::now(),
@@ -71,7 +74,7 @@ impl Harness {
         h
     }
 
-    fn clock(&self) -> Clock {
+    pub(super) fn clock(&self) -> Clock {
         Clock {
             mono: self.base + Duration::from_secs_f64(self.secs),
             wall: Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap()
@@ -79,42 +82,42 @@ impl Harness {
         }
     }
 
-    fn at(&mut self, secs: f64) -> &mut Self {
+    pub(super) fn at(&mut self, secs: f64) -> &mut Self {
         self.secs = secs;
         self
     }
 
-    fn send(&mut self, msg: Msg) -> Vec<Effect> {
+    pub(super) fn send(&mut self, msg: Msg) -> Vec<Effect> {
         let now = self.clock();
         self.app.update(msg, now)
     }
 
-    fn key(&mut self, code: KeyCode) -> Vec<Effect> {
+    pub(super) fn key(&mut self, code: KeyCode) -> Vec<Effect> {
         self.send(Msg::Input(Event::Key(KeyEvent::new(
             code,
             KeyModifiers::NONE,
         ))))
     }
 
-    fn ctrl(&mut self, c: char) -> Vec<Effect> {
+    pub(super) fn ctrl(&mut self, c: char) -> Vec<Effect> {
         self.send(Msg::Input(Event::Key(KeyEvent::new(
             KeyCode::Char(c),
             KeyModifiers::CONTROL,
         ))))
     }
 
-    fn type_text(&mut self, text: &str) -> Vec<Effect> {
+    pub(super) fn type_text(&mut self, text: &str) -> Vec<Effect> {
         text.chars()
             .flat_map(|c| self.key(KeyCode::Char(c)))
             .collect()
     }
 
-    fn tick(&mut self, secs: f64) -> Vec<Effect> {
+    pub(super) fn tick(&mut self, secs: f64) -> Vec<Effect> {
         self.at(secs).send(Msg::Tick)
     }
 
     /// Answers every fetch in `effects` with the job's current snapshot.
-    fn fetched_now(&mut self, effects: &[Effect]) {
+    pub(super) fn fetched_now(&mut self, effects: &[Effect]) {
         for id in fetches(effects) {
             let status = self
                 .app
@@ -130,7 +133,7 @@ impl Harness {
     }
 }
 
-fn fetches(effects: &[Effect]) -> Vec<String> {
+pub(super) fn fetches(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
@@ -140,7 +143,7 @@ fn fetches(effects: &[Effect]) -> Vec<String> {
         .collect()
 }
 
-fn network_error(maybe_sent: bool) -> crate::api::ApiError {
+pub(super) fn network_error(maybe_sent: bool) -> crate::api::ApiError {
     crate::api::ApiError::Network {
         host: "h".into(),
         reason: "timed out".into(),
@@ -304,71 +307,6 @@ fn a_429_pauses_every_call_until_retry_after() {
 }
 
 #[test]
-fn replies_for_a_page_no_longer_wanted_are_dropped() {
-    let mut h = Harness::new(vec![]);
-    let first = h.key(KeyCode::Char('3'));
-    let Some(Effect::FetchVisitors { generation: g1, .. }) = first.first().cloned() else {
-        panic!("{first:?}")
-    };
-    let page = |path: &str, more: bool| VisitorsPage {
-        totals: VisitorTotals {
-            human: 1,
-            ai: 0,
-            total: 1,
-        },
-        visitors: vec![PageVisitors {
-            path: path.into(),
-            human: 1,
-            ai: 0,
-            total: 1,
-        }],
-        has_more: more,
-    };
-    h.send(Msg::Visitors {
-        generation: g1,
-        result: Ok(page("/one", true)),
-    });
-    let next = h.key(KeyCode::Char('n'));
-    let Some(Effect::FetchVisitors {
-        generation: g2,
-        query,
-    }) = next.first().cloned()
-    else {
-        panic!("{next:?}")
-    };
-    assert_eq!(query.offset, Some(50));
-    let back = h.key(KeyCode::Char('p'));
-    let Some(Effect::FetchVisitors {
-        generation: g3,
-        query,
-    }) = back.first().cloned()
-    else {
-        panic!("{back:?}")
-    };
-    assert_eq!(query.offset, Some(0));
-    // The page-2 answer arrives after the user went back: it must not be shown.
-    h.send(Msg::Visitors {
-        generation: g2,
-        result: Ok(page("/two", false)),
-    });
-    assert_eq!(
-        h.app.visitors.page.as_ref().unwrap().visitors[0].path,
-        "/one"
-    );
-    assert!(h.app.visitors.loading);
-    h.send(Msg::Visitors {
-        generation: g3,
-        result: Ok(page("/one-again", true)),
-    });
-    assert_eq!(
-        h.app.visitors.page.as_ref().unwrap().visitors[0].path,
-        "/one-again"
-    );
-    assert!(!h.app.visitors.loading);
-    assert_eq!(h.app.visitors.shown.as_ref().unwrap().offset, Some(0));
-}
-
-#[test]
 fn the_cursor_stays_on_its_job_across_refreshes_and_new_jobs() {
     let mut h = Harness::new(vec![
         tracked("new", "active", 3),
@@ -405,104 +343,6 @@ fn the_cursor_stays_on_its_job_across_refreshes_and_new_jobs() {
 }
 
 #[test]
-fn the_composer_keeps_one_draft_per_target_and_saves_as_you_type() {
-    let mut h = Harness::new(vec![tracked("a", "completed", 1)]);
-    h.key(KeyCode::Char('n'));
-    assert_eq!(
-        (h.app.focus, &h.app.composer.target),
-        (Pane::Composer, &DraftKey::NewJob)
-    );
-    let saves = h.type_text("new docs");
-    assert!(saves.contains(&Effect::SaveDraft {
-        draft: DraftKey::NewJob,
-        text: "new docs".into()
-    }));
-    h.key(KeyCode::Esc);
-    assert_eq!(h.app.focus, Pane::Jobs);
-    h.key(KeyCode::Char('m'));
-    assert_eq!(h.app.composer.target, DraftKey::FollowUp("a".into()));
-    assert_eq!(h.app.composer.text(), "", "the follow-up has its own draft");
-    h.type_text("more");
-    h.key(KeyCode::Esc);
-    h.key(KeyCode::Char('n'));
-    assert_eq!(
-        h.app.composer.text(),
-        "new docs",
-        "the new-job draft is back"
-    );
-    assert_eq!(h.app.composer.other_drafts(), 1);
-}
-
-#[test]
-fn an_empty_prompt_is_refused_and_a_failed_send_keeps_the_text() {
-    let mut h = Harness::new(vec![]);
-    h.key(KeyCode::Char('n'));
-    h.type_text("   ");
-    assert!(
-        h.ctrl('s')
-            .iter()
-            .all(|e| !matches!(e, Effect::Submit { .. }))
-    );
-    assert!(h.app.composer.error.as_deref().unwrap().contains("empty"));
-    h.type_text("fix it");
-    let sent = h.ctrl('s');
-    assert!(
-        sent.contains(&Effect::Submit {
-            draft: DraftKey::NewJob,
-            prompt: "fix it".into()
-        }),
-        "{sent:?}"
-    );
-    assert!(h.app.composer.sending.is_some());
-    assert!(
-        h.type_text("zzz").is_empty(),
-        "the text is locked while sending"
-    );
-    assert!(
-        h.ctrl('s')
-            .iter()
-            .all(|e| !matches!(e, Effect::Submit { .. })),
-        "no second send"
-    );
-    h.send(Msg::Submitted {
-        draft: DraftKey::NewJob,
-        outcome: Submitted::Failed(network_error(true)),
-    });
-    assert!(h.app.composer.sending.is_none());
-    assert_eq!(h.app.composer.text().trim(), "fix it");
-    let error = h.app.composer.error.clone().unwrap();
-    assert!(
-        error.contains("MAY HAVE BEEN RECEIVED") && error.contains("not resent"),
-        "{error}"
-    );
-}
-
-#[test]
-fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
-    let mut h = Harness::new(vec![]);
-    h.key(KeyCode::Char('n'));
-    h.type_text("write the changelog\nwith details");
-    h.ctrl('s');
-    let effects = h.send(Msg::Submitted {
-        draft: DraftKey::NewJob,
-        outcome: Submitted::Accepted(job("j9", "active", 0)),
-    });
-    assert!(effects.contains(&Effect::SaveDraft {
-        draft: DraftKey::NewJob,
-        text: String::new()
-    }));
-    assert!(effects.contains(&Effect::RefreshBudget));
-    assert_eq!(h.app.focus, Pane::Jobs);
-    let row = h.app.jobs.selected().unwrap();
-    assert_eq!(
-        (row.id.as_str(), row.first_prompt.as_deref()),
-        ("j9", Some("write the changelog"))
-    );
-    assert_eq!(h.app.composer.text(), "");
-    assert_eq!(fetches(&h.tick(3.0)), vec!["j9"]);
-}
-
-#[test]
 fn a_final_status_seen_live_is_announced_once() {
     let mut h = Harness::new(vec![tracked("a", "active", 0)]);
     h.tick(3.0);
@@ -528,23 +368,6 @@ fn a_final_status_seen_live_is_announced_once() {
         !again.contains(&Effect::Bell),
         "no second bell for the same status"
     );
-}
-
-#[test]
-fn read_only_hides_everything_that_writes() {
-    let mut h = Harness::with_config(
-        Config {
-            read_only: true,
-            ..config()
-        },
-        vec![tracked("a", "active", 0)],
-    );
-    assert!(h.key(KeyCode::Char('n')).is_empty());
-    h.key(KeyCode::Char('m'));
-    h.key(KeyCode::Char('2'));
-    assert_eq!(h.app.focus, Pane::Jobs);
-    h.key(KeyCode::Tab);
-    assert_eq!(h.app.focus, Pane::Visitors, "Tab skips the composer");
 }
 
 #[test]
@@ -580,90 +403,6 @@ fn o_without_a_display_copies_the_link_and_says_so() {
         h.key(KeyCode::Char('o')),
         vec![Effect::OpenUrl("https://x/pull/1".into())]
     );
-}
-
-#[test]
-fn the_filter_form_validates_inline_and_saves_the_choice() {
-    let mut h = Harness::new(vec![]);
-    h.key(KeyCode::Char('3'));
-    h.key(KeyCode::Char('f'));
-    h.key(KeyCode::Tab);
-    for _ in 0..12 {
-        h.key(KeyCode::Backspace);
-    }
-    h.type_text("2026-13-01");
-    let Some(Overlay::Filter(form)) = &h.app.overlay else {
-        panic!()
-    };
-    let problems = form.check().unwrap_err();
-    assert!(problems.from.unwrap().contains("not a valid date"));
-    assert!(
-        h.key(KeyCode::Enter).is_empty(),
-        "nothing is fetched with a bad date"
-    );
-    for _ in 0..10 {
-        h.key(KeyCode::Backspace);
-    }
-    h.type_text("2026-11-01");
-    h.key(KeyCode::Tab);
-    h.key(KeyCode::End);
-    for _ in 0..10 {
-        h.key(KeyCode::Backspace);
-    }
-    h.type_text("2026-11-01");
-    let Some(Overlay::Filter(form)) = &h.app.overlay else {
-        panic!()
-    };
-    assert!(
-        form.check()
-            .unwrap_err()
-            .range
-            .unwrap()
-            .contains("dateTo is exclusive")
-    );
-    for _ in 0..2 {
-        h.key(KeyCode::Backspace);
-    }
-    h.type_text("08");
-    let effects = h.key(KeyCode::Enter);
-    assert!(h.app.overlay.is_none());
-    assert!(effects.iter().any(|e| matches!(e, Effect::SaveSetting { value, .. } if value.starts_with("custom 2026-11-01"))), "{effects:?}");
-    let query = effects.iter().find_map(|e| match e {
-        Effect::FetchVisitors { query, .. } => Some(query.clone()),
-        _ => None,
-    });
-    let query = query.unwrap();
-    assert_eq!(
-        (
-            query.date_from.unwrap().to_string(),
-            query.date_to.unwrap().to_string()
-        ),
-        ("2026-11-01".into(), "2026-11-08".into())
-    );
-}
-
-#[test]
-fn ranges_round_trip_through_the_journal_setting() {
-    let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
-    for range in [
-        Range::LastDays(7),
-        Range::ThisMonth,
-        Range::AllTime,
-        Range::LastDays(90),
-    ] {
-        assert_eq!(Range::from_setting(&range.to_setting()), Some(range));
-    }
-    let (from, to) = Range::LastDays(7).bounds(today);
-    assert_eq!(
-        (from.unwrap().to_string(), to.unwrap().to_string()),
-        ("2026-11-16".into(), "2026-11-23".into())
-    );
-    let (from, to) = Range::ThisMonth.bounds(today);
-    assert_eq!(
-        (from.unwrap().to_string(), to.unwrap().to_string()),
-        ("2026-11-01".into(), "2026-12-01".into())
-    );
-    assert_eq!(Range::from_setting("garbage"), None);
 }
 
 #[test]

@@ -1,0 +1,120 @@
+//! The composer: targets and drafts, empty prompts, sends that fail or succeed, read-only.
+
+use crossterm::event::KeyCode;
+
+use super::*;
+
+#[test]
+fn the_composer_keeps_one_draft_per_target_and_saves_as_you_type() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 1)]);
+    h.key(KeyCode::Char('n'));
+    assert_eq!(
+        (h.app.focus, &h.app.composer.target),
+        (Pane::Composer, &DraftKey::NewJob)
+    );
+    let saves = h.type_text("new docs");
+    assert!(saves.contains(&Effect::SaveDraft {
+        draft: DraftKey::NewJob,
+        text: "new docs".into()
+    }));
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.focus, Pane::Jobs);
+    h.key(KeyCode::Char('m'));
+    assert_eq!(h.app.composer.target, DraftKey::FollowUp("a".into()));
+    assert_eq!(h.app.composer.text(), "", "the follow-up has its own draft");
+    h.type_text("more");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('n'));
+    assert_eq!(
+        h.app.composer.text(),
+        "new docs",
+        "the new-job draft is back"
+    );
+    assert_eq!(h.app.composer.other_drafts(), 1);
+}
+
+#[test]
+fn an_empty_prompt_is_refused_and_a_failed_send_keeps_the_text() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("   ");
+    assert!(
+        h.ctrl('s')
+            .iter()
+            .all(|e| !matches!(e, Effect::Submit { .. }))
+    );
+    assert!(h.app.composer.error.as_deref().unwrap().contains("empty"));
+    h.type_text("fix it");
+    let sent = h.ctrl('s');
+    assert!(
+        sent.contains(&Effect::Submit {
+            draft: DraftKey::NewJob,
+            prompt: "fix it".into()
+        }),
+        "{sent:?}"
+    );
+    assert!(h.app.composer.sending.is_some());
+    assert!(
+        h.type_text("zzz").is_empty(),
+        "the text is locked while sending"
+    );
+    assert!(
+        h.ctrl('s')
+            .iter()
+            .all(|e| !matches!(e, Effect::Submit { .. })),
+        "no second send"
+    );
+    h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Failed(network_error(true)),
+    });
+    assert!(h.app.composer.sending.is_none());
+    assert_eq!(h.app.composer.text().trim(), "fix it");
+    let error = h.app.composer.error.clone().unwrap();
+    assert!(
+        error.contains("MAY HAVE BEEN RECEIVED") && error.contains("not resent"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("write the changelog\nwith details");
+    h.ctrl('s');
+    let effects = h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Accepted(job("j9", "active", 0)),
+    });
+    assert!(effects.contains(&Effect::SaveDraft {
+        draft: DraftKey::NewJob,
+        text: String::new()
+    }));
+    assert!(effects.contains(&Effect::RefreshBudget));
+    assert_eq!(h.app.focus, Pane::Jobs);
+    let row = h.app.jobs.selected().unwrap();
+    assert_eq!(
+        (row.id.as_str(), row.first_prompt.as_deref()),
+        ("j9", Some("write the changelog"))
+    );
+    assert_eq!(h.app.composer.text(), "");
+    assert_eq!(fetches(&h.tick(3.0)), vec!["j9"]);
+}
+
+#[test]
+fn read_only_hides_everything_that_writes() {
+    let mut h = Harness::with_config(
+        Config {
+            read_only: true,
+            ..config()
+        },
+        vec![tracked("a", "active", 0)],
+    );
+    assert!(h.key(KeyCode::Char('n')).is_empty());
+    h.key(KeyCode::Char('m'));
+    h.key(KeyCode::Char('2'));
+    assert_eq!(h.app.focus, Pane::Jobs);
+    h.key(KeyCode::Tab);
+    assert_eq!(h.app.focus, Pane::Visitors, "Tab skips the composer");
+}
