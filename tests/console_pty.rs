@@ -24,6 +24,10 @@ struct Pty {
 impl Pty {
     fn demo() -> Self {
         let home = tempfile::tempdir().unwrap();
+        // The demo reads no configuration: even a broken config file does not stop it.
+        let config = home.path().join("config").join("docdeck");
+        std::fs::create_dir_all(&config).unwrap();
+        std::fs::write(config.join("config.toml"), "this is = [not toml").unwrap();
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: 24,

@@ -51,12 +51,9 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     require_terminal()?;
     let journal = overrides_ctx.journal()?;
     let settings = &overrides_ctx.settings;
-    let config = config(
-        settings.profile.clone(),
-        &overrides_ctx.scope,
-        settings,
-        args,
-    )?;
+    let mut config = config(&overrides_ctx.scope, settings.poll_interval, args)?;
+    config.profile.clone_from(&settings.profile);
+    config.host = host_of(&settings.base_url);
     open(config, client, journal, overrides_ctx.scope).await
 }
 
@@ -85,12 +82,9 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     if let Some(seeded) = &running.seeded {
         remember_seeded_jobs(&mut journal, &scope, &client, &seeded.jobs).await?;
     }
-    let settings = Settings::load(&crate::config::Overrides::default(), &|name| {
-        std::env::var(name).ok()
-    })?;
-    let mut config = config(None, &scope, &settings, &args.console)?;
+    // The demo reads no configuration file: a broken config.toml must not stop it.
+    let mut config = config(&scope, Duration::from_secs(1), &args.console)?;
     config.host = host_of(&base_url);
-    config.poll_interval = Duration::from_secs(1);
     let outcome = open(config, client, journal, scope).await;
     running.shutdown().await;
     outcome
@@ -160,12 +154,7 @@ fn explain_missing(args: &ClientArgs, err: CliError) -> CliError {
     ))
 }
 
-fn config(
-    profile: Option<String>,
-    scope: &Scope,
-    settings: &Settings,
-    args: &ConsoleArgs,
-) -> Result<Config, CliError> {
+fn config(scope: &Scope, poll_interval: Duration, args: &ConsoleArgs) -> Result<Config, CliError> {
     let notify = match (
         args.notify,
         std::env::var("DOCDECK_NOTIFY")
@@ -186,13 +175,13 @@ fn config(
         || std::env::var_os("DISPLAY").is_some()
         || std::env::var_os("WAYLAND_DISPLAY").is_some();
     Ok(Config {
-        profile,
+        profile: None,
         project: scope.project.clone(),
-        host: host_of(&settings.base_url),
+        host: scope.service.clone(),
         read_only: args.read_only,
         notify,
         has_display: has_display && std::env::var_os("SSH_CONNECTION").is_none(),
-        poll_interval: settings.poll_interval,
+        poll_interval,
         hourly_limit: 100,
         seed: rand::random(),
     })
