@@ -155,8 +155,7 @@ impl App {
                 Some("the prompt is empty: type what the agent should do, then Ctrl+S".to_owned());
             return;
         }
-        if let Some(until) = self.poll.rate_paused_until(now.mono) {
-            let wait = super::poll::ceil_secs(until.saturating_duration_since(now.mono));
+        if let Some(wait) = self.rate_wait(now) {
             self.composer.error = Some(format!(
                 "rate limited: the service accepts calls again in {wait}s; the text is kept"
             ));

@@ -309,7 +309,7 @@ impl App {
             return;
         };
         self.overlay = match overlay {
-            Overlay::Track(form) => self.track_form(form, key, action, effects),
+            Overlay::Track(form) => self.track_form(form, key, action, now, effects),
             Overlay::Filter(form) => self.filter_form(form, key, action, now, effects),
             Overlay::Export(form) => self.export_form(form, key, action, effects),
             other => Some(other),
@@ -321,12 +321,13 @@ impl App {
         mut form: Box<TrackForm>,
         key: &KeyEvent,
         action: Option<Action>,
+        now: Clock,
         effects: &mut Vec<Effect>,
     ) -> Option<Overlay> {
         match action {
             Some(Action::Apply) => match form.check() {
                 Ok(id) => {
-                    self.start_tracking(id, effects);
+                    self.start_tracking(id, now, effects);
                     return None;
                 }
                 Err(problem) => form.error = Some(problem),

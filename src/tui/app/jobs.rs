@@ -402,8 +402,13 @@ impl App {
         }
     }
 
-    pub(super) fn start_tracking(&mut self, id: String, effects: &mut Vec<Effect>) {
-        if self.jobs.get(&id).is_some() {
+    pub(super) fn start_tracking(&mut self, id: String, now: Clock, effects: &mut Vec<Effect>) {
+        if let Some(wait) = self.rate_wait(now) {
+            self.notify(
+                NoticeKind::Warning,
+                format!("rate limited: calls resume in {wait}s; track it then"),
+            );
+        } else if self.jobs.get(&id).is_some() {
             self.jobs.select(&id);
             self.notify(
                 NoticeKind::Info,

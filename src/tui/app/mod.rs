@@ -368,8 +368,7 @@ impl App {
             self.fetch_visitors(now, effects);
         }
         effects.push(Effect::RefreshBudget);
-        if let Some(until) = self.poll.rate_paused_until(now.mono) {
-            let wait = poll::ceil_secs(until.saturating_duration_since(now.mono));
+        if let Some(wait) = self.rate_wait(now) {
             self.notify(
                 NoticeKind::Warning,
                 format!("rate limited: calls resume in {wait}s"),
@@ -422,6 +421,13 @@ impl App {
                 }
             }
         }
+    }
+
+    /// Seconds left of a 429 pause, if one holds: no call is sent until it ends.
+    pub(crate) fn rate_wait(&self, now: Clock) -> Option<u64> {
+        self.poll
+            .rate_paused_until(now.mono)
+            .map(|until| poll::ceil_secs(until.saturating_duration_since(now.mono)))
     }
 
     pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {

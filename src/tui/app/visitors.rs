@@ -205,6 +205,12 @@ impl VisitorsTable {
 
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        if let Some(wait) = self.rate_wait(now) {
+            self.visitors.error = Some(format!(
+                "rate limited: calls resume in {wait}s; r loads the page then"
+            ));
+            return;
+        }
         let query = self.visitors.query(now.wall.date_naive());
         if let Err(err) = query.validate() {
             self.visitors.error = Some(err.to_string());

@@ -304,6 +304,17 @@ fn a_429_pauses_every_call_until_retry_after() {
         h.app.composer.error
     );
     assert_eq!(h.app.composer.text(), "hello");
+    // Nor does the visitors pane call the service during the pause.
+    h.key(KeyCode::Esc);
+    assert!(h.key(KeyCode::Char('3')).is_empty());
+    assert!(
+        h.app
+            .visitors
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("rate limited")
+    );
 }
 
 #[test]
