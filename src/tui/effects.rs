@@ -190,6 +190,12 @@ impl Effects {
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
+            Effect::ReloadTracked => spawn(tx, async move {
+                match s.journal(|j, scope| j.tracked(scope)).await {
+                    Ok(jobs) => vec![Msg::TrackedList(jobs)],
+                    Err(reason) => vec![Msg::LocalFailure(reason)],
+                }
+            }),
             Effect::OpenUrl(url) => open_url(&url, &tx),
             terminal @ (Effect::Copy(_)
             | Effect::Bell

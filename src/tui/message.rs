@@ -91,6 +91,8 @@ pub enum Msg {
     /// A timer the loop set from `App::next_wake` went off.
     Tick,
     Loaded(Box<Startup>),
+    /// The tracked jobs as the journal has them now (another docdeck may have added some).
+    TrackedList(Vec<TrackedJob>),
     JobFetched {
         id: String,
         result: Result<Job, ApiError>,
@@ -158,6 +160,8 @@ pub enum Effect {
         value: String,
     },
     RefreshBudget,
+    /// Re-reads the tracked jobs from the journal.
+    ReloadTracked,
     /// Terminal effects, done by the loop that owns the terminal.
     Copy(String),
     Bell,

@@ -402,6 +402,31 @@ impl App {
         }
     }
 
+    /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
+    /// ones already shown keep their state.
+    pub(super) fn on_tracked_list(&mut self, jobs: Vec<TrackedJob>, now: Clock) {
+        for tracked in jobs {
+            if self.jobs.get(&tracked.id).is_some() {
+                continue;
+            }
+            let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
+            self.poll.schedule(
+                &tracked.id,
+                status.as_ref(),
+                now.mono,
+                super::poll::FirstRead::Now,
+            );
+            self.jobs.upsert(JobRow {
+                id: tracked.id,
+                job: tracked.snapshot,
+                first_prompt: tracked.first_prompt,
+                seen_at: tracked.seen_at,
+                problem: None,
+            });
+            self.dirty = true;
+        }
+    }
+
     pub(super) fn start_tracking(&mut self, id: String, now: Clock, effects: &mut Vec<Effect>) {
         if let Some(wait) = self.rate_wait(now) {
             self.notify(

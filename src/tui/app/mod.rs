@@ -176,6 +176,7 @@ impl App {
                 self.dirty |= self.clock_ticking(now.mono);
             }
             Msg::Loaded(startup) => self.on_loaded(*startup, now, &mut effects),
+            Msg::TrackedList(jobs) => self.on_tracked_list(jobs, now),
             Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
             Msg::Tracked { id, result } => self.on_tracked(&id, result, now),
             Msg::Submitted { draft, outcome } => {
@@ -368,6 +369,7 @@ impl App {
             self.fetch_visitors(now, effects);
         }
         effects.push(Effect::RefreshBudget);
+        effects.push(Effect::ReloadTracked);
         if let Some(wait) = self.rate_wait(now) {
             self.notify(
                 NoticeKind::Warning,

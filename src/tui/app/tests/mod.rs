@@ -427,3 +427,21 @@ fn idle_with_nothing_to_poll_sets_no_timer() {
         "a stray tick with nothing shown moving redraws nothing"
     );
 }
+
+#[test]
+fn r_picks_up_jobs_another_docdeck_tracked() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 0)]);
+    let effects = h.key(KeyCode::Char('r'));
+    assert!(effects.contains(&Effect::ReloadTracked));
+    let effects = h.send(Msg::TrackedList(vec![
+        tracked("a", "completed", 0),
+        tracked("cli", "active", 5),
+    ]));
+    assert_eq!(h.app.jobs.rows.len(), 2);
+    assert_eq!(h.app.jobs.rows[0].id, "cli");
+    assert_eq!(
+        fetches(&effects),
+        vec!["cli"],
+        "the new job is read at once"
+    );
+}
