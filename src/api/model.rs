@@ -122,6 +122,37 @@ pub struct VisitorTotals {
     pub total: u64,
 }
 
+impl VisitorTotals {
+    /// AI visitors as a percentage of all unique visitors (0 when there are none).
+    #[must_use]
+    pub fn ai_share(&self) -> f64 {
+        if self.total == 0 {
+            return 0.0;
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let share = self.ai as f64 * 100.0 / self.total as f64;
+        share
+    }
+}
+
+impl VisitorsPage {
+    /// Where this page sits, as people read it: `page 3 · rows 101–150 · more`.
+    #[must_use]
+    pub fn position(&self, query: &crate::api::VisitorsQuery) -> String {
+        let count = self.visitors.len() as u64;
+        if count == 0 {
+            return format!("page {} · no rows", query.page_number());
+        }
+        let first = query.effective_offset() + 1;
+        let more = if self.has_more { " · more" } else { "" };
+        format!(
+            "page {} · rows {first}–{}{more}",
+            query.page_number(),
+            first + count - 1
+        )
+    }
+}
+
 /// Unique visitors of one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PageVisitors {

@@ -274,12 +274,7 @@ pub fn visitors(
 
 fn visitors_table(page: &VisitorsPage, query: &VisitorsQuery, all: bool) -> String {
     let t = page.totals;
-    #[allow(clippy::cast_precision_loss)]
-    let share = if t.total == 0 {
-        0.0
-    } else {
-        t.ai as f64 * 100.0 / t.total as f64
-    };
+    let share = t.ai_share();
     let range = match (query.date_from, query.date_to) {
         (None, None) => "all time".to_owned(),
         (from, to) => format!(
@@ -312,19 +307,11 @@ fn visitors_table(page: &VisitorsPage, query: &VisitorsQuery, all: bool) -> Stri
         out.push_str(&table.trim_fmt());
         out.push('\n');
     }
-    let count = page.visitors.len();
     if all {
-        out.push_str(&format!("all {count} pages\n"));
-    } else if count == 0 {
-        out.push_str(&format!("page {} · no rows\n", query.page_number()));
+        out.push_str(&format!("all {} pages\n", page.visitors.len()));
     } else {
-        let first = query.effective_offset() + 1;
-        let last = query.effective_offset() + count as u64;
-        let more = if page.has_more { " · more" } else { "" };
-        out.push_str(&format!(
-            "page {} · rows {first}–{last}{more}\n",
-            query.page_number()
-        ));
+        out.push_str(&page.position(query));
+        out.push('\n');
     }
     out
 }

@@ -59,12 +59,7 @@ fn draw_strip(
     let totals = match &table.page {
         Some(page) => {
             let t = page.totals;
-            #[allow(clippy::cast_precision_loss)]
-            let share = if t.total == 0 {
-                0.0
-            } else {
-                t.ai as f64 * 100.0 / t.total as f64
-            };
+            let share = t.ai_share();
             Line::from(vec![
                 Span::raw(" "),
                 Span::styled(format!("█ human {}", thousands(t.human)), theme.human()),
@@ -181,19 +176,7 @@ fn draw_footer(
     let table = &app.visitors;
     let mut spans = vec![Span::raw(" ")];
     if let Some(page) = &table.page {
-        let count = page.visitors.len() as u64;
-        let first = query.effective_offset() + 1;
-        let text = if count == 0 {
-            format!("page {} · no rows", query.page_number())
-        } else {
-            let more = if page.has_more { " · more" } else { "" };
-            format!(
-                "page {} · rows {first}–{}{more}",
-                query.page_number(),
-                first + count - 1
-            )
-        };
-        spans.push(Span::styled(text, theme.bold()));
+        spans.push(Span::styled(page.position(query), theme.bold()));
     }
     spans.push(Span::styled(
         format!(" · {} per page", table.limit),
