@@ -49,6 +49,42 @@ fn text_field(
     frame.render_widget(&field, input);
 }
 
+/// A labelled row of choices, the chosen one highlighted (← → change it).
+fn choice_row(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    label: &str,
+    options: &[&str],
+    chosen: usize,
+    focused: bool,
+    cx: &ViewContext,
+) {
+    let [name, choices] =
+        Layout::horizontal([Constraint::Length(18), Constraint::Min(8)]).areas(area);
+    let style = if focused {
+        cx.theme.bold()
+    } else {
+        cx.theme.dim()
+    };
+    frame.render_widget(
+        Paragraph::new(Span::styled(format!("{label}  ← →"), style)),
+        name,
+    );
+    let spans: Vec<Span<'_>> = options
+        .iter()
+        .enumerate()
+        .flat_map(|(i, option)| {
+            let style = if i == chosen {
+                cx.theme.selected()
+            } else {
+                Style::new()
+            };
+            [Span::styled(format!(" {option} "), style), Span::raw(" ")]
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(Line::from(spans)), choices);
+}
+
 fn problem(frame: &mut Frame<'_>, area: Rect, text: Option<&str>, cx: &ViewContext) {
     if let Some(text) = text {
         let line = Line::from(Span::styled(crate::text::sanitize(text), cx.theme.error()));
@@ -87,33 +123,16 @@ pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewCon
     frame.render_widget(block, rect);
     let problems = form.check().err().unwrap_or_default();
     let rows = Layout::vertical([Constraint::Length(1); 8]).split(inner);
-    let [name, choices] =
-        Layout::horizontal([Constraint::Length(18), Constraint::Min(8)]).areas(rows[0]);
     let on_range = form.field == FormField::Range;
-    frame.render_widget(
-        Paragraph::new(Span::styled(
-            "range  ← →",
-            if on_range {
-                cx.theme.bold()
-            } else {
-                cx.theme.dim()
-            },
-        )),
-        name,
+    choice_row(
+        frame,
+        rows[0],
+        "range",
+        crate::tui::app::PRESETS,
+        form.choice,
+        on_range,
+        cx,
     );
-    let spans: Vec<Span<'_>> = crate::tui::app::PRESETS
-        .iter()
-        .enumerate()
-        .flat_map(|(i, label)| {
-            let style = if i == form.choice {
-                cx.theme.selected()
-            } else {
-                Style::new()
-            };
-            [Span::styled(format!(" {label} "), style), Span::raw(" ")]
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(Line::from(spans)), choices);
     text_field(
         frame,
         rows[1],
@@ -160,31 +179,15 @@ pub fn export(frame: &mut Frame<'_>, area: Rect, form: &ExportForm, cx: &ViewCon
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
     let rows = Layout::vertical([Constraint::Length(1); 4]).split(inner);
-    let [name, choices] =
-        Layout::horizontal([Constraint::Length(18), Constraint::Min(8)]).areas(rows[0]);
-    let style = if form.on_format {
-        cx.theme.bold()
-    } else {
-        cx.theme.dim()
-    };
-    frame.render_widget(Paragraph::new(Span::styled("format  ← →", style)), name);
-    let pick = |f: Format, label: &'static str| {
-        Span::styled(
-            format!(" {label} "),
-            if form.format == f {
-                cx.theme.selected()
-            } else {
-                Style::new()
-            },
-        )
-    };
-    frame.render_widget(
-        Paragraph::new(Line::from(vec![
-            pick(Format::Csv, "CSV"),
-            Span::raw(" "),
-            pick(Format::Json, "JSON"),
-        ])),
-        choices,
+    let chosen = usize::from(form.format == Format::Json);
+    choice_row(
+        frame,
+        rows[0],
+        "format",
+        &["CSV", "JSON"],
+        chosen,
+        form.on_format,
+        cx,
     );
     text_field(frame, rows[1], "file", &form.path, !form.on_format, cx);
     problem(frame, rows[2], form.error.as_deref(), cx);

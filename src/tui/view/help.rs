@@ -47,7 +47,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, context: Context, app: &App, cx: 
             cx.theme.dim(),
         )));
         local.push(Line::from(Span::styled(
-            " (arrows, Home/End, Ctrl+Z undo)",
+            " (arrows, Home/End, Ctrl+U undo, Ctrl+R redo)",
             cx.theme.dim(),
         )));
     }
