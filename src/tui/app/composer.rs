@@ -69,11 +69,10 @@ impl Composer {
     }
 
     /// Switches to another target; the text of the current one stays in its draft.
-    pub fn retarget(&mut self, target: DraftKey, effects: &mut Vec<Effect>) {
+    pub fn retarget(&mut self, target: DraftKey) {
         if self.target == target {
             return;
         }
-        let _ = effects;
         self.target = target;
         let text = self.drafts.get(&self.target).cloned().unwrap_or_default();
         self.set_text(&text);

@@ -183,7 +183,7 @@ impl App {
                 }
             }
             Action::NewJob => {
-                self.composer.retarget(DraftKey::NewJob, effects);
+                self.composer.retarget(DraftKey::NewJob);
                 self.focus(Pane::Composer, now, effects);
             }
             Action::FollowUp => self.follow_up(now, effects),
@@ -238,7 +238,7 @@ impl App {
     fn follow_up(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         match self.jobs.selected().map(|r| r.id.clone()) {
             Some(id) => {
-                self.composer.retarget(DraftKey::FollowUp(id), effects);
+                self.composer.retarget(DraftKey::FollowUp(id));
                 self.focus(Pane::Composer, now, effects);
             }
             None => self.notify(NoticeKind::Warning, "no job selected: `n` starts a new one"),

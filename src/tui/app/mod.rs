@@ -175,7 +175,7 @@ impl App {
                 // Relative times in the status bar move with the clock while polling.
                 self.dirty |= self.clock_ticking(now.mono);
             }
-            Msg::Loaded(startup) => self.on_loaded(*startup, now, &mut effects),
+            Msg::Loaded(startup) => self.on_loaded(*startup, now),
             Msg::TrackedList(jobs) => self.on_tracked_list(jobs, now),
             Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
             Msg::Tracked { id, result } => self.on_tracked(&id, result, now),
@@ -378,7 +378,7 @@ impl App {
         }
     }
 
-    fn on_loaded(&mut self, startup: Startup, now: Clock, effects: &mut Vec<Effect>) {
+    fn on_loaded(&mut self, startup: Startup, now: Clock) {
         self.loaded = true;
         for job in &startup.jobs {
             let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
@@ -398,7 +398,6 @@ impl App {
         }
         self.budget = startup.budget;
         self.dirty = true;
-        let _ = effects;
     }
 
     /// Records the outcome of any call for the status bar and the schedule.
