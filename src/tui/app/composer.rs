@@ -27,13 +27,15 @@ pub struct Composer {
 impl Composer {
     #[must_use]
     pub fn new() -> Self {
-        Self {
+        let mut composer = Self {
             textarea: TextArea::default(),
             target: DraftKey::NewJob,
             drafts: HashMap::new(),
             sending: None,
             error: None,
-        }
+        };
+        composer.set_text("");
+        composer
     }
 
     pub fn load_drafts(&mut self, drafts: &[(String, String)]) {
@@ -61,11 +63,28 @@ impl Composer {
             .count()
     }
 
+    /// Whether there is anything but blank space to send.
+    #[must_use]
+    pub fn has_text(&self) -> bool {
+        self.textarea
+            .lines()
+            .iter()
+            .any(|line| !line.trim().is_empty())
+    }
+
+    /// Replaces the text (cursor at the end) and sets how the area looks for the target,
+    /// once here rather than on every frame.
     fn set_text(&mut self, text: &str) {
         let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
         self.textarea = TextArea::new(lines);
         self.textarea.move_cursor(CursorMove::Bottom);
         self.textarea.move_cursor(CursorMove::End);
+        self.textarea
+            .set_cursor_line_style(ratatui::style::Style::new());
+        self.textarea.set_placeholder_text(match self.target {
+            DraftKey::NewJob => "What should the agent change in your docs?",
+            DraftKey::FollowUp(_) => "What should the agent do next on this job?",
+        });
     }
 
     /// Switches to another target; the text of the current one stays in its draft.

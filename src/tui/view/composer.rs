@@ -32,14 +32,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         .borders(Borders::ALL)
         .title(Span::styled(title, theme.accent()))
         .title_bottom(Line::from(Span::styled(others, theme.dim())).right_aligned());
-    let mut textarea = composer.textarea.clone();
-    textarea.set_block(block);
-    textarea.set_cursor_line_style(ratatui::style::Style::new());
-    textarea.set_placeholder_text(match composer.target {
-        DraftKey::NewJob => "What should the agent change in your docs?",
-        DraftKey::FollowUp(_) => "What should the agent do next on this job?",
-    });
-    frame.render_widget(&textarea, text_area);
+    let inner = block.inner(text_area);
+    frame.render_widget(block, text_area);
+    frame.render_widget(&composer.textarea, inner);
 
     let (create, message) = app.budget_left();
     let limit = app.config.hourly_limit;

@@ -17,11 +17,7 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let jobs = format!(" 1 Jobs ({}) ", app.jobs.rows.len());
     let mut panes = vec![(Pane::Jobs, jobs)];
     if !app.config.read_only {
-        let drafts = if app.composer.text().trim().is_empty() {
-            ""
-        } else {
-            " •"
-        };
+        let drafts = if app.composer.has_text() { " •" } else { "" };
         panes.push((Pane::Composer, format!(" 2 Composer{drafts} ")));
     }
     panes.push((Pane::Visitors, " 3 Visitors ".to_owned()));
