@@ -19,6 +19,18 @@ fn boxed<'a>(title: &'a str, hint: &'a str, cx: &ViewContext) -> Block<'a> {
         .title_bottom(Line::from(Span::styled(hint, cx.theme.dim())).right_aligned())
 }
 
+/// Draws a form row's label, bold when the row has the cursor; returns the area after it.
+fn label(frame: &mut Frame<'_>, area: Rect, text: &str, focused: bool, cx: &ViewContext) -> Rect {
+    let [name, rest] = Layout::horizontal([Constraint::Length(18), Constraint::Min(8)]).areas(area);
+    let style = if focused {
+        cx.theme.bold()
+    } else {
+        cx.theme.dim()
+    };
+    frame.render_widget(Paragraph::new(Span::styled(text.to_owned(), style)), name);
+    rest
+}
+
 /// Draws a one-line field with its label; the cursor shows only on the focused one.
 fn text_field(
     frame: &mut Frame<'_>,
@@ -28,14 +40,7 @@ fn text_field(
     focused: bool,
     cx: &ViewContext,
 ) {
-    let [name, input] =
-        Layout::horizontal([Constraint::Length(18), Constraint::Min(8)]).areas(area);
-    let style = if focused {
-        cx.theme.bold()
-    } else {
-        cx.theme.dim()
-    };
-    frame.render_widget(Paragraph::new(Span::styled(label, style)), name);
+    let input = self::label(frame, area, label, focused, cx);
     let mut field = area_text.clone();
     field.set_cursor_line_style(Style::new());
     if !focused {
@@ -59,17 +64,7 @@ fn choice_row(
     focused: bool,
     cx: &ViewContext,
 ) {
-    let [name, choices] =
-        Layout::horizontal([Constraint::Length(18), Constraint::Min(8)]).areas(area);
-    let style = if focused {
-        cx.theme.bold()
-    } else {
-        cx.theme.dim()
-    };
-    frame.render_widget(
-        Paragraph::new(Span::styled(format!("{label}  ← →"), style)),
-        name,
-    );
+    let choices = self::label(frame, area, &format!("{label}  ← →"), focused, cx);
     let spans: Vec<Span<'_>> = options
         .iter()
         .enumerate()
