@@ -51,9 +51,13 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     require_terminal()?;
     let journal = overrides_ctx.journal()?;
     let settings = &overrides_ctx.settings;
-    let mut config = config(&overrides_ctx.scope, settings.poll_interval, args)?;
+    let mut config = config(
+        &overrides_ctx.scope,
+        &settings.base_url,
+        settings.poll_interval,
+        args,
+    )?;
     config.profile.clone_from(&settings.profile);
-    config.host = host_of(&settings.base_url);
     open(config, client, journal, overrides_ctx.scope).await
 }
 
@@ -83,8 +87,7 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
         remember_seeded_jobs(&mut journal, &scope, &client, &seeded.jobs).await?;
     }
     // The demo reads no configuration file: a broken config.toml must not stop it.
-    let mut config = config(&scope, Duration::from_secs(1), &args.console)?;
-    config.host = host_of(&base_url);
+    let config = config(&scope, &base_url, Duration::from_secs(1), &args.console)?;
     let outcome = open(config, client, journal, scope).await;
     running.shutdown().await;
     outcome
@@ -154,7 +157,12 @@ fn explain_missing(args: &ClientArgs, err: CliError) -> CliError {
     ))
 }
 
-fn config(scope: &Scope, poll_interval: Duration, args: &ConsoleArgs) -> Result<Config, CliError> {
+fn config(
+    scope: &Scope,
+    base_url: &url::Url,
+    poll_interval: Duration,
+    args: &ConsoleArgs,
+) -> Result<Config, CliError> {
     let notify = match (
         args.notify,
         std::env::var("DOCDECK_NOTIFY")
@@ -177,7 +185,7 @@ fn config(scope: &Scope, poll_interval: Duration, args: &ConsoleArgs) -> Result<
     Ok(Config {
         profile: None,
         project: scope.project.clone(),
-        host: scope.service.clone(),
+        host: host_of(base_url),
         read_only: args.read_only,
         notify,
         has_display: has_display && std::env::var_os("SSH_CONNECTION").is_none(),
