@@ -113,8 +113,10 @@ impl ApiError {
         }
     }
 
-    /// True when a POST may have been carried out although no answer came back: the caller
-    /// must not resend it blindly, or it may create a second job.
+    /// True when a POST may have been carried out although no usable answer came back: no
+    /// answer at all, a success whose body cannot be read (the service did it, the answer
+    /// was lost), or a gateway timeout. The caller must not resend it blindly, or it may
+    /// create a second job.
     #[must_use]
     pub fn may_have_reached_server(&self) -> bool {
         matches!(
@@ -122,7 +124,8 @@ impl ApiError {
             Self::Network {
                 may_have_reached_server: true,
                 ..
-            }
+            } | Self::Decode { .. }
+                | Self::Server { status: 504, .. }
         )
     }
 }

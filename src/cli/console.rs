@@ -41,6 +41,8 @@ pub struct DemoArgs {
     /// How long the simulated agent works on each turn, in milliseconds
     #[arg(long, value_name = "MS", default_value_t = 4000)]
     pub agent_delay_ms: u64,
+    #[command(flatten)]
+    pub faults: super::serve::FaultArgs,
 }
 
 /// Opens the console on the configured service.
@@ -68,6 +70,7 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     let mut options = ServeOptions::new(DbLocation::Memory);
     options.seed = SeedKind::Demo;
     options.agent.delay = Duration::from_millis(args.agent_delay_ms);
+    options.faults = args.faults.plan()?;
     let running = server::start(options)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;

@@ -87,6 +87,19 @@ pub async fn run(command: JobsCommand) -> Outcome {
     }
 }
 
+/// The error of a submit that may have been carried out, with the way to check. It is
+/// never resent on its own: a second job is worse than a question.
+fn may_have_arrived(err: &ApiError, job_id: Option<&str>) -> String {
+    match job_id {
+        None => format!(
+            "{err}\nThe job MAY HAVE BEEN CREATED and was not sent again. The service keeps no list of jobs: look for it in the dashboard or for a new pull request before running this again."
+        ),
+        Some(id) => format!(
+            "{err}\nThe message MAY HAVE BEEN RECEIVED and was not sent again: `docdeck jobs get {id}` shows whether the job turned active before you run this again."
+        ),
+    }
+}
+
 /// Creates a job (`job_id` is `None`) or sends a follow-up, recording it first.
 async fn submit(job_id: Option<&str>, prompt: &str, out: &JobOutput) -> Outcome {
     let prompt = read_prompt(prompt)?;
@@ -117,6 +130,9 @@ async fn submit(job_id: Option<&str>, prompt: &str, out: &JobOutput) -> Outcome 
                 warn(&format!(
                     "the journal could not record the failure: {journal_err}"
                 ));
+            }
+            if err.may_have_reached_server() {
+                return Err(CliError::failed(may_have_arrived(&err, job_id)));
             }
             return Err(err.into());
         }

@@ -14,6 +14,7 @@ use super::{CliError, Outcome, default_service_db};
 use crate::config::Secret;
 use crate::server::agent::{OutcomeWeights, SimulatedAgent};
 use crate::server::db::{Db, DbLocation};
+use crate::server::faults::{FaultPlan, Latency, Rate};
 use crate::server::jobs::JobDefaults;
 use crate::server::{self, DEFAULT_ADDR, SeedKind, ServeOptions};
 
@@ -75,6 +76,51 @@ pub struct ServeArgs {
     /// Model name new jobs report
     #[arg(long, value_name = "NAME", default_value = "docdeck-simulated")]
     pub model: String,
+    #[command(flatten)]
+    pub faults: FaultArgs,
+}
+
+/// Faults on demand, to test a client against a flaky network and a misbehaving service.
+/// All off by default.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Faults (for testing clients; off by default)")]
+pub struct FaultArgs {
+    /// Share of requests answered 500, 502 or 503 without being carried out, such as 0.05
+    #[arg(long, value_name = "P", default_value = "0")]
+    pub fault_rate: Rate,
+    /// Share of requests whose connection is closed without a response (half before the
+    /// request is carried out, half after)
+    #[arg(long, value_name = "P", default_value = "0")]
+    pub drop_rate: Rate,
+    /// Share of requests carried out and then answered 200 with a body that is not the
+    /// documented JSON
+    #[arg(long, value_name = "P", default_value = "0")]
+    pub garbage_rate: Rate,
+    /// Delay added to every request, drawn from MIN..MAX milliseconds, such as 50..400
+    #[arg(long, value_name = "MIN..MAX")]
+    pub latency_ms: Option<Latency>,
+    /// Answer 429 without a Retry-After header, as the hosted service may
+    #[arg(long)]
+    pub rate_limit_no_retry_after: bool,
+    /// Seed of the fault draws: the same seed and order of requests give the same faults
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub fault_seed: u64,
+}
+
+impl FaultArgs {
+    /// The plan, or a usage error when the shares add up to more than 1.
+    pub fn plan(&self) -> Result<FaultPlan, CliError> {
+        let plan = FaultPlan {
+            fault_rate: self.fault_rate,
+            drop_rate: self.drop_rate,
+            garbage_rate: self.garbage_rate,
+            latency: self.latency_ms,
+            rate_limit_no_retry_after: self.rate_limit_no_retry_after,
+            seed: self.fault_seed,
+        };
+        plan.validate().map_err(CliError::usage)?;
+        Ok(plan)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -128,6 +174,7 @@ fn options(args: ServeArgs) -> Result<ServeOptions, CliError> {
             git_ref: Some(args.git_ref),
             model: args.model,
         },
+        faults: args.faults.plan()?,
     })
 }
 

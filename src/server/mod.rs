@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod analytics;
 pub mod db;
+pub mod faults;
 pub mod http;
 pub mod import;
 pub mod jobs;
@@ -23,6 +24,7 @@ use tokio::task::JoinHandle;
 
 use self::agent::SimulatedAgent;
 use self::db::{Db, DbLocation, StoreError, now_ms};
+use self::faults::{FaultPlan, Faults};
 use self::http::AppState;
 use self::jobs::JobDefaults;
 use self::keys::KeyRing;
@@ -57,6 +59,8 @@ pub struct ServeOptions {
     pub rate_limit: u32,
     pub archive_after: Duration,
     pub defaults: JobDefaults,
+    /// Faults to inject; off by default.
+    pub faults: FaultPlan,
 }
 
 impl ServeOptions {
@@ -81,6 +85,7 @@ impl ServeOptions {
                 git_ref: Some("main".to_owned()),
                 model: "docdeck-simulated".to_owned(),
             },
+            faults: FaultPlan::default(),
         }
     }
 }
@@ -162,7 +167,14 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         archive_after_ms,
     });
     let (stop, stopped) = oneshot::channel::<()>();
-    let app = http::router(state);
+    let mut app = http::router(state);
+    if !options.faults.is_off() {
+        tracing::warn!(faults = %options.faults.summary(), "injecting faults");
+        app = app.layer(axum::middleware::from_fn_with_state(
+            Faults::new(options.faults.clone()),
+            faults::inject,
+        ));
+    }
     let serving = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(async {

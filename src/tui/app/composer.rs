@@ -246,7 +246,7 @@ impl App {
             }
             Submitted::Failed(err) => {
                 self.record_call(Err(&err), None, now);
-                self.composer.error = Some(submit_error(&err));
+                self.composer.error = Some(submit_error(&err, &draft));
             }
             Submitted::NotSent(reason) => {
                 self.composer.error = Some(format!("not sent: {reason}; the text is kept"));
@@ -277,13 +277,20 @@ impl App {
 
 /// What the composer says when a send failed. A send that may have reached the service is
 /// never repeated on its own: the user is told how to check first.
-fn submit_error(err: &ApiError) -> String {
-    if err.may_have_reached_server() {
-        format!(
-            "{err}. The prompt MAY HAVE BEEN RECEIVED and was not resent: check the jobs list \
-             (r refreshes) or `docdeck jobs list` before sending again. The text is kept."
-        )
-    } else {
-        format!("{err}. The text is kept: Ctrl+S sends it again.")
+fn submit_error(err: &ApiError, draft: &DraftKey) -> String {
+    if !err.may_have_reached_server() {
+        return format!("{err}. The text is kept: Ctrl+S sends it again.");
+    }
+    match draft {
+        DraftKey::NewJob => format!(
+            "{err}. The job MAY HAVE BEEN CREATED and was not resent. The service keeps no list \
+             of jobs: look for it in the dashboard or for a new pull request before sending \
+             again. The text is kept."
+        ),
+        DraftKey::FollowUp(id) => format!(
+            "{err}. The message MAY HAVE BEEN RECEIVED and was not resent: r re-reads job {}; \
+             if it turned active, it arrived. The text is kept.",
+            short_id(id)
+        ),
     }
 }

@@ -72,7 +72,7 @@ fn an_empty_prompt_is_refused_and_a_failed_send_keeps_the_text() {
     assert_eq!(h.app.composer.text().trim(), "fix it");
     let error = h.app.composer.error.clone().unwrap();
     assert!(
-        error.contains("MAY HAVE BEEN RECEIVED") && error.contains("not resent"),
+        error.contains("MAY HAVE BEEN CREATED") && error.contains("not resent"),
         "{error}"
     );
 }

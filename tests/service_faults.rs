@@ -1,0 +1,212 @@
+//! Faults on demand: each kind the local service can inject, seen through the real client
+//! and the CLI, and what the client does about it.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::{KEY, PROJECT, ServeProcess, client, docdeck_command, fast_options, start, text};
+use docdeck::api::ApiError;
+use docdeck::server::db::{Db, DbLocation};
+use docdeck::server::faults::{FaultPlan, Latency};
+
+fn plan(edit: impl FnOnce(&mut FaultPlan)) -> FaultPlan {
+    let mut plan = FaultPlan::default();
+    edit(&mut plan);
+    plan
+}
+
+fn jobs_in(db: &Path) -> i64 {
+    Db::open(&DbLocation::File(db.to_path_buf()))
+        .unwrap()
+        .blocking(|conn| Ok(conn.query_row("SELECT count(*) FROM jobs", [], |row| row.get(0))?))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn injected_errors_are_server_failures_and_create_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("service.sqlite");
+    let mut options = fast_options(DbLocation::File(db.clone()));
+    options.faults = plan(|p| p.fault_rate = "1".parse().unwrap());
+    let server = start(options).await;
+    let client = client(&server);
+
+    let err = client.create_job("fix the typo").await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ApiError::Server {
+                status: 500 | 502 | 503,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(!err.may_have_reached_server(), "{err}");
+    let err = client.get_job("job_x").await.unwrap_err();
+    assert!(matches!(err, ApiError::Server { .. }), "{err:?}");
+    assert_eq!(
+        jobs_in(&db),
+        0,
+        "an injected error is answered before the handler"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_dropped_connection_is_a_post_that_may_have_arrived() {
+    let mut options = fast_options(DbLocation::Memory);
+    options.faults = plan(|p| p.drop_rate = "1".parse().unwrap());
+    let server = start(options).await;
+    let client = client(&server);
+
+    let err = client.create_job("fix the typo").await.unwrap_err();
+    assert!(matches!(err, ApiError::Network { .. }), "{err:?}");
+    assert!(err.may_have_reached_server(), "{err}");
+    let err = client.get_job("job_x").await.unwrap_err();
+    assert!(matches!(err, ApiError::Network { .. }), "{err:?}");
+    assert!(!err.to_string().contains(KEY));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn garbage_after_a_create_means_the_job_may_exist_and_it_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("service.sqlite");
+    let mut options = fast_options(DbLocation::File(db.clone()));
+    options.faults = plan(|p| p.garbage_rate = "1".parse().unwrap());
+    let server = start(options).await;
+    let client = client(&server);
+
+    for _ in 0..5 {
+        // No field of a job is required, so a JSON object of another shape reads as a job
+        // without an id; anything else is an error that says the job may exist.
+        match client.create_job("fix the typo").await {
+            Ok(job) => assert_eq!(job.id, None),
+            Err(err) => {
+                assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
+                assert!(err.may_have_reached_server(), "{err}");
+                assert!(!err.to_string().contains('\x1b'), "{err}");
+            }
+        }
+    }
+    assert_eq!(
+        jobs_in(&db),
+        5,
+        "each create was carried out once and never resent"
+    );
+    let err = client
+        .visitors(&docdeck::api::VisitorsQuery::default())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_429_can_come_without_retry_after() {
+    for bare in [false, true] {
+        let mut options = fast_options(DbLocation::Memory);
+        options.rate_limit = 1;
+        options.faults = plan(|p| p.rate_limit_no_retry_after = bare);
+        let server = start(options).await;
+        let client = client(&server);
+        client.create_job("first").await.unwrap();
+        let err = client.create_job("second").await.unwrap_err();
+        assert!(matches!(err, ApiError::RateLimited { .. }), "{err:?}");
+        assert_eq!(err.retry_after().is_none(), bare, "{err:?}");
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn latency_delays_every_answer() {
+    let mut options = fast_options(DbLocation::Memory);
+    options.faults = plan(|p| {
+        p.latency = Some(Latency {
+            min_ms: 40,
+            max_ms: 60,
+        });
+    });
+    let server = start(options).await;
+    let client = client(&server);
+    let started = Instant::now();
+    let job = client.create_job("slow").await.unwrap();
+    client.get_job(job.id.as_deref().unwrap()).await.unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_millis(80),
+        "two calls, each delayed at least 40 ms"
+    );
+    server.shutdown().await;
+}
+
+#[test]
+fn serve_refuses_rates_that_add_past_one_and_announces_faults() {
+    let home = tempfile::tempdir().unwrap();
+    let refused = docdeck_command(home.path())
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--fault-rate",
+            "0.7",
+            "--drop-rate",
+            "0.5",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("at most 1"),
+        "{}",
+        text(&refused.stderr)
+    );
+
+    let bad = docdeck_command(home.path())
+        .args(["serve", "--latency-ms", "400..50"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("50..400"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
+
+#[test]
+fn the_cli_says_a_create_with_an_unreadable_answer_may_have_made_a_job() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let serve = ServeProcess::spawn(
+        home.path(),
+        &[
+            "--db",
+            db.to_str().unwrap(),
+            "--seed",
+            "none",
+            "--api-key",
+            KEY,
+            "--garbage-rate",
+            "1",
+        ],
+    );
+    let out = common::run_cli(home.path(), &serve.base_url, &["jobs", "create", "fix it"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("MAY HAVE BEEN CREATED"), "{stderr}");
+    assert!(!stderr.contains(KEY));
+    assert_eq!(jobs_in(&db), 1);
+    let journal = rusqlite::Connection::open(common::journal_path(home.path())).unwrap();
+    let outcome: String = journal
+        .query_row(
+            "SELECT outcome FROM submissions WHERE project = ?1",
+            [PROJECT],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(outcome, "unknown");
+}
