@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
 
 /// Why a database could not be brought to this build's schema.
 #[derive(Debug)]
@@ -23,19 +23,57 @@ impl From<rusqlite::Error> for SchemaError {
     }
 }
 
+/// Why a database file could not be opened.
+#[derive(Debug)]
+pub struct OpenFailure {
+    pub reason: String,
+    /// The file is not a SQLite database or is damaged: only setting it aside helps.
+    pub unusable: bool,
+}
+
+/// True for the errors that mean the file itself is not a usable database.
+#[must_use]
+pub fn is_unusable(err: &rusqlite::Error) -> bool {
+    matches!(
+        err.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt)
+    )
+}
+
 /// Opens (creating its folder if needed) a database file for use by several processes at
-/// once: WAL, a busy timeout instead of "database is locked", foreign keys on.
-pub fn open_shared(path: &Path) -> Result<Connection, String> {
+/// once: WAL, a busy timeout instead of "database is locked", foreign keys on. The schema is
+/// read once, so a file that is not a database or has a damaged schema is found here.
+pub fn open_shared(path: &Path) -> Result<Connection, OpenFailure> {
+    let failed = |err: rusqlite::Error| OpenFailure {
+        unusable: is_unusable(&err),
+        reason: if is_unusable(&err) {
+            format!("{err} (is it a SQLite database?)")
+        } else {
+            err.to_string()
+        },
+    };
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|err| err.to_string())?;
+        std::fs::create_dir_all(parent).map_err(|err| OpenFailure {
+            reason: err.to_string(),
+            unusable: false,
+        })?;
     }
-    let conn = Connection::open(path).map_err(|err| err.to_string())?;
-    configure(&conn).map_err(|err| format!("{err} (is it a SQLite database?)"))?;
+    let conn = Connection::open(path).map_err(failed)?;
+    configure(&conn).map_err(failed)?;
     conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(|err| format!("{err} (is it a SQLite database?)"))?;
+        .map_err(failed)?;
     conn.pragma_update(None, "synchronous", "NORMAL")
-        .map_err(|err| err.to_string())?;
+        .map_err(failed)?;
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))
+        .map_err(failed)?;
     Ok(conn)
+}
+
+/// A write transaction that takes the write lock at once. A deferred one that reads first
+/// and writes later fails with "database is locked" (without waiting) when another process
+/// wrote in between; an immediate one waits its turn under the busy timeout instead.
+pub fn write_transaction(conn: &mut Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
+    conn.transaction_with_behavior(TransactionBehavior::Immediate)
 }
 
 /// Settings every connection gets, file or memory.
@@ -45,26 +83,33 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// Applies the steps the database has not seen yet; step `n` takes it from version `n` to
-/// `n + 1` (kept in `PRAGMA user_version`), each in its own transaction.
+/// `n + 1` (kept in `PRAGMA user_version`). The steps run in one IMMEDIATE transaction that
+/// reads the version again, so two processes opening a new file at once migrate it once.
 pub fn migrate(conn: &Connection, steps: &[&str]) -> Result<(), SchemaError> {
-    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
     let known = steps.len();
-    let start = usize::try_from(version).unwrap_or(usize::MAX);
-    if start > known {
-        return Err(SchemaError::TooNew {
-            found: version,
-            known,
-        });
+    let pending = |conn: &Connection| -> Result<usize, SchemaError> {
+        let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        let start = usize::try_from(version).unwrap_or(usize::MAX);
+        if start > known {
+            return Err(SchemaError::TooNew {
+                found: version,
+                known,
+            });
+        }
+        Ok(start)
+    };
+    if pending(conn)? == known {
+        return Ok(());
     }
-    for (step, sql) in steps.iter().enumerate().skip(start) {
-        let tx = conn.unchecked_transaction()?;
+    let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+    for (step, sql) in steps.iter().enumerate().skip(pending(&tx)?) {
         tx.execute_batch(sql)?;
         tx.pragma_update(
             None,
             "user_version",
             i64::try_from(step + 1).unwrap_or(i64::MAX),
         )?;
-        tx.commit()?;
     }
+    tx.commit()?;
     Ok(())
 }

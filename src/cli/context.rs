@@ -89,6 +89,10 @@ impl Context {
 
     /// The journal in the data folder.
     pub fn journal(&self) -> Result<Journal, CliError> {
-        Ok(Journal::open(&Journal::default_path()?)?)
+        let journal = Journal::open(&Journal::default_path()?)?;
+        if let Some(set_aside) = journal.set_aside() {
+            warn(&set_aside.to_string());
+        }
+        Ok(journal)
     }
 }

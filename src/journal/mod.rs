@@ -27,10 +27,61 @@ pub enum JournalError {
         found: i64,
         known: usize,
     },
+    #[error(
+        "the journal cannot grow: the disk is full. Free some space; what the journal already holds is intact, only this change was not saved"
+    )]
+    DiskFull,
+    #[error(
+        "the journal file is damaged ({0}): quit docdeck and rename docdeck.sqlite in the data folder; docdeck then starts a new journal and the old file stays for recovery"
+    )]
+    Damaged(String),
     #[error("journal error: {0}")]
-    Sql(#[from] rusqlite::Error),
+    Sql(rusqlite::Error),
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
+}
+
+impl From<rusqlite::Error> for JournalError {
+    fn from(err: rusqlite::Error) -> Self {
+        if err.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+            Self::DiskFull
+        } else if sqlite::is_unusable(&err) {
+            Self::Damaged(err.to_string())
+        } else {
+            Self::Sql(err)
+        }
+    }
+}
+
+/// A journal file that could not be used, renamed beside itself (never deleted) so that a
+/// new journal could start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetAside {
+    pub from: PathBuf,
+    pub moved_to: PathBuf,
+    pub reason: String,
+}
+
+impl std::fmt::Display for SetAside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the journal {} {}; it was moved to {} (nothing was deleted) and a new journal was started",
+            self.from.display(),
+            self.reason,
+            self.moved_to.display()
+        )
+    }
+}
+
+/// Why opening a journal file failed.
+enum Attempt {
+    /// Only setting the file aside helps; `tag` names the copy.
+    Unusable {
+        tag: &'static str,
+        reason: String,
+    },
+    Failed(JournalError),
 }
 
 /// One service and project: jobs of different ones never mix.
@@ -83,6 +134,7 @@ pub struct StatusChange {
 /// The open journal.
 pub struct Journal {
     conn: Connection,
+    set_aside: Option<SetAside>,
 }
 
 impl Journal {
@@ -91,13 +143,64 @@ impl Journal {
         Ok(crate::config::data_dir()?.join("docdeck.sqlite"))
     }
 
-    /// Opens (creating if needed) the journal at `path`.
+    /// Opens (creating if needed) the journal at `path`. A file that is not a usable
+    /// journal (not a database, damaged, or written by a newer docdeck) is renamed beside
+    /// itself with its WAL, never deleted, and a new journal is started:
+    /// [`Journal::set_aside`] then says where the old file went.
     pub fn open(path: &Path) -> Result<Self, JournalError> {
-        let conn = sqlite::open_shared(path).map_err(|reason| JournalError::Open {
-            path: path.to_path_buf(),
-            reason,
+        match Self::open_file(path) {
+            Ok(journal) => Ok(journal),
+            Err(Attempt::Failed(err)) => Err(err),
+            Err(Attempt::Unusable { tag, reason }) => {
+                let moved_to = move_aside(path, tag).map_err(|err| JournalError::Open {
+                    path: path.to_path_buf(),
+                    reason: format!("{reason}, and it could not be moved aside: {err}"),
+                })?;
+                tracing::warn!(from = %path.display(), to = %moved_to.display(), "journal set aside: {reason}");
+                let mut journal = Self::open_file(path).map_err(|attempt| match attempt {
+                    Attempt::Failed(err) => err,
+                    Attempt::Unusable { reason, .. } => JournalError::Open {
+                        path: path.to_path_buf(),
+                        reason,
+                    },
+                })?;
+                journal.set_aside = Some(SetAside {
+                    from: path.to_path_buf(),
+                    moved_to,
+                    reason,
+                });
+                Ok(journal)
+            }
+        }
+    }
+
+    fn open_file(path: &Path) -> Result<Self, Attempt> {
+        let conn = sqlite::open_shared(path).map_err(|failure| {
+            if failure.unusable {
+                Attempt::Unusable {
+                    tag: "damaged",
+                    reason: format!("could not be read ({})", failure.reason),
+                }
+            } else {
+                Attempt::Failed(JournalError::Open {
+                    path: path.to_path_buf(),
+                    reason: failure.reason,
+                })
+            }
         })?;
-        Self::with_connection(conn, path)
+        Self::with_connection(conn, path).map_err(|err| match err {
+            JournalError::TooNew { found, known, .. } => Attempt::Unusable {
+                tag: "newer",
+                reason: format!(
+                    "was written by a newer docdeck (schema {found}; this build knows up to {known}); move it back to use it with that docdeck"
+                ),
+            },
+            JournalError::Damaged(reason) => Attempt::Unusable {
+                tag: "damaged",
+                reason: format!("could not be read ({reason})"),
+            },
+            other => Attempt::Failed(other),
+        })
     }
 
     /// A journal that lives only as long as the value, for tests.
@@ -114,9 +217,18 @@ impl Journal {
                 found,
                 known,
             },
-            SchemaError::Sql(err) => JournalError::Sql(err),
+            SchemaError::Sql(err) => JournalError::from(err),
         })?;
-        Ok(Self { conn })
+        Ok(Self {
+            conn,
+            set_aside: None,
+        })
+    }
+
+    /// The unusable file this open moved aside, if it did: callers tell the user.
+    #[must_use]
+    pub fn set_aside(&self) -> Option<&SetAside> {
+        self.set_aside.as_ref()
     }
 
     /// Records a prompt before it is sent, so that it survives a crash or a dropped
@@ -152,7 +264,7 @@ impl Journal {
         job: &Job,
         now: DateTime<Utc>,
     ) -> Result<(), JournalError> {
-        let tx = self.conn.transaction()?;
+        let tx = crate::sqlite::write_transaction(&mut self.conn)?;
         tx.execute(
             "UPDATE submissions SET outcome = 'accepted', job_id = COALESCE(?2, job_id) WHERE id = ?1",
             params![submission, job.id],
@@ -216,7 +328,7 @@ impl Journal {
         let Some(id) = job.id.as_deref() else {
             return Ok(false);
         };
-        let tx = self.conn.transaction()?;
+        let tx = crate::sqlite::write_transaction(&mut self.conn)?;
         let changed = store::observe(&tx, scope, id, job, now)?;
         tx.commit()?;
         Ok(changed)
@@ -330,6 +442,34 @@ impl Journal {
         )?;
         Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
+}
+
+/// Renames `path` (and its `-wal` and `-shm` files, which belong to it) to
+/// `<name>.<tag>-<time>` in the same folder, and returns the new path.
+fn move_aside(path: &Path, tag: &str) -> std::io::Result<PathBuf> {
+    let name = path.file_name().map_or_else(
+        || "journal".into(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    let stamp = Utc::now().format("%Y%m%dT%H%M%S");
+    let mut target = path.with_file_name(format!("{name}.{tag}-{stamp}"));
+    let mut n = 1;
+    while target.exists() {
+        n += 1;
+        target = path.with_file_name(format!("{name}.{tag}-{stamp}-{n}"));
+    }
+    std::fs::rename(path, &target)?;
+    for suffix in ["-wal", "-shm"] {
+        let mut side = path.as_os_str().to_owned();
+        side.push(suffix);
+        let side = PathBuf::from(side);
+        if side.exists() {
+            let mut moved = target.as_os_str().to_owned();
+            moved.push(suffix);
+            std::fs::rename(&side, PathBuf::from(moved))?;
+        }
+    }
+    Ok(target)
 }
 
 #[cfg(test)]

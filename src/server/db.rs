@@ -121,9 +121,9 @@ impl Db {
                 (conn, ":memory:".to_owned())
             }
             DbLocation::File(path) => {
-                let conn = sqlite::open_shared(path).map_err(|reason| StoreError::Open {
+                let conn = sqlite::open_shared(path).map_err(|failure| StoreError::Open {
                     path: path.clone(),
-                    reason,
+                    reason: failure.reason,
                 })?;
                 (conn, path.display().to_string())
             }

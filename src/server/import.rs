@@ -27,7 +27,7 @@ pub enum ImportError {
 /// Blank lines are skipped.
 pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<usize, ImportError> {
     let mut conn = db.lock();
-    let tx = conn.transaction().map_err(StoreError::from)?;
+    let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
     let mut writer = ViewWriter::new(project);
     let mut count = 0;
     for (index, line) in input.lines().enumerate() {

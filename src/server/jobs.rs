@@ -133,7 +133,7 @@ pub fn create(
     defaults: &JobDefaults,
     now_ms: i64,
 ) -> Result<JobRecord, StoreError> {
-    let tx = conn.transaction()?;
+    let tx = crate::sqlite::write_transaction(conn)?;
     let id = new_job_id();
     tx.execute(
         "INSERT INTO jobs (id, project, status, repository, git_ref, model, created_ms, updated_ms)
@@ -166,7 +166,7 @@ pub fn get(
     now_ms: i64,
     archive_after_ms: i64,
 ) -> Result<Option<JobRecord>, StoreError> {
-    let tx = conn.transaction()?;
+    let tx = crate::sqlite::write_transaction(conn)?;
     let record = match load(&tx, project, id)? {
         Some(mut record) => {
             archive_if_idle(&tx, &mut record, now_ms, archive_after_ms)?;
@@ -188,7 +188,7 @@ pub fn add_message(
     now_ms: i64,
     archive_after_ms: i64,
 ) -> Result<Result<JobRecord, MessageRefusal>, StoreError> {
-    let tx = conn.transaction()?;
+    let tx = crate::sqlite::write_transaction(conn)?;
     let Some(mut record) = load(&tx, project, id)? else {
         return Ok(Err(MessageRefusal::NotFound));
     };
@@ -242,7 +242,7 @@ pub fn finish_turn(
     outcome: TurnOutcome,
     now_ms: i64,
 ) -> Result<(), StoreError> {
-    let tx = conn.transaction()?;
+    let tx = crate::sqlite::write_transaction(conn)?;
     tx.execute(
         "UPDATE turns SET outcome = ?3, finished_ms = ?4 WHERE job_seq = ?1 AND turn = ?2",
         params![turn.job_seq, turn.turn, outcome.as_db(), now_ms],

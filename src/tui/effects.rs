@@ -78,6 +78,7 @@ impl Effects {
                         drafts: journal.drafts(scope)?,
                         visitors_filter: journal.setting(scope, "visitors.filter")?,
                         budget: budget(journal, scope)?,
+                        set_aside: journal.set_aside().map(ToString::to_string),
                     })
                 })
                 .await;

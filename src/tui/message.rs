@@ -66,6 +66,8 @@ pub struct Startup {
     pub drafts: Vec<(String, String)>,
     pub visitors_filter: Option<String>,
     pub budget: Budget,
+    /// An unusable journal file was moved aside at start: said so on screen.
+    pub set_aside: Option<String>,
 }
 
 /// Uses of the hourly create and message budgets, as counted in the journal.

@@ -54,7 +54,7 @@ pub fn seed_demo(
     }
     let mut rng = ChaCha8Rng::seed_from_u64(RNG_SEED);
     let pages = page_paths();
-    let tx = conn.transaction()?;
+    let tx = crate::sqlite::write_transaction(conn)?;
     let mut writer = ViewWriter::new(project);
     let mut views = 0;
     let start = today

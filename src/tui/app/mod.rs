@@ -397,6 +397,9 @@ impl App {
             self.visitors.restore(saved);
         }
         self.budget = startup.budget;
+        if let Some(set_aside) = startup.set_aside {
+            self.notify(NoticeKind::Warning, set_aside);
+        }
         self.dirty = true;
     }
 

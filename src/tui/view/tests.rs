@@ -141,6 +141,7 @@ impl Scene {
                 "Explain rate limits\nwith an example per plan".into(),
             )],
             visitors_filter: None,
+            set_aside: None,
             budget: Budget {
                 create_used: 13,
                 message_used: 4,

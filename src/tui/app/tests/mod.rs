@@ -445,3 +445,21 @@ fn r_picks_up_jobs_another_docdeck_tracked() {
         "the new job is read at once"
     );
 }
+
+#[test]
+fn a_journal_set_aside_at_start_is_said_on_screen() {
+    let mut h = Harness {
+        app: App::new(config()),
+        base: Instant::now(),
+        secs: 0.0,
+    };
+    h.send(Msg::Loaded(Box::new(Startup {
+        set_aside: Some(
+            "the journal /d/docdeck.sqlite could not be read; it was moved to /d/x".into(),
+        ),
+        ..Startup::default()
+    })));
+    let notice = h.app.notice.clone().unwrap();
+    assert_eq!(notice.kind, NoticeKind::Warning);
+    assert!(notice.text.contains("moved to /d/x"), "{notice:?}");
+}
