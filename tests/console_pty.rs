@@ -5,140 +5,7 @@
 
 mod common;
 
-use std::io::{Read as _, Write as _};
-use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
-
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-
-use common::DEADLINE;
-
-struct Pty {
-    output: Arc<Mutex<Vec<u8>>>,
-    changed: mpsc::Receiver<()>,
-    writer: Box<dyn std::io::Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    _home: tempfile::TempDir,
-}
-
-impl Pty {
-    fn demo() -> Self {
-        let home = tempfile::tempdir().unwrap();
-        // The demo reads no configuration: even a broken config file does not stop it.
-        let config = home.path().join("config").join("docdeck");
-        std::fs::create_dir_all(&config).unwrap();
-        std::fs::write(config.join("config.toml"), "this is = [not toml").unwrap();
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: 24,
-                cols: 80,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_docdeck"));
-        command.args(["demo", "--agent-delay-ms", "200"]);
-        command.env_clear();
-        command.env("HOME", home.path());
-        command.env("XDG_CONFIG_HOME", home.path().join("config"));
-        command.env("XDG_DATA_HOME", home.path().join("data"));
-        command.env("TERM", "xterm-256color");
-        command.env("PATH", std::env::var_os("PATH").unwrap_or_default());
-        let child = pair.slave.spawn_command(command).unwrap();
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let output = Arc::new(Mutex::new(Vec::new()));
-        let (tx, changed) = mpsc::channel();
-        let sink = Arc::clone(&output);
-        std::thread::spawn(move || {
-            let _master = pair.master;
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
-                if tx.send(()).is_err() {
-                    break;
-                }
-            }
-        });
-        Self {
-            output,
-            changed,
-            writer,
-            child,
-            _home: home,
-        }
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
-    }
-
-    /// The screen as a terminal would show it after everything written so far.
-    fn screen(&self) -> String {
-        let mut parser = vt100::Parser::new(24, 80, 0);
-        parser.process(&self.output.lock().unwrap());
-        parser.screen().contents()
-    }
-
-    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) {
-        let deadline = Instant::now() + DEADLINE;
-        while !ready(&self.screen()) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            assert!(
-                !left.is_zero(),
-                "timed out waiting for {what}; the screen:\n{}",
-                self.screen()
-            );
-            let _ = self.changed.recv_timeout(left);
-        }
-    }
-
-    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let deadline = Instant::now() + DEADLINE;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "docdeck did not exit; output:\n{:?}",
-                self.text()
-            );
-            // Output (the restore sequence) arrives before the exit; wait on it, briefly.
-            let _ = self.changed.recv_timeout(Duration::from_millis(50));
-        }
-    }
-
-    fn assert_restored(&self) {
-        let mut parser = vt100::Parser::new(24, 80, 0);
-        parser.process(&self.output.lock().unwrap());
-        assert!(
-            !parser.screen().alternate_screen(),
-            "still on the alternate screen"
-        );
-        assert!(!parser.screen().hide_cursor(), "the cursor is still hidden");
-        assert!(
-            !parser.screen().bracketed_paste(),
-            "bracketed paste is still on"
-        );
-        let out = self.text();
-        let entered = out
-            .find("\x1b[?1049h")
-            .expect("entered the alternate screen");
-        let left = out.rfind("\x1b[?1049l").expect("left the alternate screen");
-        assert!(left > entered);
-        assert!(
-            out[left..].contains("\x1b[?25h")
-                || out[..left].rfind("\x1b[?25h").is_some_and(|i| i > entered),
-            "cursor shown again"
-        );
-        assert!(out.contains("\x1b[?2004l"), "bracketed paste turned off");
-    }
-}
+use common::pty::Pty;
 
 #[test]
 fn demo_starts_draws_and_quits_on_q_giving_the_terminal_back() {
@@ -146,8 +13,7 @@ fn demo_starts_draws_and_quits_on_q_giving_the_terminal_back() {
     pty.wait_for("the first frame", |out| {
         out.contains("Jobs (5)") && out.contains("acme/docs@main")
     });
-    pty.writer.write_all(b"q").unwrap();
-    pty.writer.flush().unwrap();
+    pty.keys(b"q");
     let status = pty.wait_exit();
     assert!(status.success(), "{status:?}");
     pty.assert_restored();

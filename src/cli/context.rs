@@ -65,6 +65,9 @@ impl Context {
             allow_insecure_http: args.allow_insecure_http,
         };
         let settings = Settings::load(&overrides, &|name| std::env::var(name).ok())?;
+        for warning in &settings.warnings {
+            warn(warning);
+        }
         let scope = Scope {
             service: settings.service_id(),
             project: settings.require_project()?.to_owned(),

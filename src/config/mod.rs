@@ -110,6 +110,8 @@ pub struct Settings {
     pub poll_interval: Duration,
     pub allow_insecure_http: bool,
     pub config_path: PathBuf,
+    /// Things the user should fix but that do not stop the command.
+    pub warnings: Vec<String>,
 }
 
 /// The folders docdeck uses, from the platform's conventions (XDG on Linux).
@@ -189,6 +191,9 @@ impl Settings {
             key,
             poll_interval,
             allow_insecure_http: overrides.allow_insecure_http,
+            warnings: exposed_key_warning(&config_path, &file)
+                .into_iter()
+                .collect(),
             config_path,
         })
     }
@@ -229,6 +234,35 @@ impl Settings {
     #[must_use]
     pub fn service_id(&self) -> String {
         self.base_url.as_str().trim_end_matches('/').to_owned()
+    }
+}
+
+/// A warning when the config file holds an API key and other users of the machine can read
+/// it (group or world permission bits).
+fn exposed_key_warning(path: &Path, file: &FileConfig) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        if !file
+            .profiles
+            .values()
+            .any(|profile| profile.api_key.is_some())
+        {
+            return None;
+        }
+        let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+        (mode & 0o077 != 0).then(|| {
+            format!(
+                "{} holds an API key and other users of this machine can read it (mode {mode:o}): run chmod 600 {}",
+                path.display(),
+                path.display()
+            )
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, file);
+        None
     }
 }
 

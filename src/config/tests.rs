@@ -210,3 +210,40 @@ fn bad_base_urls_say_why() {
         assert!(err.contains(reason), "{url}: {err}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_key_in_a_file_others_can_read_is_warned_about() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let fixture = config_file(TWO_PROFILES);
+    let set_mode = |mode| {
+        std::fs::set_permissions(&fixture.path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    set_mode(0o644);
+    let warnings = load(&fixture, Overrides::default(), &[]).unwrap().warnings;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("chmod 600") && warnings[0].contains("644"),
+        "{warnings:?}"
+    );
+    assert!(
+        !warnings[0].contains("mint_file"),
+        "the key itself is never shown"
+    );
+    set_mode(0o600);
+    assert!(
+        load(&fixture, Overrides::default(), &[])
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+    // A file with only a key command holds no key.
+    let command_only = config_file("[profiles.default]\napi_key_command = \"pass docs\"\n");
+    std::fs::set_permissions(&command_only.path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert!(
+        load(&command_only, Overrides::default(), &[])
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+}

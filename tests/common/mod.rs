@@ -2,6 +2,8 @@
 //! the real client, the CLI run in an isolated environment, and waiting with deadlines.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod pty;
+
 use std::future::Future;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -95,9 +97,15 @@ pub struct ServeProcess {
 impl ServeProcess {
     /// Starts `docdeck serve --addr 127.0.0.1:0 ARGS` and waits for its `listening on` line.
     pub fn spawn(home: &Path, args: &[&str]) -> Self {
+        Self::spawn_env(home, args, &[])
+    }
+
+    /// As `spawn`, with environment variables set for the service.
+    pub fn spawn_env(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = docdeck_command(home)
             .args(["serve", "--addr", "127.0.0.1:0"])
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
