@@ -210,3 +210,83 @@ fn the_cli_says_a_create_with_an_unreadable_answer_may_have_made_a_job() {
         .unwrap();
     assert_eq!(outcome, "unknown");
 }
+
+/// Deep, huge and absurd requests get a 4xx and the service keeps answering.
+#[tokio::test]
+async fn hostile_requests_are_refused_and_the_service_stays_up() {
+    let server = start(fast_options(DbLocation::Memory)).await;
+    docdeck::api::client::install_crypto_provider();
+    let http = reqwest::Client::new();
+    let base = server.base_url();
+    let create = format!("{base}/v2/agent/{PROJECT}/job");
+    let post = |body: Vec<u8>| {
+        http.post(&create)
+            .bearer_auth(KEY)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let deep_object = format!(
+        "{{\"prompt\": \"x\", \"extra\": {}1{}}}",
+        "{\"a\":".repeat(5_000),
+        "}".repeat(5_000)
+    );
+    let wide = format!(
+        "{{\"prompt\": \"x\", \"pad\": [{}0]}}",
+        "0,".repeat(400_000)
+    );
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (deep.into_bytes(), "deep array"),
+        (deep_object.into_bytes(), "deep object"),
+        (vec![0xff; 1000], "not UTF-8"),
+        (b"{\"prompt\": \"\\ud800\"}".to_vec(), "lone surrogate"),
+        (
+            format!("{{\"prompt\": {}}}", "9".repeat(5000)).into_bytes(),
+            "huge number",
+        ),
+        (vec![b' '; 2 * 1024 * 1024], "oversize"),
+    ];
+    for (body, what) in cases {
+        let status = post(body).await.unwrap().status().as_u16();
+        assert!((400..500).contains(&status), "{what}: {status}");
+    }
+    // A big but legal body (under 1 MiB, extra fields ignored) is a normal create.
+    assert_eq!(
+        post(wide.into_bytes()).await.unwrap().status().as_u16(),
+        201
+    );
+
+    let long_query = format!(
+        "{base}/v1/analytics/{PROJECT}/visitors?{}",
+        "a=1&".repeat(6_000)
+    );
+    let status = http
+        .get(&long_query)
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .map(|r| r.status().as_u16());
+    assert!(
+        matches!(status, Ok(400..=499)),
+        "long query: {:?}",
+        status.map_err(|e| e.is_builder())
+    );
+    let long_path = format!("{base}/v2/agent/{PROJECT}/job/{}", "j".repeat(30_000));
+    let status = http
+        .get(&long_path)
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .map(|r| r.status().as_u16());
+    assert!(
+        matches!(status, Ok(400..=499)),
+        "long path: {:?}",
+        status.map_err(|e| e.is_builder())
+    );
+
+    // Still up, and still right.
+    let job = client(&server).create_job("after all that").await.unwrap();
+    assert!(job.id.is_some());
+    server.shutdown().await;
+}
