@@ -294,3 +294,87 @@ fn no_color_draws_without_any_colour_but_keeps_every_status_word() {
         assert!(text.contains(word), "{word} missing:\n{text}");
     }
 }
+
+/// Text a hostile or broken service could send: terminal escapes (7-bit and the 8-bit CSI),
+/// bidi overrides and isolates, a pile of combining marks, NUL, DEL, tabs and newlines, and
+/// values far longer than any screen.
+fn hostile_texts() -> Vec<String> {
+    vec![
+        format!("job_{}", "z\u{301}\u{316}\u{35c}".repeat(400)),
+        format!("/{}", "very-long-path-segment/".repeat(500)),
+        "\u{9b}2J\u{9b}31m eight-bit CSI".into(),
+        "\u{2067}isolate\u{2069}\u{202D}override\u{202C}".into(),
+        "nul\0del\x7ftab\tnew\nline\r".into(),
+        format!(
+            "https://evil.example/{}\x1b]0;title\x07",
+            "a".repeat(10_000)
+        ),
+        "\u{fe0f}\u{200d}\u{200b}zero-width".into(),
+    ]
+}
+
+#[test]
+fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
+    let texts = hostile_texts();
+    let mut scene = Scene::new();
+    let ids: Vec<String> = (0..texts.len())
+        .map(|i| format!("job_h{i}{}", texts[i]))
+        .collect();
+    let mut tracked = jobs();
+    tracked.extend(ids.iter().zip(&texts).map(|(id, text)| TrackedJob {
+        id: id.clone(),
+        snapshot: None,
+        seen_at: None,
+        first_prompt: Some(text.clone()),
+    }));
+    scene.send(Msg::TrackedList(tracked));
+    for (id, text) in ids.iter().zip(&texts) {
+        scene.send(Msg::JobFetched {
+            id: id.clone(),
+            result: Ok(job(id, text, 1, Some(text))),
+        });
+    }
+    let mut page = page();
+    for (i, text) in texts.iter().enumerate() {
+        page.visitors.insert(
+            i,
+            PageVisitors {
+                path: text.clone(),
+                human: 9_999_999,
+                ai: u64::MAX,
+                total: u64::MAX,
+            },
+        );
+    }
+    let forbidden = |c: char| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    let check = |scene: &Scene, what: &str| {
+        for (width, height) in [(80, 24), (120, 40), (200, 60)] {
+            let screen = scene.render(width, height);
+            assert!(
+                !screen.chars().any(forbidden),
+                "{what} at {width}x{height} let a control or bidi character through:\n{screen}"
+            );
+            // The TestBackend prints one quoted line per row: the layout still has all of
+            // them, so nothing pushed the frame out of shape.
+            assert_eq!(screen.lines().count(), usize::from(height), "{what}");
+        }
+    };
+    check(&scene, "the jobs pane");
+    scene.key(KeyCode::Enter);
+    check(&scene, "the detail");
+    scene.key(KeyCode::Esc);
+    scene.key(KeyCode::Char('3'));
+    let generation = scene.app.visitors.generation;
+    scene.send(Msg::Visitors {
+        generation,
+        result: Ok(page),
+    });
+    check(&scene, "the visitors pane");
+    assert!(
+        scene.render(120, 40).contains("/introduction"),
+        "ordinary rows still show"
+    );
+}

@@ -106,7 +106,7 @@ fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     // Bars share one scale across the rows on screen: the largest human + AI among them.
     let scale = shown
         .iter()
-        .map(|r| r.human + r.ai)
+        .map(|r| r.human.saturating_add(r.ai))
         .max()
         .unwrap_or(0)
         .max(1);
@@ -155,10 +155,14 @@ fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
 
 /// A stacked bar: human then AI, on the scale of the largest row shown.
 fn bar(human: u64, ai: u64, scale: u64, width: u16, cx: &ViewContext) -> Line<'static> {
-    let cells = u64::from(width);
-    let human_cells = (human * cells).div_ceil(scale).min(cells);
-    let ai_cells = (ai * cells).div_ceil(scale).min(cells - human_cells);
-    let n = |c: u64| usize::try_from(c).unwrap_or(0);
+    // In u128: counts come from the service, and any u64 times the width must not overflow.
+    let cells = u128::from(width);
+    let scale = u128::from(scale.max(1));
+    let human_cells = (u128::from(human) * cells).div_ceil(scale).min(cells);
+    let ai_cells = (u128::from(ai) * cells)
+        .div_ceil(scale)
+        .min(cells - human_cells);
+    let n = |c: u128| usize::try_from(c).unwrap_or(0);
     Line::from(vec![
         Span::styled("█".repeat(n(human_cells)), cx.theme.human()),
         Span::styled("░".repeat(n(ai_cells)), cx.theme.ai()),
