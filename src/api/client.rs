@@ -142,10 +142,27 @@ impl Client {
             .await
     }
 
-    /// Reads a job: the polling target.
+    /// Reads a job: the polling target. An answer that names another job is refused (a
+    /// proxy or cache mixed answers up); one that names none gets the id asked for.
     pub async fn get_job(&self, job_id: &str) -> Result<Job, ApiError> {
         let url = self.url(&["v2", "agent", &self.project, "job", job_id]);
-        self.call(Method::GET, url, None, Replay::Safe).await
+        let mut job: Job = self.call(Method::GET, url, None, Replay::Safe).await?;
+        match job.id.as_deref() {
+            None => job.id = Some(job_id.to_owned()),
+            Some(id) if id != job_id => {
+                return Err(ApiError::Decode {
+                    status: 200,
+                    reason: format!(
+                        "asked for job {}, the answer is about job {}",
+                        crate::text::excerpt(job_id, 40),
+                        crate::text::excerpt(id, 40)
+                    ),
+                    excerpt: String::new(),
+                });
+            }
+            Some(_) => {}
+        }
+        Ok(job)
     }
 
     /// One page of visitors. The query is checked before anything is sent.

@@ -102,7 +102,8 @@ impl Effects {
             Effect::FetchJob(id) => spawn(tx, async move {
                 let result = s.client.get_job(&id).await;
                 let mut msgs = Vec::new();
-                if let Ok(job) = &result {
+                // An answer without a status says nothing new: the journal keeps the last.
+                if let Some(job) = result.as_ref().ok().filter(|job| job.status.is_some()) {
                     msgs.extend(observe(&s, job.clone()).await);
                 }
                 msgs.push(Msg::JobFetched { id, result });

@@ -296,6 +296,19 @@ impl App {
             return;
         };
         self.dirty = true;
+        // A job without a status tells nothing (a broken body can read as an empty job):
+        // the last known state stays, and the read counts as failed.
+        let result = result.and_then(|job| {
+            if job.status.is_some() {
+                Ok(job)
+            } else {
+                Err(ApiError::Decode {
+                    status: 200,
+                    reason: "the answer has no status".to_owned(),
+                    excerpt: String::new(),
+                })
+            }
+        });
         match result {
             Ok(job) => {
                 let before = row.status().cloned();

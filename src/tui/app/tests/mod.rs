@@ -463,3 +463,23 @@ fn a_journal_set_aside_at_start_is_said_on_screen() {
     assert_eq!(notice.kind, NoticeKind::Warning);
     assert!(notice.text.contains("moved to /d/x"), "{notice:?}");
 }
+
+#[test]
+fn an_answer_without_a_status_keeps_the_last_known_state() {
+    let mut h = Harness::new(vec![tracked("j1", "active", 0)]);
+    h.send(Msg::JobFetched {
+        id: "j1".into(),
+        result: Ok(Job {
+            id: Some("j1".into()),
+            ..Job::default()
+        }),
+    });
+    let row = h.app.jobs.get("j1").unwrap();
+    assert_eq!(row.status(), Some(&JobStatus::Active));
+    assert!(
+        row.problem
+            .as_deref()
+            .is_some_and(|p| p.contains("no status")),
+        "{row:?}"
+    );
+}
