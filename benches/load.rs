@@ -146,12 +146,18 @@ async fn main() {
                 let target = known[rng.random_range(0..known.len())].clone();
                 let began = Instant::now();
                 let result: Result<(), ApiError> = match op {
-                    Op::Create => client.create_job("load test: tidy the docs").await.map(|job| {
-                        let id = job.id.unwrap();
-                        mine.created.push(id.clone());
-                        known.push(id);
-                    }),
-                    Op::Message => client.send_message(&target, "and the next page").await.map(drop),
+                    Op::Create => client
+                        .create_job("load test: tidy the docs")
+                        .await
+                        .map(|job| {
+                            let id = job.id.unwrap();
+                            mine.created.push(id.clone());
+                            known.push(id);
+                        }),
+                    Op::Message => client
+                        .send_message(&target, "and the next page")
+                        .await
+                        .map(drop),
                     Op::Get => client.get_job(&target).await.map(drop),
                     Op::Visitors => {
                         let mut page = query.clone();
@@ -171,7 +177,11 @@ async fn main() {
             }
             let mut tally = tally.lock().await;
             for (op, mut latencies) in mine.latencies {
-                tally.latencies.entry(op).or_default().append(&mut latencies);
+                tally
+                    .latencies
+                    .entry(op)
+                    .or_default()
+                    .append(&mut latencies);
             }
             for (error, n) in mine.errors {
                 *tally.errors.entry(error).or_default() += n;
@@ -214,11 +224,11 @@ async fn main() {
     let db = Db::open(&DbLocation::File(db_path)).unwrap();
     let (jobs, distinct): (i64, i64) = db
         .blocking(|conn| {
-            Ok(conn.query_row(
-                "SELECT count(*), count(DISTINCT id) FROM jobs",
-                [],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )?)
+            Ok(
+                conn.query_row("SELECT count(*), count(DISTINCT id) FROM jobs", [], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })?,
+            )
         })
         .unwrap();
     let created = tally.created.len() + seeded.len();
