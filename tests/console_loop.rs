@@ -19,6 +19,7 @@ use docdeck::tui::terminal::Host;
 use docdeck::tui::view::theme::Theme;
 use docdeck::tui::{Input, LoopOptions, drive};
 use futures_util::StreamExt as _;
+use rand::{Rng as _, SeedableRng as _};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -610,9 +611,85 @@ impl Console {
     }
 }
 
+impl Console {
+    /// Waits for the send of `prompt` to end (the journal records every outcome before the
+    /// console hears of it), then does what a careful user would: sends again only when
+    /// the screen says nothing was carried out, and otherwise moves on. Returns whether
+    /// the service accepted it with a job id.
+    async fn settle(
+        &mut self,
+        journal: &rusqlite::Connection,
+        prompt: &str,
+        counts: &mut SoakCounts,
+    ) -> bool {
+        for attempt in 0.. {
+            let (outcome, job_id) = common::eventually("the send to end", || {
+                let ended = journal
+                    .query_row(
+                        "SELECT outcome, job_id FROM submissions WHERE prompt = ?1
+                         ORDER BY id LIMIT 1 OFFSET ?2",
+                        rusqlite::params![prompt, attempt],
+                        |row| Ok((row.get::<_, String>(0)?, row.get::<_, Option<String>>(1)?)),
+                    )
+                    .ok()
+                    .filter(|(outcome, _)| outcome != "pending");
+                std::future::ready(ended)
+            })
+            .await;
+            let p = prompt.to_owned();
+            match (outcome.as_str(), job_id) {
+                ("rejected", _) => {
+                    self.wait_for("the offer to send again", move |s| {
+                        flat(s).contains("Ctrl+S sends it again") && s.contains(&p)
+                    })
+                    .await;
+                    counts.resent += 1;
+                    self.ctrl('s');
+                    continue;
+                }
+                ("unknown", _) => {
+                    self.wait_for("the may-have-arrived warning", move |s| {
+                        let s = flat(s);
+                        (s.contains("MAY HAVE BEEN CREATED")
+                            || s.contains("MAY HAVE BEEN RECEIVED"))
+                            && s.contains(&p)
+                    })
+                    .await;
+                    counts.unknown += 1;
+                    self.key(KeyCode::Home);
+                    self.ctrl('k');
+                    self.key(KeyCode::Esc);
+                    return false;
+                }
+                ("accepted", None) => {
+                    self.wait_for("the composer emptied", |s| {
+                        s.contains("What should the agent")
+                    })
+                    .await;
+                    counts.unknown += 1;
+                    self.key(KeyCode::Esc);
+                    return false;
+                }
+                ("accepted", Some(_)) => {
+                    self.wait_for("the jobs list", |s| {
+                        s.contains(" Jobs · ")
+                            && !s.contains("┌ New job")
+                            && !s.contains("┌ Follow-up")
+                    })
+                    .await;
+                    counts.accepted += 1;
+                    return true;
+                }
+                (other, _) => panic!("unexpected outcome {other}"),
+            }
+        }
+        unreachable!("the loop returns")
+    }
+}
+
 /// Creates `jobs` jobs through the composer against a service that fails, drops, delays
 /// and garbles answers, then checks the console, the journal and the service agree.
-async fn soak(jobs: usize, agent_delay: Duration) {
+async fn soak(jobs: usize, agent_delay: Duration, hold: Duration, follow_ups: usize) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("service.sqlite");
     let mut options = common::fast_options(DbLocation::File(db.clone()));
@@ -647,66 +724,36 @@ async fn soak(jobs: usize, agent_delay: Duration) {
         console.key(KeyCode::Char('n'));
         console.type_text(&prompt);
         console.ctrl('s');
-        for attempt in 0.. {
-            let (outcome, job_id) = common::eventually("the send to end", || {
-                let ended = journal_file
-                    .query_row(
-                        "SELECT outcome, job_id FROM submissions WHERE prompt = ?1
-                         ORDER BY id LIMIT 1 OFFSET ?2",
-                        rusqlite::params![prompt, attempt],
-                        |row| Ok((row.get::<_, String>(0)?, row.get::<_, Option<String>>(1)?)),
-                    )
-                    .ok()
-                    .filter(|(outcome, _)| outcome != "pending");
-                std::future::ready(ended)
-            })
-            .await;
-            let p = prompt.clone();
-            match (outcome.as_str(), job_id) {
-                ("rejected", _) => {
-                    // Nothing was carried out: sending again is what the screen offers.
-                    console
-                        .wait_for("the offer to send again", move |s| {
-                            flat(s).contains("Ctrl+S sends it again") && s.contains(&p)
-                        })
-                        .await;
-                    counts.resent += 1;
-                    console.ctrl('s');
-                    continue;
-                }
-                ("unknown", _) => {
-                    console
-                        .wait_for("the may-have-been-created warning", move |s| {
-                            flat(s).contains("MAY HAVE BEEN CREATED") && s.contains(&p)
-                        })
-                        .await;
-                    // A careful user does not resend; clear the text and move on.
-                    counts.unknown += 1;
-                    console.key(KeyCode::Home);
-                    console.ctrl('k');
-                    console.key(KeyCode::Esc);
-                }
-                ("accepted", None) => {
-                    console
-                        .wait_for("the composer emptied", |s| {
-                            s.contains("What should the agent change")
-                        })
-                        .await;
-                    counts.unknown += 1;
-                    console.key(KeyCode::Esc);
-                }
-                ("accepted", Some(_)) => {
-                    console
-                        .wait_for("the new row", move |s| {
-                            !s.contains("New job") && line_with(s, &p).is_some()
-                        })
-                        .await;
-                    counts.accepted += 1;
-                    accepted_prompts.push(prompt.clone());
-                }
-                (other, _) => panic!("unexpected outcome {other}"),
+        if console.settle(&journal_file, &prompt, &mut counts).await {
+            accepted_prompts.push(prompt);
+        }
+    }
+
+    // The hold: the console stays open, polling through the faults, and now and then a
+    // follow-up goes to one of the jobs (which makes it active again).
+    let mut rss_during = Vec::new();
+    let mut follow_up_counts = SoakCounts::default();
+    if hold > Duration::ZERO {
+        let rounds = follow_ups.max(1);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for k in 0..rounds {
+            tokio::time::sleep(hold / u32::try_from(rounds).unwrap()).await;
+            rss_during.push(rss_kib());
+            if k >= follow_ups || counts.accepted == 0 {
+                continue;
             }
-            break;
+            console.key(KeyCode::Char('1'));
+            console.key(KeyCode::Char('g'));
+            for _ in 0..rng.random_range(0..counts.accepted) {
+                console.key(KeyCode::Char('j'));
+            }
+            let prompt = format!("soak follow-up {k:03}: and the next page");
+            console.key(KeyCode::Char('m'));
+            console.type_text(&prompt);
+            console.ctrl('s');
+            console
+                .settle(&journal_file, &prompt, &mut follow_up_counts)
+                .await;
         }
     }
 
@@ -733,7 +780,11 @@ async fn soak(jobs: usize, agent_delay: Duration) {
     };
     let scope = console.scope.clone();
     let journal_view = Arc::clone(&journal);
-    let settled = common::eventually(
+    let screen_now = console.screen.clone();
+    // Follow-ups queue behind each other on one job, so allow for all of them on one job.
+    let limit = common::DEADLINE + agent_delay * u32::try_from(follow_ups + 2).unwrap();
+    let settled = common::eventually_within(
+        limit,
         "every tracked job to reach the service's final status",
         || {
             let server_jobs = truth();
@@ -745,12 +796,45 @@ async fn soak(jobs: usize, agent_delay: Duration) {
                     matches!((seen, real), (Some(seen), Some((_, real, _)))
                     if seen.is_final() && seen.as_wire() == real)
                 });
+            if !done && std::env::var_os("SOAK_DEBUG").is_some() {
+                for job in &tracked {
+                    let seen = job.snapshot.as_ref().and_then(|j| j.status.clone());
+                    let real = server_jobs
+                        .iter()
+                        .find(|(id, _, _)| *id == job.id)
+                        .map(|r| r.1.clone());
+                    if seen.as_ref().map(|s| s.as_wire().to_owned()) != real
+                        || !seen.as_ref().is_some_and(|s| s.is_final())
+                    {
+                        let short: String = job.id.chars().take(12).collect();
+                        let screen = screen_now.borrow().clone();
+                        eprintln!(
+                            "{} seen {seen:?} real {real:?}: {:?}",
+                            job.id,
+                            line_with(&screen, &short)
+                        );
+                    }
+                }
+                eprintln!("tracked {} accepted {}", tracked.len(), counts.accepted);
+            }
             std::future::ready(done.then_some((server_jobs, tracked)))
         },
     )
     .await;
     let (server_jobs, tracked) = settled;
 
+    // No prompt, first or follow-up, was carried out twice.
+    let repeated: i64 = docdeck::server::db::Db::open(&DbLocation::File(db.clone()))
+        .unwrap()
+        .blocking(|conn| {
+            Ok(conn.query_row(
+                "SELECT count(*) FROM (SELECT prompt FROM turns GROUP BY prompt HAVING count(*) > 1)",
+                [],
+                |row| row.get(0),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(repeated, 0, "a prompt reached the service twice");
     // No create was carried out twice for one submit.
     let mut prompts: Vec<&str> = server_jobs.iter().map(|(_, _, p)| p.as_str()).collect();
     prompts.sort_unstable();
@@ -820,18 +904,26 @@ async fn soak(jobs: usize, agent_delay: Duration) {
             .unwrap() as usize
         };
         assert_eq!(count("pending"), 0);
-        assert_eq!(count("accepted"), counts.accepted + count_no_id(&conn));
-        assert_eq!(count("rejected"), counts.resent);
+        assert_eq!(
+            count("accepted"),
+            counts.accepted + follow_up_counts.accepted + count_no_id(&conn)
+        );
+        assert_eq!(count("rejected"), counts.resent + follow_up_counts.resent);
+        assert_eq!(
+            count("unknown") + count_no_id(&conn),
+            counts.unknown + follow_up_counts.unknown
+        );
     }
     let rss_end = rss_kib();
     let app = console.quit().await;
     assert!(app.quit);
     println!(
-        "soak: {jobs} submits: {counts:?}; service holds {} jobs; RSS {} KiB -> {} KiB ({:+} KiB)",
+        "soak: {jobs} submits: {counts:?}; follow-ups: {follow_up_counts:?}; service holds {} jobs; RSS {} KiB -> {} KiB ({:+} KiB); during the hold {:?} KiB",
         server_jobs.len(),
         rss_start,
         rss_end,
-        i64::try_from(rss_end).unwrap() - i64::try_from(rss_start).unwrap()
+        i64::try_from(rss_end).unwrap() - i64::try_from(rss_start).unwrap(),
+        rss_during
     );
     server.shutdown().await;
 }
@@ -849,23 +941,28 @@ fn count_no_id(conn: &rusqlite::Connection) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn soak_short_forty_jobs_against_a_faulty_service() {
-    soak(40, Duration::from_millis(30)).await;
+    soak(40, Duration::from_millis(30), Duration::ZERO, 0).await;
 }
 
-/// The long soak: `DOCDECK_SOAK_JOBS` submits (default 95, under the hourly budget of
-/// 100) to an agent that takes `DOCDECK_SOAK_AGENT_MS` per turn (default 10 s), so dozens
-/// of jobs are polled through the faults at once. Run with
+/// The long soak: `DOCDECK_SOAK_JOBS` creates (default 95, under the hourly budget of
+/// 100) to an agent that takes `DOCDECK_SOAK_AGENT_MS` per turn (default 10 s), then the
+/// console stays open for `DOCDECK_SOAK_SECS` (default 180) with `DOCDECK_SOAK_FOLLOW_UPS`
+/// follow-ups spread over it (default 60), sampling memory. Run with
 /// `cargo test --release --test console_loop soak_long -- --ignored --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "minutes long; run by hand (see RELIABILITY.md)"]
 async fn soak_long() {
-    let jobs = std::env::var("DOCDECK_SOAK_JOBS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(95);
-    let agent_ms = std::env::var("DOCDECK_SOAK_AGENT_MS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10_000);
-    soak(jobs, Duration::from_millis(agent_ms)).await;
+    let setting = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(default)
+    };
+    soak(
+        usize::try_from(setting("DOCDECK_SOAK_JOBS", 95)).unwrap(),
+        Duration::from_millis(setting("DOCDECK_SOAK_AGENT_MS", 10_000)),
+        Duration::from_secs(setting("DOCDECK_SOAK_SECS", 180)),
+        usize::try_from(setting("DOCDECK_SOAK_FOLLOW_UPS", 60)).unwrap(),
+    )
+    .await;
 }

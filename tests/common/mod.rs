@@ -58,12 +58,21 @@ pub fn client_with(base_url: &str, project: &str, key: &str) -> Client {
 }
 
 /// Polls `probe` until it gives a value, failing the test at the deadline.
-pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
+pub async fn eventually<T, F, Fut>(what: &str, probe: F) -> T
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Option<T>>,
 {
-    let deadline = Instant::now() + DEADLINE;
+    eventually_within(DEADLINE, what, probe).await
+}
+
+/// As `eventually`, with a deadline of `limit` from now.
+pub async fn eventually_within<T, F, Fut>(limit: Duration, what: &str, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + limit;
     loop {
         if let Some(value) = probe().await {
             return value;

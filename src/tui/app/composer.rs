@@ -205,19 +205,44 @@ impl App {
             Submitted::Accepted(job) => {
                 self.record_call(Ok(()), None, now);
                 self.composer.sent(&draft, effects);
-                let Some(id) = job.id.clone() else {
+                // A follow-up's job is known even when the answer does not name it.
+                let id = job.id.clone().or_else(|| match &draft {
+                    DraftKey::FollowUp(id) => Some(id.clone()),
+                    DraftKey::NewJob => None,
+                });
+                let Some(id) = id else {
                     self.notify(
                         NoticeKind::Warning,
-                        "the service accepted the prompt but sent no job id",
+                        "the service accepted the prompt but sent no job id, so the job cannot \
+                         be followed here: look for it in the dashboard",
                     );
                     return;
                 };
-                self.poll.schedule(
-                    &id,
-                    job.status.as_ref(),
-                    now.mono,
-                    super::poll::FirstRead::AfterCadence,
-                );
+                let job = if job.status.is_some() {
+                    self.poll.schedule(
+                        &id,
+                        job.status.as_ref(),
+                        now.mono,
+                        super::poll::FirstRead::AfterCadence,
+                    );
+                    job
+                } else {
+                    // An answer without a status: read the job now rather than guess, and
+                    // keep what was known of it meanwhile.
+                    self.poll.schedule(
+                        &id,
+                        Some(&JobStatus::Active),
+                        now.mono,
+                        super::poll::FirstRead::Now,
+                    );
+                    self.jobs
+                        .get(&id)
+                        .and_then(|row| row.job.clone())
+                        .unwrap_or(crate::api::Job {
+                            id: Some(id.clone()),
+                            ..job
+                        })
+                };
                 let first_prompt = match draft {
                     DraftKey::NewJob => Some(first_line(&prompt, 200)),
                     DraftKey::FollowUp(_) => None,
@@ -246,6 +271,18 @@ impl App {
             }
             Submitted::Failed(err) => {
                 self.record_call(Err(&err), None, now);
+                // A follow-up that may have arrived may have made the job active again:
+                // read it now and at the active cadence until a read says otherwise.
+                if let DraftKey::FollowUp(id) = &draft
+                    && err.may_have_reached_server()
+                {
+                    self.poll.schedule(
+                        id,
+                        Some(&JobStatus::Active),
+                        now.mono,
+                        super::poll::FirstRead::Now,
+                    );
+                }
                 self.composer.error = Some(submit_error(&err, &draft));
             }
             Submitted::NotSent(reason) => {

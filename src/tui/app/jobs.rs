@@ -295,6 +295,10 @@ impl App {
             self.poll.remove(id);
             return;
         };
+        if self.poll.answered_stale(id, now.mono) {
+            // Sent before a follow-up that may have changed the job: read it again.
+            return;
+        }
         self.dirty = true;
         // A job without a status tells nothing (a broken body can read as an empty job):
         // the last known state stays, and the read counts as failed.

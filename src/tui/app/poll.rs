@@ -63,6 +63,9 @@ struct Entry {
     next_due: Option<Instant>,
     in_flight: bool,
     failures: u32,
+    /// Rescheduled (by a send) while a read was on its way: that read's answer may predate
+    /// the send, so it is not believed.
+    stale: bool,
 }
 
 /// The per-job schedule.
@@ -114,9 +117,25 @@ impl Scheduler {
             next_due: None,
             in_flight: false,
             failures: 0,
+            stale: false,
         });
         entry.next_due = next_due;
         entry.failures = 0;
+        entry.stale = entry.in_flight;
+    }
+
+    /// True when the answer of the read in flight must not be believed (see `Entry::stale`);
+    /// the job is then read again at once.
+    pub fn answered_stale(&mut self, id: &str, now: Instant) -> bool {
+        match self.entries.get_mut(id) {
+            Some(entry) if entry.stale => {
+                entry.stale = false;
+                entry.in_flight = false;
+                entry.next_due = Some(now);
+                true
+            }
+            _ => false,
+        }
     }
 
     pub fn remove(&mut self, id: &str) {

@@ -118,3 +118,65 @@ fn read_only_hides_everything_that_writes() {
     h.key(KeyCode::Tab);
     assert_eq!(h.app.focus, Pane::Visitors, "Tab skips the composer");
 }
+
+#[test]
+fn a_follow_up_that_may_have_arrived_has_its_job_read_at_once() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 1)]);
+    h.key(KeyCode::Char('m'));
+    h.type_text("and the images");
+    h.ctrl('s');
+    let effects = h.send(Msg::Submitted {
+        draft: DraftKey::FollowUp("a".into()),
+        outcome: Submitted::Failed(network_error(true)),
+    });
+    assert_eq!(
+        fetches(&effects),
+        vec!["a".to_owned()],
+        "a completed job is otherwise read only every 10 minutes"
+    );
+}
+
+#[test]
+fn a_read_sent_before_a_follow_up_was_accepted_is_not_believed() {
+    let mut h = Harness::new(vec![tracked("b", "completed", 1)]);
+    // A read of the completed job is on its way...
+    let due = h.tick(3600.0);
+    assert_eq!(fetches(&due), vec!["b".to_owned()]);
+    // ...when a follow-up is accepted and makes it active...
+    h.key(KeyCode::Char('m'));
+    h.type_text("next");
+    h.ctrl('s');
+    h.send(Msg::Submitted {
+        draft: DraftKey::FollowUp("b".into()),
+        outcome: Submitted::Accepted(job("b", "active", 1)),
+    });
+    // ...and then the old read answers "completed": the row stays active, and the job is
+    // read again.
+    let again = h.send(Msg::JobFetched {
+        id: "b".into(),
+        result: Ok(job("b", "completed", 1)),
+    });
+    assert_eq!(
+        h.app.jobs.get("b").unwrap().status(),
+        Some(&JobStatus::Active)
+    );
+    assert_eq!(fetches(&again), vec!["b".to_owned()]);
+}
+
+#[test]
+fn a_follow_up_accepted_with_an_empty_answer_keeps_the_job_and_reads_it() {
+    let mut h = Harness::new(vec![tracked("c", "completed", 1)]);
+    h.key(KeyCode::Char('m'));
+    h.type_text("again");
+    h.ctrl('s');
+    let effects = h.send(Msg::Submitted {
+        draft: DraftKey::FollowUp("c".into()),
+        outcome: Submitted::Accepted(Job::default()),
+    });
+    assert_eq!(h.app.focus, Pane::Jobs);
+    assert_eq!(
+        h.app.jobs.get("c").unwrap().status(),
+        Some(&JobStatus::Completed)
+    );
+    assert_eq!(fetches(&effects), vec!["c".to_owned()]);
+}
