@@ -2,6 +2,7 @@
 //! the real client, the CLI run in an isolated environment, and waiting with deadlines.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod console;
 pub mod pty;
 
 use std::future::Future;

@@ -1,0 +1,219 @@
+//! The real console loop (`tui::drive`) on a TestBackend, driven by scripted keys, for
+//! the loop and soak tests.
+
+use std::io;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use docdeck::journal::{Journal, Scope};
+use docdeck::server::RunningServer;
+use docdeck::tui::app::{App, Config, NotifyMode};
+use docdeck::tui::effects::Services;
+use docdeck::tui::terminal::Host;
+use docdeck::tui::view::theme::Theme;
+use docdeck::tui::{Input, LoopOptions, drive};
+use futures_util::StreamExt as _;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use super::{DEADLINE, PROJECT};
+
+/// Records what the console writes to the terminal besides frames.
+pub struct Recorder(Arc<Mutex<Vec<u8>>>);
+
+impl Host for Recorder {
+    fn write_escape(&mut self, bytes: &[u8]) {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+    }
+    fn suspend(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+    fn resume(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+pub struct Console {
+    pub keys: mpsc::UnboundedSender<io::Result<Event>>,
+    pub screen: watch::Receiver<String>,
+    pub task: JoinHandle<App>,
+    pub journal: Arc<Mutex<Journal>>,
+    pub scope: Scope,
+    /// Escapes written besides frames: clipboard, bell.
+    pub written: Arc<Mutex<Vec<u8>>>,
+}
+
+pub fn text_of(buffer: &Buffer) -> String {
+    let width = usize::from(buffer.area.width);
+    buffer
+        .content
+        .chunks(width)
+        .map(|row| {
+            row.iter()
+                .map(ratatui::buffer::Cell::symbol)
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+impl Console {
+    pub fn open(server: &RunningServer, poll: Duration) -> Self {
+        Self::open_with(
+            server,
+            poll,
+            Arc::new(Mutex::new(Journal::open_in_memory().unwrap())),
+        )
+    }
+
+    pub fn open_with(server: &RunningServer, poll: Duration, journal: Arc<Mutex<Journal>>) -> Self {
+        Self::open_full(server, poll, journal, "false")
+    }
+
+    pub fn open_full(
+        server: &RunningServer,
+        poll: Duration,
+        journal: Arc<Mutex<Journal>>,
+        editor: &str,
+    ) -> Self {
+        let scope = Scope {
+            service: server.base_url(),
+            project: PROJECT.into(),
+        };
+        let services = Services {
+            client: Arc::new(super::client(server)),
+            journal: Arc::clone(&journal),
+            scope: Arc::new(scope.clone()),
+        };
+        let config = Config {
+            profile: None,
+            project: PROJECT.into(),
+            host: server.addr.to_string(),
+            read_only: false,
+            notify: NotifyMode::Bell,
+            has_display: false,
+            poll_interval: poll,
+            hourly_limit: 100,
+            seed: 1,
+        };
+        let (keys, rx) = mpsc::unbounded_channel();
+        // One receiver shared by every input stream the loop asks for (it asks again
+        // after the editor has run).
+        let rx = Arc::new(Mutex::new(rx));
+        let input = move || -> Input {
+            let rx = Arc::clone(&rx);
+            futures_util::stream::poll_fn(move |cx| rx.lock().unwrap().poll_recv(cx)).boxed()
+        };
+        let (screen_tx, screen) = watch::channel(String::new());
+        let options = LoopOptions {
+            theme: Theme { color: false },
+            utc: true,
+            editor: editor.into(),
+            on_frame: Some(Box::new(move |buffer| {
+                screen_tx.send_replace(text_of(buffer));
+            })),
+            stop: None,
+        };
+        let written = Arc::new(Mutex::new(Vec::new()));
+        let recorder = Arc::clone(&written);
+        let task = tokio::spawn(async move {
+            let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+            let mut host = Recorder(recorder);
+            drive(
+                App::new(config),
+                &mut terminal,
+                &mut host,
+                input,
+                services,
+                options,
+            )
+            .await
+            .unwrap()
+        });
+        Self {
+            keys,
+            screen,
+            task,
+            journal,
+            scope,
+            written,
+        }
+    }
+
+    pub fn key(&self, code: KeyCode) {
+        self.keys
+            .send(Ok(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))))
+            .unwrap();
+    }
+
+    pub fn ctrl(&self, c: char) {
+        self.keys
+            .send(Ok(Event::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::CONTROL,
+            ))))
+            .unwrap();
+    }
+
+    pub fn type_text(&self, text: &str) {
+        for c in text.chars() {
+            self.key(if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            });
+        }
+    }
+
+    /// Waits until the screen satisfies `ready`, failing with the last screen at the deadline.
+    pub async fn wait_for(&mut self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let wait = async {
+            loop {
+                {
+                    let screen = self.screen.borrow_and_update();
+                    if ready(&screen) {
+                        return screen.clone();
+                    }
+                }
+                self.screen.changed().await.unwrap();
+            }
+        };
+        match tokio::time::timeout(DEADLINE, wait).await {
+            Ok(screen) => screen,
+            Err(_) => panic!(
+                "timed out waiting for {what}; the screen was:\n{}",
+                *self.screen.borrow()
+            ),
+        }
+    }
+
+    pub async fn quit(self) -> App {
+        self.key(KeyCode::Esc);
+        self.key(KeyCode::Char('q'));
+        tokio::time::timeout(DEADLINE, self.task)
+            .await
+            .expect("the console quits")
+            .unwrap()
+    }
+}
+
+pub fn line_with<'a>(screen: &'a str, needle: &str) -> Option<&'a str> {
+    screen.lines().find(|line| line.contains(needle))
+}
+
+impl Console {
+    /// Waits for the next frame drawn after now that satisfies `ready`.
+    pub async fn next_frame(&mut self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        self.screen.mark_unchanged();
+        self.wait_for(what, ready).await
+    }
+}
+
+/// The screen's words joined by single spaces, so a message wrapped over lines still matches.
+pub fn flat(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
