@@ -35,6 +35,11 @@ pub struct VisitorsRequest {
 
 /// Counts over the range. Each visitor counts once per column, and once in `total` however
 /// it was classified, so `max(human, ai) <= total <= human + ai` holds by construction.
+///
+/// One pass reads `(page, visitor, ai)` of every view in the range through the time index;
+/// the distinct counts are then made in memory by sorting packed keys, which is many times
+/// faster than SQLite's `COUNT(DISTINCT ...)` per group (BENCHMARKS.md). Pages are ordered
+/// `total DESC, path ASC`, a total order, so offset pages never overlap or skip.
 pub fn visitors(
     conn: &Connection,
     project: &str,
@@ -42,57 +47,99 @@ pub fn visitors(
 ) -> Result<VisitorsPage, StoreError> {
     let from = request.from_ms.unwrap_or(i64::MIN);
     let to = request.to_ms.unwrap_or(i64::MAX);
-    let totals = conn.query_row(
-        "SELECT COUNT(DISTINCT CASE WHEN ai = 0 THEN visitor_id END),
-                COUNT(DISTINCT CASE WHEN ai = 1 THEN visitor_id END),
-                COUNT(DISTINCT visitor_id)
-         FROM views WHERE project = ?1 AND ts_ms >= ?2 AND ts_ms < ?3",
-        params![project, from, to],
-        |row| {
-            Ok(VisitorTotals {
-                human: count(row, 0)?,
-                ai: count(row, 1)?,
-                total: count(row, 2)?,
-            })
-        },
-    )?;
-    // One row more than asked for tells whether another page exists.
-    let fetch = i64::from(request.limit) + 1;
-    let offset = i64::try_from(request.offset).unwrap_or(i64::MAX);
+    // Key: page id, visitor id, ai bit. Ids are SQLite rowids (positive i64).
+    let mut views: Vec<u128> = Vec::new();
     let mut statement = conn.prepare_cached(
-        "SELECT p.path, g.human, g.ai, g.total FROM (
-             SELECT page_id,
-                    COUNT(DISTINCT CASE WHEN ai = 0 THEN visitor_id END) AS human,
-                    COUNT(DISTINCT CASE WHEN ai = 1 THEN visitor_id END) AS ai,
-                    COUNT(DISTINCT visitor_id) AS total
-             FROM views WHERE project = ?1 AND ts_ms >= ?2 AND ts_ms < ?3
-             GROUP BY page_id
-         ) g JOIN pages p ON p.id = g.page_id
-         ORDER BY g.total DESC, p.path ASC
-         LIMIT ?4 OFFSET ?5",
+        "SELECT page_id, visitor_id, ai FROM views
+         WHERE project = ?1 AND ts_ms >= ?2 AND ts_ms < ?3",
     )?;
-    let mut rows = statement
-        .query_map(params![project, from, to, fetch, offset], |row| {
-            Ok(PageVisitors {
-                path: row.get(0)?,
-                human: count(row, 1)?,
-                ai: count(row, 2)?,
-                total: count(row, 3)?,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    let has_more = rows.len() > request.limit as usize;
-    rows.truncate(request.limit as usize);
+    let mut rows = statement.query(params![project, from, to])?;
+    while let Some(row) = rows.next()? {
+        let page = id(row, 0)?;
+        let visitor = id(row, 1)?;
+        let ai = u128::from(row.get::<_, i64>(2)? != 0);
+        views.push((page << 65) | (visitor << 1) | ai);
+    }
+    views.sort_unstable();
+    views.dedup();
+
+    // Per page: walk each (page, visitor) group, which holds one or two keys (human, AI).
+    let mut pages: Vec<(i64, VisitorTotals)> = Vec::new();
+    let mut by_visitor: Vec<u128> = Vec::with_capacity(views.len());
+    let mut i = 0;
+    while i < views.len() {
+        let (page, visitor) = (views[i] >> 65, (views[i] >> 1) & u128::from(u64::MAX));
+        let mut flags = 0u8;
+        while i < views.len() && views[i] >> 1 == (page << 64) | visitor {
+            flags |= 1 << (views[i] & 1);
+            by_visitor.push(views[i] & ((u128::from(u64::MAX) << 1) | 1));
+            i += 1;
+        }
+        let page = i64::try_from(page).unwrap_or(i64::MAX);
+        if pages.last().is_none_or(|(last, _)| *last != page) {
+            pages.push((page, VisitorTotals::default()));
+        }
+        if let Some((_, counts)) = pages.last_mut() {
+            count_visitor(counts, flags);
+        }
+    }
+
+    // Site-wide: the same walk over (visitor, ai) alone.
+    by_visitor.sort_unstable();
+    by_visitor.dedup();
+    let mut totals = VisitorTotals::default();
+    let mut i = 0;
+    while i < by_visitor.len() {
+        let visitor = by_visitor[i] >> 1;
+        let mut flags = 0u8;
+        while i < by_visitor.len() && by_visitor[i] >> 1 == visitor {
+            flags |= 1 << (by_visitor[i] & 1);
+            i += 1;
+        }
+        count_visitor(&mut totals, flags);
+    }
+
+    let paths = page_paths(conn, project)?;
+    let mut rows: Vec<PageVisitors> = pages
+        .into_iter()
+        .map(|(page, counts)| PageVisitors {
+            path: paths.get(&page).cloned().unwrap_or_default(),
+            human: counts.human,
+            ai: counts.ai,
+            total: counts.total,
+        })
+        .collect();
+    rows.sort_unstable_by(|a, b| b.total.cmp(&a.total).then_with(|| a.path.cmp(&b.path)));
+    let offset = usize::try_from(request.offset).unwrap_or(usize::MAX);
+    let limit = request.limit as usize;
+    let has_more = rows.len() > offset.saturating_add(limit);
+    let visitors = rows.into_iter().skip(offset).take(limit).collect();
     Ok(VisitorsPage {
         totals,
-        visitors: rows,
+        visitors,
         has_more,
     })
 }
 
-/// A `COUNT` column, which SQLite returns as a signed integer.
-fn count(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<u64> {
-    Ok(u64::try_from(row.get::<_, i64>(index)?).unwrap_or(0))
+/// Adds one visitor whose views were human (bit 0 of `flags`) and/or AI (bit 1).
+fn count_visitor(counts: &mut VisitorTotals, flags: u8) {
+    counts.human += u64::from(flags & 1);
+    counts.ai += u64::from(flags >> 1);
+    counts.total += 1;
+}
+
+/// A page or visitor id, which SQLite gives as a positive rowid.
+fn id(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<u128> {
+    Ok(u128::from(u64::try_from(row.get::<_, i64>(index)?).unwrap_or(0)))
+}
+
+/// Every page path of the project by id (thousands at most: one row per page, not view).
+fn page_paths(conn: &Connection, project: &str) -> Result<HashMap<i64, String>, StoreError> {
+    let mut statement = conn.prepare_cached("SELECT id, path FROM pages WHERE project = ?1")?;
+    let paths = statement
+        .query_map([project], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(paths)
 }
 
 /// Appends views inside the caller's transaction, so an import is all or nothing.
