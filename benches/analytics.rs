@@ -30,7 +30,11 @@ fn database(views: u64) -> Db {
     let path = dir.join(format!("views-{views}-v1.sqlite"));
     let ready = path.exists();
     let db = Db::open(&DbLocation::File(path.clone())).unwrap();
-    if !ready || !db.blocking(|conn| analytics::has_views(conn, "bench")).unwrap() {
+    if !ready
+        || !db
+            .blocking(|conn| analytics::has_views(conn, "bench"))
+            .unwrap()
+    {
         eprintln!("generating {views} views into {} (once)", path.display());
         let mut rng = ChaCha8Rng::seed_from_u64(views);
         let visitors = views / 5;

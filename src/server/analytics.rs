@@ -130,7 +130,9 @@ fn count_visitor(counts: &mut VisitorTotals, flags: u8) {
 
 /// A page or visitor id, which SQLite gives as a positive rowid.
 fn id(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<u128> {
-    Ok(u128::from(u64::try_from(row.get::<_, i64>(index)?).unwrap_or(0)))
+    Ok(u128::from(
+        u64::try_from(row.get::<_, i64>(index)?).unwrap_or(0),
+    ))
 }
 
 /// Every page path of the project by id (thousands at most: one row per page, not view).

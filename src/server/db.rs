@@ -2,6 +2,7 @@
 //! on the blocking pool so that no request handler ever blocks an async thread.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::Connection;
@@ -104,11 +105,28 @@ CREATE TABLE views (
 CREATE INDEX views_by_time ON views (project, ts_ms);
 "];
 
-/// A shared connection. The service's statements are short, so one connection behind a
-/// mutex, used from the blocking pool, is enough; WAL lets `docdeck import` write beside it.
+/// How many read-only connections a file database gets beside its writer, for each kind
+/// of read.
+const READERS_PER_KIND: usize = 2;
+
+/// Which readers a read uses: quick lookups never queue behind long scans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadKind {
+    /// A lookup by key, such as a job.
+    Quick,
+    /// A scan, such as the visitors count.
+    Scan,
+}
+
+/// The service's connections: one writer behind a mutex (writes are short), and for a file
+/// database a few read-only connections, so that a long read (a visitors count) never
+/// holds up a job read or a write. WAL gives each reader a consistent snapshot and lets
+/// `docdeck import` write beside them. An in-memory database has only the writer.
 #[derive(Clone)]
 pub struct Db {
     conn: Arc<Mutex<Connection>>,
+    readers: Arc<Vec<Mutex<Connection>>>,
+    next_reader: Arc<AtomicUsize>,
 }
 
 impl Db {
@@ -136,9 +154,56 @@ impl Db {
             },
             SchemaError::Sql(err) => StoreError::Sql(err),
         })?;
+        let readers = match location {
+            DbLocation::Memory => Vec::new(),
+            DbLocation::File(path) => (0..2 * READERS_PER_KIND)
+                .map(|_| {
+                    let reader = sqlite::open_shared(path).map_err(|failure| StoreError::Open {
+                        path: path.clone(),
+                        reason: failure.reason,
+                    })?;
+                    reader.pragma_update(None, "query_only", true)?;
+                    Ok(Mutex::new(reader))
+                })
+                .collect::<Result<_, StoreError>>()?,
+        };
         Ok(Self {
             conn: Arc::new(Mutex::new(conn)),
+            readers: Arc::new(readers),
+            next_reader: Arc::new(AtomicUsize::new(0)),
         })
+    }
+
+    /// Runs read-only `work` on the blocking pool, on a free reader of its kind if there
+    /// is one (an in-memory database has none and uses the writer).
+    pub async fn read<T, F>(&self, kind: ReadKind, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let db = self.clone();
+        tokio::task::spawn_blocking(move || {
+            if db.readers.is_empty() {
+                return work(&db.lock());
+            }
+            let base = match kind {
+                ReadKind::Quick => 0,
+                ReadKind::Scan => READERS_PER_KIND,
+            };
+            let first = db.next_reader.fetch_add(1, Ordering::Relaxed) % READERS_PER_KIND;
+            for i in 0..READERS_PER_KIND {
+                if let Ok(reader) = db.readers[base + (first + i) % READERS_PER_KIND].try_lock() {
+                    return work(&reader);
+                }
+            }
+            // Every reader of this kind is busy: wait for the one this call was given.
+            let reader = db.readers[base + first]
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            work(&reader)
+        })
+        .await
+        .map_err(|err| StoreError::Task(err.to_string()))?
     }
 
     /// Runs `work` with the connection on the blocking pool.

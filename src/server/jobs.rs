@@ -178,6 +178,32 @@ pub fn get(
     Ok(record)
 }
 
+/// What a read-only look at a job found.
+pub enum Peek {
+    Missing,
+    Current(JobRecord),
+    /// The job must be archived first, which takes the writer: use [`get`].
+    DueForArchive,
+}
+
+/// Reads a job without writing, for the read connections. A job that has just become due
+/// for archiving is left to [`get`].
+pub fn peek(
+    conn: &Connection,
+    project: &str,
+    id: &str,
+    now_ms: i64,
+    archive_after_ms: i64,
+) -> Result<Peek, StoreError> {
+    Ok(match load(conn, project, id)? {
+        None => Peek::Missing,
+        Some(record) if archive_due(&record, now_ms, archive_after_ms).is_some() => {
+            Peek::DueForArchive
+        }
+        Some(record) => Peek::Current(record),
+    })
+}
+
 /// Queues a follow-up turn. A completed or failed job becomes active again; an active job
 /// takes it after its current turn; an archived job refuses it.
 pub fn add_message(
@@ -302,9 +328,7 @@ fn archive_if_idle(
     now_ms: i64,
     archive_after_ms: i64,
 ) -> Result<(), StoreError> {
-    let ended = matches!(record.status, JobStatus::Completed | JobStatus::Failed);
-    let due = record.updated_ms.saturating_add(archive_after_ms);
-    if ended && now_ms >= due {
+    if let Some(due) = archive_due(record, now_ms, archive_after_ms) {
         conn.execute(
             "UPDATE jobs SET status = 'archived', archived_ms = ?2 WHERE seq = ?1",
             params![record.seq, due],
@@ -313,6 +337,13 @@ fn archive_if_idle(
         record.archived_ms = Some(due);
     }
     Ok(())
+}
+
+/// When a finished job idle past `archive_after_ms` became archived, if it has.
+fn archive_due(record: &JobRecord, now_ms: i64, archive_after_ms: i64) -> Option<i64> {
+    let ended = matches!(record.status, JobStatus::Completed | JobStatus::Failed);
+    let due = record.updated_ms.saturating_add(archive_after_ms);
+    (ended && now_ms >= due).then_some(due)
 }
 
 fn next_pr_number(conn: &Connection, repository: &str) -> Result<i64, StoreError> {

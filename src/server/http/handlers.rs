@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::{AppState, MAX_BODY_BYTES, ServiceError};
 use crate::api::{Job, VisitorsPage, VisitorsQuery};
 use crate::server::analytics::{self, VisitorsRequest};
-use crate::server::db::now_ms;
+use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, MessageRefusal};
 use crate::server::ratelimit::Bucket;
 use crate::text::excerpt;
@@ -82,10 +82,25 @@ pub async fn get_job(
     let Path((project, id)) = path.map_err(bad_path)?;
     state.authorize(&headers, &project)?;
     let archive_after = state.archive_after_ms;
-    let record = state
-        .db
-        .call(move |conn| jobs::get(conn, &project, &id, now_ms(), archive_after))
-        .await?;
+    let peeked = {
+        let (project, id) = (project.clone(), id.clone());
+        state
+            .db
+            .read(ReadKind::Quick, move |conn| {
+                jobs::peek(conn, &project, &id, now_ms(), archive_after)
+            })
+            .await?
+    };
+    let record = match peeked {
+        jobs::Peek::Missing => None,
+        jobs::Peek::Current(record) => Some(record),
+        jobs::Peek::DueForArchive => {
+            state
+                .db
+                .call(move |conn| jobs::get(conn, &project, &id, now_ms(), archive_after))
+                .await?
+        }
+    };
     record
         .map(|record| Json(record.to_wire()))
         .ok_or_else(|| ServiceError::not_found("Job not found"))
@@ -122,7 +137,9 @@ pub async fn visitors(
     };
     let page = state
         .db
-        .call(move |conn| analytics::visitors(conn, &project, &request))
+        .read(ReadKind::Scan, move |conn| {
+            analytics::visitors(conn, &project, &request)
+        })
         .await
         .map_err(ServiceError::from);
     Ok(Json(state.settle(permit, page)?))
