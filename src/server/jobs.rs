@@ -181,7 +181,7 @@ pub fn get(
 /// What a read-only look at a job found.
 pub enum Peek {
     Missing,
-    Current(JobRecord),
+    Current(Box<JobRecord>),
     /// The job must be archived first, which takes the writer: use [`get`].
     DueForArchive,
 }
@@ -200,7 +200,7 @@ pub fn peek(
         Some(record) if archive_due(&record, now_ms, archive_after_ms).is_some() => {
             Peek::DueForArchive
         }
-        Some(record) => Peek::Current(record),
+        Some(record) => Peek::Current(Box::new(record)),
     })
 }
 

@@ -93,7 +93,7 @@ pub async fn get_job(
     };
     let record = match peeked {
         jobs::Peek::Missing => None,
-        jobs::Peek::Current(record) => Some(record),
+        jobs::Peek::Current(record) => Some(*record),
         jobs::Peek::DueForArchive => {
             state
                 .db
