@@ -61,6 +61,12 @@ CREATE TABLE console_settings (
     PRIMARY KEY (service, project, name)
 );
 ",
+    // The first prompt of each job is read with ORDER BY sent_ms: without sent_ms in this
+    // index SQLite walked the by-time index for every job (10,000 jobs: 4.8 s to load).
+    r"
+DROP INDEX submissions_by_job;
+CREATE INDEX submissions_by_job ON submissions (service, project, job_id, sent_ms);
+",
 ];
 
 pub fn track(

@@ -67,9 +67,7 @@ impl JobList {
     /// Newest first by creation time; jobs not read yet stay on top. Stable, so equal
     /// times keep the journal's order.
     fn sort(&mut self) {
-        self.rows.sort_by_key(|row| {
-            std::cmp::Reverse(row.created_at().map_or(i64::MAX, |t| t.timestamp_millis()))
-        });
+        self.rows.sort_by_key(order_key);
     }
 
     #[must_use]
@@ -112,20 +110,29 @@ impl JobList {
         self.move_to(next);
     }
 
-    /// Adds or replaces a row, keeping the order and the cursor.
+    /// Adds or replaces a row, keeping the order and the cursor. Re-sorts only when the
+    /// row's place can have changed: a read of one of 10,000 jobs stays cheap.
     pub fn upsert(&mut self, row: JobRow) {
         match self.rows.iter_mut().find(|r| r.id == row.id) {
             Some(existing) => {
+                let before = order_key(existing);
                 if row.first_prompt.is_some() {
                     existing.first_prompt = row.first_prompt;
                 }
                 existing.job = row.job;
                 existing.seen_at = row.seen_at;
                 existing.problem = row.problem;
+                if order_key(existing) != before {
+                    self.sort();
+                }
             }
-            None => self.rows.insert(0, row),
+            None => {
+                // Before the rows of the same time, as a stable sort after inserting first.
+                let key = order_key(&row);
+                let at = self.rows.partition_point(|r| order_key(r) < key);
+                self.rows.insert(at, row);
+            }
         }
-        self.sort();
         if self.selected_index().is_none() {
             self.move_to(0);
         }
@@ -152,6 +159,11 @@ impl JobList {
             .map(|r| (r.id.clone(), r.status().cloned()))
             .collect()
     }
+}
+
+/// Where a row sorts: newest creation first, rows not read yet (no time) on top.
+fn order_key(row: &JobRow) -> std::cmp::Reverse<i64> {
+    std::cmp::Reverse(row.created_at().map_or(i64::MAX, |t| t.timestamp_millis()))
 }
 
 /// The opened job: its conversation and timeline come from the journal.

@@ -3,7 +3,7 @@
 //! `MAX_IN_FLIGHT` reads at once and never two for one job; errors back off
 //! exponentially with jitter; a 429 pauses every call until its `Retry-After`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use rand::{Rng as _, SeedableRng as _};
@@ -68,11 +68,14 @@ struct Entry {
     stale: bool,
 }
 
-/// The per-job schedule.
+/// The per-job schedule. `queue` indexes the entries that wait for a read by when, so
+/// finding what is due costs the number due, not the number of jobs (10,000 are fine).
 #[derive(Debug)]
 pub struct Scheduler {
     cadences: Cadences,
     entries: HashMap<String, Entry>,
+    queue: BTreeSet<(Instant, String)>,
+    in_flight: usize,
     rate_paused_until: Option<Instant>,
     paused: bool,
     rng: ChaCha8Rng,
@@ -85,6 +88,8 @@ impl Scheduler {
         Self {
             cadences,
             entries: HashMap::new(),
+            queue: BTreeSet::new(),
+            in_flight: 0,
             rate_paused_until: None,
             paused: false,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -113,32 +118,59 @@ impl Scheduler {
                 now + Duration::from_millis(self.rng.random_range(0..millis))
             }
         });
-        let entry = self.entries.entry(id.to_owned()).or_insert(Entry {
+        self.entries.entry(id.to_owned()).or_insert(Entry {
             next_due: None,
             in_flight: false,
             failures: 0,
             stale: false,
         });
-        entry.next_due = next_due;
-        entry.failures = 0;
-        entry.stale = entry.in_flight;
+        self.change(id, |entry| {
+            entry.next_due = next_due;
+            entry.failures = 0;
+            entry.stale = entry.in_flight;
+        });
+    }
+
+    /// Changes one entry and keeps `queue` and `in_flight` in step with it.
+    fn change<T>(&mut self, id: &str, edit: impl FnOnce(&mut Entry) -> T) -> Option<T> {
+        let entry = self.entries.get_mut(id)?;
+        let queued = |e: &Entry| e.next_due.filter(|_| !e.in_flight);
+        if let Some(at) = queued(entry) {
+            self.queue.remove(&(at, id.to_owned()));
+        }
+        let was_in_flight = entry.in_flight;
+        let result = edit(entry);
+        if let Some(at) = queued(entry) {
+            self.queue.insert((at, id.to_owned()));
+        }
+        match (was_in_flight, entry.in_flight) {
+            (false, true) => self.in_flight += 1,
+            (true, false) => self.in_flight -= 1,
+            _ => {}
+        }
+        Some(result)
     }
 
     /// True when the answer of the read in flight must not be believed (see `Entry::stale`);
     /// the job is then read again at once.
     pub fn answered_stale(&mut self, id: &str, now: Instant) -> bool {
-        match self.entries.get_mut(id) {
-            Some(entry) if entry.stale => {
+        self.change(id, |entry| {
+            let stale = entry.stale;
+            if stale {
                 entry.stale = false;
                 entry.in_flight = false;
                 entry.next_due = Some(now);
-                true
             }
-            _ => false,
-        }
+            stale
+        })
+        .unwrap_or(false)
     }
 
     pub fn remove(&mut self, id: &str) {
+        self.change(id, |entry| {
+            entry.in_flight = false;
+            entry.next_due = None;
+        });
         self.entries.remove(id);
     }
 
@@ -149,54 +181,48 @@ impl Scheduler {
             return Vec::new();
         }
         self.rate_paused_until = None;
-        let in_flight = self.entries.values().filter(|e| e.in_flight).count();
-        let room = MAX_IN_FLIGHT.saturating_sub(in_flight);
-        let mut due: Vec<(Instant, &String)> = self
-            .entries
+        let room = MAX_IN_FLIGHT.saturating_sub(self.in_flight);
+        let ids: Vec<String> = self
+            .queue
             .iter()
-            .filter(|(_, e)| !e.in_flight)
-            .filter_map(|(id, e)| e.next_due.filter(|at| *at <= now).map(|at| (at, id)))
-            .collect();
-        due.sort();
-        let ids: Vec<String> = due
-            .into_iter()
+            .take_while(|(at, _)| *at <= now)
             .take(room)
             .map(|(_, id)| id.clone())
             .collect();
         for id in &ids {
-            if let Some(entry) = self.entries.get_mut(id) {
-                entry.in_flight = true;
-            }
+            self.change(id, |entry| entry.in_flight = true);
         }
         ids
     }
 
-    /// A read came back with the job: schedule the next one by its status.
+    /// A read answered: the next one follows the job's cadence for `status`.
     pub fn succeeded(&mut self, id: &str, status: Option<&JobStatus>, now: Instant) {
-        if let Some(entry) = self.entries.get_mut(id) {
+        let next_due = self.cadences.for_status(status).map(|every| now + every);
+        self.change(id, |entry| {
             entry.in_flight = false;
             entry.failures = 0;
-            entry.next_due = self.cadences.for_status(status).map(|every| now + every);
-        }
+            entry.next_due = next_due;
+        });
     }
 
     /// A read failed: retry after an exponential, jittered wait (at least the cadence).
     /// Returns the wait.
     pub fn failed(&mut self, id: &str, now: Instant) -> Option<Duration> {
         let base = self.cadences.active;
-        let entry = self.entries.get_mut(id)?;
-        entry.in_flight = false;
-        entry.failures = entry.failures.saturating_add(1);
-        let exponent = entry.failures.min(16);
+        let failures = self.entries.get(id)?.failures.saturating_add(1);
         let ceiling = base
-            .saturating_mul(2u32.saturating_pow(exponent))
+            .saturating_mul(2u32.saturating_pow(failures.min(16)))
             .min(MAX_BACKOFF)
             .max(base);
         // "Equal jitter": half fixed, half random, so a wait never collapses to zero.
         let half = ceiling / 2;
         let jitter = self.rng.random_range(0..=half.as_millis().max(1));
         let wait = half + Duration::from_millis(u64::try_from(jitter).unwrap_or(0));
-        entry.next_due = Some(now + wait);
+        self.change(id, |entry| {
+            entry.in_flight = false;
+            entry.failures = failures;
+            entry.next_due = Some(now + wait);
+        });
         Some(wait)
     }
 
@@ -204,29 +230,31 @@ impl Scheduler {
     pub fn rate_limited(&mut self, id: Option<&str>, now: Instant, retry_after: Option<Duration>) {
         let until = now + retry_after.unwrap_or(DEFAULT_RATE_PAUSE);
         self.rate_paused_until = Some(self.rate_paused_until.map_or(until, |u| u.max(until)));
-        if let Some(entry) = id.and_then(|id| self.entries.get_mut(id)) {
-            entry.in_flight = false;
-            entry.next_due = Some(until);
+        if let Some(id) = id {
+            self.change(id, |entry| {
+                entry.in_flight = false;
+                entry.next_due = Some(until);
+            });
         }
     }
 
     /// A job that was not found or is not allowed: stop reading it until asked.
     pub fn stop(&mut self, id: &str) {
-        if let Some(entry) = self.entries.get_mut(id) {
+        self.change(id, |entry| {
             entry.in_flight = false;
             entry.next_due = None;
-        }
+        });
     }
 
     /// `r`: every job that is still polled is due now (a rate-limit pause still holds).
     /// Jobs that had stopped after an error are read again too.
     pub fn refresh_all(&mut self, statuses: &[(String, Option<JobStatus>)], now: Instant) {
         for (id, status) in statuses {
-            if self.cadences.for_status(status.as_ref()).is_some()
-                && let Some(entry) = self.entries.get_mut(id)
-            {
-                entry.next_due = Some(now);
-                entry.failures = 0;
+            if self.cadences.for_status(status.as_ref()).is_some() {
+                self.change(id, |entry| {
+                    entry.next_due = Some(now);
+                    entry.failures = 0;
+                });
             }
         }
     }
@@ -252,26 +280,19 @@ impl Scheduler {
         if self.paused {
             return None;
         }
-        let next = self
-            .entries
-            .values()
-            .filter(|e| !e.in_flight)
-            .filter_map(|e| e.next_due)
-            .min()?;
+        let next = self.queue.first().map(|(at, _)| *at)?;
         Some(self.rate_paused_until.map_or(next, |until| next.max(until)))
     }
 
     /// Whether any job is read on a schedule (or is being read).
     #[must_use]
     pub fn is_polling(&self) -> bool {
-        self.entries
-            .values()
-            .any(|e| e.in_flight || e.next_due.is_some())
+        self.in_flight > 0 || !self.queue.is_empty()
     }
 
     #[must_use]
     pub fn in_flight(&self) -> usize {
-        self.entries.values().filter(|e| e.in_flight).count()
+        self.in_flight
     }
 }
 
