@@ -52,7 +52,9 @@ fn job(i: usize) -> Job {
             git_ref: Some("main".into()),
         }),
         model: Some("docdeck-simulated".into()),
-        pr_link: i.is_multiple_of(3).then(|| format!("https://github.com/acme/docs/pull/{i}")),
+        pr_link: i
+            .is_multiple_of(3)
+            .then(|| format!("https://github.com/acme/docs/pull/{i}")),
         created_at: Some(Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap()),
         archived_at: None,
     }

@@ -328,6 +328,9 @@ impl Journal {
         let Some(id) = job.id.as_deref() else {
             return Ok(false);
         };
+        if store::unchanged(&self.conn, scope, id, job, now)? {
+            return Ok(false);
+        }
         let tx = crate::sqlite::write_transaction(&mut self.conn)?;
         let changed = store::observe(&tx, scope, id, job, now)?;
         tx.commit()?;

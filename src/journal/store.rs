@@ -85,6 +85,31 @@ pub fn track(
 
 /// Stores the snapshot of a tracked job; appends to the timeline when the status differs
 /// from the last one. A job that is not tracked is left alone (returns `false`).
+/// Whether `job` says nothing new about a tracked job whose last read was stored less than
+/// a minute ago: then the journal is not written at all (most polls of an active job).
+pub fn unchanged(
+    conn: &Connection,
+    scope: &Scope,
+    job_id: &str,
+    job: &Job,
+    now: DateTime<Utc>,
+) -> Result<bool, JournalError> {
+    let stored: Option<(Option<String>, Option<i64>)> = conn
+        .prepare_cached(
+            "SELECT snapshot, seen_ms FROM jobs
+             WHERE service = ?1 AND project = ?2 AND job_id = ?3 AND tracked = 1",
+        )?
+        .query_row(params![scope.service, scope.project, job_id], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?;
+    let Some((Some(snapshot), Some(seen_ms))) = stored else {
+        return Ok(false);
+    };
+    let recent = now.timestamp_millis().saturating_sub(seen_ms) < 60_000;
+    Ok(recent && serde_json::to_string(job).is_ok_and(|text| text == snapshot))
+}
+
 pub fn observe(
     conn: &Connection,
     scope: &Scope,

@@ -339,3 +339,46 @@ fn a_full_disk_is_a_clear_error_and_loses_nothing_already_saved() {
         .unwrap();
     assert_eq!(count, saved, "every write that succeeded is there");
 }
+
+#[test]
+fn an_unchanged_read_within_a_minute_writes_nothing() {
+    let mut journal = Journal::open_in_memory().unwrap();
+    let s = scope();
+    journal.track(&s, "j1", at(0)).unwrap();
+    let active = job("j1", "active", at(0));
+    journal.observe(&s, &active, at(0)).unwrap();
+    let seen = |journal: &Journal| -> i64 {
+        journal
+            .conn
+            .query_row("SELECT seen_ms FROM jobs WHERE job_id = 'j1'", [], |row| {
+                row.get(0)
+            })
+            .unwrap()
+    };
+    let first = seen(&journal);
+    let changes = journal.conn.total_changes();
+    journal
+        .observe(&s, &active, at(0) + Duration::seconds(30))
+        .unwrap();
+    assert_eq!(
+        journal.conn.total_changes(),
+        changes,
+        "no write for the same answer"
+    );
+    assert_eq!(seen(&journal), first);
+    journal.observe(&s, &active, at(2)).unwrap();
+    assert!(
+        seen(&journal) > first,
+        "a minute later the read is stored again"
+    );
+    assert!(
+        journal
+            .observe(
+                &s,
+                &job("j1", "completed", at(0)),
+                at(2) + Duration::seconds(1)
+            )
+            .unwrap(),
+        "a new status is always stored"
+    );
+}

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -50,6 +51,9 @@ pub struct Effects {
     drafts: Option<UnboundedSender<(DraftKey, String)>>,
     draft_writer: JoinHandle<()>,
     export: Option<JoinHandle<()>>,
+    /// The last snapshot of each job written to the journal, and when: a read that brings
+    /// the same job within a minute skips the journal (and its thread hand-off) entirely.
+    stored: Arc<Mutex<HashMap<String, (Job, Instant)>>>,
 }
 
 impl Effects {
@@ -63,6 +67,7 @@ impl Effects {
             drafts: Some(drafts),
             draft_writer,
             export: None,
+            stored: Arc::default(),
         }
     }
 
@@ -99,16 +104,19 @@ impl Effects {
         let s = self.services.clone();
         let tx = self.tx.clone();
         match effect {
-            Effect::FetchJob(id) => spawn(tx, async move {
-                let result = s.client.get_job(&id).await;
-                let mut msgs = Vec::new();
-                // An answer without a status says nothing new: the journal keeps the last.
-                if let Some(job) = result.as_ref().ok().filter(|job| job.status.is_some()) {
-                    msgs.extend(observe(&s, job.clone()).await);
-                }
-                msgs.push(Msg::JobFetched { id, result });
-                msgs
-            }),
+            Effect::FetchJob(id) => {
+                let stored = Arc::clone(&self.stored);
+                spawn(tx, async move {
+                    let result = s.client.get_job(&id).await;
+                    let mut msgs = Vec::new();
+                    // An answer without a status says nothing new: the journal keeps the last.
+                    if let Some(job) = result.as_ref().ok().filter(|job| job.status.is_some()) {
+                        msgs.extend(observe_once(&s, &stored, &id, job).await);
+                    }
+                    msgs.push(Msg::JobFetched { id, result });
+                    msgs
+                });
+            }
             Effect::Track(id) => spawn(tx, async move {
                 let result = s.client.get_job(&id).await;
                 let mut msgs = Vec::new();
@@ -233,6 +241,30 @@ fn budget(journal: &Journal, scope: &Scope) -> Result<Budget, JournalError> {
         create_used: journal.uses_last_hour(scope, SubmissionKind::Create, now)?,
         message_used: journal.uses_last_hour(scope, SubmissionKind::Message, now)?,
     })
+}
+
+/// Stores a job read in the journal unless the same job was stored less than a minute ago.
+async fn observe_once(
+    s: &Services,
+    stored: &Mutex<HashMap<String, (Job, Instant)>>,
+    id: &str,
+    job: &Job,
+) -> Option<Msg> {
+    let fresh = |stored: &HashMap<String, (Job, Instant)>| {
+        stored
+            .get(id)
+            .is_some_and(|(last, at)| last == job && at.elapsed() < Duration::from_secs(60))
+    };
+    if stored.lock().is_ok_and(|stored| fresh(&stored)) {
+        return None;
+    }
+    let failed = observe(s, job.clone()).await;
+    if failed.is_none()
+        && let Ok(mut stored) = stored.lock()
+    {
+        stored.insert(id.to_owned(), (job.clone(), Instant::now()));
+    }
+    failed
 }
 
 async fn observe(s: &Services, job: Job) -> Option<Msg> {

@@ -301,6 +301,7 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
+        let link_before = self.link;
         self.record_call(result.as_ref().map(|_| ()), Some(id), now);
         let Some(row) = self.jobs.get(id).cloned() else {
             // Untracked while the read was in flight: drop the answer.
@@ -311,7 +312,13 @@ impl App {
             // Sent before a follow-up that may have changed the job: read it again.
             return;
         }
-        self.dirty = true;
+        // A read that changes nothing on screen draws nothing: with 100 active jobs that is
+        // most reads. The status line's "updated" follows with the 1 Hz tick, which runs
+        // whenever a read is due within a minute; otherwise it shows a clock time, which
+        // this read does change.
+        let unchanged =
+            matches!(&result, Ok(job) if row.job.as_ref() == Some(job)) && row.problem.is_none();
+        self.dirty |= !unchanged || self.link != link_before || !self.clock_ticking(now.mono);
         // A job without a status tells nothing (a broken body can read as an empty job):
         // the last known state stays, and the read counts as failed.
         let result = result.and_then(|job| {
