@@ -150,14 +150,7 @@ fn serve_prints_one_line_generates_a_key_once_and_stops_on_sigterm() {
     let db = home.path().join("service.sqlite");
     let db_arg = db.to_str().unwrap();
     let mut first = ServeProcess::spawn(home.path(), &["--db", db_arg, "--seed", "none"]);
-    let pid = first.child.id().to_string();
-    assert!(
-        std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    common::signal(first.child.id(), "-TERM");
     let deadline = Instant::now() + DEADLINE;
     let status = loop {
         if let Some(status) = first.child.try_wait().unwrap() {

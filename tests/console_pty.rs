@@ -24,12 +24,7 @@ fn sigterm_and_sighup_end_the_console_cleanly() {
     for signal in ["-TERM", "-HUP"] {
         let mut pty = Pty::demo();
         pty.wait_for("the first frame", |out| out.contains("Jobs (5)"));
-        let pid = pty.child.process_id().unwrap().to_string();
-        let killed = std::process::Command::new("kill")
-            .args([signal, &pid])
-            .status()
-            .unwrap();
-        assert!(killed.success());
+        common::signal(pty.child.process_id().unwrap(), signal);
         let status = pty.wait_exit();
         assert!(status.success(), "{signal}: {status:?}");
         pty.assert_restored();

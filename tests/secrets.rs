@@ -204,14 +204,7 @@ fn no_key_appears_in_output_logs_journal_database_or_snapshots() {
     });
     pty.keys(b"3");
     pty.wait_for("visitors", |screen| screen.contains("page 1"));
-    let pid = pty.child.process_id().unwrap().to_string();
-    assert!(
-        std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    common::signal(pty.child.process_id().unwrap(), "-TERM");
     assert!(pty.wait_exit().success());
     leaked.extend(leaks(
         "the console's terminal output",

@@ -197,6 +197,15 @@ pub fn journal_path(home: &Path) -> PathBuf {
     home.join("data").join("docdeck").join("docdeck.sqlite")
 }
 
+/// Sends `signal` (such as `-TERM`) to process `pid` with kill(1).
+pub fn signal(pid: u32, signal: &str) {
+    let sent = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill {signal} {pid} failed");
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
