@@ -32,6 +32,18 @@ pub fn excerpt(text: &str, max_chars: usize) -> String {
     cut
 }
 
+/// Line breaks as LF only: terminals paste and send Enter as CR, Windows files and some
+/// editors write CRLF. Every way text comes in (keys, paste, standard input, `$EDITOR`)
+/// goes through this, so no CR reaches a draft or the agent.
+#[must_use]
+pub fn normalize_newlines(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// A short age such as `12s`, `4m`, `3h` or `2d`, as terminal tools show them.
 #[must_use]
 pub fn age(elapsed: chrono::TimeDelta) -> String {
@@ -58,6 +70,15 @@ pub fn first_line(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cr_and_crlf_become_lf() {
+        assert_eq!(normalize_newlines("a\r\nb\rc\n\r\n"), "a\nb\nc\n\n");
+        assert!(matches!(
+            normalize_newlines("plain\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn bidi_overrides_are_neutralised() {

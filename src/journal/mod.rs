@@ -116,6 +116,17 @@ pub struct TrackedJob {
     pub first_prompt: Option<String>,
 }
 
+/// What [`Journal::resolve_id`] found for a typed id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdMatch {
+    /// The journal knows this job (the typed text was its id or a unique prefix of it).
+    Known(String),
+    /// No job of the journal starts with the text: it may still be a job made elsewhere.
+    Unknown(String),
+    /// Several jobs start with the text (up to six of them, sorted).
+    Ambiguous(Vec<String>),
+}
+
 /// A prompt sent to a job.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SentPrompt {
@@ -426,6 +437,35 @@ impl Journal {
                 |row| row.get(0),
             )
             .optional()?)
+    }
+
+    /// What a job id the user typed stands for: the id itself when the journal knows it,
+    /// else the one job of this scope (tracked or not) whose id starts with it, so the
+    /// short ids the console shows work wherever an id is taken.
+    pub fn resolve_id(&self, scope: &Scope, typed: &str) -> Result<IdMatch, JournalError> {
+        let typed = typed.trim();
+        if typed.is_empty() {
+            return Ok(IdMatch::Unknown(String::new()));
+        }
+        let mut statement = self.conn.prepare_cached(
+            "SELECT job_id FROM jobs WHERE service = ?1 AND project = ?2
+               AND job_id >= ?3 AND job_id < ?3 || char(1114111)
+             ORDER BY job_id LIMIT 6",
+        )?;
+        let ids = statement
+            .query_map(params![scope.service, scope.project, typed], |row| {
+                row.get::<_, String>(0)
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(if ids.iter().any(|id| id == typed) {
+            IdMatch::Known(typed.to_owned())
+        } else {
+            match ids.as_slice() {
+                [] => IdMatch::Unknown(typed.to_owned()),
+                [one] => IdMatch::Known(one.clone()),
+                _ => IdMatch::Ambiguous(ids),
+            }
+        })
     }
 
     /// Uses of a budget in the hour before `now` (accepted, pending, or of unknown outcome).

@@ -382,3 +382,41 @@ fn an_unchanged_read_within_a_minute_writes_nothing() {
         "a new status is always stored"
     );
 }
+
+#[test]
+fn a_unique_prefix_resolves_to_the_job_tracked_or_not() {
+    let mut journal = Journal::open_in_memory().unwrap();
+    let s = scope();
+    for id in ["job_abc111", "job_abc222", "job_xyz333"] {
+        journal.track(&s, id, at(0)).unwrap();
+    }
+    journal.untrack(&s, "job_xyz333").unwrap();
+    assert_eq!(
+        journal.resolve_id(&s, "job_x").unwrap(),
+        IdMatch::Known("job_xyz333".into())
+    );
+    assert_eq!(
+        journal.resolve_id(&s, " job_abc222 ").unwrap(),
+        IdMatch::Known("job_abc222".into())
+    );
+    assert_eq!(
+        journal.resolve_id(&s, "job_abc").unwrap(),
+        IdMatch::Ambiguous(vec!["job_abc111".into(), "job_abc222".into()])
+    );
+    assert_eq!(
+        journal.resolve_id(&s, "job_q").unwrap(),
+        IdMatch::Unknown("job_q".into())
+    );
+    let other = Scope {
+        project: "other".into(),
+        ..scope()
+    };
+    assert_eq!(
+        journal.resolve_id(&other, "job_x").unwrap(),
+        IdMatch::Unknown("job_x".into())
+    );
+    assert_eq!(
+        journal.resolve_id(&s, "").unwrap(),
+        IdMatch::Unknown(String::new())
+    );
+}
