@@ -2,10 +2,8 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = docdeck::cli::Cli::parse();
+    let cli = docdeck::cli::parse();
     docdeck::cli::init_logging(&cli);
     docdeck::cli::run(cli)
 }

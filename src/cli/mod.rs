@@ -1,7 +1,9 @@
 //! The command line: what each subcommand accepts, and how failures become exit codes.
 //! Exit codes: 0 success (with `--wait`: completed), 1 API, network or local failure,
-//! 2 usage or configuration error (nothing was sent), 3 job failed, 4 job archived.
+//! 2 usage or configuration error (nothing was sent), 3 job failed, 4 job archived,
+//! 5 `--wait --timeout` ran out; 130, 143 and 129 when Ctrl+C, SIGTERM or SIGHUP stop a wait.
 
+mod args;
 mod console;
 mod context;
 mod jobs;
@@ -28,7 +30,6 @@ use crate::config::ConfigError;
 /// docdeck: start documentation agent jobs, follow them, and see who reads your docs.
 #[derive(Debug, Parser)]
 #[command(name = "docdeck", version, about, long_about = None, max_term_width = 100)]
-#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     /// Without a command: open the console on the configured service.
     #[command(subcommand)]
@@ -44,14 +45,22 @@ pub enum Command {
     /// Run the local service with demo data in this process and open the console on it.
     Demo(console::DemoArgs),
     /// Create, follow up, read and list agent jobs.
-    #[command(subcommand)]
-    Jobs(JobsCommand),
+    Jobs(JobsArgs),
     /// Unique visitors per page, split into human and AI traffic.
     Visitors(visitors::VisitorsArgs),
     /// Run the local service: the whole interface on SQLite, for offline work and tests.
     Serve(serve::ServeArgs),
     /// Load view events (JSON lines) into a local service database.
     Import(serve::ImportArgs),
+}
+
+/// `docdeck jobs`: the connection flags may also stand between `jobs` and its command.
+#[derive(Debug, clap::Args)]
+pub struct JobsArgs {
+    #[command(subcommand)]
+    pub command: JobsCommand,
+    #[command(flatten)]
+    pub client: ClientArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -119,6 +128,14 @@ impl From<crate::journal::JournalError> for CliError {
 /// What a successful command asks the process to exit with.
 pub type Outcome = Result<ExitCode, CliError>;
 
+/// Parses the command line of this process; connection flags before the command are
+/// handed to it, as if they had been written after it. Exits with a usage message (code 2)
+/// when the line makes no sense.
+#[must_use]
+pub fn parse() -> Cli {
+    Cli::parse().hoisted().unwrap_or_else(|err| err.exit())
+}
+
 /// Runs a parsed command line to completion.
 #[must_use]
 pub fn run(cli: Cli) -> ExitCode {
@@ -134,7 +151,7 @@ pub fn run(cli: Cli) -> ExitCode {
         match cli.command {
             None => console::console(&cli.client, &cli.console).await,
             Some(Command::Demo(args)) => console::demo(&args).await,
-            Some(Command::Jobs(command)) => jobs::run(command).await,
+            Some(Command::Jobs(args)) => jobs::run(args.command).await,
             Some(Command::Visitors(args)) => visitors::run(args).await,
             Some(Command::Serve(args)) => serve::serve(args).await,
             Some(Command::Import(args)) => serve::import(&args),

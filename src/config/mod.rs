@@ -19,13 +19,18 @@ pub use secret::Secret;
 pub const DEFAULT_BASE_URL: &str = "https://api.mintlify.com";
 /// How often active jobs are polled unless configured otherwise.
 pub const DEFAULT_POLL_INTERVAL: Duration = Duration::from_secs(3);
+/// The shortest poll interval accepted, from any source: below it, `--wait` and the
+/// console would spend the service's capacity (and the log) on reads that show nothing new.
+pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(500);
 
 /// Something in the configuration that stops docdeck from talking to the service.
 #[derive(Debug, Error)]
 pub enum ConfigError {
     #[error("cannot read {path}: {reason}")]
     Read { path: PathBuf, reason: String },
-    #[error("{path} is not valid: {reason}")]
+    /// `reason` is the toml crate's message, kept on its lines: it shows the line of the
+    /// file with a caret under the mistake.
+    #[error("{path} is not valid:\n{reason}")]
     Parse { path: PathBuf, reason: String },
     #[error("no profile named {name:?} in {path}; the profiles there are: {known}")]
     UnknownProfile {
@@ -37,14 +42,18 @@ pub enum ConfigError {
     TwoKeys(String),
     #[error("base URL {url:?} is not usable: {reason}")]
     BaseUrl { url: String, reason: String },
-    #[error("poll interval {value:?} is not a duration such as 3s or 500ms")]
-    PollInterval { value: String },
+    #[error("poll interval {value:?} ({from}) is not a duration such as 3s or 500ms")]
+    PollInterval { value: String, from: String },
     #[error(
-        "no project id: set DOCDECK_PROJECT_ID, pass --project, or add project_id to a profile in {0} (the API keys page of the dashboard shows it)"
+        "poll interval {value} ({from}) is too short: the least is 500ms, so that waiting does not flood the service; use 500ms or more (the default is 3s)"
+    )]
+    PollIntervalTooShort { value: String, from: String },
+    #[error(
+        "no project id: set DOCDECK_PROJECT_ID, pass --project, or add project_id to a profile in {0} (the API keys page of the dashboard shows it). To see docdeck working without an account, run `docdeck demo`"
     )]
     MissingProject(String),
     #[error(
-        "no API key: set DOCDECK_API_KEY, or add api_key or api_key_command to a profile in {0} (keys are made on the API keys page of the dashboard)"
+        "no API key: set DOCDECK_API_KEY, or add api_key or api_key_command to a profile in {0} (keys are made on the API keys page of the dashboard). To see docdeck working without an account, run `docdeck demo`"
     )]
     MissingKey(String),
     #[error(
@@ -175,15 +184,13 @@ impl Settings {
         } else {
             KeySource::Missing
         };
-        let poll_interval = match (overrides.poll_interval, &profile.poll_interval) {
-            (Some(interval), _) => interval,
-            (None, Some(text)) => {
-                parse_duration(text).ok_or_else(|| ConfigError::PollInterval {
-                    value: text.clone(),
-                })?
-            }
-            (None, None) => DEFAULT_POLL_INTERVAL,
-        };
+        let poll_interval = poll_interval(
+            overrides.poll_interval,
+            env("DOCDECK_POLL_INTERVAL"),
+            &profile,
+            profile_name.as_deref(),
+            &config_path,
+        )?;
         Ok(Self {
             profile: profile_name,
             base_url,
@@ -279,7 +286,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     };
     toml::from_str(&text).map_err(|err| ConfigError::Parse {
         path: path.to_path_buf(),
-        reason: err.to_string().replace('\n', " "),
+        reason: err.to_string().trim_end().to_owned(),
     })
 }
 
@@ -307,6 +314,45 @@ fn pick_profile(
             None => (None, Profile::default()),
         }),
     }
+}
+
+/// The poll interval by precedence (flag, `DOCDECK_POLL_INTERVAL`, profile, default),
+/// refused below [`MIN_POLL_INTERVAL`] whichever place it came from.
+fn poll_interval(
+    flag: Option<Duration>,
+    env: Option<String>,
+    profile: &Profile,
+    profile_name: Option<&str>,
+    config_path: &Path,
+) -> Result<Duration, ConfigError> {
+    let parse = |text: &str, from: String| {
+        parse_duration(text).ok_or_else(|| ConfigError::PollInterval {
+            value: text.to_owned(),
+            from,
+        })
+    };
+    let (interval, from) = if let Some(interval) = flag {
+        (interval, "--poll-interval".to_owned())
+    } else if let Some(text) = env {
+        let from = "DOCDECK_POLL_INTERVAL".to_owned();
+        (parse(&text, from.clone())?, from)
+    } else if let Some(text) = &profile.poll_interval {
+        let from = format!(
+            "poll_interval of profile {:?} in {}",
+            profile_name.unwrap_or_default(),
+            config_path.display()
+        );
+        (parse(text, from.clone())?, from)
+    } else {
+        return Ok(DEFAULT_POLL_INTERVAL);
+    };
+    if interval < MIN_POLL_INTERVAL {
+        return Err(ConfigError::PollIntervalTooShort {
+            value: humantime::format_duration(interval).to_string(),
+            from,
+        });
+    }
+    Ok(interval)
 }
 
 /// Parses and checks a base URL: http or https, with a host and no credentials.

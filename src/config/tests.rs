@@ -247,3 +247,65 @@ fn a_key_in_a_file_others_can_read_is_warned_about() {
             .is_empty()
     );
 }
+
+#[test]
+fn poll_intervals_under_the_floor_are_refused_from_flag_environment_and_file() {
+    let fixture = config_file("[profiles.default]\npoll_interval = \"100ms\"\n");
+    let flag = Overrides {
+        poll_interval: Some(Duration::ZERO),
+        ..Overrides::default()
+    };
+    let err = load(&fixture, flag, &[]).unwrap_err().to_string();
+    assert!(
+        err.contains("0s") && err.contains("--poll-interval") && err.contains("500ms"),
+        "{err}"
+    );
+    let env = [("DOCDECK_POLL_INTERVAL", "499ms")];
+    let err = load(&fixture, Overrides::default(), &env)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("DOCDECK_POLL_INTERVAL") && err.contains("500ms"),
+        "{err}"
+    );
+    let err = load(&fixture, Overrides::default(), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("100ms") && err.contains("poll_interval of profile"),
+        "{err}"
+    );
+    // The floor itself is allowed, and the environment beats the file.
+    let env = [("DOCDECK_POLL_INTERVAL", "500ms")];
+    let settings = load(&fixture, Overrides::default(), &env).unwrap();
+    assert_eq!(settings.poll_interval, MIN_POLL_INTERVAL);
+    let env = [("DOCDECK_POLL_INTERVAL", "soon")];
+    let err = load(&fixture, Overrides::default(), &env)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("\"soon\"") && err.contains("DOCDECK_POLL_INTERVAL"),
+        "{err}"
+    );
+}
+
+#[test]
+fn toml_errors_keep_their_lines_and_the_caret() {
+    let fixture = config_file("[profiles.x]\nproject_id = \"unterminated\n");
+    let err = load(&fixture, Overrides::default(), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(err.lines().count() > 2, "{err}");
+    assert!(err.contains('^') && err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn a_missing_project_or_key_points_at_the_demo() {
+    let fixture = config_file("");
+    let settings = load(&fixture, Overrides::default(), &[]).unwrap();
+    let project = settings.require_project().unwrap_err().to_string();
+    let key = settings.resolve_key().unwrap_err().to_string();
+    for err in [project, key] {
+        assert!(err.contains("docdeck demo"), "{err}");
+    }
+}
