@@ -40,9 +40,34 @@ pub fn is_unusable(err: &rusqlite::Error) -> bool {
     )
 }
 
+/// Creates `dir` and any missing folder above it readable by this user only (0700), as
+/// the XDG base directory rules ask; folders that exist are left as they are.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Creates `path` empty and readable by this user only (0600) if it does not exist. SQLite
+/// then gives its `-wal` and `-shm` files the same mode; an empty file is a new database.
+pub fn create_private_file(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(err) => Err(err),
+    }
+}
+
 /// Opens (creating its folder if needed) a database file for use by several processes at
 /// once: WAL, a busy timeout instead of "database is locked", foreign keys on. The schema is
-/// read once, so a file that is not a database or has a damaged schema is found here.
+/// read once, so a file that is not a database or has a damaged schema is found here. A new
+/// folder is made 0700 and a new file 0600: they hold prompts, drafts and key hashes.
 pub fn open_shared(path: &Path) -> Result<Connection, OpenFailure> {
     let failed = |err: rusqlite::Error| OpenFailure {
         unusable: is_unusable(&err),
@@ -52,12 +77,14 @@ pub fn open_shared(path: &Path) -> Result<Connection, OpenFailure> {
             err.to_string()
         },
     };
+    let io_failed = |err: std::io::Error| OpenFailure {
+        reason: err.to_string(),
+        unusable: false,
+    };
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|err| OpenFailure {
-            reason: err.to_string(),
-            unusable: false,
-        })?;
+        create_private_dir(parent).map_err(io_failed)?;
     }
+    create_private_file(path).map_err(io_failed)?;
     let conn = Connection::open(path).map_err(failed)?;
     configure(&conn).map_err(failed)?;
     conn.pragma_update(None, "journal_mode", "WAL")

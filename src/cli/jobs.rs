@@ -6,12 +6,14 @@ use std::time::Duration;
 
 use chrono::Utc;
 use clap::Args;
+use futures_util::StreamExt as _;
 
-use super::context::{ClientArgs, Context};
-use super::output::{self, Format, emit};
+use super::context::{ClientArgs, Context, duration_arg};
+use super::output::{self, Format, emit_data};
+use super::wait::wait_for;
 use super::{CliError, JobsCommand, Outcome, read_prompt, warn};
-use crate::api::{ApiError, Client, HumanWait, Job, JobStatus};
-use crate::journal::{Journal, SubmissionKind};
+use crate::api::{ApiError, Client, Job, JobStatus};
+use crate::journal::{IdMatch, Journal, Scope, SubmissionKind, TrackedJob};
 
 /// How a job is followed and printed, and where the service is.
 #[derive(Debug, Args)]
@@ -20,6 +22,9 @@ pub struct JobOutput {
     /// Exit code: 0 completed, 3 failed, 4 archived
     #[arg(long)]
     pub wait: bool,
+    /// With --wait: give up after DURATION, such as 10m, with exit code 5 (the job goes on)
+    #[arg(long, value_name = "DURATION", requires = "wait", value_parser = duration_arg)]
+    pub timeout: Option<Duration>,
     /// Output format [default: table on a terminal, json otherwise]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -66,6 +71,9 @@ pub struct IdArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    /// Read each listed job that is not final (active or never seen) from the service first
+    #[arg(long)]
+    pub refresh: bool,
     /// Output format [default: table on a terminal, json otherwise]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -73,17 +81,59 @@ pub struct ListArgs {
     pub client: ClientArgs,
 }
 
-/// Longest wait between polls after repeated network or server failures.
-const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// Reads at most this many jobs at once for `jobs list --refresh`, as the console does.
+const REFRESH_AT_ONCE: usize = 4;
 
 pub async fn run(command: JobsCommand) -> Outcome {
     match command {
         JobsCommand::Create(args) => submit(None, &args.prompt, &args.out).await,
-        JobsCommand::Message(args) => submit(Some(&args.id), &args.prompt, &args.out).await,
+        JobsCommand::Message(args) => {
+            submit(Some(typed_id(&args.id)?), &args.prompt, &args.out).await
+        }
         JobsCommand::Get(args) => get(&args).await,
         JobsCommand::Track(args) => track(&args).await,
         JobsCommand::Untrack(args) => untrack(&args),
-        JobsCommand::List(args) => list(&args),
+        JobsCommand::List(args) => list(&args).await,
+    }
+}
+
+/// The id as typed, refused when blank: nothing is sent for an empty id.
+fn typed_id(typed: &str) -> Result<&str, CliError> {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        return Err(CliError::usage(
+            "the job id is empty: give the id that `docdeck jobs list` shows, or a unique start of it",
+        ));
+    }
+    Ok(typed)
+}
+
+/// The job the user meant: a unique start of the id of a job the journal knows becomes
+/// that id; text no known job starts with is passed on as typed (the job may have been
+/// made elsewhere); text several jobs start with is refused, naming them.
+fn resolve_id(journal: Option<&Journal>, scope: &Scope, typed: &str) -> Result<String, CliError> {
+    let typed = typed_id(typed)?;
+    let Some(journal) = journal else {
+        return Ok(typed.to_owned());
+    };
+    match journal.resolve_id(scope, typed) {
+        Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => Ok(id),
+        Ok(IdMatch::Ambiguous(ids)) => Err(CliError::usage(format!(
+            "{} is the start of several jobs: {}{}; type more of the id",
+            crate::text::sanitize(typed),
+            ids.iter()
+                .map(|id| crate::text::sanitize(id))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if ids.len() >= 6 { ", ..." } else { "" }
+        ))),
+        Err(err) => {
+            warn(&format!(
+                "the journal could not look up {}: {err}; using it as typed",
+                crate::text::sanitize(typed)
+            ));
+            Ok(typed.to_owned())
+        }
     }
 }
 
@@ -107,6 +157,11 @@ async fn submit(job_id: Option<&str>, prompt: &str, out: &JobOutput) -> Outcome 
     let client = ctx.client()?;
     let not_sent = |err: CliError| CliError::failed(format!("{}; nothing was sent", err.message));
     let mut journal = ctx.journal().map_err(not_sent)?;
+    let job_id = match job_id {
+        Some(typed) => Some(resolve_id(Some(&journal), &ctx.scope, typed)?),
+        None => None,
+    };
+    let job_id = job_id.as_deref();
     let kind = if job_id.is_some() {
         SubmissionKind::Message
     } else {
@@ -145,142 +200,120 @@ async fn submit(job_id: Option<&str>, prompt: &str, out: &JobOutput) -> Outcome 
     }
     let format = Format::resolve(out.format);
     if out.wait {
-        return wait_for(&client, Some(&mut journal), &ctx, job, format).await;
+        return wait_for(&client, Some(&mut journal), &ctx, job, format, out.timeout).await;
     }
-    emit(&output::job(&job, format)?)?;
+    emit_data(&output::job(&job, format)?, format)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Polls until the job reaches a final status, printing each status seen. The journal, when
-/// open, records what is seen.
-async fn wait_for(
-    client: &Client,
-    mut journal: Option<&mut Journal>,
-    ctx: &Context,
-    mut job: Job,
-    format: Format,
-) -> Outcome {
-    let id = job.id.clone().ok_or_else(|| {
-        CliError::failed("the service did not return the job's id, so it cannot be waited for")
-    })?;
-    let interval = ctx.settings.poll_interval;
-    let mut shown: Option<Option<JobStatus>> = None;
-    let mut failures = 0u32;
-    loop {
-        let mut delay = interval;
-        if shown.as_ref() != Some(&job.status) {
-            emit(&output::transition(
-                &job,
-                format,
-                shown.is_none(),
-                Utc::now(),
-            )?)?;
-            shown = Some(job.status.clone());
-        }
-        match &job.status {
-            Some(JobStatus::Completed) => return Ok(ExitCode::SUCCESS),
-            Some(JobStatus::Failed) => return Ok(ExitCode::from(3)),
-            Some(JobStatus::Archived) => return Ok(ExitCode::from(4)),
-            // A status this build does not know is not final; it is checked less often.
-            Some(JobStatus::Unknown(_)) => delay = interval * 4,
-            Some(JobStatus::Active) | None => {}
-        }
-        loop {
-            tokio::time::sleep(delay).await;
-            match client.get_job(&id).await {
-                Ok(fresh) => {
-                    if let Some(journal) = journal.as_deref_mut()
-                        && let Err(err) = journal.observe(&ctx.scope, &fresh, Utc::now())
-                    {
-                        warn(&format!(
-                            "the journal could not record the job's status: {err}"
-                        ));
-                    }
-                    failures = 0;
-                    job = fresh;
-                    break;
-                }
-                Err(err @ ApiError::RateLimited { .. }) => {
-                    delay = err.retry_after().unwrap_or(MAX_BACKOFF);
-                    warn(&format!(
-                        "rate limited; polling again in {}",
-                        HumanWait(delay)
-                    ));
-                }
-                Err(err @ (ApiError::Network { .. } | ApiError::Server { .. })) => {
-                    failures += 1;
-                    delay = interval
-                        .saturating_mul(2u32.saturating_pow(failures))
-                        .min(MAX_BACKOFF);
-                    warn(&format!(
-                        "{err}; still waiting, next try in {}",
-                        HumanWait(delay)
-                    ));
-                }
-                Err(err) => return Err(err.into()),
-            }
-        }
-    }
 }
 
 /// Shows a job, recording it in the journal if it is followed; with `--wait`, follows it
 /// to a final status.
 async fn get(args: &GetArgs) -> Outcome {
+    typed_id(&args.id)?;
     let ctx = Context::load(&args.out.client)?;
     let client = ctx.client()?;
-    let job = client.get_job(&args.id).await?;
     let mut journal = match ctx.journal() {
-        Ok(mut journal) => match journal.observe(&ctx.scope, &job, Utc::now()) {
-            Ok(_) => Some(journal),
-            Err(err) => {
-                warn(&format!("the journal could not record the job: {err}"));
-                None
-            }
-        },
+        Ok(journal) => Some(journal),
         Err(err) => {
             warn(&format!("the journal could not be opened: {}", err.message));
             None
         }
     };
+    let id = resolve_id(journal.as_ref(), &ctx.scope, &args.id)?;
+    let job = client.get_job(&id).await?;
+    if let Some(open) = journal.as_mut()
+        && let Err(err) = open.observe(&ctx.scope, &job, Utc::now())
+    {
+        warn(&format!("the journal could not record the job: {err}"));
+        journal = None;
+    }
     let format = Format::resolve(args.out.format);
     if args.out.wait {
-        return wait_for(&client, journal.as_mut(), &ctx, job, format).await;
+        let timeout = args.out.timeout;
+        return wait_for(&client, journal.as_mut(), &ctx, job, format, timeout).await;
     }
-    emit(&output::job(&job, format)?)?;
+    emit_data(&output::job(&job, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Starts following a job after checking that the service has it.
 async fn track(args: &IdArgs) -> Outcome {
+    typed_id(&args.id)?;
     let ctx = Context::load(&args.client)?;
     let client = ctx.client()?;
-    let job = client.get_job(&args.id).await?;
     let mut journal = ctx.journal()?;
+    let id = resolve_id(Some(&journal), &ctx.scope, &args.id)?;
+    let job = client.get_job(&id).await?;
     let now = Utc::now();
-    journal.track(&ctx.scope, &args.id, now)?;
+    journal.track(&ctx.scope, &id, now)?;
     journal.observe(&ctx.scope, &job, now)?;
-    emit(&output::job(&job, Format::resolve(args.format))?)?;
+    let format = Format::resolve(args.format);
+    emit_data(&output::job(&job, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn untrack(args: &IdArgs) -> Outcome {
+    typed_id(&args.id)?;
     let ctx = Context::load(&args.client)?;
-    if !ctx.journal()?.untrack(&ctx.scope, &args.id)? {
+    let mut journal = ctx.journal()?;
+    let id = resolve_id(Some(&journal), &ctx.scope, &args.id)?;
+    if !journal.untrack(&ctx.scope, &id)? {
         warn(&format!(
             "job {} was not followed here",
-            crate::text::sanitize(&args.id)
+            crate::text::sanitize(&id)
         ));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn list(args: &ListArgs) -> Outcome {
+/// The jobs the journal follows; with `--refresh`, each one not final is read first.
+async fn list(args: &ListArgs) -> Outcome {
     let ctx = Context::load(&args.client)?;
-    let jobs = ctx.journal()?.tracked(&ctx.scope)?;
-    emit(&output::job_list(
-        &jobs,
-        Format::resolve(args.format),
-        Utc::now(),
-    )?)?;
+    let mut journal = ctx.journal()?;
+    let mut jobs = journal.tracked(&ctx.scope)?;
+    if args.refresh && jobs.iter().any(needs_reading) {
+        refresh(&ctx.client()?, &mut journal, &ctx.scope, &jobs).await;
+        jobs = journal.tracked(&ctx.scope)?;
+    }
+    let format = Format::resolve(args.format);
+    emit_data(&output::job_list(&jobs, format, Utc::now())?, format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Not final as last seen (or never seen): what `--refresh` reads.
+fn needs_reading(tracked: &TrackedJob) -> bool {
+    match tracked
+        .snapshot
+        .as_ref()
+        .and_then(|job| job.status.as_ref())
+    {
+        None | Some(JobStatus::Active | JobStatus::Unknown(_)) => true,
+        Some(JobStatus::Completed | JobStatus::Failed | JobStatus::Archived) => false,
+    }
+}
+
+/// Reads the jobs that are not final, a few at a time, and records what is seen. A job
+/// that cannot be read is shown as last seen, with a warning.
+async fn refresh(client: &Client, journal: &mut Journal, scope: &Scope, jobs: &[TrackedJob]) {
+    let reads: Vec<(String, Result<Job, ApiError>)> =
+        futures_util::stream::iter(jobs.iter().filter(|job| needs_reading(job)))
+            .map(|tracked| async move { (tracked.id.clone(), client.get_job(&tracked.id).await) })
+            .buffer_unordered(REFRESH_AT_ONCE)
+            .collect()
+            .await;
+    for (id, read) in reads {
+        let recorded = match read {
+            Ok(job) => journal
+                .observe(scope, &job, Utc::now())
+                .map(|_| ())
+                .map_err(|err| err.to_string()),
+            Err(err) => Err(err.to_string()),
+        };
+        if let Err(err) = recorded {
+            warn(&format!(
+                "job {} is shown as last seen: {err}",
+                crate::text::sanitize(&id)
+            ));
+        }
+    }
 }

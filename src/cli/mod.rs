@@ -9,7 +9,9 @@ mod context;
 mod jobs;
 mod output;
 mod serve;
+mod table;
 mod visitors;
+mod wait;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -224,12 +226,10 @@ fn init_console_logging() {
     let Ok(dir) = crate::config::data_dir() else {
         return;
     };
-    let _ = std::fs::create_dir_all(&dir);
-    let Ok(file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join("docdeck.log"))
-    else {
+    let _ = crate::sqlite::create_private_dir(&dir);
+    let path = dir.join("docdeck.log");
+    let _ = crate::sqlite::create_private_file(&path);
+    let Ok(file) = std::fs::OpenOptions::new().append(true).open(path) else {
         return;
     };
     let _ = tracing_subscriber::registry()
@@ -243,7 +243,8 @@ fn init_console_logging() {
         .try_init();
 }
 
-/// Reads PROMPT: `-` means standard input. Surrounding blank space is removed; an empty
+/// Reads PROMPT: `-` means standard input. Line breaks become LF (a CR from a terminal or
+/// a CRLF file never reaches the agent), surrounding blank space is removed, and an empty
 /// prompt is refused before anything is sent.
 fn read_prompt(argument: &str) -> Result<String, CliError> {
     let text = if argument == "-" {
@@ -253,6 +254,7 @@ fn read_prompt(argument: &str) -> Result<String, CliError> {
     } else {
         argument.to_owned()
     };
+    let text = crate::text::normalize_newlines(&text);
     let text = text.trim();
     if text.is_empty() {
         return Err(CliError::usage(

@@ -1,13 +1,16 @@
 //! How results are printed: a table for people, JSON or CSV for scripts. Tables show
-//! server text sanitized; JSON and CSV carry it exactly (JSON escapes control characters).
+//! server text sanitized; JSON and CSV carry it exactly when they go to a file or a pipe.
+//! On a terminal, CSV shows control characters as `�` (and says so once), and JSON
+//! escapes the few that JSON itself leaves raw, so the service cannot drive the terminal.
 
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::{DateTime, Utc};
 use clap::ValueEnum;
-use comfy_table::{CellAlignment, Table, presets};
 
 use super::CliError;
+use super::table::{self, Column, Fit};
 use crate::api::{Job, VisitorsPage, VisitorsQuery, format_timestamp};
 use crate::journal::TrackedJob;
 use crate::text::{age, first_line, sanitize};
@@ -87,7 +90,7 @@ fn csv_row(job: &Job) -> Vec<String> {
     .collect()
 }
 
-/// JSON for a whole result: indented on a terminal, one line otherwise.
+/// JSON for a single result: indented on a terminal, one line otherwise.
 fn json_line(value: &impl serde::Serialize) -> Result<String, CliError> {
     json_text(value, std::io::stdout().is_terminal())
 }
@@ -116,6 +119,49 @@ fn csv_text(header: Option<&[&str]>, rows: &[Vec<String>]) -> Result<String, Cli
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// Writes a result in `format` to standard output, made safe first when that is a
+/// terminal: see [`terminal_safe`].
+pub fn emit_data(text: &str, format: Format) -> Result<(), CliError> {
+    if !std::io::stdout().is_terminal() {
+        return emit(text);
+    }
+    let (safe, changed) = terminal_safe(text, format);
+    if changed && !SAID_SANITIZED.swap(true, Ordering::Relaxed) {
+        super::warn(
+            "control characters from the service are shown as \u{FFFD} on this terminal; redirect the output to a file or a pipe to get the data exactly",
+        );
+    }
+    emit(&safe)
+}
+
+/// Whether the note about replaced control characters was printed (once per run).
+static SAID_SANITIZED: AtomicBool = AtomicBool::new(false);
+
+/// `text` safe to show on a terminal, and whether CSV data had to change. CSV: control
+/// characters (but line ends and tabs) and bidirectional overrides become `�`. JSON: DEL,
+/// C1 controls and bidirectional overrides, which JSON leaves raw, become `\uXXXX`
+/// escapes, so the JSON still means exactly the same. Tables are sanitized cell by cell
+/// already.
+#[must_use]
+pub fn terminal_safe(text: &str, format: Format) -> (String, bool) {
+    let mut changed = false;
+    let mut out = String::with_capacity(text.len());
+    let mut buffer = [0u8; 4];
+    for c in text.chars() {
+        let one: &str = c.encode_utf8(&mut buffer);
+        let safe = matches!(c, '\n' | '\t') || sanitize(one) == one;
+        match (safe, format) {
+            (true, _) | (false, Format::Table) => out.push(c),
+            (false, Format::Csv) => {
+                changed = true;
+                out.push('\u{FFFD}');
+            }
+            (false, Format::Json) => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+        }
+    }
+    (out, changed)
+}
+
 /// Writes to standard output; a closed pipe (`| head`) ends quietly.
 pub fn emit(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
@@ -127,18 +173,18 @@ pub fn emit(text: &str) -> Result<(), CliError> {
     }
 }
 
-/// One job in full.
+/// One job in full. The table is one field a line, values whole (a link stays usable).
 pub fn job(job: &Job, format: Format) -> Result<String, CliError> {
     match format {
         Format::Json => Ok(json_line(job)? + "\n"),
         Format::Csv => csv_text(Some(&JOB_COLUMNS), &[csv_row(job)]),
         Format::Table => {
-            let mut table = Table::new();
-            table.load_preset(presets::NOTHING);
-            for (name, value) in JOB_COLUMNS.iter().zip(job_fields(job)) {
-                table.add_row(vec![(*name).to_owned(), value]);
-            }
-            Ok(table.trim_fmt() + "\n")
+            let width = JOB_COLUMNS.iter().map(|name| name.len()).max().unwrap_or(0);
+            Ok(JOB_COLUMNS
+                .iter()
+                .zip(job_fields(job))
+                .map(|(name, value)| format!("{name:<width$}  {value}\n"))
+                .collect())
         }
     }
 }
@@ -168,7 +214,41 @@ pub fn transition(
     }
 }
 
-/// The jobs the journal follows.
+/// A followed job as JSON: its last snapshot, with the id, first prompt and when it was seen.
+fn tracked_json(tracked: &TrackedJob) -> serde_json::Value {
+    let mut value =
+        serde_json::to_value(tracked.snapshot.clone().unwrap_or_default()).unwrap_or_default();
+    value["id"] = tracked.id.clone().into();
+    value["firstPrompt"] = tracked.first_prompt.clone().into();
+    value["seenAt"] = tracked.seen_at.map(|t| format_timestamp(&t)).into();
+    value
+}
+
+const LIST_COLUMNS: [Column; 5] = [
+    Column {
+        heading: "ID",
+        fit: Fit::Keep,
+    },
+    Column {
+        heading: "STATUS",
+        fit: Fit::Keep,
+    },
+    Column {
+        heading: "AGE",
+        fit: Fit::Number,
+    },
+    Column {
+        heading: "PR",
+        fit: Fit::CutStart,
+    },
+    Column {
+        heading: "PROMPT",
+        fit: Fit::CutEnd,
+    },
+];
+
+/// The jobs the journal follows. JSON is one object per line (JSON Lines), wherever it
+/// goes, like the records of `--wait`: a script reads it line by line.
 pub fn job_list(
     jobs: &[TrackedJob],
     format: Format,
@@ -176,19 +256,12 @@ pub fn job_list(
 ) -> Result<String, CliError> {
     match format {
         Format::Json => {
-            let items: Vec<serde_json::Value> = jobs
-                .iter()
-                .map(|tracked| {
-                    let mut value =
-                        serde_json::to_value(tracked.snapshot.clone().unwrap_or_default())
-                            .unwrap_or_default();
-                    value["id"] = tracked.id.clone().into();
-                    value["firstPrompt"] = tracked.first_prompt.clone().into();
-                    value["seenAt"] = tracked.seen_at.map(|t| format_timestamp(&t)).into();
-                    value
-                })
-                .collect();
-            Ok(json_line(&items)? + "\n")
+            let mut out = String::new();
+            for tracked in jobs {
+                out.push_str(&json_text(&tracked_json(tracked), false)?);
+                out.push('\n');
+            }
+            Ok(out)
         }
         Format::Csv => {
             let mut header = JOB_COLUMNS.to_vec();
@@ -211,40 +284,45 @@ pub fn job_list(
                 .collect();
             csv_text(Some(&header), &rows)
         }
-        Format::Table => {
-            if jobs.is_empty() {
-                return Ok("no jobs followed yet: create one with `docdeck jobs create` or follow one with `docdeck jobs track ID`\n".to_owned());
-            }
-            let mut table = Table::new();
-            table.load_preset(presets::NOTHING);
-            table.set_header(["ID", "STATUS", "AGE", "PR", "PROMPT"]);
-            for tracked in jobs {
-                let snapshot = tracked.snapshot.clone().unwrap_or_default();
-                let status = snapshot
-                    .status
-                    .as_ref()
-                    .map_or_else(|| "-".to_owned(), ToString::to_string);
-                let created = snapshot
-                    .created_at
-                    .map_or_else(|| "-".to_owned(), |t| age(now - t));
-                let prompt = tracked
-                    .first_prompt
-                    .as_deref()
-                    .map_or_else(|| "-".to_owned(), |p| first_line(p, 60));
-                table.add_row([
-                    sanitize(&tracked.id),
-                    status,
-                    created,
-                    dash(snapshot.pr_link.as_deref()),
-                    prompt,
-                ]);
-            }
-            Ok(table.trim_fmt() + "\n")
-        }
+        Format::Table => Ok(job_table(jobs, now, table::target_width())),
     }
 }
 
-/// A page (or, with `all`, every page) of visitors.
+fn job_table(jobs: &[TrackedJob], now: DateTime<Utc>, width: Option<usize>) -> String {
+    if jobs.is_empty() {
+        return "no jobs followed yet: create one with `docdeck jobs create` or follow one with `docdeck jobs track ID`\n".to_owned();
+    }
+    // Without a width to fit, a long prompt is still cut: the table stays readable.
+    let prompt_width = if width.is_some() { 200 } else { 60 };
+    let rows: Vec<Vec<String>> = jobs
+        .iter()
+        .map(|tracked| {
+            let snapshot = tracked.snapshot.clone().unwrap_or_default();
+            let status = snapshot
+                .status
+                .as_ref()
+                .map_or_else(|| "-".to_owned(), ToString::to_string);
+            let created = snapshot
+                .created_at
+                .map_or_else(|| "-".to_owned(), |t| age(now - t));
+            let prompt = tracked
+                .first_prompt
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), |p| first_line(p, prompt_width));
+            vec![
+                sanitize(&tracked.id),
+                status,
+                created,
+                dash(snapshot.pr_link.as_deref()),
+                prompt,
+            ]
+        })
+        .collect();
+    table::render(&LIST_COLUMNS, &rows, width)
+}
+
+/// A page (or, with `all`, every page) of visitors. Also writes the console's export
+/// (CSV and JSON), so those carry the data exactly.
 pub fn visitors(
     page: &VisitorsPage,
     query: &VisitorsQuery,
@@ -268,50 +346,11 @@ pub fn visitors(
                 .collect();
             csv_text(Some(&["path", "human", "ai", "total"]), &rows)
         }
-        Format::Table => Ok(visitors_table(page, query, all)),
+        Format::Table => Ok(super::visitors::table(
+            page,
+            query,
+            all,
+            table::target_width(),
+        )),
     }
-}
-
-fn visitors_table(page: &VisitorsPage, query: &VisitorsQuery, all: bool) -> String {
-    let t = page.totals;
-    let share = t.ai_share();
-    let range = match (query.date_from, query.date_to) {
-        (None, None) => "all time".to_owned(),
-        (from, to) => format!(
-            "from {} to {} (exclusive)",
-            from.map_or_else(|| "the start".to_owned(), |d| d.to_string()),
-            to.map_or_else(|| "now".to_owned(), |d| d.to_string())
-        ),
-    };
-    let mut out = format!(
-        "unique visitors, {range}: human {}  ai {}  total {}  (ai share {share:.1}%)\n",
-        t.human, t.ai, t.total
-    );
-    let mut table = Table::new();
-    table.load_preset(presets::NOTHING);
-    table.set_header(["PATH", "HUMAN", "AI", "TOTAL"]);
-    for row in &page.visitors {
-        table.add_row([
-            sanitize(&row.path),
-            row.human.to_string(),
-            row.ai.to_string(),
-            row.total.to_string(),
-        ]);
-    }
-    for index in 1..4 {
-        if let Some(column) = table.column_mut(index) {
-            column.set_cell_alignment(CellAlignment::Right);
-        }
-    }
-    if !page.visitors.is_empty() {
-        out.push_str(&table.trim_fmt());
-        out.push('\n');
-    }
-    if all {
-        out.push_str(&format!("all {} pages\n", page.visitors.len()));
-    } else {
-        out.push_str(&page.position(query));
-        out.push('\n');
-    }
-    out
 }

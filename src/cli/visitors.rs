@@ -1,4 +1,5 @@
-//! `docdeck visitors`: one page, or every page, of unique visitors per page.
+//! `docdeck visitors`: one page, or every page, of unique visitors per page, and the
+//! table that shows them.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -6,9 +7,12 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::context::{ClientArgs, Context};
-use super::output::{self, Format, emit};
+use super::output::{self, Format, emit_data};
+use super::table::{self, Column, Fit, thousands};
 use super::{CliError, Outcome};
-use crate::api::{DateParam, VisitorsQuery};
+use crate::api::query::DEFAULT_LIMIT;
+use crate::api::{DateParam, VisitorsPage, VisitorsQuery};
+use crate::text::sanitize;
 
 #[derive(Debug, Args)]
 pub struct VisitorsArgs {
@@ -22,10 +26,10 @@ pub struct VisitorsArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=250))]
     pub limit: Option<u32>,
     /// Rows to skip
-    #[arg(long, value_name = "N", conflicts_with = "page")]
+    #[arg(long, value_name = "N", conflicts_with = "page", value_parser = offset_arg)]
     pub offset: Option<u64>,
     /// Page number, from 1 (sets offset to (page - 1) * limit)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = page_arg)]
     pub page: Option<u64>,
     /// Fetch every page of the range
     #[arg(long, conflicts_with_all = ["offset", "page"])]
@@ -45,13 +49,45 @@ fn to_arg(text: &str) -> Result<DateParam, String> {
     DateParam::parse("--to", text).map_err(|err| err.to_string())
 }
 
+/// The largest offset the service takes: it reads offsets as signed 64-bit numbers.
+const MAX_OFFSET: u64 = i64::MAX.unsigned_abs();
+
+fn offset_arg(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|offset| *offset <= MAX_OFFSET)
+        .ok_or_else(|| format!("the offset is a whole number from 0 to {MAX_OFFSET}"))
+}
+
+fn page_arg(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("pages count from 1: the first page is --page 1".to_owned()),
+        Ok(page) => Ok(page),
+        Err(_) => Err("the page is a whole number from 1".to_owned()),
+    }
+}
+
+/// The offset of page `page` (from 1) of `limit` rows, or a usage error naming the pages
+/// there can be when it is past the largest offset the service takes.
+fn page_offset(page: u64, limit: u32) -> Result<u64, CliError> {
+    let limit = u64::from(limit.max(1));
+    let last = MAX_OFFSET / limit + 1;
+    (page - 1)
+        .checked_mul(limit)
+        .filter(|offset| *offset <= MAX_OFFSET)
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "--page {page} is out of range: with {limit} rows a page, pages go from 1 to {last}"
+            ))
+        })
+}
+
 pub async fn run(args: VisitorsArgs) -> Outcome {
     let limit = args.limit;
     let offset = match (args.offset, args.page) {
         (Some(offset), _) => Some(offset),
-        (None, Some(page)) => Some(
-            (page - 1).saturating_mul(u64::from(limit.unwrap_or(crate::api::query::DEFAULT_LIMIT))),
-        ),
+        (None, Some(page)) => Some(page_offset(page, limit.unwrap_or(DEFAULT_LIMIT))?),
         (None, None) => None,
     };
     let query = VisitorsQuery {
@@ -83,11 +119,118 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     } else {
         client.visitors(&query).await?
     };
-    emit(&output::visitors(
-        &page,
-        &query,
-        args.all,
-        Format::resolve(args.format),
-    )?)?;
+    let format = Format::resolve(args.format);
+    emit_data(&output::visitors(&page, &query, args.all, format)?, format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+const COLUMNS: [Column; 4] = [
+    Column {
+        heading: "PATH",
+        fit: Fit::CutStart,
+    },
+    Column {
+        heading: "HUMAN",
+        fit: Fit::Number,
+    },
+    Column {
+        heading: "AI",
+        fit: Fit::Number,
+    },
+    Column {
+        heading: "TOTAL",
+        fit: Fit::Number,
+    },
+];
+
+/// The table of a page (or of every page, with `all`): totals, rows fitted to `width`,
+/// and where the page is in the range, with the flags that show the next one.
+pub fn table(
+    page: &VisitorsPage,
+    query: &VisitorsQuery,
+    all: bool,
+    width: Option<usize>,
+) -> String {
+    let t = page.totals;
+    let share = t.ai_share();
+    let range = match (query.date_from, query.date_to) {
+        (None, None) => "all time".to_owned(),
+        (from, to) => format!(
+            "from {} to {} (exclusive)",
+            from.map_or_else(|| "the start".to_owned(), |d| d.to_string()),
+            to.map_or_else(|| "now".to_owned(), |d| d.to_string())
+        ),
+    };
+    let mut out = format!(
+        "unique visitors, {range}: human {}  ai {}  total {}  (ai share {share:.1}%)\n",
+        thousands(t.human),
+        thousands(t.ai),
+        thousands(t.total)
+    );
+    let rows: Vec<Vec<String>> = page
+        .visitors
+        .iter()
+        .map(|row| {
+            vec![
+                sanitize(&row.path),
+                thousands(row.human),
+                thousands(row.ai),
+                thousands(row.total),
+            ]
+        })
+        .collect();
+    if !rows.is_empty() {
+        out.push_str(&table::render(&COLUMNS, &rows, width));
+    }
+    if all {
+        out.push_str(&format!(
+            "all {} rows of the range\n",
+            thousands(rows.len() as u64)
+        ));
+    } else {
+        out.push_str(&position(page, query));
+        out.push('\n');
+    }
+    out
+}
+
+/// Where a page is, told by its offset: `page 2 · rows 51–100 · more: --page 3`. An
+/// offset that is not a whole number of pages is not called a page:
+/// `rows 6–8 (offset 5) · more: --offset 8`.
+#[must_use]
+pub fn position(page: &VisitorsPage, query: &VisitorsQuery) -> String {
+    let offset = query.effective_offset();
+    let limit = u64::from(query.effective_limit().max(1));
+    let count = page.visitors.len() as u64;
+    let aligned = offset % limit == 0;
+    let mut out = if aligned {
+        format!("page {} · ", thousands(offset / limit + 1))
+    } else {
+        String::new()
+    };
+    if count == 0 {
+        out.push_str("no rows");
+    } else {
+        out.push_str(&format!(
+            "rows {}–{}",
+            thousands(offset + 1),
+            thousands(offset + count)
+        ));
+    }
+    if !aligned {
+        out.push_str(&format!(" (offset {offset})"));
+    }
+    if page.has_more {
+        let next = if aligned {
+            format!("--page {}", offset / limit + 2)
+        } else {
+            format!("--offset {}", offset + count)
+        };
+        let keep_limit = match query.limit {
+            Some(limit) if limit != DEFAULT_LIMIT => format!(" --limit {limit}"),
+            _ => String::new(),
+        };
+        out.push_str(&format!(" · more: {next}{keep_limit}"));
+    }
+    out
 }

@@ -42,10 +42,10 @@ pub enum ConfigError {
     TwoKeys(String),
     #[error("base URL {url:?} is not usable: {reason}")]
     BaseUrl { url: String, reason: String },
-    #[error("poll interval {value:?} ({from}) is not a duration such as 3s or 500ms")]
+    #[error("poll interval {value:?} (from {from}) is not a duration such as 3s or 500ms")]
     PollInterval { value: String, from: String },
     #[error(
-        "poll interval {value} ({from}) is too short: the least is 500ms, so that waiting does not flood the service; use 500ms or more (the default is 3s)"
+        "poll interval {value} (from {from}) is too short: the least is 500ms, so that waiting does not flood the service; use 500ms or more (the default is 3s)"
     )]
     PollIntervalTooShort { value: String, from: String },
     #[error(

@@ -1,0 +1,238 @@
+//! Tables for people: columns two spaces apart, numbers right-aligned with thousands
+//! separators, and, when the width of the terminal is known, rows cut to fit it: text
+//! cut ends with `…`, and a cut path or link keeps its end, the part that tells rows apart.
+
+use std::io::IsTerminal as _;
+
+use unicode_width::{UnicodeWidthChar as _, UnicodeWidthStr as _};
+
+/// How a column lines up, and how it gives way when the row is too wide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Left-aligned, never cut (ids, statuses).
+    Keep,
+    /// Right-aligned, never cut (numbers, ages).
+    Number,
+    /// Left-aligned; cut at the end when needed (prompts).
+    CutEnd,
+    /// Left-aligned; cut at the start when needed, keeping the end (paths, links).
+    CutStart,
+}
+
+/// One column: its heading, and how it fits.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub heading: &'static str,
+    pub fit: Fit,
+}
+
+const GAP: usize = 2;
+/// A cut column keeps at least this many cells (or its heading, if wider).
+const MIN_CUT_WIDTH: usize = 8;
+
+/// The width tables are fitted to: `COLUMNS` when set (as most terminal tools read it),
+/// else the terminal's width when standard output is one; `None` (no fitting) otherwise.
+#[must_use]
+pub fn target_width() -> Option<usize> {
+    let from_env = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|text| text.trim().parse::<usize>().ok())
+        .filter(|width| *width > 0);
+    from_env.or_else(|| {
+        std::io::stdout()
+            .is_terminal()
+            .then(|| crossterm::terminal::size().ok())
+            .flatten()
+            .map(|(columns, _)| usize::from(columns))
+            .filter(|width| *width > 0)
+    })
+}
+
+/// A count with thousands separators, for tables: `12,345`. (CSV and JSON keep digits.)
+#[must_use]
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `text` in at most `width` cells, cut at the end with `…` when it does not fit.
+#[must_use]
+pub fn keep_start(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// `text` in at most `width` cells, cut at the start with `…` when it does not fit, so
+/// that its end stays: `…/guides/authentication/troubleshooting`.
+#[must_use]
+pub fn keep_end(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_owned();
+    }
+    let mut tail = Vec::new();
+    let mut used = 0;
+    for c in text.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        tail.push(c);
+    }
+    std::iter::once('…').chain(tail.into_iter().rev()).collect()
+}
+
+/// The widths that fit `width`: cut columns give way, the widest first, down to their
+/// least width. If even that is too wide the row is left long (the terminal wraps it).
+fn fitted_widths(columns: &[Column], natural: &[usize], width: Option<usize>) -> Vec<usize> {
+    let mut widths = natural.to_vec();
+    let Some(width) = width else {
+        return widths;
+    };
+    let total =
+        |widths: &[usize]| widths.iter().sum::<usize>() + GAP * widths.len().saturating_sub(1);
+    while total(&widths) > width {
+        let least = |index: usize| columns[index].heading.width().max(MIN_CUT_WIDTH);
+        let widest = (0..columns.len())
+            .filter(|&i| matches!(columns[i].fit, Fit::CutEnd | Fit::CutStart))
+            .filter(|&i| widths[i] > least(i))
+            .max_by_key(|&i| widths[i]);
+        let Some(index) = widest else {
+            break;
+        };
+        let excess = total(&widths) - width;
+        widths[index] = widths[index].saturating_sub(excess).max(least(index));
+    }
+    widths
+}
+
+fn cell(text: &str, fit: Fit, width: usize) -> String {
+    let shown = match fit {
+        Fit::CutEnd => keep_start(text, width),
+        Fit::CutStart => keep_end(text, width),
+        Fit::Keep | Fit::Number => text.to_owned(),
+    };
+    let pad = " ".repeat(width.saturating_sub(shown.width()));
+    match fit {
+        Fit::Number => pad + &shown,
+        Fit::Keep | Fit::CutEnd | Fit::CutStart => shown + &pad,
+    }
+}
+
+/// The table, each line ended by a newline. Cells must already be safe to print.
+#[must_use]
+pub fn render(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> String {
+    let natural: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(index, column)| {
+            rows.iter()
+                .filter_map(|row| row.get(index))
+                .map(|text| text.width())
+                .chain([column.heading.width()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let widths = fitted_widths(columns, &natural, width);
+    let headings: Vec<String> = columns.iter().map(|c| c.heading.to_owned()).collect();
+    let mut out = String::new();
+    for row in std::iter::once(&headings).chain(rows) {
+        let line: Vec<String> = columns
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(index, (column, &width))| {
+                cell(row.get(index).map_or("", String::as_str), column.fit, width)
+            })
+            .collect();
+        out.push_str(line.join(&" ".repeat(GAP)).trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATHS: [Column; 2] = [
+        Column {
+            heading: "PATH",
+            fit: Fit::CutStart,
+        },
+        Column {
+            heading: "TOTAL",
+            fit: Fit::Number,
+        },
+    ];
+
+    #[test]
+    fn numbers_get_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn cut_text_ends_with_an_ellipsis_and_a_cut_path_keeps_its_end() {
+        assert_eq!(keep_start("Fix the broken links", 10), "Fix the b…");
+        assert_eq!(
+            keep_end("/guides/authentication/troubleshooting", 16),
+            "…troubleshooting"
+        );
+        assert_eq!(keep_end("/short", 16), "/short");
+        assert_eq!(keep_start("日本語のテキスト", 7), "日本語…");
+    }
+
+    #[test]
+    fn rows_fit_the_width_by_cutting_only_the_columns_that_may_be_cut() {
+        let rows = vec![
+            vec![
+                "/guides/authentication/troubleshooting".to_owned(),
+                thousands(1_914),
+            ],
+            vec!["/faq".to_owned(), thousands(255)],
+        ];
+        let table = render(&PATHS, &rows, Some(24));
+        for line in table.lines() {
+            assert!(line.width() <= 24, "{line:?} in\n{table}");
+        }
+        assert!(table.contains("…troubleshooting  1,914"), "{table}");
+        assert!(table.contains("/faq"), "{table}");
+        let wide = render(&PATHS, &rows, None);
+        assert!(
+            wide.contains("/guides/authentication/troubleshooting  1,914"),
+            "{wide}"
+        );
+    }
+
+    #[test]
+    fn a_width_too_small_for_the_kept_columns_leaves_rows_long_but_whole() {
+        let rows = vec![vec!["/a/long/path/here".to_owned(), thousands(123_456_789)]];
+        let table = render(&PATHS, &rows, Some(5));
+        assert!(table.contains("123,456,789"), "{table}");
+        assert!(table.contains('…'), "{table}");
+    }
+}
