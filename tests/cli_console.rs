@@ -27,6 +27,7 @@ fn the_console_says_exactly_what_is_missing_and_points_at_the_demo() {
         !err.contains("DOCDECK_PROJECT_ID") && err.contains("DOCDECK_API_KEY"),
         "{err}"
     );
+    assert!(err.contains("docdeck demo"), "{err}");
 }
 
 #[test]

@@ -161,12 +161,20 @@ pub fn table(
             to.map_or_else(|| "now".to_owned(), |d| d.to_string())
         ),
     };
-    let mut out = format!(
-        "unique visitors, {range}: human {}  ai {}  total {}  (ai share {share:.1}%)\n",
+    let counts = format!(
+        "human {}  ai {}  total {}  (ai share {share:.1}%)",
         thousands(t.human),
         thousands(t.ai),
         thousands(t.total)
     );
+    let heading = format!("unique visitors, {range}:");
+    // One line when it fits, else the counts on a line of their own.
+    let joint = if width.is_some_and(|width| heading.len() + 1 + counts.len() > width) {
+        "\n"
+    } else {
+        " "
+    };
+    let mut out = format!("{heading}{joint}{counts}\n");
     let rows: Vec<Vec<String>> = page
         .visitors
         .iter()

@@ -1,0 +1,198 @@
+//! `docdeck visitors` against `docdeck serve` on port 0: where a page is, page numbers out
+//! of range, tables that fit the width, and service text on a terminal versus a pipe.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+
+use common::pty::Pty;
+use common::{KEY, ServeProcess, import_views, run_cli, text, view};
+
+const LONG_PATH: &str = "/guides/authentication/single-sign-on/troubleshooting-saml";
+const HOSTILE_PATH: &str = "/evil\u{1b}]0;owned\u{7}\u{1b}[31mred\u{202e}txt";
+
+/// A service over a database with ten pages of falling totals (`/p01` has 10 visitors,
+/// `/p10` one), a long path with 1,234 visitors and a path holding escapes.
+fn service(home: &Path) -> ServeProcess {
+    let db = home.join("service.sqlite");
+    let mut lines = Vec::new();
+    for page in 1..=10 {
+        for visitor in 0..=(10 - page) {
+            let path = format!("/p{page:02}");
+            lines.push(view(
+                "2026-11-20T09:00:00Z",
+                &path,
+                &format!("v{visitor}"),
+                "human",
+            ));
+        }
+    }
+    for visitor in 0..1_234 {
+        lines.push(view(
+            "2026-11-20T09:00:00Z",
+            LONG_PATH,
+            &format!("w{visitor}"),
+            "ai",
+        ));
+    }
+    lines.push(view("2026-11-20T09:00:00Z", HOSTILE_PATH, "x", "human"));
+    import_views(&db, "demo", &lines);
+    ServeProcess::spawn(
+        home,
+        &[
+            "--db",
+            db.to_str().unwrap(),
+            "--seed",
+            "none",
+            "--api-key",
+            KEY,
+        ],
+    )
+}
+
+fn table(home: &Path, service: &ServeProcess, args: &[&str]) -> String {
+    let args: Vec<&str> = ["visitors", "--format", "table"]
+        .iter()
+        .chain(args)
+        .copied()
+        .collect();
+    let out = run_cli(home, &service.base_url, &args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+#[test]
+fn a_page_is_labelled_by_its_offset_and_says_how_to_get_the_next() {
+    let home = tempfile::tempdir().unwrap();
+    let service = service(home.path());
+    let shifted = table(home.path(), &service, &["--offset", "5", "--limit", "3"]);
+    assert!(
+        shifted.contains("rows 6–8 (offset 5) · more: --offset 8 --limit 3"),
+        "{shifted}"
+    );
+    assert!(!shifted.contains("page 2"), "{shifted}");
+    let second = table(home.path(), &service, &["--page", "2", "--limit", "3"]);
+    assert!(
+        second.contains("page 2 · rows 4–6 · more: --page 3 --limit 3"),
+        "{second}"
+    );
+    let last = table(home.path(), &service, &["--page", "2"]);
+    assert!(last.trim_end().ends_with("page 2 · no rows"), "{last}");
+}
+
+#[test]
+fn page_numbers_out_of_range_say_which_are_valid() {
+    let home = tempfile::tempdir().unwrap();
+    let url = "http://127.0.0.1:9";
+    for (args, hint) in [
+        (
+            &["visitors", "--page", "0"][..],
+            "the first page is --page 1",
+        ),
+        (
+            &["visitors", "--page", "999999999999999999"],
+            "pages go from 1 to 184467440737095517",
+        ),
+        (
+            &["visitors", "--page", "99999999999999999", "--limit", "250"],
+            "pages go from 1 to 36893488147419104",
+        ),
+        (
+            &["visitors", "--offset", "99999999999999999999"],
+            "from 0 to",
+        ),
+    ] {
+        let out = run_cli(home.path(), url, args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(hint), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn tables_fit_the_width_keep_the_end_of_paths_and_group_digits() {
+    let home = tempfile::tempdir().unwrap();
+    let service = service(home.path());
+    let wide = table(home.path(), &service, &["--limit", "2"]);
+    assert!(wide.contains(&format!("{LONG_PATH}  ")), "{wide}");
+    assert!(wide.contains("1,234"), "{wide}");
+    let out = common::cli_command(home.path(), &service.base_url, KEY)
+        .env("COLUMNS", "50")
+        .args(["visitors", "--format", "table", "--limit", "2"])
+        .output()
+        .unwrap();
+    let narrow = text(&out.stdout);
+    for line in narrow.lines() {
+        assert!(line.chars().count() <= 50, "{line:?} in\n{narrow}");
+    }
+    let cut = narrow
+        .lines()
+        .find(|line| line.starts_with('…'))
+        .unwrap_or_default();
+    assert!(
+        cut.contains("/troubleshooting-saml  "),
+        "the end of the path stays: {narrow}"
+    );
+    assert!(narrow.contains("1,234"), "{narrow}");
+    // CSV and JSON keep plain digits.
+    let csv = run_cli(
+        home.path(),
+        &service.base_url,
+        &["visitors", "--format", "csv", "--limit", "1"],
+    );
+    assert!(
+        text(&csv.stdout).contains(",0,1234,1234"),
+        "{}",
+        text(&csv.stdout)
+    );
+}
+
+#[test]
+fn service_text_is_exact_in_a_pipe() {
+    let home = tempfile::tempdir().unwrap();
+    let service = service(home.path());
+    let out = run_cli(
+        home.path(),
+        &service.base_url,
+        &["visitors", "--format", "csv"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(HOSTILE_PATH),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn service_text_cannot_drive_the_terminal_and_the_change_is_said_once() {
+    let home = tempfile::tempdir().unwrap();
+    let service = service(home.path());
+    let env = [
+        ("DOCDECK_BASE_URL", service.base_url.as_str()),
+        ("DOCDECK_PROJECT_ID", "demo"),
+        ("DOCDECK_API_KEY", KEY),
+    ];
+    for format in ["csv", "json", "table"] {
+        let pty_home = tempfile::tempdir().unwrap();
+        let mut pty = Pty::spawn(pty_home, &["visitors", "--format", format], &env);
+        assert!(pty.wait_exit().success(), "{format}: {}", pty.text());
+        let shown = pty.text();
+        assert!(shown.contains("/evil"), "{format}: {shown}");
+        for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+            assert!(
+                !shown.contains(raw),
+                "{format}: {raw:?} reached the terminal: {shown:?}"
+            );
+        }
+        let notes = shown.matches("shown as \u{FFFD}").count();
+        assert_eq!(notes, usize::from(format == "csv"), "{format}: {shown}");
+    }
+}
