@@ -210,7 +210,7 @@ pub fn position(page: &VisitorsPage, query: &VisitorsQuery) -> String {
     let offset = query.effective_offset();
     let limit = u64::from(query.effective_limit().max(1));
     let count = page.visitors.len() as u64;
-    let aligned = offset % limit == 0;
+    let aligned = offset.is_multiple_of(limit);
     let mut out = if aligned {
         format!("page {} · ", thousands(offset / limit + 1))
     } else {
