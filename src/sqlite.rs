@@ -64,6 +64,31 @@ pub fn create_private_file(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Makes an existing database file (and its `-wal` and `-shm` files) readable by this
+/// user only, when others could read it. A file that cannot be changed (another owner)
+/// is left as it is.
+pub fn make_private(path: &Path) {
+    #[cfg(unix)]
+    for suffix in ["", "-wal", "-shm"] {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        let file = std::path::PathBuf::from(file);
+        let Ok(metadata) = std::fs::metadata(&file) else {
+            continue;
+        };
+        let mode = metadata.permissions().mode();
+        if mode & 0o077 != 0
+            && let Err(err) =
+                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode & 0o700))
+        {
+            tracing::info!(file = %file.display(), "left at mode {mode:o}: {err}");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
 /// Opens (creating its folder if needed) a database file for use by several processes at
 /// once: WAL, a busy timeout instead of "database is locked", foreign keys on. The schema is
 /// read once, so a file that is not a database or has a damaged schema is found here. A new

@@ -159,7 +159,8 @@ impl Journal {
     /// itself with its WAL, never deleted, and a new journal is started:
     /// [`Journal::set_aside`] then says where the old file went.
     pub fn open(path: &Path) -> Result<Self, JournalError> {
-        keep_private(path);
+        // It holds every prompt and draft; journals of older builds were 0644.
+        sqlite::make_private(path);
         match Self::open_file(path) {
             Ok(journal) => Ok(journal),
             Err(Attempt::Failed(err)) => Err(err),
@@ -487,31 +488,6 @@ impl Journal {
         )?;
         Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
-}
-
-/// Makes an existing journal (and its `-wal` and `-shm` files) readable by this user only:
-/// it holds every prompt and draft. Journals made by older builds were 0644. A file that
-/// cannot be changed (another owner) is left as it is.
-fn keep_private(path: &Path) {
-    #[cfg(unix)]
-    for suffix in ["", "-wal", "-shm"] {
-        use std::os::unix::fs::PermissionsExt as _;
-        let mut file = path.as_os_str().to_owned();
-        file.push(suffix);
-        let file = PathBuf::from(file);
-        let Ok(metadata) = std::fs::metadata(&file) else {
-            continue;
-        };
-        let mode = metadata.permissions().mode();
-        if mode & 0o077 != 0
-            && let Err(err) =
-                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode & 0o700))
-        {
-            tracing::info!(file = %file.display(), "journal left at mode {mode:o}: {err}");
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = path;
 }
 
 /// Renames `path` (and its `-wal` and `-shm` files, which belong to it) to
