@@ -32,7 +32,8 @@ pub struct ClientArgs {
     /// Configuration file [env: DOCDECK_CONFIG] [default: config.toml in the config folder]
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
-    /// How often --wait and the console read active jobs, such as 3s or 500ms [default: 3s]
+    /// How often --wait and the console read active jobs, such as 3s; at least 500ms
+    /// [env: DOCDECK_POLL_INTERVAL] [default: 3s]
     #[arg(long, value_name = "DURATION", value_parser = duration_arg)]
     pub poll_interval: Option<Duration>,
     /// Allow sending the key over plain http to a host other than this machine

@@ -19,7 +19,7 @@ use crate::journal::{IdMatch, Journal, Scope, SubmissionKind, TrackedJob};
 #[derive(Debug, Args)]
 pub struct JobOutput {
     /// Poll until the job is completed, failed or archived, printing each status change.
-    /// Exit code: 0 completed, 3 failed, 4 archived
+    /// Exit code: 0 completed, 3 failed, 4 archived, 5 --timeout ran out
     #[arg(long)]
     pub wait: bool,
     /// With --wait: give up after DURATION, such as 10m, with exit code 5 (the job goes on)
@@ -42,7 +42,7 @@ pub struct CreateArgs {
 
 #[derive(Debug, Args)]
 pub struct MessageArgs {
-    /// The job to send the follow-up to
+    /// The job to send the follow-up to (its id, or a unique start of it)
     pub id: String,
     /// The follow-up instruction; `-` reads it from standard input
     pub prompt: String,
@@ -52,7 +52,7 @@ pub struct MessageArgs {
 
 #[derive(Debug, Args)]
 pub struct GetArgs {
-    /// The job's id
+    /// The job's id, or the start of it that only one job this machine knows has
     pub id: String,
     #[command(flatten)]
     pub out: JobOutput,
@@ -60,7 +60,7 @@ pub struct GetArgs {
 
 #[derive(Debug, Args)]
 pub struct IdArgs {
-    /// The job's id
+    /// The job's id, or the start of it that only one job this machine knows has
     pub id: String,
     /// Output format [default: table on a terminal, json otherwise]
     #[arg(long, value_enum)]
@@ -118,15 +118,15 @@ fn resolve_id(journal: Option<&Journal>, scope: &Scope, typed: &str) -> Result<S
     };
     match journal.resolve_id(scope, typed) {
         Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => Ok(id),
-        Ok(IdMatch::Ambiguous(ids)) => Err(CliError::usage(format!(
-            "{} is the start of several jobs: {}{}; type more of the id",
-            crate::text::sanitize(typed),
-            ids.iter()
-                .map(|id| crate::text::sanitize(id))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if ids.len() >= 6 { ", ..." } else { "" }
-        ))),
+        Ok(IdMatch::Ambiguous(ids)) => {
+            let more = if ids.len() >= 6 { "\n  ..." } else { "" };
+            let ids: Vec<String> = ids.iter().map(|id| crate::text::sanitize(id)).collect();
+            Err(CliError::usage(format!(
+                "{} is the start of several jobs; type more of the id:\n  {}{more}",
+                crate::text::sanitize(typed),
+                ids.join("\n  ")
+            )))
+        }
         Err(err) => {
             warn(&format!(
                 "the journal could not look up {}: {err}; using it as typed",

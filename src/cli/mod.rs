@@ -73,7 +73,7 @@ pub enum JobsCommand {
     Message(jobs::MessageArgs),
     /// Show job ID as the service has it now (with --wait, follow it to a final status).
     Get(jobs::GetArgs),
-    /// List the jobs this machine follows, as last seen (no network).
+    /// List the jobs this machine follows, as last seen (--refresh reads active ones first).
     List(jobs::ListArgs),
     /// Start following an existing job (checks that it exists).
     Track(jobs::IdArgs),

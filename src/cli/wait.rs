@@ -2,7 +2,7 @@
 //! backoff on failures, an optional `--timeout`, and a clean stop on Ctrl+C, SIGTERM and
 //! SIGHUP that says how to pick the job up again.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -97,20 +97,23 @@ fn stopped(
 ) -> Outcome {
     let id = crate::text::sanitize(id);
     let status = status.map_or_else(|| "not final".to_owned(), ToString::to_string);
-    let resume = format!("it continues on the service: resume with `docdeck jobs get {id} --wait`");
+    let resume = format!("It continues on the service; resume with `docdeck jobs get {id} --wait`");
     match stop {
         Stop::TimedOut => Err(CliError {
             code: TIMED_OUT,
             message: format!(
-                "job {id} is still {status} after {}; {resume}",
+                "job {id} is still {status} after {}.\n{resume}",
                 HumanWait(timeout.unwrap_or_default())
             ),
         }),
         Stop::Signal { name, code } => {
-            // Standard error may be gone (a closed terminal): the exit code still tells.
+            // On a terminal the line starts after the `^C` it echoed. Standard error may be
+            // gone (a closed terminal): the exit code still tells.
+            let mut stderr = std::io::stderr();
+            let fresh_line = if stderr.is_terminal() { "\n" } else { "" };
             let _ = writeln!(
-                std::io::stderr(),
-                "docdeck: {name}: stopped waiting for job {id} ({status}); {resume}"
+                stderr,
+                "{fresh_line}docdeck: {name}: stopped waiting for job {id} ({status}).\n{resume}"
             );
             Ok(ExitCode::from(*code))
         }
