@@ -228,7 +228,9 @@ fn init_console_logging() {
     };
     let _ = crate::sqlite::create_private_dir(&dir);
     let path = dir.join("docdeck.log");
+    // Log lines can quote prompts: the log is as private as the journal.
     let _ = crate::sqlite::create_private_file(&path);
+    crate::sqlite::make_private(&path);
     let Ok(file) = std::fs::OpenOptions::new().append(true).open(path) else {
         return;
     };

@@ -45,7 +45,7 @@ pub enum ConfigError {
     #[error("poll interval {value:?} (from {from}) is not a duration such as 3s or 500ms")]
     PollInterval { value: String, from: String },
     #[error(
-        "poll interval {value} (from {from}) is too short: the least is 500ms, so that waiting does not flood the service; use 500ms or more (the default is 3s)"
+        "poll interval {value} (from {from}) is too short: use 500ms or more (the default is 3s), so that polling does not flood the service"
     )]
     PollIntervalTooShort { value: String, from: String },
     #[error(
