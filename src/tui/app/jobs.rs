@@ -44,6 +44,8 @@ pub struct JobList {
     pub rows: Vec<JobRow>,
     selected: Option<String>,
     window: std::cell::Cell<usize>,
+    /// Rows on screen as last drawn: how far PgDn and PgUp move.
+    page_rows: std::cell::Cell<usize>,
 }
 
 impl JobList {
@@ -79,6 +81,7 @@ impl JobList {
     /// The first row on screen for `visible` rows (see [`super::scroll_window`]).
     #[must_use]
     pub fn window(&self, selected: usize, visible: usize) -> usize {
+        self.page_rows.set(visible);
         super::scroll_window(&self.window, selected, visible, self.rows.len())
     }
 
@@ -102,6 +105,18 @@ impl JobList {
         if let Some(row) = self.rows.get(index.min(self.rows.len().saturating_sub(1))) {
             self.selected = Some(row.id.clone());
         }
+    }
+
+    /// PgDn / PgUp: a screen of rows (as last drawn) down or up.
+    fn page(&mut self, down: bool) {
+        let at = self.selected_index().unwrap_or(0);
+        let rows = self.page_rows.get().max(1);
+        let next = if down {
+            at.saturating_add(rows)
+        } else {
+            at.saturating_sub(rows)
+        };
+        self.move_to(next);
     }
 
     fn step(&mut self, down: bool) {
@@ -172,7 +187,30 @@ pub struct DetailView {
     pub id: String,
     pub conversation: Option<Vec<SentPrompt>>,
     pub timeline: Vec<StatusChange>,
-    pub scroll: u16,
+    /// The first screen row shown, counted after wrapping. Keys move it freely; the view
+    /// clamps it to the last page as it draws (only it knows how lines wrap) and
+    /// remembers the clamped value, so `k` after `G` moves at once.
+    pub scroll: std::cell::Cell<usize>,
+    /// Rows of one page as last drawn: how far PgDn and PgUp move.
+    pub page: std::cell::Cell<usize>,
+}
+
+impl DetailView {
+    #[must_use]
+    pub fn new(id: String) -> Self {
+        Self {
+            id,
+            conversation: None,
+            timeline: Vec::new(),
+            scroll: std::cell::Cell::new(0),
+            page: std::cell::Cell::new(1),
+        }
+    }
+
+    fn scroll_by(&self, rows: isize) {
+        let at = self.scroll.get();
+        self.scroll.set(at.saturating_add_signed(rows));
+    }
 }
 
 impl App {
@@ -182,15 +220,12 @@ impl App {
             Action::Down => self.jobs.step(true),
             Action::Top => self.jobs.move_to(0),
             Action::Bottom => self.jobs.move_to(usize::MAX),
+            Action::NextPage => self.jobs.page(true),
+            Action::PrevPage => self.jobs.page(false),
             Action::Open => {
                 if let Some(row) = self.jobs.selected() {
                     let id = row.id.clone();
-                    self.overlay = Some(Overlay::Detail(DetailView {
-                        id: id.clone(),
-                        conversation: None,
-                        timeline: Vec::new(),
-                        scroll: 0,
-                    }));
+                    self.overlay = Some(Overlay::Detail(DetailView::new(id.clone())));
                     effects.push(Effect::LoadDetail(id));
                 }
             }
@@ -229,13 +264,16 @@ impl App {
         let Some(Overlay::Detail(detail)) = &mut self.overlay else {
             return;
         };
+        let page = detail.page.get().max(1).cast_signed();
         match action {
             Action::Close => self.overlay = None,
-            Action::Up => detail.scroll = detail.scroll.saturating_sub(1),
-            Action::Down => detail.scroll = detail.scroll.saturating_add(1),
-            Action::Top => detail.scroll = 0,
-            Action::Bottom => detail.scroll = u16::MAX,
-            Action::FollowUp if !self.config.read_only => {
+            Action::Up => detail.scroll_by(-1),
+            Action::Down => detail.scroll_by(1),
+            Action::PrevPage => detail.scroll_by(-page),
+            Action::NextPage => detail.scroll_by(page),
+            Action::Top => detail.scroll.set(0),
+            Action::Bottom => detail.scroll.set(usize::MAX),
+            Action::FollowUp => {
                 let id = detail.id.clone();
                 self.overlay = None;
                 self.jobs.select(&id);

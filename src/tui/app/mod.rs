@@ -5,6 +5,7 @@
 mod composer;
 mod forms;
 mod jobs;
+mod keys;
 pub mod poll;
 mod visitors;
 
@@ -20,6 +21,7 @@ use crossterm::event::{Event, KeyEvent};
 pub use composer::Composer;
 pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
 pub use jobs::{DetailView, JobList, JobRow, short_id};
+pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use visitors::{PAGE_SIZES, Range, VisitorsTable};
 
 use super::keymap::{self, Action, Context};
@@ -135,6 +137,10 @@ pub struct App {
     pub notice: Option<Notice>,
     pub loaded: bool,
     pub quit: bool,
+    /// The terminal's size, once known: below the minimum only quit keys are read.
+    pub size: Option<(u16, u16)>,
+    /// The overlay the help was opened over, back when the help closes.
+    under_help: Option<Box<Overlay>>,
     dirty: bool,
 }
 
@@ -156,6 +162,8 @@ impl App {
             notice: None,
             loaded: false,
             quit: false,
+            size: None,
+            under_help: None,
             dirty: true,
             config,
         }
@@ -271,12 +279,19 @@ impl App {
         match event {
             Event::Key(key) => self.on_key(&key, now, effects),
             Event::Paste(text) => self.on_paste(&text, effects),
-            Event::Resize(..) | Event::FocusGained => self.dirty = true,
+            Event::Resize(width, height) => {
+                self.size = Some((width, height));
+                self.dirty = true;
+            }
+            Event::FocusGained => self.dirty = true,
             _ => {}
         }
     }
 
     fn on_paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
+        if self.too_small() {
+            return;
+        }
         match &mut self.overlay {
             Some(Overlay::Track(form)) => form.paste(text),
             Some(Overlay::Filter(form)) => form.paste(text),
@@ -289,11 +304,17 @@ impl App {
     }
 
     fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
+        if self.too_small() {
+            self.on_key_too_small(key);
+            return;
+        }
         let context = self.context();
-        let action = keymap::action(context, key, self.config.read_only);
+        let action = keymap::action(context, key);
         self.dirty = true;
         match (context, action) {
-            (Context::Help, Some(Action::Close | Action::Quit)) => self.overlay = None,
+            (_, Some(action)) if self.refused_read_only(action) => {}
+            (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
+            (Context::Help, Some(Action::Close)) => self.close_help(),
             (Context::Help, _) => {}
             (Context::Form, action) => self.on_form_key(key, action, now, effects),
             (Context::Detail, Some(action)) => self.on_detail_action(action, now, effects),

@@ -51,10 +51,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, context: Context, app: &App, cx: 
             cx.theme.dim(),
         )));
     }
-    let global = if keymap::has_global(context) {
-        section("Everywhere", keymap::GLOBAL, read_only, cx)
-    } else {
+    // The global keys this place does not take for itself.
+    let globals: Vec<Binding> = keymap::globals(context)
+        .iter()
+        .filter(|b| keymap::reachable(context, b))
+        .copied()
+        .collect();
+    let global = if globals.is_empty() {
         Vec::new()
+    } else {
+        section("Everywhere", &globals, read_only, cx)
     };
     let stacked = local.len() + global.len() + 1;
     let side_by_side = stacked + 2 > usize::from(area.height) && !global.is_empty();

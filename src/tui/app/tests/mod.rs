@@ -2,6 +2,7 @@
 //! no real clock. This file holds the harness and the jobs and polling tests.
 
 mod composer;
+mod keys;
 mod visitors;
 
 use std::time::{Duration, Instant};
