@@ -8,6 +8,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
+
+mod jobs;
 use crate::api::{Job, JobStatus, PageVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{Config, NotifyMode};
