@@ -127,3 +127,51 @@ fn help_of_the_detail_lists_its_keys_and_the_global_ones_it_does_not_take() {
     let screen = scene.render(120, 40);
     assert!(screen.contains("Ctrl+C") && !screen.contains("q          quit"), "{screen}");
 }
+
+fn many_jobs() -> Scene {
+    let mut scene = Scene::new();
+    let mut tracked = jobs();
+    tracked.extend((0..40).map(|i| TrackedJob {
+        id: format!("job_many_{i:02}"),
+        snapshot: Some(job(&format!("job_many_{i:02}"), "completed", 400 + i, None)),
+        seen_at: Some(wall()),
+        first_prompt: Some(format!("Prompt number {i:02} that is far too long to fit in a narrow column")),
+    }));
+    scene.send(Msg::TrackedList(tracked));
+    scene
+}
+
+#[test]
+fn the_jobs_list_pages_and_says_how_many_rows_are_above_and_below() {
+    let mut scene = many_jobs();
+    let top = scene.render(80, 24);
+    assert!(top.contains("↓ 26 more") && !top.contains("↑"), "{top}");
+    scene.key(KeyCode::PageDown);
+    let selected = scene.app.jobs.selected_index().unwrap();
+    assert_eq!(selected, 19, "a screen down");
+    let middle = scene.render(80, 24);
+    assert!(middle.contains("↑ ") && middle.contains("↓ "), "{middle}");
+    scene.key(KeyCode::PageDown);
+    scene.key(KeyCode::PageDown);
+    scene.render(80, 24);
+    scene.key(KeyCode::PageDown);
+    assert_eq!(scene.app.jobs.selected_index(), Some(44), "stops at the last");
+    let end = scene.render(80, 24);
+    assert!(end.contains("↑ 26 more") && !end.contains("↓"), "{end}");
+    scene.key(KeyCode::PageUp);
+    assert_eq!(scene.app.jobs.selected_index(), Some(25));
+    both("jobs_many_paged", &scene);
+}
+
+#[test]
+fn cut_cells_end_with_an_ellipsis() {
+    let scene = many_jobs();
+    let screen = scene.render(80, 24);
+    let row = screen
+        .lines()
+        .find(|l| l.contains("job_many_00"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(row.contains("Prompt number 00 that is…"), "{row}");
+    let wide = scene.render(120, 40);
+    assert!(wide.contains("Fix the broken links in the quickst…"), "{wide}");
+}
