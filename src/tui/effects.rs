@@ -15,7 +15,7 @@ use tokio::task::JoinHandle;
 use super::message::{Budget, DraftKey, Effect, Msg, Startup, Submitted};
 use crate::api::{Client, Job, VisitorsQuery};
 use crate::cli::Format;
-use crate::journal::{Journal, JournalError, Scope, SubmissionKind};
+use crate::journal::{IdMatch, Journal, JournalError, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
 #[derive(Clone)]
@@ -117,22 +117,7 @@ impl Effects {
                     msgs
                 });
             }
-            Effect::Track(id) => spawn(tx, async move {
-                let result = s.client.get_job(&id).await;
-                let mut msgs = Vec::new();
-                if let Ok(job) = &result {
-                    let (job, track_id) = (job.clone(), id.clone());
-                    let stored = s
-                        .journal(move |j, scope| {
-                            j.track(scope, &track_id, Utc::now())?;
-                            j.observe(scope, &job, Utc::now())
-                        })
-                        .await;
-                    msgs.extend(stored.err().map(Msg::LocalFailure));
-                }
-                msgs.push(Msg::Tracked { id, result });
-                msgs
-            }),
+            Effect::Track(typed) => spawn(tx, async move { track(&s, typed).await }),
             Effect::Untrack(id) => spawn(tx, async move {
                 s.journal(move |j, scope| j.untrack(scope, &id))
                     .await
@@ -272,6 +257,54 @@ async fn observe(s: &Services, job: Job) -> Option<Msg> {
         .await
         .err()
         .map(Msg::LocalFailure)
+}
+
+/// `a`: the typed id (or a unique prefix of a job the journal knows) is read from the
+/// service, then tracked with its snapshot; a job tracked again brings back its prompt.
+async fn track(s: &Services, typed: String) -> Vec<Msg> {
+    let lookup = typed.clone();
+    let id = match s
+        .journal(move |j, scope| j.resolve_id(scope, &lookup))
+        .await
+    {
+        Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => id,
+        Ok(IdMatch::Ambiguous(ids)) => {
+            let reason = format!(
+                "several jobs start with {typed} ({}); type more of the id",
+                ids.join(", ")
+            );
+            return vec![Msg::Tracked {
+                id: typed,
+                result: Err(crate::api::ApiError::InvalidInput(reason)),
+                first_prompt: None,
+            }];
+        }
+        Err(reason) => return vec![Msg::LocalFailure(reason)],
+    };
+    let result = s.client.get_job(&id).await;
+    let mut msgs = Vec::new();
+    let mut first_prompt = None;
+    if let Ok(job) = &result {
+        let (job, track_id) = (job.clone(), id.clone());
+        let stored = s
+            .journal(move |j, scope| {
+                j.track(scope, &track_id, Utc::now())?;
+                j.observe(scope, &job, Utc::now())?;
+                let prompts = j.conversation(scope, &track_id)?;
+                Ok(prompts.into_iter().next().map(|p| p.prompt))
+            })
+            .await;
+        match stored {
+            Ok(prompt) => first_prompt = prompt,
+            Err(reason) => msgs.push(Msg::LocalFailure(reason)),
+        }
+    }
+    msgs.push(Msg::Tracked {
+        id,
+        result,
+        first_prompt,
+    });
+    msgs
 }
 
 /// Records the prompt, sends it once, records the outcome. Never retried here: a send

@@ -141,7 +141,12 @@ pub const GLOBAL: &[Binding] = &[
 pub const TYPING_GLOBAL: &[Binding] = &[QUIT_CTRL_C, HELP_F1, NEXT_PANE, PREV_PANE];
 
 const PAGES: [Binding; 2] = [
-    bind!([(KeyCode::PageDown, NONE)], "PgDn", "a screen down", NextPage),
+    bind!(
+        [(KeyCode::PageDown, NONE)],
+        "PgDn",
+        "a screen down",
+        NextPage
+    ),
     bind!([(KeyCode::PageUp, NONE)], "PgUp", "a screen up", PrevPage),
 ];
 

@@ -99,9 +99,13 @@ pub enum Msg {
         id: String,
         result: Result<Job, ApiError>,
     },
+    /// The answer to `a`: `id` is the whole id the typed text stood for (the journal
+    /// knows jobs by a unique prefix), and `first_prompt` what the journal holds of a job
+    /// tracked again.
     Tracked {
         id: String,
         result: Result<Job, ApiError>,
+        first_prompt: Option<String>,
     },
     Submitted {
         draft: DraftKey,

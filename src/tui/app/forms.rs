@@ -39,6 +39,9 @@ fn paste_into(area: &mut TextArea<'static>, text: &str) {
 pub struct TrackForm {
     pub id: TextArea<'static>,
     pub error: Option<String>,
+    /// The id was sent to be looked up: the form stays, with what was typed, until the
+    /// answer says the job is tracked or what is wrong.
+    pub looking_up: bool,
 }
 
 impl TrackForm {
@@ -47,6 +50,7 @@ impl TrackForm {
         Self {
             id: field(""),
             error: None,
+            looking_up: false,
         }
     }
 
@@ -325,11 +329,9 @@ impl App {
         effects: &mut Vec<Effect>,
     ) -> Option<Overlay> {
         match action {
+            _ if form.looking_up => {}
             Some(Action::Apply) => match form.check() {
-                Ok(id) => {
-                    self.start_tracking(id, now, effects);
-                    return None;
-                }
+                Ok(id) => return self.start_tracking(form, id, now, effects),
                 Err(problem) => form.error = Some(problem),
             },
             Some(Action::NextField | Action::PrevField) => {}

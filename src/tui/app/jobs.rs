@@ -285,6 +285,19 @@ impl App {
         }
     }
 
+    /// The composer shown by `2`, Tab or `m`: a follow-up goes to the selected job, never
+    /// silently to one chosen earlier (the title names it); the new-job draft stays.
+    pub(super) fn aim_composer(&mut self) {
+        if let DraftKey::FollowUp(old) = &self.composer.target {
+            let target = match self.jobs.selected() {
+                Some(row) if row.id != *old => DraftKey::FollowUp(row.id.clone()),
+                Some(_) => return,
+                None => DraftKey::NewJob,
+            };
+            self.composer.retarget(target);
+        }
+    }
+
     fn follow_up(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         match self.jobs.selected().map(|r| r.id.clone()) {
             Some(id) => {
@@ -449,10 +462,25 @@ impl App {
         }
     }
 
-    pub(super) fn on_tracked(&mut self, id: &str, result: Result<Job, ApiError>, now: Clock) {
-        self.record_call(result.as_ref().map(|_| ()), None, now);
+    pub(super) fn on_tracked(
+        &mut self,
+        id: &str,
+        result: Result<Job, ApiError>,
+        first_prompt: Option<String>,
+        now: Clock,
+    ) {
+        if !matches!(result, Err(ApiError::InvalidInput(_))) {
+            self.record_call(result.as_ref().map(|_| ()), None, now);
+        }
+        let form = match &mut self.overlay {
+            Some(Overlay::Track(form)) if form.looking_up => Some(form),
+            _ => None,
+        };
         match result {
             Ok(job) => {
+                if form.is_some() {
+                    self.overlay = None;
+                }
                 self.poll.schedule(
                     id,
                     job.status.as_ref(),
@@ -462,17 +490,25 @@ impl App {
                 self.jobs.upsert(JobRow {
                     id: id.to_owned(),
                     job: Some(job),
-                    first_prompt: None,
+                    first_prompt,
                     seen_at: Some(now.wall),
                     problem: None,
                 });
                 self.jobs.select(id);
                 self.notify(NoticeKind::Info, format!("tracking {}", short_id(id)));
             }
-            Err(err) => self.notify(
-                NoticeKind::Error,
-                format!("cannot track {}: {err}", sanitize(id)),
-            ),
+            Err(err) => {
+                let text = format!("cannot track {}: {err}", sanitize(id));
+                match form {
+                    // The form keeps what was typed, so one wrong letter is one fix.
+                    Some(form) => {
+                        form.looking_up = false;
+                        form.error = Some(text);
+                        self.dirty = true;
+                    }
+                    None => self.notify(NoticeKind::Error, text),
+                }
+            }
         }
     }
 
@@ -501,22 +537,42 @@ impl App {
         }
     }
 
-    pub(super) fn start_tracking(&mut self, id: String, now: Clock, effects: &mut Vec<Effect>) {
-        if let Some(wait) = self.rate_wait(now) {
-            self.notify(
-                NoticeKind::Warning,
-                format!("rate limited: calls resume in {wait}s; track it then"),
-            );
-        } else if self.jobs.get(&id).is_some() {
+    /// Enter in the track form. A job already listed (by its id or a unique prefix of
+    /// it) is selected; otherwise the id is looked up and the form waits for the answer.
+    pub(super) fn start_tracking(
+        &mut self,
+        mut form: Box<super::TrackForm>,
+        typed: String,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) -> Option<Overlay> {
+        let listed: Vec<&str> = self
+            .jobs
+            .rows
+            .iter()
+            .map(|r| r.id.as_str())
+            .filter(|id| id.starts_with(&typed))
+            .take(2)
+            .collect();
+        let exact = self.jobs.get(&typed).map(|r| r.id.clone());
+        if let Some(id) = exact.or_else(|| (listed.len() == 1).then(|| listed[0].to_owned())) {
             self.jobs.select(&id);
             self.notify(
                 NoticeKind::Info,
                 format!("{} is already tracked", short_id(&id)),
             );
-        } else {
-            self.notify(NoticeKind::Info, format!("looking up {}…", short_id(&id)));
-            effects.push(Effect::Track(id));
+            return None;
         }
+        if let Some(wait) = self.rate_wait(now) {
+            form.error = Some(format!(
+                "rate limited: calls resume in {wait}s; Enter tracks it then"
+            ));
+        } else {
+            form.error = None;
+            form.looking_up = true;
+            effects.push(Effect::Track(typed));
+        }
+        Some(Overlay::Track(form))
     }
 }
 

@@ -186,7 +186,11 @@ impl App {
             Msg::Loaded(startup) => self.on_loaded(*startup, now),
             Msg::TrackedList(jobs) => self.on_tracked_list(jobs, now),
             Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
-            Msg::Tracked { id, result } => self.on_tracked(&id, result, now),
+            Msg::Tracked {
+                id,
+                result,
+                first_prompt,
+            } => self.on_tracked(&id, result, first_prompt, now),
             Msg::Submitted { draft, outcome } => {
                 self.on_submitted(draft, outcome, now, &mut effects)
             }
@@ -378,7 +382,10 @@ impl App {
             Pane::Visitors if self.visitors.page.is_none() && !self.visitors.loading => {
                 self.fetch_visitors(now, effects);
             }
-            Pane::Composer => effects.push(Effect::RefreshBudget),
+            Pane::Composer => {
+                self.aim_composer();
+                effects.push(Effect::RefreshBudget);
+            }
             _ => {}
         }
     }

@@ -69,7 +69,10 @@ fn lines(detail: &DetailView, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
     let (status, style) = theme.status(row.and_then(|r| r.status()));
     let source = job.and_then(|j| j.source.as_ref());
     // A job that has ended will not open a pull request on its own.
-    let no_pr = if row.and_then(|r| r.status()).is_some_and(JobStatus::is_final) {
+    let no_pr = if row
+        .and_then(|r| r.status())
+        .is_some_and(JobStatus::is_final)
+    {
         "no PR"
     } else {
         "none yet"

@@ -115,7 +115,10 @@ fn to_line(cells: &[(char, Style)]) -> Line<'static> {
     let mut style = None;
     for &(c, s) in &cells[..end] {
         if style.is_some_and(|current| current != s) {
-            spans.push(Span::styled(std::mem::take(&mut text), style.unwrap_or_default()));
+            spans.push(Span::styled(
+                std::mem::take(&mut text),
+                style.unwrap_or_default(),
+            ));
         }
         style = Some(s);
         text.push(c);

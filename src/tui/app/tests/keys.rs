@@ -247,7 +247,12 @@ fn help_over_the_detail_or_a_form_goes_back_to_it_with_what_was_typed() {
 
 #[test]
 fn on_the_too_small_screen_only_quit_is_read() {
-    for at in [Place::Composer, Place::TrackForm, Place::Jobs, Place::Detail] {
+    for at in [
+        Place::Composer,
+        Place::TrackForm,
+        Place::Jobs,
+        Place::Detail,
+    ] {
         let mut h = place(at);
         h.type_text("ab");
         let before = (typed(&h), h.app.context(), h.app.focus);
@@ -287,7 +292,11 @@ fn read_only_says_why_n_m_and_2_do_nothing() {
         let mut h = Harness::with_config(read_only.clone(), vec![tracked("job_a", "active", 0)]);
         press(&mut h, key);
         assert_eq!(h.app.focus, Pane::Jobs, "{key}");
-        let notice = h.app.notice.clone().unwrap_or_else(|| panic!("{key}: no word"));
+        let notice = h
+            .app
+            .notice
+            .clone()
+            .unwrap_or_else(|| panic!("{key}: no word"));
         assert!(notice.text.starts_with("read-only:"), "{notice:?}");
     }
     let mut h = Harness::with_config(read_only, vec![tracked("job_a", "active", 0)]);

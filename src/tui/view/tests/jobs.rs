@@ -6,8 +6,13 @@ use crossterm::event::KeyCode;
 use super::*;
 
 fn long_conversation() -> Vec<SentPrompt> {
-    let first = format!("Rewrite the quickstart {}", "so that every step can be copied and pasted; ".repeat(3));
-    let follow_up: Vec<String> = (1..=40).map(|i| format!("  - line {i:02} of the follow-up")).collect();
+    let first = format!(
+        "Rewrite the quickstart {}",
+        "so that every step can be copied and pasted; ".repeat(3)
+    );
+    let follow_up: Vec<String> = (1..=40)
+        .map(|i| format!("  - line {i:02} of the follow-up"))
+        .collect();
     vec![
         SentPrompt {
             prompt: first.chars().take(150).collect(),
@@ -105,7 +110,10 @@ fn a_final_job_without_a_link_says_no_pr_and_an_active_one_none_yet() {
     scene.key(KeyCode::Char('j'));
     scene.key(KeyCode::Enter);
     let failed = scene.render(80, 24);
-    assert!(failed.contains("✗ failed") && failed.contains("PR       no PR"), "{failed}");
+    assert!(
+        failed.contains("✗ failed") && failed.contains("PR       no PR"),
+        "{failed}"
+    );
 }
 
 #[test]
@@ -125,7 +133,10 @@ fn help_of_the_detail_lists_its_keys_and_the_global_ones_it_does_not_take() {
     scene.key(KeyCode::Char('?'));
     both("help_detail", &scene);
     let screen = scene.render(120, 40);
-    assert!(screen.contains("Ctrl+C") && !screen.contains("q          quit"), "{screen}");
+    assert!(
+        screen.contains("Ctrl+C") && !screen.contains("q          quit"),
+        "{screen}"
+    );
 }
 
 fn many_jobs() -> Scene {
@@ -135,7 +146,9 @@ fn many_jobs() -> Scene {
         id: format!("job_many_{i:02}"),
         snapshot: Some(job(&format!("job_many_{i:02}"), "completed", 400 + i, None)),
         seen_at: Some(wall()),
-        first_prompt: Some(format!("Prompt number {i:02} that is far too long to fit in a narrow column")),
+        first_prompt: Some(format!(
+            "Prompt number {i:02} that is far too long to fit in a narrow column"
+        )),
     }));
     scene.send(Msg::TrackedList(tracked));
     scene
@@ -155,7 +168,11 @@ fn the_jobs_list_pages_and_says_how_many_rows_are_above_and_below() {
     scene.key(KeyCode::PageDown);
     scene.render(80, 24);
     scene.key(KeyCode::PageDown);
-    assert_eq!(scene.app.jobs.selected_index(), Some(44), "stops at the last");
+    assert_eq!(
+        scene.app.jobs.selected_index(),
+        Some(44),
+        "stops at the last"
+    );
     let end = scene.render(80, 24);
     assert!(end.contains("↑ 26 more") && !end.contains("↓"), "{end}");
     scene.key(KeyCode::PageUp);
@@ -173,5 +190,8 @@ fn cut_cells_end_with_an_ellipsis() {
         .unwrap_or_else(|| panic!("{screen}"));
     assert!(row.contains("Prompt number 00 that is…"), "{row}");
     let wide = scene.render(120, 40);
-    assert!(wide.contains("Fix the broken links in the quickst…"), "{wide}");
+    assert!(
+        wide.contains("Fix the broken links in the quickst…"),
+        "{wide}"
+    );
 }

@@ -1,0 +1,114 @@
+//! `a` (track by id or a unique prefix, the form keeping what was typed on an error, the
+//! prompt back when a job is tracked again) and where `2`/Tab aim the composer.
+
+use crossterm::event::KeyCode;
+
+use super::*;
+
+fn track_form_text(h: &Harness) -> Option<(String, Option<String>)> {
+    match &h.app.overlay {
+        Some(Overlay::Track(form)) => Some((form.id.lines().concat(), form.error.clone())),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_unique_prefix_of_a_listed_job_selects_it() {
+    let mut h = Harness::new(vec![
+        tracked("job_abc123456789xyz", "active", 2),
+        tracked("job_zzz", "active", 1),
+    ]);
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Char('a'));
+    h.type_text("job_abc123456");
+    let effects = h.key(KeyCode::Enter);
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Track(_))));
+    assert!(h.app.overlay.is_none());
+    assert_eq!(h.app.jobs.selected().unwrap().id, "job_abc123456789xyz");
+    assert!(h.app.notice.unwrap().text.contains("already tracked"));
+}
+
+#[test]
+fn the_track_form_keeps_the_typed_id_on_an_error_and_closes_on_success() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('a'));
+    h.type_text("job_typo");
+    let effects = h.key(KeyCode::Enter);
+    assert_eq!(effects, vec![Effect::Track("job_typo".into())]);
+    assert_eq!(track_form_text(&h), Some(("job_typo".into(), None)));
+    h.type_text("zz");
+    assert_eq!(
+        track_form_text(&h).unwrap().0,
+        "job_typo",
+        "no typing while looking up"
+    );
+    h.send(Msg::Tracked {
+        id: "job_typo".into(),
+        result: Err(crate::api::ApiError::NotFound {
+            message: "no such job".into(),
+        }),
+        first_prompt: None,
+    });
+    let (text, error) = track_form_text(&h).expect("the form stays open");
+    assert_eq!(text, "job_typo");
+    assert!(error.unwrap().contains("not found"));
+    h.key(KeyCode::Backspace);
+    h.type_text("e");
+    assert_eq!(track_form_text(&h), Some(("job_type".into(), None)));
+    assert_eq!(
+        h.key(KeyCode::Enter),
+        vec![Effect::Track("job_type".into())]
+    );
+    // The journal resolved the text to a whole id and had the job's first prompt.
+    h.send(Msg::Tracked {
+        id: "job_type_full_id".into(),
+        result: Ok(job("job_type_full_id", "completed", 0)),
+        first_prompt: Some("Fix the typo".into()),
+    });
+    assert!(h.app.overlay.is_none());
+    let row = h.app.jobs.selected().unwrap();
+    assert_eq!(row.id, "job_type_full_id");
+    assert_eq!(row.first_prompt.as_deref(), Some("Fix the typo"));
+}
+
+#[test]
+fn an_ambiguous_prefix_is_said_in_the_form_and_is_not_a_call_error() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('a'));
+    h.type_text("job_");
+    h.key(KeyCode::Enter);
+    h.send(Msg::Tracked {
+        id: "job_".into(),
+        result: Err(crate::api::ApiError::InvalidInput(
+            "several jobs start with job_ (job_a, job_b); type more of the id".into(),
+        )),
+        first_prompt: None,
+    });
+    let (_, error) = track_form_text(&h).unwrap();
+    assert!(error.unwrap().contains("type more of the id"));
+    assert_eq!(h.app.last_error, None, "nothing was sent to the service");
+}
+
+#[test]
+fn two_and_tab_aim_a_follow_up_at_the_selected_job_never_an_older_one() {
+    let mut h = Harness::new(vec![tracked("a", "active", 2), tracked("b", "active", 1)]);
+    let first = h.app.jobs.rows[0].id.clone();
+    let second = h.app.jobs.rows[1].id.clone();
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Char('m'));
+    assert_eq!(h.app.composer.target, DraftKey::FollowUp(second.clone()));
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('k'));
+    h.key(KeyCode::Char('2'));
+    assert_eq!(h.app.composer.target, DraftKey::FollowUp(first));
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Tab);
+    assert_eq!(h.app.composer.target, DraftKey::FollowUp(second));
+    // The new-job draft is not turned into a follow-up.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('n'));
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('2'));
+    assert_eq!(h.app.composer.target, DraftKey::NewJob);
+}
