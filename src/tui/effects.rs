@@ -84,6 +84,7 @@ impl Effects {
                         visitors_filter: journal.setting(scope, "visitors.filter")?,
                         budget: budget(journal, scope)?,
                         set_aside: journal.set_aside().map(ToString::to_string),
+                        unsure: journal.unsure_creates(scope)?,
                     })
                 })
                 .await;
@@ -117,7 +118,23 @@ impl Effects {
                     msgs
                 });
             }
-            Effect::Track(typed) => spawn(tx, async move { track(&s, typed).await }),
+            Effect::Track { typed, submission } => {
+                spawn(tx, async move { track(&s, typed, submission).await });
+            }
+            Effect::LoadUnsure => spawn(tx, async move {
+                match s.journal(|j, scope| j.unsure_creates(scope)).await {
+                    Ok(list) => vec![Msg::Unsure(list)],
+                    Err(reason) => vec![Msg::LocalFailure(reason)],
+                }
+            }),
+            Effect::DismissUnsure(submission) => spawn(tx, async move {
+                s.journal(move |j, scope| j.dismiss_unsure(scope, submission))
+                    .await
+                    .err()
+                    .map(Msg::LocalFailure)
+                    .into_iter()
+                    .collect()
+            }),
             Effect::Untrack(id) => spawn(tx, async move {
                 s.journal(move |j, scope| j.untrack(scope, &id))
                     .await
@@ -261,7 +278,7 @@ async fn observe(s: &Services, job: Job) -> Option<Msg> {
 
 /// `a`: the typed id (or a unique prefix of a job the journal knows) is read from the
 /// service, then tracked with its snapshot; a job tracked again brings back its prompt.
-async fn track(s: &Services, typed: String) -> Vec<Msg> {
+async fn track(s: &Services, typed: String, submission: Option<i64>) -> Vec<Msg> {
     let lookup = typed.clone();
     let id = match s
         .journal(move |j, scope| j.resolve_id(scope, &lookup))
@@ -285,11 +302,20 @@ async fn track(s: &Services, typed: String) -> Vec<Msg> {
     let mut msgs = Vec::new();
     let mut first_prompt = None;
     if let Ok(job) = &result {
-        let (job, track_id) = (job.clone(), id.clone());
+        // Stored under the id asked for, whatever the answer says.
+        let job = Job {
+            id: Some(id.clone()),
+            ..job.clone()
+        };
+        let track_id = id.clone();
         let stored = s
             .journal(move |j, scope| {
-                j.track(scope, &track_id, Utc::now())?;
-                j.observe(scope, &job, Utc::now())?;
+                if let Some(submission) = submission {
+                    j.submission_accepted(scope, submission, &job, Utc::now())?;
+                } else {
+                    j.track(scope, &track_id, Utc::now())?;
+                    j.observe(scope, &job, Utc::now())?;
+                }
                 let prompts = j.conversation(scope, &track_id)?;
                 Ok(prompts.into_iter().next().map(|p| p.prompt))
             })

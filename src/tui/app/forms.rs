@@ -42,6 +42,9 @@ pub struct TrackForm {
     /// The id was sent to be looked up: the form stays, with what was typed, until the
     /// answer says the job is tracked or what is wrong.
     pub looking_up: bool,
+    /// Tracking the job a new-job prompt of unknown outcome may have made: the prompt
+    /// becomes that job's.
+    pub for_submission: Option<i64>,
 }
 
 impl TrackForm {
@@ -51,6 +54,7 @@ impl TrackForm {
             id: field(""),
             error: None,
             looking_up: false,
+            for_submission: None,
         }
     }
 

@@ -171,6 +171,7 @@ impl JobList {
     pub fn statuses(&self) -> Vec<(String, Option<JobStatus>)> {
         self.rows
             .iter()
+            .filter(|r| super::unsure_submission(&r.id).is_none())
             .map(|r| (r.id.clone(), r.status().cloned()))
             .collect()
     }
@@ -215,6 +216,15 @@ impl DetailView {
 
 impl App {
     pub(super) fn on_jobs_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
+        let unsure = self
+            .jobs
+            .selected()
+            .and_then(|r| super::unsure_submission(&r.id));
+        if let Some(submission) = unsure
+            && self.on_unsure_action(submission, action, effects)
+        {
+            return;
+        }
         match action {
             Action::Up => self.jobs.step(false),
             Action::Down => self.jobs.step(true),
@@ -289,7 +299,11 @@ impl App {
     /// silently to one chosen earlier (the title names it); the new-job draft stays.
     pub(super) fn aim_composer(&mut self) {
         if let DraftKey::FollowUp(old) = &self.composer.target {
-            let target = match self.jobs.selected() {
+            let selected = self
+                .jobs
+                .selected()
+                .filter(|r| super::unsure_submission(&r.id).is_none());
+            let target = match selected {
                 Some(row) if row.id != *old => DraftKey::FollowUp(row.id.clone()),
                 Some(_) => return,
                 None => DraftKey::NewJob,
@@ -460,119 +474,6 @@ impl App {
                 body: text,
             }),
         }
-    }
-
-    pub(super) fn on_tracked(
-        &mut self,
-        id: &str,
-        result: Result<Job, ApiError>,
-        first_prompt: Option<String>,
-        now: Clock,
-    ) {
-        if !matches!(result, Err(ApiError::InvalidInput(_))) {
-            self.record_call(result.as_ref().map(|_| ()), None, now);
-        }
-        let form = match &mut self.overlay {
-            Some(Overlay::Track(form)) if form.looking_up => Some(form),
-            _ => None,
-        };
-        match result {
-            Ok(job) => {
-                if form.is_some() {
-                    self.overlay = None;
-                }
-                self.poll.schedule(
-                    id,
-                    job.status.as_ref(),
-                    now.mono,
-                    super::poll::FirstRead::AfterCadence,
-                );
-                self.jobs.upsert(JobRow {
-                    id: id.to_owned(),
-                    job: Some(job),
-                    first_prompt,
-                    seen_at: Some(now.wall),
-                    problem: None,
-                });
-                self.jobs.select(id);
-                self.notify(NoticeKind::Info, format!("tracking {}", short_id(id)));
-            }
-            Err(err) => {
-                let text = format!("cannot track {}: {err}", sanitize(id));
-                match form {
-                    // The form keeps what was typed, so one wrong letter is one fix.
-                    Some(form) => {
-                        form.looking_up = false;
-                        form.error = Some(text);
-                        self.dirty = true;
-                    }
-                    None => self.notify(NoticeKind::Error, text),
-                }
-            }
-        }
-    }
-
-    /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
-    /// ones already shown keep their state.
-    pub(super) fn on_tracked_list(&mut self, jobs: Vec<TrackedJob>, now: Clock) {
-        for tracked in jobs {
-            if self.jobs.get(&tracked.id).is_some() {
-                continue;
-            }
-            let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
-            self.poll.schedule(
-                &tracked.id,
-                status.as_ref(),
-                now.mono,
-                super::poll::FirstRead::Now,
-            );
-            self.jobs.upsert(JobRow {
-                id: tracked.id,
-                job: tracked.snapshot,
-                first_prompt: tracked.first_prompt,
-                seen_at: tracked.seen_at,
-                problem: None,
-            });
-            self.dirty = true;
-        }
-    }
-
-    /// Enter in the track form. A job already listed (by its id or a unique prefix of
-    /// it) is selected; otherwise the id is looked up and the form waits for the answer.
-    pub(super) fn start_tracking(
-        &mut self,
-        mut form: Box<super::TrackForm>,
-        typed: String,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) -> Option<Overlay> {
-        let listed: Vec<&str> = self
-            .jobs
-            .rows
-            .iter()
-            .map(|r| r.id.as_str())
-            .filter(|id| id.starts_with(&typed))
-            .take(2)
-            .collect();
-        let exact = self.jobs.get(&typed).map(|r| r.id.clone());
-        if let Some(id) = exact.or_else(|| (listed.len() == 1).then(|| listed[0].to_owned())) {
-            self.jobs.select(&id);
-            self.notify(
-                NoticeKind::Info,
-                format!("{} is already tracked", short_id(&id)),
-            );
-            return None;
-        }
-        if let Some(wait) = self.rate_wait(now) {
-            form.error = Some(format!(
-                "rate limited: calls resume in {wait}s; Enter tracks it then"
-            ));
-        } else {
-            form.error = None;
-            form.looking_up = true;
-            effects.push(Effect::Track(typed));
-        }
-        Some(Overlay::Track(form))
     }
 }
 

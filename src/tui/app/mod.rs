@@ -7,6 +7,7 @@ mod forms;
 mod jobs;
 mod keys;
 pub mod poll;
+mod track;
 mod visitors;
 
 #[cfg(test)]
@@ -22,10 +23,11 @@ pub use composer::Composer;
 pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
 pub use jobs::{DetailView, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
+pub use track::unsure_submission;
 pub use visitors::{PAGE_SIZES, Range, VisitorsTable};
 
 use super::keymap::{self, Action, Context};
-use super::message::{Budget, Clock, Effect, Msg, Startup};
+use super::message::{Budget, Clock, DraftKey, Effect, Msg, Startup, Submitted};
 use crate::api::ApiError;
 use poll::{Cadences, FirstRead, Scheduler};
 
@@ -192,7 +194,17 @@ impl App {
                 first_prompt,
             } => self.on_tracked(&id, result, first_prompt, now),
             Msg::Submitted { draft, outcome } => {
-                self.on_submitted(draft, outcome, now, &mut effects)
+                // A new job that may have been created is listed until dismissed or tracked.
+                if draft == DraftKey::NewJob
+                    && matches!(&outcome, Submitted::Failed(err) if err.may_have_reached_server())
+                {
+                    effects.push(Effect::LoadUnsure);
+                }
+                self.on_submitted(draft, outcome, now, &mut effects);
+            }
+            Msg::Unsure(list) => {
+                self.jobs.set_unsure(list);
+                self.dirty = true;
             }
             Msg::Detail {
                 id,
@@ -398,6 +410,7 @@ impl App {
         }
         effects.push(Effect::RefreshBudget);
         effects.push(Effect::ReloadTracked);
+        effects.push(Effect::LoadUnsure);
         if let Some(wait) = self.rate_wait(now) {
             self.notify(
                 NoticeKind::Warning,
@@ -420,6 +433,7 @@ impl App {
             self.poll.schedule(&job.id, status, now.mono, first);
         }
         self.jobs.load(startup.jobs);
+        self.jobs.set_unsure(startup.unsure);
         self.composer.load_drafts(&startup.drafts);
         if let Some(saved) = startup.visitors_filter.as_deref() {
             self.visitors.restore(saved);

@@ -9,7 +9,7 @@ use super::ViewContext;
 use super::wrap::fit;
 use crate::text::{age, sanitize};
 use crate::tui::app::short_id;
-use crate::tui::app::{App, JobRow};
+use crate::tui::app::{App, JobRow, unsure_submission};
 
 /// Widths from which more columns are shown: the model, then the whole PR link.
 const WIDE: u16 = 110;
@@ -17,7 +17,18 @@ const WIDEST: u16 = 170;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let list = &app.jobs;
-    let title = format!(" Jobs · {} tracked · newest first ", list.rows.len());
+    let unsure = list
+        .rows
+        .iter()
+        .filter(|r| unsure_submission(&r.id).is_some())
+        .count();
+    let title = match unsure {
+        0 => format!(" Jobs · {} tracked · newest first ", list.rows.len()),
+        n => format!(
+            " Jobs · {} tracked · {n} of unknown outcome · newest first ",
+            list.rows.len() - n
+        ),
+    };
     let mut block = Block::default()
         .borders(Borders::TOP)
         .title(Span::styled(title, cx.theme.bold()));
@@ -117,6 +128,9 @@ fn job_row<'a>(
     prompt_width: usize,
     cx: &ViewContext,
 ) -> Row<'a> {
+    if unsure_submission(&row.id).is_some() {
+        return unsure_row(row, wide, prompt_width, cx);
+    }
     let (status, style) = cx.theme.status(row.status());
     let job = row.job.as_ref();
     let when = job
@@ -169,6 +183,32 @@ fn job_row<'a>(
     )));
     cells.push(Cell::from(fit(&pr, if widest { 44 } else { 6 })));
     cells.push(Cell::from(Line::from(prompt)));
+    Row::new(cells)
+}
+
+/// A new-job prompt whose send got no answer: "? unknown outcome", its age and prompt,
+/// until `x` dismisses it or `a` tracks the job it made.
+fn unsure_row<'a>(row: &'a JobRow, wide: bool, prompt_width: usize, cx: &ViewContext) -> Row<'a> {
+    let when = row
+        .seen_at
+        .map_or_else(|| "-".to_owned(), |at| age(cx.wall - at));
+    let mut cells = vec![
+        Cell::from(Span::styled("? unknown", cx.theme.warning())),
+        Cell::from(Span::styled("outcome", cx.theme.warning())),
+        Cell::from(when),
+    ];
+    if wide {
+        cells.push(Cell::from("-"));
+    }
+    cells.push(Cell::from("-"));
+    cells.push(Cell::from("-"));
+    cells.push(Cell::from(fit(
+        &row.first_prompt
+            .as_deref()
+            .map(sanitize)
+            .unwrap_or_default(),
+        prompt_width,
+    )));
     Row::new(cells)
 }
 

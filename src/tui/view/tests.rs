@@ -144,6 +144,7 @@ impl Scene {
             )],
             visitors_filter: None,
             set_aside: None,
+            unsure: Vec::new(),
             budget: Budget {
                 create_used: 13,
                 message_used: 4,

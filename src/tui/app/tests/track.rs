@@ -22,7 +22,7 @@ fn a_unique_prefix_of_a_listed_job_selects_it() {
     h.key(KeyCode::Char('a'));
     h.type_text("job_abc123456");
     let effects = h.key(KeyCode::Enter);
-    assert!(!effects.iter().any(|e| matches!(e, Effect::Track(_))));
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Track { .. })));
     assert!(h.app.overlay.is_none());
     assert_eq!(h.app.jobs.selected().unwrap().id, "job_abc123456789xyz");
     assert!(h.app.notice.unwrap().text.contains("already tracked"));
@@ -34,7 +34,13 @@ fn the_track_form_keeps_the_typed_id_on_an_error_and_closes_on_success() {
     h.key(KeyCode::Char('a'));
     h.type_text("job_typo");
     let effects = h.key(KeyCode::Enter);
-    assert_eq!(effects, vec![Effect::Track("job_typo".into())]);
+    assert_eq!(
+        effects,
+        vec![Effect::Track {
+            typed: "job_typo".into(),
+            submission: None
+        }]
+    );
     assert_eq!(track_form_text(&h), Some(("job_typo".into(), None)));
     h.type_text("zz");
     assert_eq!(
@@ -57,7 +63,10 @@ fn the_track_form_keeps_the_typed_id_on_an_error_and_closes_on_success() {
     assert_eq!(track_form_text(&h), Some(("job_type".into(), None)));
     assert_eq!(
         h.key(KeyCode::Enter),
-        vec![Effect::Track("job_type".into())]
+        vec![Effect::Track {
+            typed: "job_type".into(),
+            submission: None
+        }]
     );
     // The journal resolved the text to a whole id and had the job's first prompt.
     h.send(Msg::Tracked {
@@ -111,4 +120,96 @@ fn two_and_tab_aim_a_follow_up_at_the_selected_job_never_an_older_one() {
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('2'));
     assert_eq!(h.app.composer.target, DraftKey::NewJob);
+}
+
+fn with_unsure() -> Harness {
+    let mut h = Harness {
+        app: App::new(config()),
+        base: std::time::Instant::now(),
+        secs: 0.0,
+    };
+    let effects = h.send(Msg::Loaded(Box::new(Startup {
+        jobs: vec![tracked("job_a", "completed", 0)],
+        unsure: vec![crate::journal::UnsureSend {
+            submission: 7,
+            prompt: "Fix the typo".into(),
+            sent_at: h.clock().wall,
+        }],
+        ..Startup::default()
+    })));
+    assert!(
+        fetches(&effects).iter().all(|id| id == "job_a"),
+        "a prompt is never read as a job: {effects:?}"
+    );
+    // Listed on top, as not yet read jobs are.
+    h.key(KeyCode::Char('g'));
+    h
+}
+
+#[test]
+fn a_new_job_of_unknown_outcome_stays_listed_until_dismissed() {
+    let mut h = with_unsure();
+    assert_eq!(h.app.jobs.rows.len(), 2);
+    let row = h.app.jobs.selected().unwrap();
+    assert_eq!(row.first_prompt.as_deref(), Some("Fix the typo"));
+    // Keys that need a job say what to do instead.
+    for key in ['m', 'o'] {
+        h.key(KeyCode::Char(key));
+        assert_eq!(h.app.focus, Pane::Jobs);
+        assert!(h.app.notice.as_ref().unwrap().text.contains("MAY exist"));
+    }
+    h.key(KeyCode::Enter);
+    assert!(h.app.overlay.is_none());
+    assert!(
+        fetches(&h.key(KeyCode::Char('r')))
+            .iter()
+            .all(|id| id == "job_a"),
+        "r reads jobs only"
+    );
+    let effects = h.key(KeyCode::Char('x'));
+    assert_eq!(effects, vec![Effect::DismissUnsure(7)]);
+    assert_eq!(h.app.jobs.rows.len(), 1);
+}
+
+#[test]
+fn tracking_from_a_row_of_unknown_outcome_gives_the_job_its_prompt() {
+    let mut h = with_unsure();
+    h.key(KeyCode::Char('a'));
+    h.type_text("job_found");
+    let effects = h.key(KeyCode::Enter);
+    assert_eq!(
+        effects,
+        vec![Effect::Track {
+            typed: "job_found".into(),
+            submission: Some(7)
+        }]
+    );
+    h.send(Msg::Tracked {
+        id: "job_found".into(),
+        result: Ok(job("job_found", "active", 5)),
+        first_prompt: Some("Fix the typo".into()),
+    });
+    let ids: Vec<&str> = h.app.jobs.rows.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["job_found", "job_a"],
+        "the row of unknown outcome is gone"
+    );
+    assert_eq!(
+        h.app.jobs.selected().unwrap().first_prompt.as_deref(),
+        Some("Fix the typo")
+    );
+}
+
+#[test]
+fn a_new_job_send_that_may_have_arrived_lists_it_at_once() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("hello");
+    h.ctrl('s');
+    let effects = h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Failed(network_error(true)),
+    });
+    assert!(effects.contains(&Effect::LoadUnsure), "{effects:?}");
 }

@@ -195,3 +195,27 @@ fn cut_cells_end_with_an_ellipsis() {
         "{wide}"
     );
 }
+
+#[test]
+fn a_new_job_of_unknown_outcome_is_a_row_of_its_own() {
+    let mut scene = Scene::new();
+    scene.send(Msg::Unsure(vec![crate::journal::UnsureSend {
+        submission: 3,
+        prompt: "Document the SDK\u{1b}[2J retries".into(),
+        sent_at: wall() - chrono::Duration::minutes(4),
+    }]));
+    let screen = scene.render(80, 24);
+    let row = screen
+        .lines()
+        .find(|l| l.contains("? unknown"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        row.contains("outcome") && row.contains("4m") && row.contains("Document the SDK"),
+        "{row}"
+    );
+    assert!(
+        screen.contains("5 tracked · 1 of unknown outcome"),
+        "{screen}"
+    );
+    both("jobs_unsure", &scene);
+}
