@@ -30,6 +30,8 @@ pub enum Action {
     Send,
     LeaveComposer,
     Editor,
+    /// A follow-up's text becomes the new-job draft (an archived job takes no more).
+    ToNewJob,
     NextPage,
     PrevPage,
     Filter,
@@ -209,6 +211,12 @@ pub const COMPOSER: &[Binding] = &[
         "Ctrl+E",
         "edit in $EDITOR",
         Editor
+    ),
+    bind!(
+        [(KeyCode::Char('n'), CTRL)],
+        "Ctrl+N",
+        "follow-up text to a new job",
+        ToNewJob
     ),
     bind!([(KeyCode::F(1), NONE)], "F1", "this help", Help),
     bind!(

@@ -6,7 +6,7 @@ use crossterm::event::KeyEvent;
 
 use super::{App, NoticeKind, Overlay};
 use crate::tui::keymap::{self, Action, Context};
-use crate::tui::message::{Clock, Effect};
+use crate::tui::message::{Clock, DraftKey, Effect};
 
 /// Smallest terminal the console draws in; below it only `q` and Ctrl+C are read.
 pub const MIN_WIDTH: u16 = 60;
@@ -72,6 +72,7 @@ impl App {
             | Action::Send
             | Action::LeaveComposer
             | Action::Editor
+            | Action::ToNewJob
             | Action::NextPage
             | Action::PrevPage
             | Action::Filter
@@ -99,5 +100,22 @@ impl App {
 
     pub(super) fn close_help(&mut self) {
         self.overlay = self.under_help.take().map(|overlay| *overlay);
+    }
+
+    /// Ctrl+N in the composer: the follow-up's text moves to the new-job draft, for a
+    /// job that takes no more follow-ups (archived: the service answers 409).
+    pub(super) fn follow_up_to_new_job(&mut self, effects: &mut Vec<Effect>) {
+        let DraftKey::FollowUp(_) = &self.composer.target else {
+            self.notify(NoticeKind::Info, "this is already the new-job draft");
+            return;
+        };
+        if self.composer.sending.is_some() {
+            return;
+        }
+        self.composer.move_text_to(DraftKey::NewJob, effects);
+        self.notify(
+            NoticeKind::Info,
+            "the text is now the new-job draft: Ctrl+S creates a job with it",
+        );
     }
 }

@@ -334,6 +334,7 @@ impl App {
             (Context::Help, _) => {}
             (Context::Form, action) => self.on_form_key(key, action, now, effects),
             (Context::Detail, Some(action)) => self.on_detail_action(action, now, effects),
+            (Context::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
             (Context::Composer, Some(action)) => self.on_composer_action(action, now, effects),
             (Context::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),

@@ -213,3 +213,33 @@ fn a_new_job_send_that_may_have_arrived_lists_it_at_once() {
     });
     assert!(effects.contains(&Effect::LoadUnsure), "{effects:?}");
 }
+
+#[test]
+fn a_follow_up_refused_as_archived_offers_a_new_job_with_the_text() {
+    let mut h = Harness::new(vec![tracked("job_old", "archived", 0)]);
+    h.key(KeyCode::Char('m'));
+    h.type_text("Add the example");
+    h.ctrl('s');
+    h.send(Msg::Submitted {
+        draft: DraftKey::FollowUp("job_old".into()),
+        outcome: Submitted::Failed(crate::api::ApiError::Conflict {
+            message: "job is archived".into(),
+        }),
+    });
+    let error = h.app.composer.error.clone().unwrap();
+    assert!(
+        error.contains("Ctrl+N") && !error.contains("Ctrl+S sends it again"),
+        "{error}"
+    );
+    let effects = h.ctrl('n');
+    assert_eq!(h.app.composer.target, DraftKey::NewJob);
+    assert_eq!(h.app.composer.text(), "Add the example");
+    assert!(effects.contains(&Effect::SaveDraft {
+        draft: DraftKey::FollowUp("job_old".into()),
+        text: String::new()
+    }));
+    assert!(effects.contains(&Effect::SaveDraft {
+        draft: DraftKey::NewJob,
+        text: "Add the example".into()
+    }));
+}
