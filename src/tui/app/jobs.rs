@@ -344,7 +344,17 @@ impl App {
             .and_then(|r| r.pr_link())
             .map(str::to_owned)
         else {
-            self.notify(NoticeKind::Warning, "this job has no PR link yet");
+            let ended = self
+                .jobs
+                .selected()
+                .and_then(JobRow::status)
+                .is_some_and(JobStatus::is_final);
+            let text = if ended {
+                "this job ended without a PR link"
+            } else {
+                "this job has no PR link yet"
+            };
+            self.notify(NoticeKind::Warning, text);
             return;
         };
         if self.config.has_display {

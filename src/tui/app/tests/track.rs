@@ -243,3 +243,16 @@ fn a_follow_up_refused_as_archived_offers_a_new_job_with_the_text() {
         text: "Add the example".into()
     }));
 }
+
+#[test]
+fn o_on_an_ended_job_without_a_link_does_not_say_yet() {
+    let mut h = Harness::new(vec![tracked("job_f", "failed", 0)]);
+    h.key(KeyCode::Char('o'));
+    assert_eq!(
+        h.app.notice.unwrap().text,
+        "this job ended without a PR link"
+    );
+    let mut h = Harness::new(vec![tracked("job_a", "active", 0)]);
+    h.key(KeyCode::Char('o'));
+    assert_eq!(h.app.notice.unwrap().text, "this job has no PR link yet");
+}
