@@ -12,6 +12,7 @@ use chrono::Utc;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
+use super::app::short_id;
 use super::message::{Budget, DraftKey, Effect, Msg, Startup, Submitted};
 use crate::api::{Client, Job, VisitorsQuery};
 use crate::cli::Format;
@@ -286,9 +287,12 @@ async fn track(s: &Services, typed: String, submission: Option<i64>) -> Vec<Msg>
     {
         Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => id,
         Ok(IdMatch::Ambiguous(ids)) => {
+            // Short: it is read in the form. The ids are cut as the list shows them.
+            let some: Vec<String> = ids.iter().take(3).map(|id| short_id(id)).collect();
+            let more = if ids.len() > 3 { ", …" } else { "" };
             let reason = format!(
-                "several jobs start with {typed} ({}); type more of the id",
-                ids.join(", ")
+                "several jobs start with it ({}{more}): type more of the id",
+                some.join(", ")
             );
             return vec![Msg::Tracked {
                 id: typed,

@@ -273,17 +273,25 @@ pub const FORM: &[Binding] = &[
     bind!([(KeyCode::Right, NONE)], "→", "next choice", ChoiceRight),
 ];
 
-pub const HELP: &[Binding] = &[bind!(
-    [
-        (KeyCode::Esc, NONE),
-        ch('?'),
-        ch('q'),
-        (KeyCode::F(1), NONE)
-    ],
-    "Esc",
-    "close",
-    Close
-)];
+pub const HELP: &[Binding] = &[
+    bind!(
+        [
+            (KeyCode::Esc, NONE),
+            ch('?'),
+            ch('q'),
+            (KeyCode::F(1), NONE)
+        ],
+        "Esc",
+        "close",
+        Close
+    ),
+    MOVES[0],
+    MOVES[1],
+    MOVES[2],
+    MOVES[3],
+    PAGES[0],
+    PAGES[1],
+];
 
 /// The bindings of a context, without the global ones.
 #[must_use]

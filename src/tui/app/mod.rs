@@ -143,6 +143,8 @@ pub struct App {
     pub size: Option<(u16, u16)>,
     /// The overlay the help was opened over, back when the help closes.
     under_help: Option<Box<Overlay>>,
+    /// The first help row shown, when the help scrolls (the view clamps it).
+    pub help_scroll: Cell<usize>,
     dirty: bool,
 }
 
@@ -166,6 +168,7 @@ impl App {
             quit: false,
             size: None,
             under_help: None,
+            help_scroll: Cell::new(0),
             dirty: true,
             config,
         }
@@ -330,8 +333,7 @@ impl App {
         match (context, action) {
             (_, Some(action)) if self.refused_read_only(action) => {}
             (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
-            (Context::Help, Some(Action::Close)) => self.close_help(),
-            (Context::Help, _) => {}
+            (Context::Help, action) => self.on_help_action(action),
             (Context::Form, action) => self.on_form_key(key, action, now, effects),
             (Context::Detail, Some(action)) => self.on_detail_action(action, now, effects),
             (Context::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),

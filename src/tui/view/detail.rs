@@ -33,28 +33,41 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, detail: &DetailView, app: &App, c
     detail.scroll.set(scroll);
     detail.page.set(height);
     let below = rows.len().saturating_sub(scroll + height);
-    let hint = if app.config.read_only {
-        " Esc close · j/k PgDn scroll · y copy · o open "
+    let below_marker = (below > 0).then(|| format!(" ↓ {below} more "));
+    // The longest key hint that fits beside the marker (`?` lists them all).
+    let room = columns.saturating_sub(below_marker.as_deref().map_or(0, super::wrap::width) + 2);
+    let hints: &[&str] = if app.config.read_only {
+        &[
+            " Esc close · j/k PgDn scroll · y copy · o open ",
+            " Esc close · j/k scroll · y copy ",
+            " Esc close · ? keys ",
+        ]
     } else {
-        " Esc close · j/k PgDn scroll · m follow-up · y copy · o open "
+        &[
+            " Esc close · j/k PgDn scroll · m follow-up · y copy · o open ",
+            " Esc close · j/k scroll · m follow-up · y copy ",
+            " Esc close · m follow-up · ? keys ",
+            " Esc close · ? keys ",
+        ]
     };
+    let hint = hints
+        .iter()
+        .find(|h| super::wrap::width(h) <= room)
+        .unwrap_or(&" Esc ");
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(
             format!(" Job {} ", crate::tui::app::short_id(&detail.id)),
             theme.accent(),
         ))
-        .title_bottom(Line::from(Span::styled(hint, theme.dim())).right_aligned());
+        .title_bottom(Line::from(Span::styled(*hint, theme.dim())).right_aligned());
     if scroll > 0 {
         block = block.title(
             Line::from(Span::styled(format!(" ↑ {scroll} more "), theme.dim())).right_aligned(),
         );
     }
-    if below > 0 {
-        block = block.title_bottom(Line::from(Span::styled(
-            format!(" ↓ {below} more "),
-            theme.dim(),
-        )));
+    if let Some(marker) = below_marker {
+        block = block.title_bottom(Line::from(Span::styled(marker, theme.dim())));
     }
     let shown: Vec<Line<'static>> = rows.into_iter().skip(scroll).take(height).collect();
     frame.render_widget(Paragraph::new(shown).block(block), rect);

@@ -219,3 +219,37 @@ fn a_new_job_of_unknown_outcome_is_a_row_of_its_own() {
     );
     both("jobs_unsure", &scene);
 }
+
+#[test]
+fn at_60x15_the_help_scrolls_to_every_key_and_says_what_is_hidden() {
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Char('?'));
+    let top = scene.render(60, 15);
+    assert!(top.contains("↓ ") && top.contains("j/k scroll"), "{top}");
+    assert!(!top.contains("quit (drafts are │"), "no cut column:\n{top}");
+    scene.key(KeyCode::Char('G'));
+    let end = scene.render(60, 15);
+    assert!(
+        end.contains("pause or resume polling") && end.contains("↑ "),
+        "{end}"
+    );
+    scene.key(KeyCode::Char('k'));
+    scene.key(KeyCode::Char('g'));
+    assert!(scene.render(60, 15).contains("Jobs"), "back at the top");
+    scene.key(KeyCode::Esc);
+    assert!(scene.app.overlay.is_none());
+}
+
+#[test]
+fn the_detail_footer_fits_at_60_columns() {
+    let scene = detail_scene();
+    let screen = scene.render(60, 15);
+    let footer = screen
+        .lines()
+        .find(|l| l.contains('└'))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        footer.contains(" Esc close ") && footer.contains("↓ ") && footer.contains('┘'),
+        "{footer}"
+    );
+}
