@@ -35,8 +35,7 @@ impl App {
         }
         self.notify(
             NoticeKind::Warning,
-            "read-only: this console was opened with --read-only; new jobs and follow-ups \
-             are off (a and x still track)",
+            "read-only: new jobs and follow-ups are off here (--read-only)",
         );
         true
     }

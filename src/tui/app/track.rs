@@ -152,7 +152,8 @@ impl super::JobList {
         for id in gone {
             self.remove(&id);
         }
-        for unsure in list {
+        // Oldest first: each goes on top, so the newest ends first.
+        for unsure in list.into_iter().rev() {
             self.upsert(JobRow {
                 id: format!("{UNSURE}{}", unsure.submission),
                 job: None,
@@ -198,8 +199,7 @@ impl App {
             }
             Action::Open | Action::FollowUp | Action::OpenLink => self.notify(
                 NoticeKind::Warning,
-                "no answer came for this prompt: the job MAY exist. Find its id in the \
-                 dashboard, then `a` tracks it with this prompt; `x` dismisses the row",
+                "no answer came; the job MAY exist: `a` tracks it by its id, `x` drops this row",
             ),
             _ => return false,
         }

@@ -130,11 +130,18 @@ fn with_unsure() -> Harness {
     };
     let effects = h.send(Msg::Loaded(Box::new(Startup {
         jobs: vec![tracked("job_a", "completed", 0)],
-        unsure: vec![crate::journal::UnsureSend {
-            submission: 7,
-            prompt: "Fix the typo".into(),
-            sent_at: h.clock().wall,
-        }],
+        unsure: vec![
+            crate::journal::UnsureSend {
+                submission: 7,
+                prompt: "Fix the typo".into(),
+                sent_at: h.clock().wall,
+            },
+            crate::journal::UnsureSend {
+                submission: 5,
+                prompt: "older".into(),
+                sent_at: h.clock().wall - chrono::Duration::minutes(1),
+            },
+        ],
         ..Startup::default()
     })));
     assert!(
@@ -149,7 +156,12 @@ fn with_unsure() -> Harness {
 #[test]
 fn a_new_job_of_unknown_outcome_stays_listed_until_dismissed() {
     let mut h = with_unsure();
-    assert_eq!(h.app.jobs.rows.len(), 2);
+    assert_eq!(h.app.jobs.rows.len(), 3);
+    assert_eq!(
+        h.app.jobs.rows[1].first_prompt.as_deref(),
+        Some("older"),
+        "newest first"
+    );
     let row = h.app.jobs.selected().unwrap();
     assert_eq!(row.first_prompt.as_deref(), Some("Fix the typo"));
     // Keys that need a job say what to do instead.
@@ -168,7 +180,7 @@ fn a_new_job_of_unknown_outcome_stays_listed_until_dismissed() {
     );
     let effects = h.key(KeyCode::Char('x'));
     assert_eq!(effects, vec![Effect::DismissUnsure(7)]);
-    assert_eq!(h.app.jobs.rows.len(), 1);
+    assert_eq!(h.app.jobs.rows.len(), 2);
 }
 
 #[test]
@@ -192,8 +204,8 @@ fn tracking_from_a_row_of_unknown_outcome_gives_the_job_its_prompt() {
     let ids: Vec<&str> = h.app.jobs.rows.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(
         ids,
-        ["job_found", "job_a"],
-        "the row of unknown outcome is gone"
+        ["\0unsure:5", "job_found", "job_a"],
+        "the row of unknown outcome tracked is gone, the other stays"
     );
     assert_eq!(
         h.app.jobs.selected().unwrap().first_prompt.as_deref(),
