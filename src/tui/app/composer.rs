@@ -334,8 +334,8 @@ fn submit_error(err: &ApiError, draft: &DraftKey) -> String {
     if let (ApiError::Conflict { .. }, DraftKey::FollowUp(id)) = (err, draft) {
         // Sending again cannot help: an archived job takes no more follow-ups.
         return format!(
-            "{err}. Job {} takes no more follow-ups (archived jobs cannot be reopened). \
-             Ctrl+N moves this text to a new-job draft.",
+            "{err}. Job {} takes no more follow-ups: Ctrl+N moves this text to a new-job \
+             draft.",
             short_id(id)
         );
     }
