@@ -141,6 +141,15 @@ pub fn unsure_submission(id: &str) -> Option<i64> {
 }
 
 impl super::JobList {
+    /// Jobs tracked, without the rows of unknown outcome (which are prompts, not jobs).
+    #[must_use]
+    pub fn tracked_count(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| unsure_submission(&r.id).is_none())
+            .count()
+    }
+
     /// Replaces the rows of unknown outcome with `list`; the job rows stay as they are.
     pub fn set_unsure(&mut self, list: Vec<UnsureSend>) {
         let gone: Vec<String> = self

@@ -17,17 +17,10 @@ const WIDEST: u16 = 170;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let list = &app.jobs;
-    let unsure = list
-        .rows
-        .iter()
-        .filter(|r| unsure_submission(&r.id).is_some())
-        .count();
-    let title = match unsure {
-        0 => format!(" Jobs · {} tracked · newest first ", list.rows.len()),
-        n => format!(
-            " Jobs · {} tracked · {n} of unknown outcome · newest first ",
-            list.rows.len() - n
-        ),
+    let tracked = list.tracked_count();
+    let title = match list.rows.len() - tracked {
+        0 => format!(" Jobs · {tracked} tracked · newest first "),
+        n => format!(" Jobs · {tracked} tracked · {n} of unknown outcome · newest first "),
     };
     let mut block = Block::default()
         .borders(Borders::TOP)

@@ -217,6 +217,10 @@ fn a_new_job_of_unknown_outcome_is_a_row_of_its_own() {
         screen.contains("5 tracked · 1 of unknown outcome"),
         "{screen}"
     );
+    assert!(
+        screen.contains("1 Jobs (5)"),
+        "the tab counts jobs only:\n{screen}"
+    );
     both("jobs_unsure", &scene);
 }
 
