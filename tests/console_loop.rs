@@ -431,3 +431,22 @@ async fn an_untracked_job_comes_back_by_its_short_id_with_its_prompt() {
     console.quit().await;
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn on_a_screen_too_small_from_the_start_keys_reach_nothing_hidden() {
+    let server = common::start(common::fast_options(DbLocation::Memory)).await;
+    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
+    let mut console =
+        Console::open_sized(&server, Duration::from_secs(3), journal, "false", (50, 10));
+    console
+        .wait_for("the too-small screen", |s| s.contains("terminal too small"))
+        .await;
+    // The loop told the app the size before any key: `n` and the text go nowhere.
+    console.key(KeyCode::Char('n'));
+    console.type_text("typed blind");
+    let app = console.quit().await;
+    assert!(app.quit, "q quits, as the screen says");
+    assert_eq!(app.focus, docdeck::tui::app::Pane::Jobs);
+    assert_eq!(app.composer.text(), "");
+    server.shutdown().await;
+}
