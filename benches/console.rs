@@ -89,6 +89,7 @@ fn app_with_jobs(base: Instant) -> App {
             visitors_filter: None,
             budget: Budget::default(),
             set_aside: None,
+            unsure: Vec::new(),
         })),
         clock(base),
     );

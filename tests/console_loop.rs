@@ -379,3 +379,74 @@ async fn the_whole_range_exports_to_csv_with_every_page() {
     console.quit().await;
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_untracked_job_comes_back_by_its_short_id_with_its_prompt() {
+    let server = common::start(common::fast_options(DbLocation::Memory)).await;
+    let mut console = Console::open(&server, Duration::from_millis(50));
+    console
+        .wait_for("the empty list", |s| s.contains("No tracked jobs yet"))
+        .await;
+    console.key(KeyCode::Char('n'));
+    console.type_text("Keep my prompt");
+    console.ctrl('s');
+    console
+        .wait_for("the job listed", |s| {
+            s.contains("created;") && line_with(s, "Keep my prompt").is_some()
+        })
+        .await;
+    let id = {
+        let journal = console.journal.lock().unwrap();
+        journal.tracked(&console.scope).unwrap()[0].id.clone()
+    };
+    let short = &id[..12];
+    console.key(KeyCode::Char('x'));
+    console
+        .wait_for("the undo notice", |s| {
+            s.contains(&format!("stopped tracking {short}")) && !s.contains("Keep my prompt")
+        })
+        .await;
+    // A wrong id: the form says so and keeps what was typed.
+    console.key(KeyCode::Char('a'));
+    console.type_text("job_nope");
+    console.key(KeyCode::Enter);
+    console
+        .wait_for("the error in the form", |s| {
+            s.contains("Track a job") && s.contains("job_nope") && s.contains("not found")
+        })
+        .await;
+    for _ in 0.."job_nope".len() {
+        console.key(KeyCode::Backspace);
+    }
+    // The short id the notice showed is enough, and the prompt is back at once.
+    console.type_text(short);
+    console.key(KeyCode::Enter);
+    let screen = console
+        .wait_for("the job tracked again", |s| {
+            !s.contains("Track a job")
+                && line_with(s, short).is_some_and(|l| l.contains("Keep my prompt"))
+        })
+        .await;
+    assert!(!screen.contains("prompt not sent from here"), "{screen}");
+    console.quit().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn on_a_screen_too_small_from_the_start_keys_reach_nothing_hidden() {
+    let server = common::start(common::fast_options(DbLocation::Memory)).await;
+    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
+    let mut console =
+        Console::open_sized(&server, Duration::from_secs(3), journal, "false", (50, 10));
+    console
+        .wait_for("the too-small screen", |s| s.contains("terminal too small"))
+        .await;
+    // The loop told the app the size before any key: `n` and the text go nowhere.
+    console.key(KeyCode::Char('n'));
+    console.type_text("typed blind");
+    let app = console.quit().await;
+    assert!(app.quit, "q quits, as the screen says");
+    assert_eq!(app.focus, docdeck::tui::app::Pane::Jobs);
+    assert_eq!(app.composer.text(), "");
+    server.shutdown().await;
+}

@@ -4,6 +4,7 @@
 //! of the hourly budget. It never holds the API key.
 
 mod store;
+mod unsure;
 
 use std::path::{Path, PathBuf};
 
@@ -13,6 +14,8 @@ use thiserror::Error;
 
 use crate::api::{Job, JobStatus};
 use crate::sqlite::{self, SchemaError};
+
+pub use unsure::UnsureSend;
 
 /// A failure of the journal.
 #[derive(Debug, Error)]

@@ -67,6 +67,10 @@ CREATE TABLE console_settings (
 DROP INDEX submissions_by_job;
 CREATE INDEX submissions_by_job ON submissions (service, project, job_id, sent_ms);
 ",
+    // A new job of unknown outcome stays in the console's list until the user dismisses it.
+    r"
+ALTER TABLE submissions ADD COLUMN dismissed INTEGER NOT NULL DEFAULT 0;
+",
 ];
 
 pub fn track(

@@ -12,10 +12,11 @@ use chrono::Utc;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
+use super::app::short_id;
 use super::message::{Budget, DraftKey, Effect, Msg, Startup, Submitted};
 use crate::api::{Client, Job, VisitorsQuery};
 use crate::cli::Format;
-use crate::journal::{Journal, JournalError, Scope, SubmissionKind};
+use crate::journal::{IdMatch, Journal, JournalError, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
 #[derive(Clone)]
@@ -84,6 +85,7 @@ impl Effects {
                         visitors_filter: journal.setting(scope, "visitors.filter")?,
                         budget: budget(journal, scope)?,
                         set_aside: journal.set_aside().map(ToString::to_string),
+                        unsure: journal.unsure_creates(scope)?,
                     })
                 })
                 .await;
@@ -117,21 +119,22 @@ impl Effects {
                     msgs
                 });
             }
-            Effect::Track(id) => spawn(tx, async move {
-                let result = s.client.get_job(&id).await;
-                let mut msgs = Vec::new();
-                if let Ok(job) = &result {
-                    let (job, track_id) = (job.clone(), id.clone());
-                    let stored = s
-                        .journal(move |j, scope| {
-                            j.track(scope, &track_id, Utc::now())?;
-                            j.observe(scope, &job, Utc::now())
-                        })
-                        .await;
-                    msgs.extend(stored.err().map(Msg::LocalFailure));
+            Effect::Track { typed, submission } => {
+                spawn(tx, async move { track(&s, typed, submission).await });
+            }
+            Effect::LoadUnsure => spawn(tx, async move {
+                match s.journal(|j, scope| j.unsure_creates(scope)).await {
+                    Ok(list) => vec![Msg::Unsure(list)],
+                    Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
-                msgs.push(Msg::Tracked { id, result });
-                msgs
+            }),
+            Effect::DismissUnsure(submission) => spawn(tx, async move {
+                s.journal(move |j, scope| j.dismiss_unsure(scope, submission))
+                    .await
+                    .err()
+                    .map(Msg::LocalFailure)
+                    .into_iter()
+                    .collect()
             }),
             Effect::Untrack(id) => spawn(tx, async move {
                 s.journal(move |j, scope| j.untrack(scope, &id))
@@ -272,6 +275,66 @@ async fn observe(s: &Services, job: Job) -> Option<Msg> {
         .await
         .err()
         .map(Msg::LocalFailure)
+}
+
+/// `a`: the typed id (or a unique prefix of a job the journal knows) is read from the
+/// service, then tracked with its snapshot; a job tracked again brings back its prompt.
+async fn track(s: &Services, typed: String, submission: Option<i64>) -> Vec<Msg> {
+    let lookup = typed.clone();
+    let id = match s
+        .journal(move |j, scope| j.resolve_id(scope, &lookup))
+        .await
+    {
+        Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => id,
+        Ok(IdMatch::Ambiguous(ids)) => {
+            // Short: it is read in the form. The ids are cut as the list shows them.
+            let some: Vec<String> = ids.iter().take(3).map(|id| short_id(id)).collect();
+            let more = if ids.len() > 3 { ", …" } else { "" };
+            let reason = format!(
+                "several jobs start with it ({}{more}): type more of the id",
+                some.join(", ")
+            );
+            return vec![Msg::Tracked {
+                id: typed,
+                result: Err(crate::api::ApiError::InvalidInput(reason)),
+                first_prompt: None,
+            }];
+        }
+        Err(reason) => return vec![Msg::LocalFailure(reason)],
+    };
+    let result = s.client.get_job(&id).await;
+    let mut msgs = Vec::new();
+    let mut first_prompt = None;
+    if let Ok(job) = &result {
+        // Stored under the id asked for, whatever the answer says.
+        let job = Job {
+            id: Some(id.clone()),
+            ..job.clone()
+        };
+        let track_id = id.clone();
+        let stored = s
+            .journal(move |j, scope| {
+                if let Some(submission) = submission {
+                    j.submission_accepted(scope, submission, &job, Utc::now())?;
+                } else {
+                    j.track(scope, &track_id, Utc::now())?;
+                    j.observe(scope, &job, Utc::now())?;
+                }
+                let prompts = j.conversation(scope, &track_id)?;
+                Ok(prompts.into_iter().next().map(|p| p.prompt))
+            })
+            .await;
+        match stored {
+            Ok(prompt) => first_prompt = prompt,
+            Err(reason) => msgs.push(Msg::LocalFailure(reason)),
+        }
+    }
+    msgs.push(Msg::Tracked {
+        id,
+        result,
+        first_prompt,
+    });
+    msgs
 }
 
 /// Records the prompt, sends it once, records the outcome. Never retried here: a send

@@ -30,6 +30,8 @@ pub enum Action {
     Send,
     LeaveComposer,
     Editor,
+    /// A follow-up's text becomes the new-job draft (an archived job takes no more).
+    ToNewJob,
     NextPage,
     PrevPage,
     Filter,
@@ -44,6 +46,23 @@ pub enum Action {
 }
 
 impl Action {
+    /// Actions that mean the same in every place: handled once, before the place's own.
+    #[must_use]
+    pub fn is_global(self) -> bool {
+        matches!(
+            self,
+            Self::Quit
+                | Self::Help
+                | Self::NextPane
+                | Self::PrevPane
+                | Self::FocusJobs
+                | Self::FocusComposer
+                | Self::FocusVisitors
+                | Self::Refresh
+                | Self::TogglePause
+        )
+    }
+
     /// Actions that change something on the service, hidden by `--read-only`.
     #[must_use]
     pub fn writes(self) -> bool {
@@ -87,30 +106,50 @@ const fn ch(c: char) -> (KeyCode, KeyModifiers) {
     (KeyCode::Char(c), NONE)
 }
 
-/// Keys that work in every pane except while typing.
+const QUIT_CTRL_C: Binding = bind!(
+    [(KeyCode::Char('c'), CTRL)],
+    "Ctrl+C",
+    "quit (drafts are saved)",
+    Quit
+);
+const HELP_F1: Binding = bind!([(KeyCode::F(1), NONE)], "F1", "this help", Help);
+const NEXT_PANE: Binding = bind!([(KeyCode::Tab, NONE)], "Tab", "next pane", NextPane);
+const PREV_PANE: Binding = bind!(
+    [
+        (KeyCode::BackTab, KeyModifiers::SHIFT),
+        (KeyCode::BackTab, NONE)
+    ],
+    "Shift+Tab",
+    "previous pane",
+    PrevPane
+);
+
+/// Keys that work everywhere but where text is typed (there, [`TYPING_GLOBAL`]). A
+/// place's own binding of the same key wins: `q` closes the detail and the help.
 pub const GLOBAL: &[Binding] = &[
-    bind!(
-        [ch('q'), (KeyCode::Char('c'), CTRL)],
-        "q",
-        "quit (drafts are saved)",
-        Quit
-    ),
-    bind!([ch('?'), (KeyCode::F(1), NONE)], "?", "this help", Help),
-    bind!([(KeyCode::Tab, NONE)], "Tab", "next pane", NextPane),
-    bind!(
-        [
-            (KeyCode::BackTab, KeyModifiers::SHIFT),
-            (KeyCode::BackTab, NONE)
-        ],
-        "Shift+Tab",
-        "previous pane",
-        PrevPane
-    ),
+    bind!([ch('q')], "q", "quit (drafts are saved)", Quit),
+    QUIT_CTRL_C,
+    bind!([ch('?'), (KeyCode::F(1), NONE)], "? F1", "this help", Help),
+    NEXT_PANE,
+    PREV_PANE,
     bind!([ch('1')], "1", "jobs", FocusJobs),
     bind!([ch('2')], "2", "composer", FocusComposer),
     bind!([ch('3')], "3", "visitors", FocusVisitors),
     bind!([ch('r')], "r", "refresh now", Refresh),
     bind!([ch('P')], "P", "pause or resume polling", TogglePause),
+];
+
+/// The global keys that also work while typing: none of them is a character.
+pub const TYPING_GLOBAL: &[Binding] = &[QUIT_CTRL_C, HELP_F1, NEXT_PANE, PREV_PANE];
+
+const PAGES: [Binding; 2] = [
+    bind!(
+        [(KeyCode::PageDown, NONE)],
+        "PgDn",
+        "a screen down",
+        NextPage
+    ),
+    bind!([(KeyCode::PageUp, NONE)], "PgUp", "a screen up", PrevPage),
 ];
 
 const MOVES: [Binding; 4] = [
@@ -125,6 +164,8 @@ pub const JOBS: &[Binding] = &[
     MOVES[1],
     MOVES[2],
     MOVES[3],
+    PAGES[0],
+    PAGES[1],
     bind!(
         [(KeyCode::Enter, NONE)],
         "Enter",
@@ -141,8 +182,8 @@ pub const JOBS: &[Binding] = &[
 
 pub const DETAIL: &[Binding] = &[
     bind!(
-        [(KeyCode::Esc, NONE), (KeyCode::Enter, NONE)],
-        "Esc",
+        [(KeyCode::Esc, NONE), ch('q'), (KeyCode::Enter, NONE)],
+        "Esc q",
         "close",
         Close
     ),
@@ -150,6 +191,8 @@ pub const DETAIL: &[Binding] = &[
     MOVES[1],
     MOVES[2],
     MOVES[3],
+    PAGES[0],
+    PAGES[1],
     bind!([ch('m')], "m", "follow-up to this job", FollowUp),
     bind!([ch('y')], "y", "copy PR link or id", Copy),
     bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
@@ -168,6 +211,12 @@ pub const COMPOSER: &[Binding] = &[
         "Ctrl+E",
         "edit in $EDITOR",
         Editor
+    ),
+    bind!(
+        [(KeyCode::Char('n'), CTRL)],
+        "Ctrl+N",
+        "follow-up text to a new job",
+        ToNewJob
     ),
     bind!([(KeyCode::F(1), NONE)], "F1", "this help", Help),
     bind!(
@@ -224,17 +273,25 @@ pub const FORM: &[Binding] = &[
     bind!([(KeyCode::Right, NONE)], "→", "next choice", ChoiceRight),
 ];
 
-pub const HELP: &[Binding] = &[bind!(
-    [
-        (KeyCode::Esc, NONE),
-        ch('?'),
-        ch('q'),
-        (KeyCode::F(1), NONE)
-    ],
-    "Esc",
-    "close",
-    Close
-)];
+pub const HELP: &[Binding] = &[
+    bind!(
+        [
+            (KeyCode::Esc, NONE),
+            ch('?'),
+            ch('q'),
+            (KeyCode::F(1), NONE)
+        ],
+        "Esc",
+        "close",
+        Close
+    ),
+    MOVES[0],
+    MOVES[1],
+    MOVES[2],
+    MOVES[3],
+    PAGES[0],
+    PAGES[1],
+];
 
 /// The bindings of a context, without the global ones.
 #[must_use]
@@ -249,25 +306,40 @@ pub fn bindings(context: Context) -> &'static [Binding] {
     }
 }
 
-/// Whether global keys apply: not while typing, and not inside an overlay.
+/// The global keys of a context: all of them, or only those that type no text where
+/// text is typed.
 #[must_use]
-pub fn has_global(context: Context) -> bool {
-    matches!(context, Context::Jobs | Context::Visitors)
+pub fn globals(context: Context) -> &'static [Binding] {
+    match context {
+        Context::Jobs | Context::Visitors | Context::Detail | Context::Help => GLOBAL,
+        Context::Composer | Context::Form => TYPING_GLOBAL,
+    }
 }
 
-/// What `key` means in `context`. Key releases and repeats of non-press kinds are ignored.
+/// Whether a global binding is reachable in `context` (some key of it is not taken by
+/// the context's own bindings), for the help.
 #[must_use]
-pub fn action(context: Context, key: &KeyEvent, read_only: bool) -> Option<Action> {
+pub fn reachable(context: Context, global: &Binding) -> bool {
+    global.keys.iter().any(|key| {
+        !bindings(context)
+            .iter()
+            .any(|b| b.keys.iter().any(|k| k == key))
+    })
+}
+
+/// What `key` means in `context`: the context's own binding first, then the global one.
+/// Key releases are ignored. Actions that write are returned under `--read-only` too, so
+/// that `update` can say why they do nothing.
+#[must_use]
+pub fn action(context: Context, key: &KeyEvent) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
-    let global = if has_global(context) { GLOBAL } else { &[] };
     bindings(context)
         .iter()
-        .chain(global)
+        .chain(globals(context))
         .find(|b| b.keys.iter().any(|k| matches(k, key)))
         .map(|b| b.action)
-        .filter(|a| !(read_only && a.writes()))
 }
 
 fn matches(&(code, mods): &(KeyCode, KeyModifiers), key: &KeyEvent) -> bool {

@@ -9,7 +9,7 @@ use crossterm::event::Event;
 
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::cli::Format;
-use crate::journal::{SentPrompt, StatusChange, TrackedJob};
+use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
 #[derive(Debug, Clone, Copy)]
@@ -68,6 +68,8 @@ pub struct Startup {
     pub budget: Budget,
     /// An unusable journal file was moved aside at start: said so on screen.
     pub set_aside: Option<String>,
+    /// New-job prompts of unknown outcome, listed until dismissed or tracked.
+    pub unsure: Vec<UnsureSend>,
 }
 
 /// Uses of the hourly create and message budgets, as counted in the journal.
@@ -99,9 +101,13 @@ pub enum Msg {
         id: String,
         result: Result<Job, ApiError>,
     },
+    /// The answer to `a`: `id` is the whole id the typed text stood for (the journal
+    /// knows jobs by a unique prefix), and `first_prompt` what the journal holds of a job
+    /// tracked again.
     Tracked {
         id: String,
         result: Result<Job, ApiError>,
+        first_prompt: Option<String>,
     },
     Submitted {
         draft: DraftKey,
@@ -122,6 +128,8 @@ pub enum Msg {
     },
     ExportDone(Result<(PathBuf, u64), String>),
     Budget(Budget),
+    /// New-job prompts of unknown outcome, as the journal has them now.
+    Unsure(Vec<UnsureSend>),
     EditorDone {
         draft: DraftKey,
         result: Result<String, String>,
@@ -136,7 +144,14 @@ pub enum Msg {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     FetchJob(String),
-    Track(String),
+    /// Looks up a typed id (or a unique prefix of a known one) and tracks the job; with a
+    /// submission, the new-job prompt of unknown outcome is recorded as that job's.
+    Track {
+        typed: String,
+        submission: Option<i64>,
+    },
+    LoadUnsure,
+    DismissUnsure(i64),
     Untrack(String),
     Submit {
         draft: DraftKey,

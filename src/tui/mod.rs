@@ -74,6 +74,13 @@ pub async fn drive<B: Backend>(
     let (tx, mut rx) = unbounded_channel();
     let mut effects = Effects::new(services, tx.clone());
     effects.load();
+    // The app reads keys by the screen's size (below the minimum only quit works).
+    if let Ok(size) = terminal.size() {
+        app.update(
+            Msg::Input(Event::Resize(size.width, size.height)),
+            Clock::now(),
+        );
+    }
     let (keys_tx, mut keys) = unbounded_channel();
     let mut reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
     let outcome = loop {

@@ -80,6 +80,17 @@ impl Console {
         journal: Arc<Mutex<Journal>>,
         editor: &str,
     ) -> Self {
+        Self::open_sized(server, poll, journal, editor, (120, 40))
+    }
+
+    /// A console on a screen of `(width, height)`.
+    pub fn open_sized(
+        server: &RunningServer,
+        poll: Duration,
+        journal: Arc<Mutex<Journal>>,
+        editor: &str,
+        (width, height): (u16, u16),
+    ) -> Self {
         let scope = Scope {
             service: server.base_url(),
             project: PROJECT.into(),
@@ -121,7 +132,7 @@ impl Console {
         let written = Arc::new(Mutex::new(Vec::new()));
         let recorder = Arc::clone(&written);
         let task = tokio::spawn(async move {
-            let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+            let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
             let mut host = Recorder(recorder);
             drive(
                 App::new(config),

@@ -123,6 +123,22 @@ impl Composer {
         });
     }
 
+    /// Moves the text shown to the draft of `target` (after what that draft holds) and
+    /// shows it there; the draft it came from is emptied.
+    pub fn move_text_to(&mut self, target: DraftKey, effects: &mut Vec<Effect>) {
+        let text = self.text();
+        self.set_text("");
+        self.edited(effects);
+        self.retarget(target);
+        let joined = if self.has_text() {
+            format!("{}\n\n{text}", self.text())
+        } else {
+            text
+        };
+        self.set_text(&joined);
+        self.edited(effects);
+    }
+
     /// Forgets a draft that was sent; clears the text if it is the one shown.
     fn sent(&mut self, draft: &DraftKey, effects: &mut Vec<Effect>) {
         self.drafts.remove(draft);
@@ -315,6 +331,14 @@ impl App {
 /// What the composer says when a send failed. A send that may have reached the service is
 /// never repeated on its own: the user is told how to check first.
 fn submit_error(err: &ApiError, draft: &DraftKey) -> String {
+    if let (ApiError::Conflict { .. }, DraftKey::FollowUp(id)) = (err, draft) {
+        // Sending again cannot help: an archived job takes no more follow-ups.
+        return format!(
+            "{err}. Job {} takes no more follow-ups: Ctrl+N moves this text to a new-job \
+             draft.",
+            short_id(id)
+        );
+    }
     if !err.may_have_reached_server() {
         return format!("{err}. The text is kept: Ctrl+S sends it again.");
     }

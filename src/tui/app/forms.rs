@@ -39,6 +39,12 @@ fn paste_into(area: &mut TextArea<'static>, text: &str) {
 pub struct TrackForm {
     pub id: TextArea<'static>,
     pub error: Option<String>,
+    /// The id was sent to be looked up: the form stays, with what was typed, until the
+    /// answer says the job is tracked or what is wrong.
+    pub looking_up: bool,
+    /// Tracking the job a new-job prompt of unknown outcome may have made: the prompt
+    /// becomes that job's.
+    pub for_submission: Option<i64>,
 }
 
 impl TrackForm {
@@ -47,6 +53,8 @@ impl TrackForm {
         Self {
             id: field(""),
             error: None,
+            looking_up: false,
+            for_submission: None,
         }
     }
 
@@ -325,11 +333,9 @@ impl App {
         effects: &mut Vec<Effect>,
     ) -> Option<Overlay> {
         match action {
+            _ if form.looking_up => {}
             Some(Action::Apply) => match form.check() {
-                Ok(id) => {
-                    self.start_tracking(id, now, effects);
-                    return None;
-                }
+                Ok(id) => return self.start_tracking(form, id, now, effects),
                 Err(problem) => form.error = Some(problem),
             },
             Some(Action::NextField | Action::PrevField) => {}

@@ -44,6 +44,8 @@ pub struct JobList {
     pub rows: Vec<JobRow>,
     selected: Option<String>,
     window: std::cell::Cell<usize>,
+    /// Rows on screen as last drawn: how far PgDn and PgUp move.
+    page_rows: std::cell::Cell<usize>,
 }
 
 impl JobList {
@@ -79,6 +81,7 @@ impl JobList {
     /// The first row on screen for `visible` rows (see [`super::scroll_window`]).
     #[must_use]
     pub fn window(&self, selected: usize, visible: usize) -> usize {
+        self.page_rows.set(visible);
         super::scroll_window(&self.window, selected, visible, self.rows.len())
     }
 
@@ -102,6 +105,18 @@ impl JobList {
         if let Some(row) = self.rows.get(index.min(self.rows.len().saturating_sub(1))) {
             self.selected = Some(row.id.clone());
         }
+    }
+
+    /// PgDn / PgUp: a screen of rows (as last drawn) down or up.
+    fn page(&mut self, down: bool) {
+        let at = self.selected_index().unwrap_or(0);
+        let rows = self.page_rows.get().max(1);
+        let next = if down {
+            at.saturating_add(rows)
+        } else {
+            at.saturating_sub(rows)
+        };
+        self.move_to(next);
     }
 
     fn step(&mut self, down: bool) {
@@ -156,6 +171,7 @@ impl JobList {
     pub fn statuses(&self) -> Vec<(String, Option<JobStatus>)> {
         self.rows
             .iter()
+            .filter(|r| super::unsure_submission(&r.id).is_none())
             .map(|r| (r.id.clone(), r.status().cloned()))
             .collect()
     }
@@ -172,25 +188,54 @@ pub struct DetailView {
     pub id: String,
     pub conversation: Option<Vec<SentPrompt>>,
     pub timeline: Vec<StatusChange>,
-    pub scroll: u16,
+    /// The first screen row shown, counted after wrapping. Keys move it freely; the view
+    /// clamps it to the last page as it draws (only it knows how lines wrap) and
+    /// remembers the clamped value, so `k` after `G` moves at once.
+    pub scroll: std::cell::Cell<usize>,
+    /// Rows of one page as last drawn: how far PgDn and PgUp move.
+    pub page: std::cell::Cell<usize>,
+}
+
+impl DetailView {
+    #[must_use]
+    pub fn new(id: String) -> Self {
+        Self {
+            id,
+            conversation: None,
+            timeline: Vec::new(),
+            scroll: std::cell::Cell::new(0),
+            page: std::cell::Cell::new(1),
+        }
+    }
+
+    fn scroll_by(&self, rows: isize) {
+        let at = self.scroll.get();
+        self.scroll.set(at.saturating_add_signed(rows));
+    }
 }
 
 impl App {
     pub(super) fn on_jobs_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
+        let unsure = self
+            .jobs
+            .selected()
+            .and_then(|r| super::unsure_submission(&r.id));
+        if let Some(submission) = unsure
+            && self.on_unsure_action(submission, action, effects)
+        {
+            return;
+        }
         match action {
             Action::Up => self.jobs.step(false),
             Action::Down => self.jobs.step(true),
             Action::Top => self.jobs.move_to(0),
             Action::Bottom => self.jobs.move_to(usize::MAX),
+            Action::NextPage => self.jobs.page(true),
+            Action::PrevPage => self.jobs.page(false),
             Action::Open => {
                 if let Some(row) = self.jobs.selected() {
                     let id = row.id.clone();
-                    self.overlay = Some(Overlay::Detail(DetailView {
-                        id: id.clone(),
-                        conversation: None,
-                        timeline: Vec::new(),
-                        scroll: 0,
-                    }));
+                    self.overlay = Some(Overlay::Detail(DetailView::new(id.clone())));
                     effects.push(Effect::LoadDetail(id));
                 }
             }
@@ -229,13 +274,16 @@ impl App {
         let Some(Overlay::Detail(detail)) = &mut self.overlay else {
             return;
         };
+        let page = detail.page.get().max(1).cast_signed();
         match action {
             Action::Close => self.overlay = None,
-            Action::Up => detail.scroll = detail.scroll.saturating_sub(1),
-            Action::Down => detail.scroll = detail.scroll.saturating_add(1),
-            Action::Top => detail.scroll = 0,
-            Action::Bottom => detail.scroll = u16::MAX,
-            Action::FollowUp if !self.config.read_only => {
+            Action::Up => detail.scroll_by(-1),
+            Action::Down => detail.scroll_by(1),
+            Action::PrevPage => detail.scroll_by(-page),
+            Action::NextPage => detail.scroll_by(page),
+            Action::Top => detail.scroll.set(0),
+            Action::Bottom => detail.scroll.set(usize::MAX),
+            Action::FollowUp => {
                 let id = detail.id.clone();
                 self.overlay = None;
                 self.jobs.select(&id);
@@ -244,6 +292,23 @@ impl App {
             Action::Copy => self.copy_selected(effects),
             Action::OpenLink => self.open_selected(effects),
             _ => {}
+        }
+    }
+
+    /// The composer shown by `2`, Tab or `m`: a follow-up goes to the selected job, never
+    /// silently to one chosen earlier (the title names it); the new-job draft stays.
+    pub(super) fn aim_composer(&mut self) {
+        if let DraftKey::FollowUp(old) = &self.composer.target {
+            let selected = self
+                .jobs
+                .selected()
+                .filter(|r| super::unsure_submission(&r.id).is_none());
+            let target = match selected {
+                Some(row) if row.id != *old => DraftKey::FollowUp(row.id.clone()),
+                Some(_) => return,
+                None => DraftKey::NewJob,
+            };
+            self.composer.retarget(target);
         }
     }
 
@@ -279,7 +344,17 @@ impl App {
             .and_then(|r| r.pr_link())
             .map(str::to_owned)
         else {
-            self.notify(NoticeKind::Warning, "this job has no PR link yet");
+            let ended = self
+                .jobs
+                .selected()
+                .and_then(JobRow::status)
+                .is_some_and(JobStatus::is_final);
+            let text = if ended {
+                "this job ended without a PR link"
+            } else {
+                "this job has no PR link yet"
+            };
+            self.notify(NoticeKind::Warning, text);
             return;
         };
         if self.config.has_display {
@@ -408,76 +483,6 @@ impl App {
                 title: "docdeck".to_owned(),
                 body: text,
             }),
-        }
-    }
-
-    pub(super) fn on_tracked(&mut self, id: &str, result: Result<Job, ApiError>, now: Clock) {
-        self.record_call(result.as_ref().map(|_| ()), None, now);
-        match result {
-            Ok(job) => {
-                self.poll.schedule(
-                    id,
-                    job.status.as_ref(),
-                    now.mono,
-                    super::poll::FirstRead::AfterCadence,
-                );
-                self.jobs.upsert(JobRow {
-                    id: id.to_owned(),
-                    job: Some(job),
-                    first_prompt: None,
-                    seen_at: Some(now.wall),
-                    problem: None,
-                });
-                self.jobs.select(id);
-                self.notify(NoticeKind::Info, format!("tracking {}", short_id(id)));
-            }
-            Err(err) => self.notify(
-                NoticeKind::Error,
-                format!("cannot track {}: {err}", sanitize(id)),
-            ),
-        }
-    }
-
-    /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
-    /// ones already shown keep their state.
-    pub(super) fn on_tracked_list(&mut self, jobs: Vec<TrackedJob>, now: Clock) {
-        for tracked in jobs {
-            if self.jobs.get(&tracked.id).is_some() {
-                continue;
-            }
-            let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
-            self.poll.schedule(
-                &tracked.id,
-                status.as_ref(),
-                now.mono,
-                super::poll::FirstRead::Now,
-            );
-            self.jobs.upsert(JobRow {
-                id: tracked.id,
-                job: tracked.snapshot,
-                first_prompt: tracked.first_prompt,
-                seen_at: tracked.seen_at,
-                problem: None,
-            });
-            self.dirty = true;
-        }
-    }
-
-    pub(super) fn start_tracking(&mut self, id: String, now: Clock, effects: &mut Vec<Effect>) {
-        if let Some(wait) = self.rate_wait(now) {
-            self.notify(
-                NoticeKind::Warning,
-                format!("rate limited: calls resume in {wait}s; track it then"),
-            );
-        } else if self.jobs.get(&id).is_some() {
-            self.jobs.select(&id);
-            self.notify(
-                NoticeKind::Info,
-                format!("{} is already tracked", short_id(&id)),
-            );
-        } else {
-            self.notify(NoticeKind::Info, format!("looking up {}…", short_id(&id)));
-            effects.push(Effect::Track(id));
         }
     }
 }

@@ -5,7 +5,9 @@
 mod composer;
 mod forms;
 mod jobs;
+mod keys;
 pub mod poll;
+mod track;
 mod visitors;
 
 #[cfg(test)]
@@ -20,10 +22,12 @@ use crossterm::event::{Event, KeyEvent};
 pub use composer::Composer;
 pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
 pub use jobs::{DetailView, JobList, JobRow, short_id};
+pub use keys::{MIN_HEIGHT, MIN_WIDTH};
+pub use track::unsure_submission;
 pub use visitors::{PAGE_SIZES, Range, VisitorsTable};
 
 use super::keymap::{self, Action, Context};
-use super::message::{Budget, Clock, Effect, Msg, Startup};
+use super::message::{Budget, Clock, DraftKey, Effect, Msg, Startup, Submitted};
 use crate::api::ApiError;
 use poll::{Cadences, FirstRead, Scheduler};
 
@@ -135,6 +139,12 @@ pub struct App {
     pub notice: Option<Notice>,
     pub loaded: bool,
     pub quit: bool,
+    /// The terminal's size, once known: below the minimum only quit keys are read.
+    pub size: Option<(u16, u16)>,
+    /// The overlay the help was opened over, back when the help closes.
+    under_help: Option<Box<Overlay>>,
+    /// The first help row shown, when the help scrolls (the view clamps it).
+    pub help_scroll: Cell<usize>,
     dirty: bool,
 }
 
@@ -156,6 +166,9 @@ impl App {
             notice: None,
             loaded: false,
             quit: false,
+            size: None,
+            under_help: None,
+            help_scroll: Cell::new(0),
             dirty: true,
             config,
         }
@@ -178,9 +191,23 @@ impl App {
             Msg::Loaded(startup) => self.on_loaded(*startup, now),
             Msg::TrackedList(jobs) => self.on_tracked_list(jobs, now),
             Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
-            Msg::Tracked { id, result } => self.on_tracked(&id, result, now),
+            Msg::Tracked {
+                id,
+                result,
+                first_prompt,
+            } => self.on_tracked(&id, result, first_prompt, now),
             Msg::Submitted { draft, outcome } => {
-                self.on_submitted(draft, outcome, now, &mut effects)
+                // A new job that may have been created is listed until dismissed or tracked.
+                if draft == DraftKey::NewJob
+                    && matches!(&outcome, Submitted::Failed(err) if err.may_have_reached_server())
+                {
+                    effects.push(Effect::LoadUnsure);
+                }
+                self.on_submitted(draft, outcome, now, &mut effects);
+            }
+            Msg::Unsure(list) => {
+                self.jobs.set_unsure(list);
+                self.dirty = true;
             }
             Msg::Detail {
                 id,
@@ -271,12 +298,19 @@ impl App {
         match event {
             Event::Key(key) => self.on_key(&key, now, effects),
             Event::Paste(text) => self.on_paste(&text, effects),
-            Event::Resize(..) | Event::FocusGained => self.dirty = true,
+            Event::Resize(width, height) => {
+                self.size = Some((width, height));
+                self.dirty = true;
+            }
+            Event::FocusGained => self.dirty = true,
             _ => {}
         }
     }
 
     fn on_paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
+        if self.too_small() {
+            return;
+        }
         match &mut self.overlay {
             Some(Overlay::Track(form)) => form.paste(text),
             Some(Overlay::Filter(form)) => form.paste(text),
@@ -289,14 +323,20 @@ impl App {
     }
 
     fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
+        if self.too_small() {
+            self.on_key_too_small(key);
+            return;
+        }
         let context = self.context();
-        let action = keymap::action(context, key, self.config.read_only);
+        let action = keymap::action(context, key);
         self.dirty = true;
         match (context, action) {
-            (Context::Help, Some(Action::Close | Action::Quit)) => self.overlay = None,
-            (Context::Help, _) => {}
+            (_, Some(action)) if self.refused_read_only(action) => {}
+            (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
+            (Context::Help, action) => self.on_help_action(action),
             (Context::Form, action) => self.on_form_key(key, action, now, effects),
             (Context::Detail, Some(action)) => self.on_detail_action(action, now, effects),
+            (Context::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
             (Context::Composer, Some(action)) => self.on_composer_action(action, now, effects),
             (Context::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),
@@ -357,7 +397,10 @@ impl App {
             Pane::Visitors if self.visitors.page.is_none() && !self.visitors.loading => {
                 self.fetch_visitors(now, effects);
             }
-            Pane::Composer => effects.push(Effect::RefreshBudget),
+            Pane::Composer => {
+                self.aim_composer();
+                effects.push(Effect::RefreshBudget);
+            }
             _ => {}
         }
     }
@@ -370,6 +413,7 @@ impl App {
         }
         effects.push(Effect::RefreshBudget);
         effects.push(Effect::ReloadTracked);
+        effects.push(Effect::LoadUnsure);
         if let Some(wait) = self.rate_wait(now) {
             self.notify(
                 NoticeKind::Warning,
@@ -392,6 +436,7 @@ impl App {
             self.poll.schedule(&job.id, status, now.mono, first);
         }
         self.jobs.load(startup.jobs);
+        self.jobs.set_unsure(startup.unsure);
         self.composer.load_drafts(&startup.drafts);
         if let Some(saved) = startup.visitors_filter.as_deref() {
             self.visitors.restore(saved);

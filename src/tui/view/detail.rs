@@ -4,9 +4,11 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
+use super::wrap::wrap;
+use crate::api::JobStatus;
 use crate::journal::SubmissionKind;
 use crate::text::sanitize;
 use crate::tui::app::{App, DetailView};
@@ -19,11 +21,75 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, detail: &DetailView, app: &App, c
         area.width.saturating_sub(4).max(40),
         area.height,
     );
+    let columns = usize::from(rect.width.saturating_sub(2));
+    let height = usize::from(rect.height.saturating_sub(2)).max(1);
+    // Every line wrapped here, so the scroll counts the rows the screen shows.
+    let rows: Vec<Line<'static>> = lines(detail, app, cx)
+        .iter()
+        .flat_map(|(line, indent)| wrap(line, *indent, columns))
+        .collect();
+    let last_page = rows.len().saturating_sub(height);
+    let scroll = detail.scroll.get().min(last_page);
+    detail.scroll.set(scroll);
+    detail.page.set(height);
+    let below = rows.len().saturating_sub(scroll + height);
+    let below_marker = (below > 0).then(|| format!(" ↓ {below} more "));
+    // The longest key hint that fits beside the marker (`?` lists them all).
+    let room = columns.saturating_sub(below_marker.as_deref().map_or(0, super::wrap::width) + 2);
+    let hints: &[&str] = if app.config.read_only {
+        &[
+            " Esc close · j/k PgDn scroll · y copy · o open ",
+            " Esc close · j/k scroll · y copy ",
+            " Esc close · ? keys ",
+        ]
+    } else {
+        &[
+            " Esc close · j/k PgDn scroll · m follow-up · y copy · o open ",
+            " Esc close · j/k scroll · m follow-up · y copy ",
+            " Esc close · m follow-up · ? keys ",
+            " Esc close · ? keys ",
+        ]
+    };
+    let hint = hints
+        .iter()
+        .find(|h| super::wrap::width(h) <= room)
+        .unwrap_or(&" Esc ");
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(
+            format!(" Job {} ", crate::tui::app::short_id(&detail.id)),
+            theme.accent(),
+        ))
+        .title_bottom(Line::from(Span::styled(*hint, theme.dim())).right_aligned());
+    if scroll > 0 {
+        block = block.title(
+            Line::from(Span::styled(format!(" ↑ {scroll} more "), theme.dim())).right_aligned(),
+        );
+    }
+    if let Some(marker) = below_marker {
+        block = block.title_bottom(Line::from(Span::styled(marker, theme.dim())));
+    }
+    let shown: Vec<Line<'static>> = rows.into_iter().skip(scroll).take(height).collect();
+    frame.render_widget(Paragraph::new(shown).block(block), rect);
+}
+
+/// The detail's lines before wrapping, each with the indent its continuation rows keep.
+fn lines(detail: &DetailView, app: &App, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
+    let theme = cx.theme;
     let row = app.jobs.get(&detail.id);
     let job = row.and_then(|r| r.job.as_ref());
     let dash = || "-".to_owned();
     let (status, style) = theme.status(row.and_then(|r| r.status()));
     let source = job.and_then(|j| j.source.as_ref());
+    // A job that has ended will not open a pull request on its own.
+    let no_pr = if row
+        .and_then(|r| r.status())
+        .is_some_and(JobStatus::is_final)
+    {
+        "no PR"
+    } else {
+        "none yet"
+    };
     let mut lines = vec![
         Line::from(vec![
             Span::styled("status   ", theme.dim()),
@@ -52,7 +118,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, detail: &DetailView, app: &App, c
         field(
             "PR",
             job.and_then(|j| j.pr_link.as_deref())
-                .map_or_else(|| "none yet".to_owned(), sanitize),
+                .map_or_else(|| no_pr.to_owned(), sanitize),
             cx,
         ),
         field(
@@ -74,16 +140,23 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, detail: &DetailView, app: &App, c
             theme.warning(),
         )));
     }
-    lines.push(Line::default());
-    lines.push(Line::from(Span::styled(
-        "Timeline (as observed here)",
-        theme.bold(),
-    )));
+    let mut lines: Vec<(Line<'static>, usize)> = lines
+        .into_iter()
+        .map(|line| {
+            let indent = if line.spans.len() == 2 { 9 } else { 2 };
+            (line, indent)
+        })
+        .collect();
+    lines.push((Line::default(), 0));
+    lines.push((
+        Line::from(Span::styled("Timeline (as observed here)", theme.bold())),
+        0,
+    ));
     if detail.timeline.is_empty() {
-        lines.push(Line::from(Span::styled(
-            "  nothing observed yet",
-            theme.dim(),
-        )));
+        lines.push((
+            Line::from(Span::styled("  nothing observed yet", theme.dim())),
+            2,
+        ));
     } else {
         let steps: Vec<String> = detail
             .timeline
@@ -96,60 +169,56 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, detail: &DetailView, app: &App, c
                 )
             })
             .collect();
-        lines.push(Line::from(format!("  {}", steps.join(" → "))));
+        lines.push((Line::from(format!("  {}", steps.join(" → "))), 2));
     }
-    lines.push(Line::default());
-    lines.push(Line::from(Span::styled(
-        "Conversation (prompts sent from this machine)",
-        theme.bold(),
-    )));
+    lines.push((Line::default(), 0));
+    lines.push((
+        Line::from(Span::styled(
+            "Conversation (prompts sent from this machine)",
+            theme.bold(),
+        )),
+        0,
+    ));
+    conversation(&mut lines, detail, cx);
+    lines
+}
+
+fn conversation(lines: &mut Vec<(Line<'static>, usize)>, detail: &DetailView, cx: &ViewContext) {
+    let theme = cx.theme;
     match &detail.conversation {
-        None => lines.push(Line::from(Span::styled("  loading…", theme.dim()))),
-        Some(prompts) if prompts.is_empty() => lines.push(Line::from(Span::styled(
-            "  none: this job was started elsewhere and the service does not return prompts",
-            theme.dim(),
-        ))),
+        None => lines.push((Line::from(Span::styled("  loading…", theme.dim())), 2)),
+        Some(prompts) if prompts.is_empty() => lines.push((
+            Line::from(Span::styled(
+                "  none: this job was started elsewhere and the service does not return prompts",
+                theme.dim(),
+            )),
+            2,
+        )),
         Some(prompts) => {
             for prompt in prompts {
                 let kind = match prompt.kind {
                     SubmissionKind::Create => "new job",
                     SubmissionKind::Message => "follow-up",
                 };
-                lines.push(Line::from(Span::styled(
-                    format!("  {} · {kind}", cx.date_time(prompt.sent_at)),
-                    theme.accent(),
-                )));
+                lines.push((
+                    Line::from(Span::styled(
+                        format!("  {} · {kind}", cx.date_time(prompt.sent_at)),
+                        theme.accent(),
+                    )),
+                    2,
+                ));
                 for text in prompt.prompt.lines() {
-                    lines.push(Line::from(format!("    {}", sanitize(text))));
+                    let text = sanitize(text);
+                    // A wrapped line of an indented list item stays under its item.
+                    let own = text.chars().take_while(|c| *c == ' ').count();
+                    lines.push((Line::from(format!("    {text}")), 4 + own));
                 }
             }
         }
     }
-    let inner_height = rect.height.saturating_sub(2);
-    let max_scroll = u16::try_from(lines.len())
-        .unwrap_or(u16::MAX)
-        .saturating_sub(inner_height);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(
-            format!(" Job {} ", crate::tui::app::short_id(&detail.id)),
-            theme.accent(),
-        ))
-        .title_bottom(
-            Line::from(Span::styled(
-                " Esc close · j/k scroll · m follow-up · y copy · o open ",
-                theme.dim(),
-            ))
-            .right_aligned(),
-        );
-    let paragraph = Paragraph::new(lines)
-        .block(block)
-        .wrap(Wrap { trim: false })
-        .scroll((detail.scroll.min(max_scroll), 0));
-    frame.render_widget(paragraph, rect);
 }
 
-fn field<'a>(name: &'a str, value: String, cx: &ViewContext) -> Line<'a> {
+fn field(name: &str, value: String, cx: &ViewContext) -> Line<'static> {
     Line::from(vec![
         Span::styled(format!("{name:<9}"), cx.theme.dim()),
         Span::raw(value),

@@ -51,39 +51,78 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, context: Context, app: &App, cx: 
             cx.theme.dim(),
         )));
     }
-    let global = if keymap::has_global(context) {
-        section("Everywhere", keymap::GLOBAL, read_only, cx)
-    } else {
+    // The global keys this place does not take for itself.
+    let globals: Vec<Binding> = keymap::globals(context)
+        .iter()
+        .filter(|b| keymap::reachable(context, b))
+        .copied()
+        .collect();
+    let global = if globals.is_empty() {
         Vec::new()
+    } else {
+        section("Everywhere", &globals, read_only, cx)
     };
     let stacked = local.len() + global.len() + 1;
-    let side_by_side = stacked + 2 > usize::from(area.height) && !global.is_empty();
-    let rows = if side_by_side {
-        local.len().max(global.len())
-    } else {
-        stacked
-    };
-    let height = u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(2);
-    let width = if side_by_side { 78 } else { 48 };
-    let rect = super::overlay_area(frame, area, width, height);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(" Keys ", cx.theme.accent()))
-        .title_bottom(Line::from(Span::styled(" Esc close ", cx.theme.dim())).right_aligned());
-    let inner = block.inner(rect);
-    frame.render_widget(block, rect);
+    let both_fit = local.len().max(global.len()) + 2 <= usize::from(area.height);
+    let side_by_side = stacked + 2 > usize::from(area.height)
+        && !global.is_empty()
+        && area.width >= 78
+        && both_fit;
     if side_by_side {
+        let rows = local.len().max(global.len());
+        let height = u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(2);
+        let rect = super::overlay_area(frame, area, 78, height);
+        let block = frame_block(" Esc close ".to_owned(), None, cx);
+        let inner = block.inner(rect);
+        frame.render_widget(block, rect);
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(inner);
         frame.render_widget(Paragraph::new(local), left);
         frame.render_widget(Paragraph::new(global), right);
-    } else {
-        let mut lines = local;
-        if !global.is_empty() {
-            lines.push(Line::default());
-            lines.extend(global);
-        }
-        frame.render_widget(Paragraph::new(lines), inner);
+        return;
     }
+    // One list; when it does not fit, it scrolls and the border says what is hidden.
+    let mut lines = local;
+    if !global.is_empty() {
+        lines.push(Line::default());
+        lines.extend(global);
+    }
+    let height = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2);
+    let rect = super::overlay_area(frame, area, 48, height);
+    let visible = usize::from(rect.height.saturating_sub(2)).max(1);
+    let scroll = app
+        .help_scroll
+        .get()
+        .min(lines.len().saturating_sub(visible));
+    app.help_scroll.set(scroll);
+    let below = lines.len().saturating_sub(scroll + visible);
+    let (hint, marker) = if scroll + below == 0 {
+        (" Esc close ".to_owned(), None)
+    } else {
+        let marker = match (scroll, below) {
+            (0, b) => format!(" ↓ {b} more "),
+            (a, 0) => format!(" ↑ {a} more "),
+            (a, b) => format!(" ↑ {a} · ↓ {b} more "),
+        };
+        (" j/k scroll · Esc close ".to_owned(), Some(marker))
+    };
+    let block = frame_block(hint, marker, cx);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let shown: Vec<Line<'static>> = lines.into_iter().skip(scroll).take(visible).collect();
+    frame.render_widget(Paragraph::new(shown), inner);
+}
+
+fn frame_block(hint: String, marker: Option<String>, cx: &ViewContext) -> Block<'static> {
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(" Keys ", cx.theme.accent()))
+        .title_bottom(Line::from(Span::styled(hint, cx.theme.dim())).right_aligned());
+    if let Some(marker) = marker {
+        block = block.title_bottom(Line::from(Span::styled(marker, cx.theme.dim())));
+    }
+    block
 }

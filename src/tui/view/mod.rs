@@ -9,6 +9,7 @@ mod jobs;
 mod status;
 pub mod theme;
 mod visitors;
+pub mod wrap;
 
 use std::time::Instant;
 
@@ -21,9 +22,7 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 use super::app::{App, Overlay, Pane};
 use theme::Theme;
 
-/// Smallest terminal the console draws in.
-pub const MIN_WIDTH: u16 = 60;
-pub const MIN_HEIGHT: u16 = 15;
+pub use super::app::{MIN_HEIGHT, MIN_WIDTH};
 
 /// What a frame is drawn with besides the state: the clock and the colour choice.
 #[derive(Debug, Clone, Copy)]

@@ -14,7 +14,7 @@ use crate::tui::app::{App, Link, Pane};
 pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let theme = cx.theme;
     let mut spans = vec![Span::styled(" docdeck ", theme.accent())];
-    let jobs = format!(" 1 Jobs ({}) ", app.jobs.rows.len());
+    let jobs = format!(" 1 Jobs ({}) ", app.jobs.tracked_count());
     let mut panes = vec![(Pane::Jobs, jobs)];
     if !app.config.read_only {
         let drafts = if app.composer.has_text() { " •" } else { "" };

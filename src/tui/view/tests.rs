@@ -8,6 +8,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
+
+mod jobs;
 use crate::api::{Job, JobStatus, PageVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{Config, NotifyMode};
@@ -142,6 +144,7 @@ impl Scene {
             )],
             visitors_filter: None,
             set_aside: None,
+            unsure: Vec::new(),
             budget: Budget {
                 create_used: 13,
                 message_used: 4,

@@ -2,6 +2,8 @@
 //! no real clock. This file holds the harness and the jobs and polling tests.
 
 mod composer;
+mod keys;
+mod track;
 mod visitors;
 
 use std::time::{Duration, Instant};
@@ -330,6 +332,7 @@ fn the_cursor_stays_on_its_job_across_refreshes_and_new_jobs() {
     h.send(Msg::Tracked {
         id: "newest".into(),
         result: Ok(job("newest", "active", 10)),
+        first_prompt: None,
     });
     h.key(KeyCode::Char('j'));
     assert_eq!(h.app.jobs.rows[0].id, "newest");
@@ -389,6 +392,7 @@ fn o_without_a_display_copies_the_link_and_says_so() {
     h.send(Msg::Tracked {
         id: "a".into(),
         result: Ok(with_link),
+        first_prompt: None,
     });
     let effects = h.key(KeyCode::Char('o'));
     assert_eq!(
@@ -409,6 +413,7 @@ fn o_without_a_display_copies_the_link_and_says_so() {
             pr_link: Some("https://x/pull/1".into()),
             ..job("b", "completed", 0)
         }),
+        first_prompt: None,
     });
     assert_eq!(
         h.key(KeyCode::Char('o')),

@@ -1,0 +1,136 @@
+//! The keys that mean the same everywhere (quit, help, panes, refresh, pause), the help
+//! opened over another overlay, the "too small" screen that takes only quit, and the word
+//! said when `--read-only` refuses a key.
+
+use crossterm::event::KeyEvent;
+
+use super::{App, NoticeKind, Overlay};
+use crate::tui::keymap::{self, Action, Context};
+use crate::tui::message::{Clock, DraftKey, Effect};
+
+/// Smallest terminal the console draws in; below it only `q` and Ctrl+C are read.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 15;
+
+impl App {
+    /// Whether the screen is below the minimum size, so that it shows only "too small".
+    #[must_use]
+    pub fn too_small(&self) -> bool {
+        self.size
+            .is_some_and(|(width, height)| width < MIN_WIDTH || height < MIN_HEIGHT)
+    }
+
+    /// The "too small" screen offers `q` to quit: that and Ctrl+C quit; no other key
+    /// reaches the pane or form hidden behind it.
+    pub(super) fn on_key_too_small(&mut self, key: &KeyEvent) {
+        if keymap::action(Context::Jobs, key) == Some(Action::Quit) {
+            self.quit = true;
+        }
+    }
+
+    /// Under `--read-only`, a key that would write says so instead of doing nothing.
+    pub(super) fn refused_read_only(&mut self, action: Action) -> bool {
+        if !(self.config.read_only && action.writes()) {
+            return false;
+        }
+        self.notify(
+            NoticeKind::Warning,
+            "read-only: new jobs and follow-ups are off here (--read-only)",
+        );
+        true
+    }
+
+    /// Quit, help, the panes, refresh and pause, from any place. Switching panes closes
+    /// the detail or help on top; help opened over an overlay goes back to it.
+    pub(super) fn on_global(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.open_help(),
+            Action::NextPane
+            | Action::PrevPane
+            | Action::FocusJobs
+            | Action::FocusComposer
+            | Action::FocusVisitors => {
+                self.overlay = None;
+                self.under_help = None;
+                self.on_action(action, now, effects);
+            }
+            Action::Refresh | Action::TogglePause => self.on_action(action, now, effects),
+            Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::Open
+            | Action::Close
+            | Action::NewJob
+            | Action::FollowUp
+            | Action::Track
+            | Action::Untrack
+            | Action::Copy
+            | Action::OpenLink
+            | Action::Send
+            | Action::LeaveComposer
+            | Action::Editor
+            | Action::ToNewJob
+            | Action::NextPage
+            | Action::PrevPage
+            | Action::Filter
+            | Action::Export
+            | Action::MoreRows
+            | Action::FewerRows
+            | Action::NextField
+            | Action::PrevField
+            | Action::ChoiceLeft
+            | Action::ChoiceRight
+            | Action::Apply => {}
+        }
+    }
+
+    /// Help for the place the keys go to now, over whatever overlay is open.
+    pub(super) fn open_help(&mut self) {
+        let context = self.context();
+        if context == Context::Help {
+            self.close_help();
+            return;
+        }
+        self.under_help = self.overlay.take().map(Box::new);
+        self.overlay = Some(Overlay::Help(context));
+        self.help_scroll.set(0);
+    }
+
+    /// Keys of the help: close it, or scroll it where it does not fit.
+    pub(super) fn on_help_action(&mut self, action: Option<Action>) {
+        let at = self.help_scroll.get();
+        match action {
+            Some(Action::Close) => self.close_help(),
+            Some(Action::Up) => self.help_scroll.set(at.saturating_sub(1)),
+            Some(Action::Down) => self.help_scroll.set(at.saturating_add(1)),
+            Some(Action::PrevPage) => self.help_scroll.set(at.saturating_sub(10)),
+            Some(Action::NextPage) => self.help_scroll.set(at.saturating_add(10)),
+            Some(Action::Top) => self.help_scroll.set(0),
+            Some(Action::Bottom) => self.help_scroll.set(usize::MAX),
+            _ => self.dirty = false,
+        }
+    }
+
+    pub(super) fn close_help(&mut self) {
+        self.overlay = self.under_help.take().map(|overlay| *overlay);
+    }
+
+    /// Ctrl+N in the composer: the follow-up's text moves to the new-job draft, for a
+    /// job that takes no more follow-ups (archived: the service answers 409).
+    pub(super) fn follow_up_to_new_job(&mut self, effects: &mut Vec<Effect>) {
+        let DraftKey::FollowUp(_) = &self.composer.target else {
+            self.notify(NoticeKind::Info, "this is already the new-job draft");
+            return;
+        };
+        if self.composer.sending.is_some() {
+            return;
+        }
+        self.composer.move_text_to(DraftKey::NewJob, effects);
+        self.notify(
+            NoticeKind::Info,
+            "the text is now the new-job draft: Ctrl+S creates a job with it",
+        );
+    }
+}

@@ -1,0 +1,217 @@
+//! Tracking by id (`a`), jobs another docdeck started tracking, and new-job prompts of
+//! unknown outcome, listed until the user dismisses them (`x`) or tracks the job (`a`).
+
+use super::jobs::{JobRow, short_id};
+use super::{App, NoticeKind, Overlay};
+use crate::api::{ApiError, Job};
+use crate::journal::{TrackedJob, UnsureSend};
+use crate::text::sanitize;
+use crate::tui::keymap::Action;
+use crate::tui::message::{Clock, Effect};
+
+impl App {
+    pub(super) fn on_tracked(
+        &mut self,
+        id: &str,
+        result: Result<Job, ApiError>,
+        first_prompt: Option<String>,
+        now: Clock,
+    ) {
+        if !matches!(result, Err(ApiError::InvalidInput(_))) {
+            self.record_call(result.as_ref().map(|_| ()), None, now);
+        }
+        let form = match &mut self.overlay {
+            Some(Overlay::Track(form)) if form.looking_up => Some(form),
+            _ => None,
+        };
+        match result {
+            Ok(job) => {
+                if let Some(form) = form {
+                    if let Some(submission) = form.for_submission {
+                        self.jobs.remove(&format!("{UNSURE}{submission}"));
+                    }
+                    self.overlay = None;
+                }
+                self.poll.schedule(
+                    id,
+                    job.status.as_ref(),
+                    now.mono,
+                    super::poll::FirstRead::AfterCadence,
+                );
+                self.jobs.upsert(JobRow {
+                    id: id.to_owned(),
+                    job: Some(job),
+                    first_prompt,
+                    seen_at: Some(now.wall),
+                    problem: None,
+                });
+                self.jobs.select(id);
+                self.notify(NoticeKind::Info, format!("tracking {}", short_id(id)));
+            }
+            Err(err) => {
+                let text = format!("cannot track {}: {err}", sanitize(id));
+                match form {
+                    // The form keeps what was typed, so one wrong letter is one fix.
+                    Some(form) => {
+                        form.looking_up = false;
+                        form.error = Some(text);
+                        self.dirty = true;
+                    }
+                    None => self.notify(NoticeKind::Error, text),
+                }
+            }
+        }
+    }
+
+    /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
+    /// ones already shown keep their state.
+    pub(super) fn on_tracked_list(&mut self, jobs: Vec<TrackedJob>, now: Clock) {
+        for tracked in jobs {
+            if self.jobs.get(&tracked.id).is_some() {
+                continue;
+            }
+            let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
+            self.poll.schedule(
+                &tracked.id,
+                status.as_ref(),
+                now.mono,
+                super::poll::FirstRead::Now,
+            );
+            self.jobs.upsert(JobRow {
+                id: tracked.id,
+                job: tracked.snapshot,
+                first_prompt: tracked.first_prompt,
+                seen_at: tracked.seen_at,
+                problem: None,
+            });
+            self.dirty = true;
+        }
+    }
+
+    /// Enter in the track form. A job already listed (by its id or a unique prefix of
+    /// it) is selected; otherwise the id is looked up and the form waits for the answer.
+    pub(super) fn start_tracking(
+        &mut self,
+        mut form: Box<super::TrackForm>,
+        typed: String,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) -> Option<Overlay> {
+        let listed: Vec<&str> = self
+            .jobs
+            .rows
+            .iter()
+            .map(|r| r.id.as_str())
+            .filter(|id| id.starts_with(&typed))
+            .take(2)
+            .collect();
+        let exact = self.jobs.get(&typed).map(|r| r.id.clone());
+        if let Some(id) = exact.or_else(|| (listed.len() == 1).then(|| listed[0].to_owned())) {
+            self.jobs.select(&id);
+            self.notify(
+                NoticeKind::Info,
+                format!("{} is already tracked", short_id(&id)),
+            );
+            return None;
+        }
+        if let Some(wait) = self.rate_wait(now) {
+            form.error = Some(format!(
+                "rate limited: calls resume in {wait}s; Enter tracks it then"
+            ));
+        } else {
+            form.error = None;
+            form.looking_up = true;
+            effects.push(Effect::Track {
+                typed,
+                submission: form.for_submission,
+            });
+        }
+        Some(Overlay::Track(form))
+    }
+}
+
+/// Rows of new-job prompts of unknown outcome carry this before their submission number:
+/// a character no job id typed or sent has, so they can never be taken for a job.
+const UNSURE: &str = "\u{0}unsure:";
+
+/// The submission a row stands for, when it is a prompt of unknown outcome, not a job.
+#[must_use]
+pub fn unsure_submission(id: &str) -> Option<i64> {
+    id.strip_prefix(UNSURE)?.parse().ok()
+}
+
+impl super::JobList {
+    /// Jobs tracked, without the rows of unknown outcome (which are prompts, not jobs).
+    #[must_use]
+    pub fn tracked_count(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| unsure_submission(&r.id).is_none())
+            .count()
+    }
+
+    /// Replaces the rows of unknown outcome with `list`; the job rows stay as they are.
+    pub fn set_unsure(&mut self, list: Vec<UnsureSend>) {
+        let gone: Vec<String> = self
+            .rows
+            .iter()
+            .filter(|r| unsure_submission(&r.id).is_some())
+            .map(|r| r.id.clone())
+            .collect();
+        for id in gone {
+            self.remove(&id);
+        }
+        // Oldest first: each goes on top, so the newest ends first.
+        for unsure in list.into_iter().rev() {
+            self.upsert(JobRow {
+                id: format!("{UNSURE}{}", unsure.submission),
+                job: None,
+                first_prompt: Some(unsure.prompt),
+                seen_at: Some(unsure.sent_at),
+                problem: None,
+            });
+        }
+    }
+}
+
+impl App {
+    /// The jobs keys on a row of unknown outcome: `x` dismisses it, `a` tracks the job it
+    /// may have made (the prompt becomes that job's), `y` copies the prompt; keys that need
+    /// a job say what to do. Returns whether the key was taken.
+    pub(super) fn on_unsure_action(
+        &mut self,
+        submission: i64,
+        action: Action,
+        effects: &mut Vec<Effect>,
+    ) -> bool {
+        match action {
+            Action::Untrack => {
+                self.jobs.remove(&format!("{UNSURE}{submission}"));
+                effects.push(Effect::DismissUnsure(submission));
+                self.notify(NoticeKind::Info, "dismissed the prompt of unknown outcome");
+            }
+            Action::Track => {
+                let form = super::TrackForm {
+                    for_submission: Some(submission),
+                    ..super::TrackForm::new()
+                };
+                self.overlay = Some(Overlay::Track(Box::new(form)));
+            }
+            Action::Copy => {
+                if let Some(prompt) = self.jobs.selected().and_then(|r| r.first_prompt.clone()) {
+                    effects.push(Effect::Copy(prompt));
+                    self.notify(
+                        NoticeKind::Info,
+                        "copied the prompt to the clipboard (OSC 52)",
+                    );
+                }
+            }
+            Action::Open | Action::FollowUp | Action::OpenLink => self.notify(
+                NoticeKind::Warning,
+                "no answer came; the job MAY exist: `a` tracks it by its id, `x` drops this row",
+            ),
+            _ => return false,
+        }
+        true
+    }
+}

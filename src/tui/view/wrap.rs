@@ -1,0 +1,166 @@
+//! Text by display width: lines wrapped at word boundaries whose continuation rows keep
+//! the indent of their line (so a scrolled view knows exactly how many rows it has), and
+//! text cut to a column that says it was cut with `…`.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+/// Columns a character takes on screen (0 for combining marks, 2 for wide ones).
+fn char_width(c: char) -> usize {
+    let mut buf = [0u8; 4];
+    Span::raw(&*c.encode_utf8(&mut buf)).width()
+}
+
+/// Columns a text takes on screen.
+#[must_use]
+pub fn width(text: &str) -> usize {
+    text.chars().map(char_width).sum()
+}
+
+/// `text` cut to `columns` with a trailing `…` when it does not fit.
+#[must_use]
+pub fn fit(text: &str, columns: usize) -> String {
+    if width(text) <= columns {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = char_width(c);
+        if used + w + 1 > columns {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if columns > 0 {
+        out.push('…');
+    }
+    out
+}
+
+type Cells = Vec<(char, Style)>;
+
+/// Rows of `line` at most `columns` wide, broken between words (inside a word only when
+/// it is longer than a row). Continuation rows start with `indent` spaces.
+#[must_use]
+pub fn wrap(line: &Line<'_>, indent: usize, columns: usize) -> Vec<Line<'static>> {
+    let columns = columns.max(1);
+    let indent = indent.min(columns / 2);
+    let cells: Cells = line
+        .spans
+        .iter()
+        .flat_map(|span| {
+            let style = line.style.patch(span.style);
+            span.content.chars().map(move |c| (c, style))
+        })
+        .collect();
+    let mut rows: Vec<Cells> = Vec::new();
+    let mut row: Cells = Vec::new();
+    let mut used = 0;
+    let new_row = |rows: &mut Vec<Cells>, row: &mut Cells| {
+        rows.push(std::mem::take(row));
+        row.extend(std::iter::repeat_n((' ', Style::default()), indent));
+        indent
+    };
+    for word in words(&cells) {
+        let word_width: usize = word.iter().map(|(c, _)| char_width(*c)).sum();
+        let text_width = word_width - trailing_spaces(word);
+        if used + text_width > columns && used > indent {
+            used = new_row(&mut rows, &mut row);
+        }
+        if used + text_width <= columns {
+            row.extend_from_slice(word);
+            used += word_width;
+            continue;
+        }
+        // Longer than a whole row: broken where the row ends.
+        for &(c, style) in word {
+            let w = char_width(c);
+            if used + w > columns && used > indent {
+                used = new_row(&mut rows, &mut row);
+            }
+            row.push((c, style));
+            used += w;
+        }
+    }
+    rows.push(row);
+    rows.into_iter().map(|cells| to_line(&cells)).collect()
+}
+
+/// Words with the spaces after them; leading spaces are a word of their own.
+fn words(cells: &[(char, Style)]) -> Vec<&[(char, Style)]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..cells.len() {
+        if cells[i - 1].0 == ' ' && cells[i].0 != ' ' {
+            out.push(&cells[start..i]);
+            start = i;
+        }
+    }
+    if start < cells.len() {
+        out.push(&cells[start..]);
+    }
+    out
+}
+
+fn trailing_spaces(word: &[(char, Style)]) -> usize {
+    word.iter().rev().take_while(|(c, _)| *c == ' ').count()
+}
+
+fn to_line(cells: &[(char, Style)]) -> Line<'static> {
+    let end = cells.len() - trailing_spaces(cells);
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut text = String::new();
+    let mut style = None;
+    for &(c, s) in &cells[..end] {
+        if style.is_some_and(|current| current != s) {
+            spans.push(Span::styled(
+                std::mem::take(&mut text),
+                style.unwrap_or_default(),
+            ));
+        }
+        style = Some(s);
+        text.push(c);
+    }
+    if !text.is_empty() {
+        spans.push(Span::styled(text, style.unwrap_or_default()));
+    }
+    Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(rows: &[Line<'_>]) -> Vec<String> {
+        rows.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn wrapped_rows_keep_the_indent_and_never_pass_the_width() {
+        let line = Line::from("    one two three four five six seven");
+        let rows = wrap(&line, 4, 16);
+        assert_eq!(
+            texts(&rows),
+            ["    one two", "    three four", "    five six", "    seven"]
+        );
+        assert!(rows.iter().all(|r| r.width() <= 16));
+    }
+
+    #[test]
+    fn a_word_longer_than_a_row_is_broken_and_nothing_is_lost() {
+        let rows = wrap(&Line::from("  abcdefghij xy"), 2, 6);
+        assert_eq!(texts(&rows), ["  abcd", "  efgh", "  ij", "  xy"]);
+        let rows = wrap(&Line::from("short"), 0, 80);
+        assert_eq!(texts(&rows), ["short"]);
+        assert_eq!(texts(&wrap(&Line::from(""), 4, 10)), [""]);
+    }
+
+    #[test]
+    fn cut_text_says_so() {
+        assert_eq!(fit("Fix the broken links", 10), "Fix the b…");
+        assert_eq!(fit("short", 10), "short");
+        assert_eq!(fit("日本語のテキスト", 7), "日本語…");
+    }
+}
