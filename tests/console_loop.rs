@@ -334,6 +334,50 @@ async fn ctrl_e_edits_the_draft_in_the_editor_and_keeps_it() {
 }
 
 #[tokio::test]
+async fn ctrl_e_hands_the_editor_a_private_file_with_an_unguessable_name() {
+    let server = common::start(common::fast_options(DbLocation::Memory)).await;
+    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
+    // The "editor" replaces the text with the file's mode and name, CRLF-terminated as
+    // some editors write it.
+    let editor = r#"m() { printf 'mode %s\r\nname %s\r\n' "$(stat -c %a "$1")" "$(basename "$1")" > "$1"; }; m"#;
+    let mut console = Console::open_full(
+        &server,
+        Duration::from_secs(3),
+        Arc::clone(&journal),
+        editor,
+    );
+    console.wait_for("the list", |s| s.contains("Jobs")).await;
+    console.key(KeyCode::Char('n'));
+    console.type_text("private plans");
+    console.ctrl('e');
+    let screen = console
+        .wait_for("the edited text", |s| {
+            s.contains("mode ") && s.contains("name ")
+        })
+        .await;
+    assert!(screen.contains("mode 600"), "{screen}");
+    let pid = std::process::id().to_string();
+    let name = line_with(&screen, "name ").unwrap();
+    assert!(
+        !name.contains(&pid),
+        "a name with the pid can be guessed: {name}"
+    );
+    let scope = console.scope.clone();
+    common::eventually("the edited draft saved without CR", || {
+        let drafts = journal.lock().unwrap().drafts(&scope).unwrap();
+        async move {
+            drafts
+                .iter()
+                .any(|(_, t)| t.starts_with("mode 600\nname ") && !t.contains('\r'))
+                .then_some(())
+        }
+    })
+    .await;
+    console.quit().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
 async fn the_whole_range_exports_to_csv_with_every_page() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("service.sqlite");

@@ -8,9 +8,11 @@ use chrono::NaiveDate;
 use crossterm::event::KeyEvent;
 use ratatui_textarea::{CursorMove, TextArea};
 
-use super::{App, NoticeKind, Overlay, Range};
+use super::composer::is_line_break;
+use super::{App, Overlay, Range};
 use crate::api::{DateParam, VisitorsQuery, query::MAX_LIMIT};
 use crate::cli::Format;
+use crate::text::normalize_newlines;
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect};
 
@@ -25,13 +27,25 @@ fn value(area: &TextArea<'_>) -> String {
     area.lines().concat().trim().to_owned()
 }
 
-/// Types a key into a one-line field (Enter never makes a second line: the form reads it).
+/// Types a key into a one-line field. A line break (Enter with any modifier, Ctrl+J,
+/// Ctrl+M) never makes a second line: `on_form_key` reads it as Enter.
 fn type_into(area: &mut TextArea<'static>, key: &KeyEvent) {
-    let _ = area.input(*key);
+    if !is_line_break(key) {
+        let _ = area.input(*key);
+    }
 }
 
+/// Pastes into a one-line field: CR and CRLF count as line breaks, breaks at the ends are
+/// dropped (a copied line brings its own), and the lines left are joined with a space, so
+/// nothing pasted is hidden and the field's check says what is wrong with it.
 fn paste_into(area: &mut TextArea<'static>, text: &str) {
-    let _ = area.insert_str(text.replace(['\r', '\n'], ""));
+    let text = normalize_newlines(text);
+    let joined = text
+        .trim_matches('\n')
+        .split('\n')
+        .collect::<Vec<_>>()
+        .join(" ");
+    let _ = area.insert_str(joined);
 }
 
 /// `a`: the id of an existing job to follow.
@@ -95,6 +109,9 @@ pub struct FilterForm {
     pub from: TextArea<'static>,
     pub to: TextArea<'static>,
     pub rows: TextArea<'static>,
+    /// Enter was pressed with a field marked: the form says to fix them (in the form, so
+    /// the words go away with it).
+    pub refused: bool,
     today: NaiveDate,
 }
 
@@ -126,6 +143,7 @@ impl FilterForm {
             from: field(&show(from)),
             to: field(&show(to)),
             rows: field(&limit.to_string()),
+            refused: false,
             today,
         }
     }
@@ -266,7 +284,7 @@ impl ExportForm {
         Self {
             format: Format::Csv,
             path: field(&name),
-            on_format: false,
+            on_format: true,
             error: None,
             query,
         }
@@ -305,6 +323,12 @@ impl App {
             self.overlay = None;
             return;
         }
+        // LF and CR typed as keys (a terminal's Enter, an unbracketed paste) mean Enter.
+        let action = if action.is_none() && is_line_break(key) {
+            Some(Action::Apply)
+        } else {
+            action
+        };
         let Some(overlay) = self.overlay.take() else {
             return;
         };
@@ -355,10 +379,7 @@ impl App {
                     self.set_filter(range, limit, now, effects);
                     return None;
                 }
-                self.notify(
-                    NoticeKind::Warning,
-                    "fix the marked fields first (Esc cancels)",
-                );
+                form.refused = true;
             }
             Some(Action::NextField) => form.next_field(true),
             Some(Action::PrevField) => form.next_field(false),

@@ -1,6 +1,6 @@
 //! The visitors pane: stale replies, the filter form, saved ranges.
 
-use crossterm::event::KeyCode;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
 
@@ -151,4 +151,97 @@ fn ranges_round_trip_through_the_journal_setting() {
         ("2026-11-01".into(), "2026-12-01".into())
     );
     assert_eq!(Range::from_setting("garbage"), None);
+}
+
+fn form_field(h: &Harness) -> String {
+    match &h.app.overlay {
+        Some(Overlay::Filter(form)) => form.from.lines().join("⏎"),
+        Some(Overlay::Export(form)) => form.path.lines().join("⏎"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_paste_with_line_breaks_into_a_form_field_stays_on_one_line() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('f'));
+    h.key(KeyCode::Tab);
+    for _ in 0..12 {
+        h.key(KeyCode::Backspace);
+    }
+    // A copied line brings its line break (CR from a terminal, CRLF from a file).
+    h.send(Msg::Input(Event::Paste("2026-11-01\r\n".into())));
+    assert_eq!(form_field(&h), "2026-11-01");
+    // Ctrl+J (LF) is the Enter of some terminals: it never deletes what was typed.
+    h.ctrl('j');
+    assert!(
+        h.app.overlay.is_none(),
+        "Ctrl+J applied the form like Enter"
+    );
+    h.key(KeyCode::Char('e'));
+    h.key(KeyCode::Tab);
+    for _ in 0..80 {
+        h.key(KeyCode::Backspace);
+    }
+    // Several lines are joined with spaces, so nothing pasted is hidden.
+    h.send(Msg::Input(Event::Paste("/tmp/a\r\nb.csv\r".into())));
+    assert_eq!(form_field(&h), "/tmp/a b.csv");
+    // Shift+Enter adds no second line either: it is Enter.
+    let effects = h.send(Msg::Input(Event::Key(KeyEvent::new(
+        KeyCode::Enter,
+        KeyModifiers::SHIFT,
+    ))));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Export { path, .. } if path.ends_with("a b.csv"))),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn fix_the_marked_fields_is_gone_after_a_good_apply() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('f'));
+    h.key(KeyCode::Tab);
+    h.type_text("x");
+    h.key(KeyCode::Enter);
+    let said = |h: &Harness| {
+        let notice = h.app.notice.as_ref().map(|n| n.text.clone());
+        let form = match &h.app.overlay {
+            Some(Overlay::Filter(form)) => form.refused,
+            _ => false,
+        };
+        (notice, form)
+    };
+    assert_eq!(said(&h), (None, true), "the form itself says it");
+    h.key(KeyCode::Backspace);
+    h.key(KeyCode::Enter);
+    assert!(h.app.overlay.is_none());
+    assert!(
+        !h.app
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("fix the marked")),
+        "{:?}",
+        h.app.notice
+    );
+}
+
+#[test]
+fn the_export_form_opens_on_the_format_choice() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(form)) = &h.app.overlay else {
+        panic!("{:?}", h.app.overlay)
+    };
+    assert!(form.on_format);
+    h.key(KeyCode::Right);
+    let Some(Overlay::Export(form)) = &h.app.overlay else {
+        panic!()
+    };
+    assert_eq!(form.format, crate::cli::Format::Json);
 }
