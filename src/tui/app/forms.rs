@@ -258,6 +258,9 @@ pub struct ExportForm {
     pub path: TextArea<'static>,
     pub on_format: bool,
     pub error: Option<String>,
+    /// The file exists: the path as typed and where it resolved. Enter on the same text
+    /// replaces it; any edit asks again.
+    pub replace: Option<(String, PathBuf)>,
     query: VisitorsQuery,
 }
 
@@ -286,12 +289,37 @@ impl ExportForm {
             path: field(&name),
             on_format: true,
             error: None,
+            replace: None,
             query,
         }
     }
 
+    /// The range to export, whole (no page).
+    #[must_use]
+    pub fn query(&self) -> &VisitorsQuery {
+        &self.query
+    }
+
+    /// The file as typed, and whether replacing it was confirmed.
+    #[must_use]
+    pub fn target(&self) -> (PathBuf, bool) {
+        let typed = value(&self.path);
+        let confirmed = self.replace.as_ref().is_some_and(|(t, _)| *t == typed);
+        (PathBuf::from(typed), confirmed)
+    }
+
+    /// The export found the file there: ask on the file field.
+    pub fn ask_overwrite(&mut self, resolved: PathBuf) {
+        self.replace = Some((value(&self.path), resolved));
+        self.on_format = false;
+        self.error = None;
+    }
+
     pub fn paste(&mut self, text: &str) {
-        paste_into(&mut self.path, text);
+        if !self.on_format {
+            paste_into(&mut self.path, text);
+            self.replace = None;
+        }
     }
 
     fn toggle_format(&mut self) {
@@ -409,21 +437,11 @@ impl App {
     ) -> Option<Overlay> {
         match action {
             Some(Action::Apply) => {
-                let path = value(&form.path);
-                if path.is_empty() {
+                if value(&form.path).is_empty() {
                     form.error = Some("type the file to write".to_owned());
+                    form.on_format = false;
                 } else {
-                    let path = PathBuf::from(path);
-                    self.visitors.export = Some(super::visitors::ExportProgress {
-                        path: path.clone(),
-                        rows: 0,
-                        pages: 0,
-                    });
-                    effects.push(Effect::Export {
-                        query: form.query.clone(),
-                        format: form.format,
-                        path,
-                    });
+                    self.start_export(form, effects);
                     return None;
                 }
             }
@@ -435,6 +453,13 @@ impl App {
             _ => {
                 type_into(&mut form.path, key);
                 form.error = None;
+                if form
+                    .replace
+                    .as_ref()
+                    .is_some_and(|(t, _)| *t != value(&form.path))
+                {
+                    form.replace = None;
+                }
             }
         }
         Some(Overlay::Export(form))

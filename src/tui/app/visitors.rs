@@ -8,7 +8,7 @@ use chrono::{Datelike as _, Days, NaiveDate};
 use super::{App, ExportForm, FilterForm, NoticeKind, Overlay};
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect};
+use crate::tui::message::{Clock, Effect, ExportEnd};
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -132,7 +132,41 @@ pub struct VisitorsTable {
     pub error: Option<String>,
     pub selected: usize,
     pub export: Option<ExportProgress>,
+    /// How the last export ended, said under the table until the next one starts.
+    pub export_end: Option<ExportEnd>,
+    /// The form of the running export, back on screen if the file turns out to exist.
+    export_form: Option<Box<ExportForm>>,
+    /// What a full bar means: the largest row of the range (its first row, as rows come
+    /// by total descending), learned from the range's first page; until then the range's
+    /// total. The same on every page and scroll position.
+    top: Option<TopRow>,
     pub window: std::cell::Cell<usize>,
+}
+
+/// The largest row of a range, and which range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TopRow {
+    from: Option<DateParam>,
+    to: Option<DateParam>,
+    total: u64,
+}
+
+/// What a full bar stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarScale {
+    /// The range's largest row (its first page's first row).
+    TopRow(u64),
+    /// The range's unique visitors, while its largest row is not known.
+    Total(u64),
+}
+
+impl BarScale {
+    #[must_use]
+    pub fn value(self) -> u64 {
+        match self {
+            Self::TopRow(v) | Self::Total(v) => v.max(1),
+        }
+    }
 }
 
 impl Default for VisitorsTable {
@@ -149,6 +183,9 @@ impl Default for VisitorsTable {
             error: None,
             selected: 0,
             export: None,
+            export_end: None,
+            export_form: None,
+            top: None,
             window: std::cell::Cell::new(0),
         }
     }
@@ -191,15 +228,47 @@ impl VisitorsTable {
         }
     }
 
-    pub fn export_done(&mut self, result: Result<(PathBuf, u64), String>) -> (NoticeKind, String) {
-        self.export = None;
-        match result {
-            Ok((path, rows)) => (
-                NoticeKind::Done,
-                format!("exported {rows} rows to {}", path.display()),
-            ),
-            Err(reason) => (NoticeKind::Error, format!("export failed: {reason}")),
-        }
+    /// What a full bar means on the page shown.
+    #[must_use]
+    pub fn bar_scale(&self) -> Option<BarScale> {
+        let page = self.page.as_ref()?;
+        let shown = self.shown.as_ref();
+        let top = self
+            .top
+            .filter(|top| shown.is_some_and(|q| q.date_from == top.from && q.date_to == top.to));
+        Some(match top {
+            Some(top) => BarScale::TopRow(top.total),
+            None => BarScale::Total(page.totals.total),
+        })
+    }
+
+    #[cfg(test)]
+    pub(crate) fn top_forget_for_test(&mut self) {
+        self.top = None;
+    }
+
+    /// Learns the range's largest row from its first page (and from any later row that
+    /// is larger, when the data grew meanwhile).
+    fn learn_top(&mut self) {
+        let (Some(page), Some(query)) = (&self.page, &self.shown) else {
+            return;
+        };
+        let largest = page.visitors.iter().map(|r| r.total).max().unwrap_or(0);
+        let same = self
+            .top
+            .filter(|t| t.from == query.date_from && t.to == query.date_to);
+        let total = if query.effective_offset() == 0 {
+            largest
+        } else if let Some(top) = same {
+            top.total.max(largest)
+        } else {
+            return;
+        };
+        self.top = Some(TopRow {
+            from: query.date_from,
+            to: query.date_to,
+            total,
+        });
     }
 }
 
@@ -244,6 +313,7 @@ impl App {
                 table.page = Some(page);
                 table.shown = table.pending.take();
                 table.error = None;
+                table.learn_top();
             }
             Err(err) => table.error = Some(err.to_string()),
         }
@@ -307,6 +377,61 @@ impl App {
         }
     }
 
+    /// Starts an export from its form, kept aside in case the file exists.
+    pub(super) fn start_export(&mut self, form: Box<ExportForm>, effects: &mut Vec<Effect>) {
+        let (path, overwrite) = form.target();
+        self.visitors.export = Some(ExportProgress {
+            path: path.clone(),
+            rows: 0,
+            pages: 0,
+        });
+        self.visitors.export_end = None;
+        effects.push(Effect::Export {
+            query: form.query().clone(),
+            format: form.format,
+            path,
+            overwrite,
+        });
+        self.visitors.export_form = Some(form);
+    }
+
+    /// An export ended: said in the notice line and under the table; a file that exists
+    /// brings the form back to ask before replacing it.
+    pub(super) fn on_export_done(&mut self, end: ExportEnd) {
+        self.dirty = true;
+        self.visitors.export = None;
+        let form = self.visitors.export_form.take();
+        let (kind, text) = match &end {
+            ExportEnd::Exists(path) => {
+                match form {
+                    Some(mut form) if self.overlay.is_none() => {
+                        form.ask_overwrite(path.clone());
+                        self.overlay = Some(Overlay::Export(form));
+                    }
+                    _ => self.notify(
+                        NoticeKind::Warning,
+                        format!(
+                            "{} exists: nothing exported (e to try again)",
+                            path.display()
+                        ),
+                    ),
+                }
+                return;
+            }
+            ExportEnd::Written { path, rows } => (
+                NoticeKind::Done,
+                format!("exported {rows} rows to {}", path.display()),
+            ),
+            ExportEnd::Stopped { .. } => (NoticeKind::Error, export_end_text(&end)),
+            ExportEnd::Failed(reason) => (
+                NoticeKind::Error,
+                format!("export failed: {reason}; nothing was written"),
+            ),
+        };
+        self.visitors.export_end = Some(end);
+        self.notify(kind, text);
+    }
+
     /// Applies a new range and page size: back to a page holding the first row on screen,
     /// saved for the next session, and fetched.
     pub(super) fn set_filter(
@@ -330,6 +455,30 @@ impl App {
             value: table.setting(),
         });
         self.fetch_visitors(now, effects);
+    }
+}
+
+/// How an export ended, in words: the same under the table and in the notice line.
+#[must_use]
+pub fn export_end_text(end: &ExportEnd) -> String {
+    match end {
+        ExportEnd::Written { path, rows } => {
+            format!("exported {rows} rows to {}", path.display())
+        }
+        ExportEnd::Exists(path) => format!("{} exists: nothing exported", path.display()),
+        ExportEnd::Stopped {
+            offset,
+            reason,
+            rows,
+            kept,
+        } => {
+            let kept = match kept {
+                Some(path) => format!("kept {rows} rows in {}", path.display()),
+                None => format!("the {rows} rows fetched could not be kept"),
+            };
+            format!("export stopped at offset {offset}: {reason}; {kept}")
+        }
+        ExportEnd::Failed(reason) => format!("export failed: {reason}; nothing was written"),
     }
 }
 

@@ -3,6 +3,7 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
+use crate::tui::message::ExportEnd;
 
 #[test]
 fn replies_for_a_page_no_longer_wanted_are_dropped() {
@@ -244,4 +245,128 @@ fn the_export_form_opens_on_the_format_choice() {
         panic!()
     };
     assert_eq!(form.format, crate::cli::Format::Json);
+}
+
+fn export_effect(effects: &[Effect]) -> (std::path::PathBuf, bool) {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Export {
+                path, overwrite, ..
+            } => Some((path.clone(), *overwrite)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no export in {effects:?}"))
+}
+
+#[test]
+fn an_existing_file_is_replaced_only_after_asking() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('e'));
+    let (path, overwrite) = export_effect(&h.key(KeyCode::Enter));
+    assert!(!overwrite);
+    assert!(path.to_string_lossy().starts_with("visitors-"));
+    assert!(h.app.visitors.export.is_some());
+    h.send(Msg::ExportDone(ExportEnd::Exists("/home/u/out.csv".into())));
+    let Some(Overlay::Export(form)) = &h.app.overlay else {
+        panic!("the form is back to ask: {:?}", h.app.overlay)
+    };
+    assert_eq!(
+        form.replace.as_ref().map(|(_, p)| p.clone()),
+        Some("/home/u/out.csv".into())
+    );
+    assert!(!form.on_format, "the cursor is on the file name");
+    assert!(h.app.visitors.export.is_none());
+    let (_, overwrite) = export_effect(&h.key(KeyCode::Enter));
+    assert!(overwrite, "Enter on the same name replaces it");
+    // Another name asks again.
+    h.send(Msg::ExportDone(ExportEnd::Exists("/home/u/out.csv".into())));
+    h.type_text("x");
+    let (path, overwrite) = export_effect(&h.key(KeyCode::Enter));
+    assert!(!overwrite && path.to_string_lossy().ends_with(".csvx"));
+}
+
+#[test]
+fn an_export_that_stops_part_way_says_where_and_why_and_what_it_kept() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('e'));
+    h.key(KeyCode::Enter);
+    h.send(Msg::ExportProgress {
+        rows: 500,
+        pages: 2,
+    });
+    h.send(Msg::ExportDone(ExportEnd::Stopped {
+        offset: 500,
+        reason: "the service sent the same page again".into(),
+        rows: 500,
+        kept: Some("/tmp/v.incomplete.csv".into()),
+    }));
+    let notice = h.app.notice.clone().unwrap();
+    assert_eq!(notice.kind, NoticeKind::Error);
+    assert_eq!(
+        notice.text,
+        "export stopped at offset 500: the service sent the same page again; kept 500 rows \
+         in /tmp/v.incomplete.csv"
+    );
+    assert!(h.app.visitors.export.is_none());
+    assert!(
+        h.app.visitors.export_end.is_some(),
+        "said under the table too"
+    );
+    // The console goes on: paging works, and a new export clears the old outcome.
+    h.key(KeyCode::Char('e'));
+    h.key(KeyCode::Enter);
+    assert!(h.app.visitors.export_end.is_none());
+}
+
+#[test]
+fn a_full_bar_means_the_same_on_every_page() {
+    let mut h = Harness::new(vec![]);
+    let first = h.key(KeyCode::Char('3'));
+    let generation = |effects: &[Effect]| {
+        effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::FetchVisitors { generation, .. } => Some(*generation),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let rows = |totals: &[u64]| VisitorsPage {
+        totals: VisitorTotals {
+            human: 5_000,
+            ai: 900,
+            total: 5_500,
+        },
+        visitors: totals
+            .iter()
+            .map(|t| PageVisitors {
+                path: format!("/p{t}"),
+                human: *t,
+                ai: 0,
+                total: *t,
+            })
+            .collect(),
+        has_more: true,
+    };
+    h.send(Msg::Visitors {
+        generation: generation(&first),
+        result: Ok(rows(&[1_179, 700, 65])),
+    });
+    assert_eq!(h.app.visitors.bar_scale(), Some(BarScale::TopRow(1_179)));
+    let next = h.key(KeyCode::Char('n'));
+    h.send(Msg::Visitors {
+        generation: generation(&next),
+        result: Ok(rows(&[65, 4])),
+    });
+    assert_eq!(
+        h.app.visitors.bar_scale(),
+        Some(BarScale::TopRow(1_179)),
+        "page 2 keeps page 1's scale"
+    );
+    // Another range: until its first page is seen, the range's total is the scale.
+    h.app.visitors.top_forget_for_test();
+    assert_eq!(h.app.visitors.bar_scale(), Some(BarScale::Total(5_500)));
 }
