@@ -65,19 +65,43 @@ fn choice_row(
     cx: &ViewContext,
 ) {
     let choices = self::label(frame, area, &format!("{label}  ← →"), focused, cx);
-    let spans: Vec<Span<'_>> = options
+    let style = |i: usize| {
+        if i == chosen {
+            cx.theme.selected()
+        } else {
+            Style::new()
+        }
+    };
+    // Padded when there is room, tight when not, and only the chosen one when even that
+    // does not fit: a choice is never cut.
+    let padded: Vec<Span<'_>> = options
         .iter()
         .enumerate()
         .flat_map(|(i, option)| {
-            let style = if i == chosen {
-                cx.theme.selected()
-            } else {
-                Style::new()
-            };
-            [Span::styled(format!(" {option} "), style), Span::raw(" ")]
+            [
+                Span::styled(format!(" {option} "), style(i)),
+                Span::raw(" "),
+            ]
         })
         .collect();
-    frame.render_widget(Paragraph::new(Line::from(spans)), choices);
+    let tight: Vec<Span<'_>> = options
+        .iter()
+        .enumerate()
+        .flat_map(|(i, option)| [Span::styled((*option).to_owned(), style(i)), Span::raw(" ")])
+        .collect();
+    let width = usize::from(choices.width);
+    let line = [Line::from(padded), Line::from(tight)]
+        .into_iter()
+        .find(|line| line.width() <= width + 1)
+        .unwrap_or_else(|| {
+            let option = options.get(chosen).copied().unwrap_or_default();
+            Line::from(vec![
+                Span::raw("‹ "),
+                Span::styled(option.to_owned(), style(chosen)),
+                Span::raw(" ›"),
+            ])
+        });
+    frame.render_widget(Paragraph::new(line), choices);
 }
 
 /// Splits `text` into lines of at most `width` characters at spaces (a word longer than

@@ -424,12 +424,24 @@ fn export_lines(app: &App, width: u16, cx: &ViewContext) -> Vec<Line<'static>> {
         lines[1] = cut;
     }
     if let Some((prefix, path)) = file {
+        let whole = sanitize(&format!("{prefix}{}", path.display()));
+        if let [only] = lines.as_mut_slice()
+            && only.chars().count() + 1 + whole.chars().count() <= width
+        {
+            only.push(' ');
+            only.push_str(&whole);
+            return styled(lines, style);
+        }
         let room = width.saturating_sub(prefix.chars().count());
         lines.push(format!(
             "{prefix}{}",
             path_cell(&path.display().to_string(), room)
         ));
     }
+    styled(lines, style)
+}
+
+fn styled(lines: Vec<String>, style: Style) -> Vec<Line<'static>> {
     lines
         .into_iter()
         .map(|l| Line::from(Span::styled(format!(" {l}"), style)))

@@ -136,6 +136,11 @@ fn forms_wrap_their_messages_and_fit_at_80_columns() {
         "the hint wraps, not cut:\n{screen}"
     );
     both("visitors_filter_refused", &scene);
+    let narrow = scene.render(60, 15);
+    assert!(
+        narrow.contains("custom all"),
+        "every choice shows at 60 columns:\n{narrow}"
+    );
     scene.key(KeyCode::Esc);
     scene.key(KeyCode::Char('e'));
     let screen = scene.render(80, 24);
