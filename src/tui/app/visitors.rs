@@ -3,109 +3,21 @@
 
 use std::path::PathBuf;
 
-use chrono::{Datelike as _, Days, NaiveDate};
+use chrono::NaiveDate;
 
 use super::{App, ExportForm, FilterForm, NoticeKind, Overlay};
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect, ExportEnd};
 
+mod export;
+mod range;
+
+pub use export::export_end_text;
+pub use range::Range;
+
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
-
-/// Which dates the pane shows. Presets are resolved against today (UTC) at each fetch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Range {
-    /// The last N days including today: `[today - (N-1), today + 1)`.
-    LastDays(u32),
-    /// `[first of this month, first of next month)`.
-    ThisMonth,
-    Custom {
-        from: Option<DateParam>,
-        to: Option<DateParam>,
-    },
-    AllTime,
-}
-
-impl Range {
-    /// `dateFrom` and `dateTo` (exclusive) for this range, as of `today`.
-    #[must_use]
-    pub fn bounds(&self, today: NaiveDate) -> (Option<DateParam>, Option<DateParam>) {
-        let tomorrow = today.checked_add_days(Days::new(1)).unwrap_or(today);
-        match *self {
-            Self::LastDays(days) => {
-                let from = today
-                    .checked_sub_days(Days::new(u64::from(days.saturating_sub(1))))
-                    .unwrap_or(today);
-                (
-                    Some(DateParam::from_date(from)),
-                    Some(DateParam::from_date(tomorrow)),
-                )
-            }
-            Self::ThisMonth => {
-                let first = today.with_day(1).unwrap_or(today);
-                let next = first
-                    .checked_add_months(chrono::Months::new(1))
-                    .unwrap_or(tomorrow);
-                (
-                    Some(DateParam::from_date(first)),
-                    Some(DateParam::from_date(next)),
-                )
-            }
-            Self::Custom { from, to } => (from, to),
-            Self::AllTime => (None, None),
-        }
-    }
-
-    /// How the range is named in the pane's title.
-    #[must_use]
-    pub fn label(&self) -> String {
-        match self {
-            Self::LastDays(days) => format!("last {days} days"),
-            Self::ThisMonth => "this month".to_owned(),
-            Self::Custom { .. } => "custom".to_owned(),
-            Self::AllTime => "all time".to_owned(),
-        }
-    }
-
-    /// The form the journal keeps it in.
-    #[must_use]
-    pub fn to_setting(&self) -> String {
-        let side = |d: Option<DateParam>| d.map_or_else(|| "-".to_owned(), |d| d.to_string());
-        match self {
-            Self::LastDays(days) => format!("{days}d"),
-            Self::ThisMonth => "month".to_owned(),
-            Self::Custom { from, to } => format!("custom {} {}", side(*from), side(*to)),
-            Self::AllTime => "all".to_owned(),
-        }
-    }
-
-    /// Reads a saved range; anything unreadable is ignored (the default stays).
-    #[must_use]
-    pub fn from_setting(text: &str) -> Option<Self> {
-        let mut words = text.split_whitespace();
-        match words.next()? {
-            "month" => Some(Self::ThisMonth),
-            "all" => Some(Self::AllTime),
-            "custom" => {
-                let mut side = |field| match words.next()? {
-                    "-" => Some(None),
-                    value => DateParam::parse(field, value).ok().map(Some),
-                };
-                Some(Self::Custom {
-                    from: side("dateFrom")?,
-                    to: side("dateTo")?,
-                })
-            }
-            days => days
-                .strip_suffix('d')?
-                .parse()
-                .ok()
-                .filter(|d| (1..=3660).contains(d))
-                .map(Self::LastDays),
-        }
-    }
-}
 
 /// An export running in the background.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -377,61 +289,6 @@ impl App {
         }
     }
 
-    /// Starts an export from its form, kept aside in case the file exists.
-    pub(super) fn start_export(&mut self, form: Box<ExportForm>, effects: &mut Vec<Effect>) {
-        let (path, overwrite) = form.target();
-        self.visitors.export = Some(ExportProgress {
-            path: path.clone(),
-            rows: 0,
-            pages: 0,
-        });
-        self.visitors.export_end = None;
-        effects.push(Effect::Export {
-            query: form.query().clone(),
-            format: form.format,
-            path,
-            overwrite,
-        });
-        self.visitors.export_form = Some(form);
-    }
-
-    /// An export ended: said in the notice line and under the table; a file that exists
-    /// brings the form back to ask before replacing it.
-    pub(super) fn on_export_done(&mut self, end: ExportEnd) {
-        self.dirty = true;
-        self.visitors.export = None;
-        let form = self.visitors.export_form.take();
-        let (kind, text) = match &end {
-            ExportEnd::Exists(path) => {
-                match form {
-                    Some(mut form) if self.overlay.is_none() => {
-                        form.ask_overwrite(path.clone());
-                        self.overlay = Some(Overlay::Export(form));
-                    }
-                    _ => self.notify(
-                        NoticeKind::Warning,
-                        format!(
-                            "{} exists: nothing exported (e to try again)",
-                            path.display()
-                        ),
-                    ),
-                }
-                return;
-            }
-            ExportEnd::Written { path, rows } => (
-                NoticeKind::Done,
-                format!("exported {rows} rows to {}", path.display()),
-            ),
-            ExportEnd::Stopped { .. } => (NoticeKind::Error, export_end_text(&end)),
-            ExportEnd::Failed(reason) => (
-                NoticeKind::Error,
-                format!("export failed: {reason}; nothing was written"),
-            ),
-        };
-        self.visitors.export_end = Some(end);
-        self.notify(kind, text);
-    }
-
     /// Applies a new range and page size: back to a page holding the first row on screen,
     /// saved for the next session, and fetched.
     pub(super) fn set_filter(
@@ -455,30 +312,6 @@ impl App {
             value: table.setting(),
         });
         self.fetch_visitors(now, effects);
-    }
-}
-
-/// How an export ended, in words: the same under the table and in the notice line.
-#[must_use]
-pub fn export_end_text(end: &ExportEnd) -> String {
-    match end {
-        ExportEnd::Written { path, rows } => {
-            format!("exported {rows} rows to {}", path.display())
-        }
-        ExportEnd::Exists(path) => format!("{} exists: nothing exported", path.display()),
-        ExportEnd::Stopped {
-            offset,
-            reason,
-            rows,
-            kept,
-        } => {
-            let kept = match kept {
-                Some(path) => format!("kept {rows} rows in {}", path.display()),
-                None => format!("the {rows} rows fetched could not be kept"),
-            };
-            format!("export stopped at offset {offset}: {reason}; {kept}")
-        }
-        ExportEnd::Failed(reason) => format!("export failed: {reason}; nothing was written"),
     }
 }
 

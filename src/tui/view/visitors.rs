@@ -4,16 +4,18 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
-use super::forms::wrap_words;
+mod cells;
+mod export_line;
+
 use super::{ViewContext, thousands};
-use crate::api::{DateParam, PageVisitors, VisitorTotals, VisitorsQuery};
+use crate::api::{DateParam, VisitorTotals, VisitorsQuery};
 use crate::text::sanitize;
-use crate::tui::app::{App, BarScale, export_end_text};
-use crate::tui::message::ExportEnd;
+use crate::tui::app::{App, BarScale};
+use cells::{bar, bar_header, compact_count, inconsistent, number_columns, path_cell};
+use export_line::export_lines;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let table = &app.visitors;
@@ -137,12 +139,6 @@ fn draw_strip(
     frame.render_widget(Paragraph::new(vec![range, totals]), area);
 }
 
-/// Whether counts that come together cannot all be true (each class is part of the
-/// total, and the total is at most their sum): their share means nothing then.
-fn inconsistent(human: u64, ai: u64, total: u64) -> bool {
-    human > total || ai > total || total > human.saturating_add(ai)
-}
-
 fn totals_line(t: VisitorTotals, compact: bool, hint: bool, cx: &ViewContext) -> Line<'static> {
     let theme = cx.theme;
     let n = |v: u64| {
@@ -170,82 +166,6 @@ fn totals_line(t: VisitorTotals, compact: bool, hint: bool, cx: &ViewContext) ->
         spans.push(Span::styled("  (unique visitors)", theme.dim()));
     }
     Line::from(spans)
-}
-
-/// A count in at most 6 columns: whole below 100,000, else `123K`, `1.2M`, `18E`
-/// (rounded down, so never more than the count).
-#[must_use]
-pub(super) fn compact_count(n: u64) -> String {
-    if n < 100_000 {
-        return thousands(n);
-    }
-    let units: [(u64, &str); 6] = [
-        (1_000_000_000_000_000_000, "E"),
-        (1_000_000_000_000_000, "P"),
-        (1_000_000_000_000, "T"),
-        (1_000_000_000, "B"),
-        (1_000_000, "M"),
-        (1_000, "K"),
-    ];
-    for (size, unit) in units {
-        if n >= size {
-            let whole = n / size;
-            return if whole < 10 {
-                format!("{whole}.{}{unit}", (n % size) / (size / 10))
-            } else {
-                format!("{whole}{unit}")
-            };
-        }
-    }
-    thousands(n)
-}
-
-/// The widths of the three number columns, and whether they show compact counts.
-fn number_columns(rows: &[PageVisitors], room: usize) -> ([u16; 3], bool) {
-    let widest = |compact: bool, get: fn(&PageVisitors) -> u64| {
-        rows.iter()
-            .map(|r| {
-                let v = get(r);
-                if compact {
-                    compact_count(v)
-                } else {
-                    thousands(v)
-                }
-                .chars()
-                .count()
-            })
-            .max()
-            .unwrap_or(0)
-            .max(5)
-    };
-    let columns = |compact: bool| {
-        [
-            widest(compact, |r| r.human),
-            widest(compact, |r| r.ai),
-            widest(compact, |r| r.total),
-        ]
-    };
-    let whole = columns(false).map(|w| w.max(8));
-    let (widths, compact) = if whole.iter().sum::<usize>() <= room {
-        (whole, false)
-    } else {
-        (columns(true), true)
-    };
-    (
-        widths.map(|w| u16::try_from(w).unwrap_or(u16::MAX)),
-        compact,
-    )
-}
-
-/// `…` and the end of a path cut to `width` columns: the end tells pages apart.
-fn path_cell(path: &str, width: usize) -> String {
-    let clean = sanitize(path);
-    let count = clean.chars().count();
-    if count <= width {
-        return clean;
-    }
-    let tail: String = clean.chars().skip(count + 1 - width.max(1)).collect();
-    format!("…{tail}")
 }
 
 fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
@@ -333,151 +253,6 @@ fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     );
 }
 
-/// Says what a full bar is, as much as fits above the bars.
-fn bar_header(scale: BarScale, width: u16) -> Line<'static> {
-    let (whole, short) = (thousands(scale.value()), compact_count(scale.value()));
-    let of = match scale {
-        BarScale::TopRow(_) => "top page",
-        BarScale::Total(_) => "all",
-    };
-    fitting(
-        vec![
-            Line::from(format!("█ human ░ AI · full = {whole} ({of})")),
-            Line::from(format!("full bar = {whole} ({of})")),
-            Line::from(format!("full = {whole} ({of})")),
-            Line::from(format!("full bar = {whole}")),
-            Line::from(format!("full = {whole}")),
-            Line::from(format!("full = {short}")),
-            Line::from(format!("={short}")),
-        ],
-        width,
-    )
-}
-
-/// A stacked bar as long as the row's total on the range's scale, split between human
-/// and AI visitors in proportion. Counts that cannot all be true get a mark instead.
-fn bar(row: &PageVisitors, scale: u64, width: u16, cx: &ViewContext) -> Line<'static> {
-    if inconsistent(row.human, row.ai, row.total) {
-        let why = if row.ai > row.total {
-            "AI > total"
-        } else if row.human > row.total {
-            "human > total"
-        } else {
-            "total > human+AI"
-        };
-        let text = if width >= 30 {
-            format!("? share n/a: {why}")
-        } else {
-            "? share n/a".to_owned()
-        };
-        return Line::from(Span::styled(text, cx.theme.warning()));
-    }
-    // In u128: counts come from the service, and any u64 times the width must not overflow.
-    let cells = u128::from(width);
-    let length = (u128::from(row.total) * cells)
-        .div_ceil(u128::from(scale.max(1)))
-        .min(cells);
-    let both = u128::from(row.human) + u128::from(row.ai);
-    let mut human_cells = if both == 0 {
-        0
-    } else {
-        (length * u128::from(row.human) + both / 2) / both
-    };
-    // A class with visitors keeps at least one cell when the bar has two.
-    if length >= 2 {
-        if row.ai > 0 && human_cells == length {
-            human_cells -= 1;
-        }
-        if row.human > 0 && human_cells == 0 {
-            human_cells = 1;
-        }
-    }
-    let n = |c: u128| usize::try_from(c).unwrap_or(0);
-    Line::from(vec![
-        Span::styled("█".repeat(n(human_cells)), cx.theme.human()),
-        Span::styled("░".repeat(n(length - human_cells)), cx.theme.ai()),
-    ])
-}
-
-/// The export running or how the last one ended: what happened (at most two lines, cut
-/// with `…`), then the file on a line of its own, cut at its start so its name shows.
-fn export_lines(app: &App, width: u16, cx: &ViewContext) -> Vec<Line<'static>> {
-    let table = &app.visitors;
-    let (head, file, style) = match (&table.export, &table.export_end) {
-        (Some(export), _) => (
-            format!(
-                "exporting: {} rows, {} pages so far · e cancels",
-                thousands(export.rows),
-                export.pages
-            ),
-            None,
-            cx.theme.warning(),
-        ),
-        (None, Some(end)) => export_end_parts(end, cx),
-        (None, None) => return Vec::new(),
-    };
-    let width = usize::from(width.saturating_sub(1)).max(10);
-    let mut lines = wrap_words(&sanitize(&head), width);
-    if lines.len() > 2 {
-        lines.truncate(2);
-        let cut = crate::text::excerpt(&format!("{}…", lines[1]), width);
-        lines[1] = cut;
-    }
-    if let Some((prefix, path)) = file {
-        let whole = sanitize(&format!("{prefix}{}", path.display()));
-        if let [only] = lines.as_mut_slice()
-            && only.chars().count() + 1 + whole.chars().count() <= width
-        {
-            only.push(' ');
-            only.push_str(&whole);
-            return styled(lines, style);
-        }
-        let room = width.saturating_sub(prefix.chars().count());
-        lines.push(format!(
-            "{prefix}{}",
-            path_cell(&path.display().to_string(), room)
-        ));
-    }
-    styled(lines, style)
-}
-
-fn styled(lines: Vec<String>, style: Style) -> Vec<Line<'static>> {
-    lines
-        .into_iter()
-        .map(|l| Line::from(Span::styled(format!(" {l}"), style)))
-        .collect()
-}
-
-/// An export's end as a head sentence and the file it concerns (with the words before it).
-fn export_end_parts(
-    end: &ExportEnd,
-    cx: &ViewContext,
-) -> (String, Option<(String, std::path::PathBuf)>, Style) {
-    match end {
-        ExportEnd::Written { path, rows } => (
-            format!("exported {} rows", thousands(*rows)),
-            Some(("to ".to_owned(), path.clone())),
-            cx.theme.dim(),
-        ),
-        ExportEnd::Stopped {
-            offset,
-            reason,
-            rows,
-            kept,
-        } => (
-            format!("export stopped at offset {offset}: {reason}"),
-            match kept {
-                Some(path) => Some((format!("kept {} rows in ", thousands(*rows)), path.clone())),
-                None => None,
-            },
-            cx.theme.error(),
-        ),
-        ExportEnd::Exists(_) | ExportEnd::Failed(_) => {
-            (export_end_text(end), None, cx.theme.error())
-        }
-    }
-}
-
 fn draw_footer(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -524,17 +299,6 @@ fn draw_footer(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_are_whole_or_compact_and_never_more_than_they_are() {
-        assert_eq!(compact_count(99_999), "99,999");
-        assert_eq!(compact_count(123_456), "123K");
-        assert_eq!(compact_count(1_234_567), "1.2M");
-        assert_eq!(compact_count(1_299_999), "1.2M");
-        assert_eq!(compact_count(999_999_999), "999M");
-        assert_eq!(compact_count(u64::MAX), "18E");
-        assert!(compact_count(u64::MAX).len() <= 6);
-    }
 
     #[test]
     fn the_local_midnight_is_said_in_utc() {
