@@ -13,6 +13,7 @@ use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{Config, NotifyMode};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
+mod composer;
 mod visitors;
 
 fn wall() -> DateTime<Utc> {
