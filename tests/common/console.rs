@@ -83,8 +83,7 @@ impl Console {
         Self::open_at(&server.base_url(), poll, journal, editor)
     }
 
-    /// The console on any service at `base_url` (a fake one, for what the local service
-    /// never does).
+    /// The console on any service at `base_url` (such as a fake one), with the test key.
     pub fn open_at(
         base_url: &str,
         poll: Duration,
@@ -100,10 +99,14 @@ impl Console {
             journal: Arc::clone(&journal),
             scope: Arc::new(scope.clone()),
         };
+        let host = base_url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_owned();
         let config = Config {
             profile: None,
             project: PROJECT.into(),
-            host: base_url.trim_start_matches("http://").to_owned(),
+            host,
             read_only: false,
             notify: NotifyMode::Bell,
             has_display: false,

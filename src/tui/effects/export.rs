@@ -65,14 +65,15 @@ async fn export(s: &Services, tx: &UnboundedSender<Msg>, job: Job) -> ExportEnd 
 
 /// The service failed or paged without end: keep what came, next to the file asked for.
 async fn stopped(
-    err: ApiError,
+    err: impl Into<ApiError>,
     rows: Vec<PageVisitors>,
     totals: Option<crate::api::VisitorTotals>,
     path: &Path,
     job: &Job,
 ) -> ExportEnd {
+    let err: ApiError = err.into();
     let offset = match &err {
-        ApiError::BrokenPaging { offset } => *offset,
+        ApiError::BrokenPaging { offset, .. } => *offset,
         _ => job.query.effective_offset() + rows.len() as u64,
     };
     let reason = err.to_string();

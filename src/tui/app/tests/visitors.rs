@@ -370,3 +370,18 @@ fn a_full_bar_means_the_same_on_every_page() {
     h.app.visitors.top_forget_for_test();
     assert_eq!(h.app.visitors.bar_scale(), Some(BarScale::Total(5_500)));
 }
+
+#[test]
+fn a_stop_whose_reason_names_the_offset_does_not_say_it_twice() {
+    let end = ExportEnd::Stopped {
+        offset: 250,
+        reason: "paging stopped at offset 250: the service sent no rows".into(),
+        rows: 250,
+        kept: None,
+    };
+    assert_eq!(
+        crate::tui::app::export_end_text(&end),
+        "export stopped: paging stopped at offset 250: the service sent no rows; the 250 rows \
+         fetched could not be kept"
+    );
+}

@@ -84,7 +84,12 @@ pub fn export_end_text(end: &ExportEnd) -> String {
                 Some(path) => format!("kept {rows} rows in {}", path.display()),
                 None => format!("the {rows} rows fetched could not be kept"),
             };
-            format!("export stopped at offset {offset}: {reason}; {kept}")
+            // The client's own words may already say where paging stopped.
+            if reason.contains(&format!("offset {offset}")) {
+                format!("export stopped: {reason}; {kept}")
+            } else {
+                format!("export stopped at offset {offset}: {reason}; {kept}")
+            }
         }
         ExportEnd::Failed(reason) => format!("export failed: {reason}; nothing was written"),
     }

@@ -110,8 +110,8 @@ fn an_export_that_stopped_says_it_under_the_table() {
     let mut scene = scene_with(page());
     scene.send(Msg::ExportDone(ExportEnd::Stopped {
         offset: 500,
-        reason: "the service said there are more visitor rows after offset 500 but sent the \
-                 same page again"
+        reason: "the service sent the same rows as the page before; docdeck stopped rather \
+                 than ask forever"
             .into(),
         rows: 500,
         kept: Some("/home/someone/reports/visitors-2026-11-16-2026-11-23.incomplete.csv".into()),

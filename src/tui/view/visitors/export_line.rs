@@ -77,7 +77,11 @@ fn export_end_parts(
             rows,
             kept,
         } => (
-            format!("export stopped at offset {offset}: {reason}"),
+            if reason.contains(&format!("offset {offset}")) {
+                format!("export stopped: {reason}")
+            } else {
+                format!("export stopped at offset {offset}: {reason}")
+            },
             kept.as_ref()
                 .map(|path| (format!("kept {} rows in ", thousands(*rows)), path.clone())),
             cx.theme.error(),
