@@ -334,6 +334,50 @@ async fn ctrl_e_edits_the_draft_in_the_editor_and_keeps_it() {
 }
 
 #[tokio::test]
+async fn ctrl_e_hands_the_editor_a_private_file_with_an_unguessable_name() {
+    let server = common::start(common::fast_options(DbLocation::Memory)).await;
+    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
+    // The "editor" replaces the text with the file's mode and name, CRLF-terminated as
+    // some editors write it.
+    let editor = r#"m() { printf 'mode %s\r\nname %s\r\n' "$(stat -c %a "$1")" "$(basename "$1")" > "$1"; }; m"#;
+    let mut console = Console::open_full(
+        &server,
+        Duration::from_secs(3),
+        Arc::clone(&journal),
+        editor,
+    );
+    console.wait_for("the list", |s| s.contains("Jobs")).await;
+    console.key(KeyCode::Char('n'));
+    console.type_text("private plans");
+    console.ctrl('e');
+    let screen = console
+        .wait_for("the edited text", |s| {
+            s.contains("mode ") && s.contains("name ")
+        })
+        .await;
+    assert!(screen.contains("mode 600"), "{screen}");
+    let pid = std::process::id().to_string();
+    let name = line_with(&screen, "name ").unwrap();
+    assert!(
+        !name.contains(&pid),
+        "a name with the pid can be guessed: {name}"
+    );
+    let scope = console.scope.clone();
+    common::eventually("the edited draft saved without CR", || {
+        let drafts = journal.lock().unwrap().drafts(&scope).unwrap();
+        async move {
+            drafts
+                .iter()
+                .any(|(_, t)| t.starts_with("mode 600\nname ") && !t.contains('\r'))
+                .then_some(())
+        }
+    })
+    .await;
+    console.quit().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
 async fn the_whole_range_exports_to_csv_with_every_page() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("service.sqlite");
@@ -362,6 +406,8 @@ async fn the_whole_range_exports_to_csv_with_every_page() {
     console
         .wait_for("the export form", |s| s.contains("Export the whole range"))
         .await;
+    // The form opens on the format; Tab goes to the file name.
+    console.key(KeyCode::Tab);
     for _ in 0..80 {
         console.key(KeyCode::Backspace);
     }
@@ -376,6 +422,52 @@ async fn the_whole_range_exports_to_csv_with_every_page() {
     assert_eq!(rows.next(), Some("path,human,ai,total"));
     assert_eq!(rows.count(), 300);
     assert!(!dir.path().join("out.csv.partial").exists());
+    // The same file again: the form asks before replacing it.
+    std::fs::write(&target, "mine").unwrap();
+    console.key(KeyCode::Char('e'));
+    console.key(KeyCode::Tab);
+    for _ in 0..80 {
+        console.key(KeyCode::Backspace);
+    }
+    console.type_text(target.to_str().unwrap());
+    console.key(KeyCode::Enter);
+    console
+        .wait_for("the question", |s| s.contains("exists: Enter replaces it"))
+        .await;
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
+    console.key(KeyCode::Enter);
+    common::eventually("the file replaced", || {
+        let text = std::fs::read_to_string(&target).unwrap();
+        async move { text.starts_with("path,").then_some(()) }
+    })
+    .await;
+    // JSON carries the range it covers.
+    console.key(KeyCode::Char('e'));
+    console.key(KeyCode::Right);
+    console.key(KeyCode::Tab);
+    for _ in 0..80 {
+        console.key(KeyCode::Backspace);
+    }
+    let json_path = dir.path().join("out.json");
+    console.type_text(json_path.to_str().unwrap());
+    console.key(KeyCode::Enter);
+    console
+        .wait_for("the form closed", |s| !s.contains("Export the whole range"))
+        .await;
+    common::eventually("the JSON file", || {
+        let text = std::fs::read_to_string(&json_path).ok();
+        async move { text }
+    })
+    .await;
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    assert_eq!(json["complete"], true);
+    assert!(
+        json["dateFrom"].as_str().is_some_and(|d| d.len() == 10),
+        "{json}"
+    );
+    assert!(json["dateTo"].as_str().is_some(), "{json}");
+    assert_eq!(json["visitors"].as_array().unwrap().len(), 300);
     console.quit().await;
     server.shutdown().await;
 }

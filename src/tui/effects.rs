@@ -4,7 +4,6 @@
 //! so fast typing costs one journal write per burst and the order of writes is kept.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,10 +11,11 @@ use chrono::Utc;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
+mod export;
+
 use super::app::short_id;
 use super::message::{Budget, DraftKey, Effect, Msg, Startup, Submitted};
-use crate::api::{Client, Job, VisitorsQuery};
-use crate::cli::Format;
+use crate::api::{Client, Job};
 use crate::journal::{IdMatch, Journal, JournalError, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
@@ -173,11 +173,18 @@ impl Effects {
                 query,
                 format,
                 path,
+                overwrite,
             } => {
                 if let Some(old) = self.export.take() {
                     old.abort();
                 }
-                self.export = Some(tokio::spawn(export(s, tx, query, format, path)));
+                let job = export::Job {
+                    query,
+                    format,
+                    path,
+                    overwrite,
+                };
+                self.export = Some(tokio::spawn(export::run(s, tx, job)));
             }
             Effect::CancelExport => {
                 if let Some(task) = self.export.take() {
@@ -415,63 +422,6 @@ async fn write_drafts(
             )));
         }
     }
-}
-
-/// Fetches every page of the range and writes the file at the end, through a temporary
-/// file renamed into place, so a failed or cancelled export leaves nothing half-written.
-async fn export(
-    s: Services,
-    tx: UnboundedSender<Msg>,
-    query: VisitorsQuery,
-    format: Format,
-    path: PathBuf,
-) {
-    let (mut rows, mut pages) = (0u64, 0u64);
-    let progress_tx = tx.clone();
-    let fetched = s
-        .client
-        .visitors_all(&query, |page| {
-            rows += page.visitors.len() as u64;
-            pages += 1;
-            let _ = progress_tx.send(Msg::ExportProgress { rows, pages });
-        })
-        .await;
-    let result = match fetched {
-        Err(err) => Err(err.to_string()),
-        Ok(all) => {
-            let count = all.visitors.len() as u64;
-            let format = if format == Format::Json {
-                Format::Json
-            } else {
-                Format::Csv
-            };
-            match crate::cli::visitors_text(&all, &query, true, format) {
-                Err(err) => Err(err.message),
-                Ok(text) => tokio::task::spawn_blocking(move || {
-                    write_atomically(&path, text.as_bytes()).map(|()| (path, count))
-                })
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r),
-            }
-        }
-    };
-    let _ = tx.send(Msg::ExportDone(result));
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{} is not a file name", path.display()))?;
-    let mut temp_name = name.to_os_string();
-    temp_name.push(".partial");
-    let temp = path.with_file_name(temp_name);
-    let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    std::fs::write(&temp, bytes).map_err(fail)?;
-    std::fs::rename(&temp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        fail(e)
-    })
 }
 
 /// Opens a link with the desktop's opener; failures become a notice.

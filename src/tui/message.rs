@@ -126,7 +126,7 @@ pub enum Msg {
         rows: u64,
         pages: u64,
     },
-    ExportDone(Result<(PathBuf, u64), String>),
+    ExportDone(ExportEnd),
     Budget(Budget),
     /// New-job prompts of unknown outcome, as the journal has them now.
     Unsure(Vec<UnsureSend>),
@@ -138,6 +138,25 @@ pub enum Msg {
     LocalFailure(String),
     /// SIGTERM, SIGHUP or SIGINT: leave cleanly.
     Terminate,
+}
+
+/// How an export ended. Paths are absolute, so the user is told exactly where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExportEnd {
+    /// Every row of the range is in the file.
+    Written { path: PathBuf, rows: u64 },
+    /// The file exists and replacing it was not confirmed: nothing was fetched.
+    Exists(PathBuf),
+    /// The service failed or paged without end part-way. The rows fetched so far are in
+    /// `kept` (a file of their own, never the one asked for), when it could be written.
+    Stopped {
+        offset: u64,
+        reason: String,
+        rows: u64,
+        kept: Option<PathBuf>,
+    },
+    /// Nothing was written.
+    Failed(String),
 }
 
 /// Something `update` wants done. Effects run as tasks and answer with a `Msg`.
@@ -165,7 +184,10 @@ pub enum Effect {
     Export {
         query: VisitorsQuery,
         format: Format,
+        /// As typed: `~` and relative paths are resolved when the export runs.
         path: PathBuf,
+        /// The user confirmed replacing the file; otherwise an existing file stops it.
+        overwrite: bool,
     },
     CancelExport,
     SaveDraft {

@@ -4,6 +4,7 @@
 //! unless a poll is due, and relative times tick only while one is due within a minute.
 
 pub mod app;
+mod editor;
 pub mod effects;
 pub mod keymap;
 pub mod message;
@@ -23,7 +24,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use app::App;
 use effects::{Effects, Services};
-use message::{Clock, DraftKey, Effect, Msg};
+use message::{Clock, Effect, Msg};
 use terminal::Host;
 use view::ViewContext;
 use view::theme::Theme;
@@ -113,7 +114,7 @@ pub async fn drive<B: Backend>(
                         task.abort();
                         let _ = task.await;
                     }
-                    let result = edit(host, &options.editor, &draft, text).await;
+                    let result = editor::edit(host, &options.editor, &draft, text).await;
                     reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
                     let _ = terminal::full_redraw(terminal);
                     let _ = tx.send(Msg::EditorDone { draft, result });
@@ -202,47 +203,6 @@ fn terminal_effect(effect: Effect, host: &mut dyn Host) {
         Effect::Notify { title, body } => host.write_escape(&terminal::osc9(&title, &body)),
         _ => {}
     }
-}
-
-/// Hands the terminal to the editor on a temporary file and reads the file back.
-async fn edit(
-    host: &mut dyn Host,
-    editor: &str,
-    draft: &DraftKey,
-    text: String,
-) -> Result<String, String> {
-    let dir = std::env::temp_dir();
-    let name = format!(
-        "docdeck-{}-{}.md",
-        std::process::id(),
-        draft.as_journal().replace(':', "-")
-    );
-    let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    host.suspend().map_err(|e| e.to_string())?;
-    let command = format!("{editor} \"$1\"");
-    let file = path.clone();
-    let status = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .arg("sh")
-            .arg(&file)
-            .status()
-    })
-    .await;
-    let resumed = host.resume();
-    let result = match status {
-        Ok(Ok(status)) if status.success() => {
-            std::fs::read_to_string(&path).map_err(|e| e.to_string())
-        }
-        Ok(Ok(status)) => Err(format!("{editor} exited with {status}")),
-        Ok(Err(err)) => Err(format!("cannot run {editor}: {err}")),
-        Err(err) => Err(err.to_string()),
-    };
-    let _ = std::fs::remove_file(&path);
-    resumed.map_err(|e| e.to_string())?;
-    result
 }
 
 /// The console on the real terminal: takes it, listens for signals, and gives it back

@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 
-use crossterm::event::KeyEvent;
-use ratatui_textarea::{CursorMove, TextArea};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use super::jobs::{JobRow, short_id};
 use super::{App, NoticeKind, Pane};
 use crate::api::{ApiError, JobStatus};
-use crate::text::first_line;
+use crate::text::{first_line, normalize_newlines};
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, DraftKey, Effect, Submitted};
 
@@ -73,10 +73,15 @@ impl Composer {
     }
 
     /// Replaces the text (cursor at the end) and sets how the area looks for the target,
-    /// once here rather than on every frame.
+    /// once here rather than on every frame. Long lines wrap at words on screen (the text
+    /// keeps its own line breaks).
     fn set_text(&mut self, text: &str) {
-        let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        let lines: Vec<String> = normalize_newlines(text)
+            .split('\n')
+            .map(str::to_owned)
+            .collect();
         self.textarea = TextArea::new(lines);
+        self.textarea.set_wrap_mode(WrapMode::WordOrGlyph);
         self.textarea.move_cursor(CursorMove::Bottom);
         self.textarea.move_cursor(CursorMove::End);
         self.textarea
@@ -99,17 +104,27 @@ impl Composer {
     }
 
     /// A key typed into the text. Ignored while sending, so what is sent is what is shown.
+    /// Ctrl+J is LF (what some terminals send for Enter, and what an unbracketed paste
+    /// sends between lines): a line break, never the textarea's "delete to line start".
     pub fn key(&mut self, key: &KeyEvent, effects: &mut Vec<Effect>) {
         if self.sending.is_some() {
             return;
         }
-        if self.textarea.input(*key) {
+        let changed = if is_line_break(key) {
+            self.textarea.insert_newline();
+            true
+        } else {
+            self.textarea.input(*key)
+        };
+        if changed {
             self.edited(effects);
         }
     }
 
+    /// A bracketed paste: CR and CRLF (how terminals and Windows files break lines) become
+    /// line breaks, so no CR reaches the draft or the agent.
     pub fn paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
-        if self.sending.is_none() && self.textarea.insert_str(text.replace("\r\n", "\n")) {
+        if self.sending.is_none() && self.textarea.insert_str(normalize_newlines(text)) {
             self.edited(effects);
         }
     }
@@ -149,6 +164,16 @@ impl Composer {
             draft: draft.clone(),
             text: String::new(),
         });
+    }
+}
+
+/// Enter, Ctrl+J (LF) and Ctrl+M (CR), whatever other modifiers a terminal adds.
+#[must_use]
+pub(crate) fn is_line_break(key: &KeyEvent) -> bool {
+    match key.code {
+        KeyCode::Enter => true,
+        KeyCode::Char('j' | 'J' | 'm' | 'M') => key.modifiers.contains(KeyModifiers::CONTROL),
+        _ => false,
     }
 }
 
@@ -316,7 +341,8 @@ impl App {
         self.dirty = true;
         match result {
             Ok(text) if self.composer.target == draft && self.composer.sending.is_none() => {
-                self.composer.set_text(text.trim_end_matches('\n'));
+                self.composer
+                    .set_text(normalize_newlines(&text).trim_end_matches('\n'));
                 self.composer.edited(effects);
             }
             Ok(_) => {}

@@ -8,9 +8,11 @@ use chrono::NaiveDate;
 use crossterm::event::KeyEvent;
 use ratatui_textarea::{CursorMove, TextArea};
 
-use super::{App, NoticeKind, Overlay, Range};
+use super::composer::is_line_break;
+use super::{App, Overlay, Range};
 use crate::api::{DateParam, VisitorsQuery, query::MAX_LIMIT};
 use crate::cli::Format;
+use crate::text::normalize_newlines;
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect};
 
@@ -25,13 +27,25 @@ fn value(area: &TextArea<'_>) -> String {
     area.lines().concat().trim().to_owned()
 }
 
-/// Types a key into a one-line field (Enter never makes a second line: the form reads it).
+/// Types a key into a one-line field. A line break (Enter with any modifier, Ctrl+J,
+/// Ctrl+M) never makes a second line: `on_form_key` reads it as Enter.
 fn type_into(area: &mut TextArea<'static>, key: &KeyEvent) {
-    let _ = area.input(*key);
+    if !is_line_break(key) {
+        let _ = area.input(*key);
+    }
 }
 
+/// Pastes into a one-line field: CR and CRLF count as line breaks, breaks at the ends are
+/// dropped (a copied line brings its own), and the lines left are joined with a space, so
+/// nothing pasted is hidden and the field's check says what is wrong with it.
 fn paste_into(area: &mut TextArea<'static>, text: &str) {
-    let _ = area.insert_str(text.replace(['\r', '\n'], ""));
+    let text = normalize_newlines(text);
+    let joined = text
+        .trim_matches('\n')
+        .split('\n')
+        .collect::<Vec<_>>()
+        .join(" ");
+    let _ = area.insert_str(joined);
 }
 
 /// `a`: the id of an existing job to follow.
@@ -103,6 +117,9 @@ pub struct FilterForm {
     pub from: TextArea<'static>,
     pub to: TextArea<'static>,
     pub rows: TextArea<'static>,
+    /// Enter was pressed with a field marked: the form says to fix them (in the form, so
+    /// the words go away with it).
+    pub refused: bool,
     today: NaiveDate,
 }
 
@@ -134,6 +151,7 @@ impl FilterForm {
             from: field(&show(from)),
             to: field(&show(to)),
             rows: field(&limit.to_string()),
+            refused: false,
             today,
         }
     }
@@ -248,6 +266,9 @@ pub struct ExportForm {
     pub path: TextArea<'static>,
     pub on_format: bool,
     pub error: Option<String>,
+    /// The file exists: the path as typed and where it resolved. Enter on the same text
+    /// replaces it; any edit asks again.
+    pub replace: Option<(String, PathBuf)>,
     query: VisitorsQuery,
 }
 
@@ -274,14 +295,39 @@ impl ExportForm {
         Self {
             format: Format::Csv,
             path: field(&name),
-            on_format: false,
+            on_format: true,
             error: None,
+            replace: None,
             query,
         }
     }
 
+    /// The range to export, whole (no page).
+    #[must_use]
+    pub fn query(&self) -> &VisitorsQuery {
+        &self.query
+    }
+
+    /// The file as typed, and whether replacing it was confirmed.
+    #[must_use]
+    pub fn target(&self) -> (PathBuf, bool) {
+        let typed = value(&self.path);
+        let confirmed = self.replace.as_ref().is_some_and(|(t, _)| *t == typed);
+        (PathBuf::from(typed), confirmed)
+    }
+
+    /// The export found the file there: ask on the file field.
+    pub fn ask_overwrite(&mut self, resolved: PathBuf) {
+        self.replace = Some((value(&self.path), resolved));
+        self.on_format = false;
+        self.error = None;
+    }
+
     pub fn paste(&mut self, text: &str) {
-        paste_into(&mut self.path, text);
+        if !self.on_format {
+            paste_into(&mut self.path, text);
+            self.replace = None;
+        }
     }
 
     fn toggle_format(&mut self) {
@@ -313,6 +359,12 @@ impl App {
             self.overlay = None;
             return;
         }
+        // LF and CR typed as keys (a terminal's Enter, an unbracketed paste) mean Enter.
+        let action = if action.is_none() && is_line_break(key) {
+            Some(Action::Apply)
+        } else {
+            action
+        };
         let Some(overlay) = self.overlay.take() else {
             return;
         };
@@ -361,10 +413,7 @@ impl App {
                     self.set_filter(range, limit, now, effects);
                     return None;
                 }
-                self.notify(
-                    NoticeKind::Warning,
-                    "fix the marked fields first (Esc cancels)",
-                );
+                form.refused = true;
             }
             Some(Action::NextField) => form.next_field(true),
             Some(Action::PrevField) => form.next_field(false),
@@ -394,21 +443,11 @@ impl App {
     ) -> Option<Overlay> {
         match action {
             Some(Action::Apply) => {
-                let path = value(&form.path);
-                if path.is_empty() {
+                if value(&form.path).is_empty() {
                     form.error = Some("type the file to write".to_owned());
+                    form.on_format = false;
                 } else {
-                    let path = PathBuf::from(path);
-                    self.visitors.export = Some(super::visitors::ExportProgress {
-                        path: path.clone(),
-                        rows: 0,
-                        pages: 0,
-                    });
-                    effects.push(Effect::Export {
-                        query: form.query.clone(),
-                        format: form.format,
-                        path,
-                    });
+                    self.start_export(form, effects);
                     return None;
                 }
             }
@@ -420,6 +459,13 @@ impl App {
             _ => {
                 type_into(&mut form.path, key);
                 form.error = None;
+                if form
+                    .replace
+                    .as_ref()
+                    .is_some_and(|(t, _)| *t != value(&form.path))
+                {
+                    form.replace = None;
+                }
             }
         }
         Some(Overlay::Export(form))

@@ -24,7 +24,7 @@ pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
 pub use jobs::{DetailView, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use track::unsure_submission;
-pub use visitors::{PAGE_SIZES, Range, VisitorsTable};
+pub use visitors::{BarScale, PAGE_SIZES, Range, VisitorsTable, export_end_text};
 
 use super::keymap::{self, Action, Context};
 use super::message::{Budget, Clock, DraftKey, Effect, Msg, Startup, Submitted};
@@ -227,10 +227,7 @@ impl App {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;
             }
-            Msg::ExportDone(result) => {
-                let notice = self.visitors.export_done(result);
-                self.notify(notice.0, notice.1);
-            }
+            Msg::ExportDone(end) => self.on_export_done(end),
             Msg::Budget(budget) => {
                 self.dirty |= self.budget != budget;
                 self.budget = budget;

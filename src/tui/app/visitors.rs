@@ -3,109 +3,21 @@
 
 use std::path::PathBuf;
 
-use chrono::{Datelike as _, Days, NaiveDate};
+use chrono::NaiveDate;
 
 use super::{App, ExportForm, FilterForm, NoticeKind, Overlay};
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect};
+use crate::tui::message::{Clock, Effect, ExportEnd};
+
+mod export;
+mod range;
+
+pub use export::export_end_text;
+pub use range::Range;
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
-
-/// Which dates the pane shows. Presets are resolved against today (UTC) at each fetch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Range {
-    /// The last N days including today: `[today - (N-1), today + 1)`.
-    LastDays(u32),
-    /// `[first of this month, first of next month)`.
-    ThisMonth,
-    Custom {
-        from: Option<DateParam>,
-        to: Option<DateParam>,
-    },
-    AllTime,
-}
-
-impl Range {
-    /// `dateFrom` and `dateTo` (exclusive) for this range, as of `today`.
-    #[must_use]
-    pub fn bounds(&self, today: NaiveDate) -> (Option<DateParam>, Option<DateParam>) {
-        let tomorrow = today.checked_add_days(Days::new(1)).unwrap_or(today);
-        match *self {
-            Self::LastDays(days) => {
-                let from = today
-                    .checked_sub_days(Days::new(u64::from(days.saturating_sub(1))))
-                    .unwrap_or(today);
-                (
-                    Some(DateParam::from_date(from)),
-                    Some(DateParam::from_date(tomorrow)),
-                )
-            }
-            Self::ThisMonth => {
-                let first = today.with_day(1).unwrap_or(today);
-                let next = first
-                    .checked_add_months(chrono::Months::new(1))
-                    .unwrap_or(tomorrow);
-                (
-                    Some(DateParam::from_date(first)),
-                    Some(DateParam::from_date(next)),
-                )
-            }
-            Self::Custom { from, to } => (from, to),
-            Self::AllTime => (None, None),
-        }
-    }
-
-    /// How the range is named in the pane's title.
-    #[must_use]
-    pub fn label(&self) -> String {
-        match self {
-            Self::LastDays(days) => format!("last {days} days"),
-            Self::ThisMonth => "this month".to_owned(),
-            Self::Custom { .. } => "custom".to_owned(),
-            Self::AllTime => "all time".to_owned(),
-        }
-    }
-
-    /// The form the journal keeps it in.
-    #[must_use]
-    pub fn to_setting(&self) -> String {
-        let side = |d: Option<DateParam>| d.map_or_else(|| "-".to_owned(), |d| d.to_string());
-        match self {
-            Self::LastDays(days) => format!("{days}d"),
-            Self::ThisMonth => "month".to_owned(),
-            Self::Custom { from, to } => format!("custom {} {}", side(*from), side(*to)),
-            Self::AllTime => "all".to_owned(),
-        }
-    }
-
-    /// Reads a saved range; anything unreadable is ignored (the default stays).
-    #[must_use]
-    pub fn from_setting(text: &str) -> Option<Self> {
-        let mut words = text.split_whitespace();
-        match words.next()? {
-            "month" => Some(Self::ThisMonth),
-            "all" => Some(Self::AllTime),
-            "custom" => {
-                let mut side = |field| match words.next()? {
-                    "-" => Some(None),
-                    value => DateParam::parse(field, value).ok().map(Some),
-                };
-                Some(Self::Custom {
-                    from: side("dateFrom")?,
-                    to: side("dateTo")?,
-                })
-            }
-            days => days
-                .strip_suffix('d')?
-                .parse()
-                .ok()
-                .filter(|d| (1..=3660).contains(d))
-                .map(Self::LastDays),
-        }
-    }
-}
 
 /// An export running in the background.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,7 +44,41 @@ pub struct VisitorsTable {
     pub error: Option<String>,
     pub selected: usize,
     pub export: Option<ExportProgress>,
+    /// How the last export ended, said under the table until the next one starts.
+    pub export_end: Option<ExportEnd>,
+    /// The form of the running export, back on screen if the file turns out to exist.
+    export_form: Option<Box<ExportForm>>,
+    /// What a full bar means: the largest row of the range (its first row, as rows come
+    /// by total descending), learned from the range's first page; until then the range's
+    /// total. The same on every page and scroll position.
+    top: Option<TopRow>,
     pub window: std::cell::Cell<usize>,
+}
+
+/// The largest row of a range, and which range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TopRow {
+    from: Option<DateParam>,
+    to: Option<DateParam>,
+    total: u64,
+}
+
+/// What a full bar stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarScale {
+    /// The range's largest row (its first page's first row).
+    TopRow(u64),
+    /// The range's unique visitors, while its largest row is not known.
+    Total(u64),
+}
+
+impl BarScale {
+    #[must_use]
+    pub fn value(self) -> u64 {
+        match self {
+            Self::TopRow(v) | Self::Total(v) => v.max(1),
+        }
+    }
 }
 
 impl Default for VisitorsTable {
@@ -149,6 +95,9 @@ impl Default for VisitorsTable {
             error: None,
             selected: 0,
             export: None,
+            export_end: None,
+            export_form: None,
+            top: None,
             window: std::cell::Cell::new(0),
         }
     }
@@ -191,15 +140,47 @@ impl VisitorsTable {
         }
     }
 
-    pub fn export_done(&mut self, result: Result<(PathBuf, u64), String>) -> (NoticeKind, String) {
-        self.export = None;
-        match result {
-            Ok((path, rows)) => (
-                NoticeKind::Done,
-                format!("exported {rows} rows to {}", path.display()),
-            ),
-            Err(reason) => (NoticeKind::Error, format!("export failed: {reason}")),
-        }
+    /// What a full bar means on the page shown.
+    #[must_use]
+    pub fn bar_scale(&self) -> Option<BarScale> {
+        let page = self.page.as_ref()?;
+        let shown = self.shown.as_ref();
+        let top = self
+            .top
+            .filter(|top| shown.is_some_and(|q| q.date_from == top.from && q.date_to == top.to));
+        Some(match top {
+            Some(top) => BarScale::TopRow(top.total),
+            None => BarScale::Total(page.totals.total),
+        })
+    }
+
+    #[cfg(test)]
+    pub(crate) fn top_forget_for_test(&mut self) {
+        self.top = None;
+    }
+
+    /// Learns the range's largest row from its first page (and from any later row that
+    /// is larger, when the data grew meanwhile).
+    fn learn_top(&mut self) {
+        let (Some(page), Some(query)) = (&self.page, &self.shown) else {
+            return;
+        };
+        let largest = page.visitors.iter().map(|r| r.total).max().unwrap_or(0);
+        let same = self
+            .top
+            .filter(|t| t.from == query.date_from && t.to == query.date_to);
+        let total = if query.effective_offset() == 0 {
+            largest
+        } else if let Some(top) = same {
+            top.total.max(largest)
+        } else {
+            return;
+        };
+        self.top = Some(TopRow {
+            from: query.date_from,
+            to: query.date_to,
+            total,
+        });
     }
 }
 
@@ -244,6 +225,7 @@ impl App {
                 table.page = Some(page);
                 table.shown = table.pending.take();
                 table.error = None;
+                table.learn_top();
             }
             Err(err) => table.error = Some(err.to_string()),
         }

@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
 use crate::tui::app::{App, short_id};
@@ -26,8 +26,42 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         0 => String::new(),
         n => format!(" {n} other draft{} kept ", if n == 1 { "" } else { "s" }),
     };
+    let (create, message) = app.budget_left();
+    let limit = app.config.hourly_limit;
+    let (left, kind) = match composer.target {
+        DraftKey::NewJob => (create, "new jobs"),
+        DraftKey::FollowUp(_) => (message, "follow-ups"),
+    };
+    let (said, style) = if composer.sending.is_some() {
+        (
+            "sending… (the text is locked until the service answers)".to_owned(),
+            theme.warning(),
+        )
+    } else if let Some(error) = &composer.error {
+        (crate::text::sanitize(error), theme.error())
+    } else {
+        (
+            "Ctrl+S send · Esc leave (the draft stays) · Ctrl+E $EDITOR · saved as you type"
+                .to_owned(),
+            theme.dim(),
+        )
+    };
+    // Messages wrap to as many lines as they need (the text keeps at least 3 rows), so
+    // a long error is read whole rather than cut.
+    let mut lines: Vec<Line<'_>> = super::forms::wrap_words(&said, usize::from(area.width))
+        .into_iter()
+        .map(|l| Line::from(Span::styled(l, style)))
+        .collect();
+    lines.push(Line::from(format!(
+        "{left} of {limit} {kind} left this hour"
+    )));
+    let room = area.height.saturating_sub(5);
+    let height = u16::try_from(lines.len() + 1)
+        .unwrap_or(u16::MAX)
+        .min(room)
+        .max(2);
     let [text_area, info] =
-        Layout::vertical([Constraint::Min(3), Constraint::Length(4)]).areas(area);
+        Layout::vertical([Constraint::Min(3), Constraint::Length(height)]).areas(area);
     let block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(title, theme.accent()))
@@ -35,32 +69,5 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let inner = block.inner(text_area);
     frame.render_widget(block, text_area);
     frame.render_widget(&composer.textarea, inner);
-
-    let (create, message) = app.budget_left();
-    let limit = app.config.hourly_limit;
-    let (left, kind) = match composer.target {
-        DraftKey::NewJob => (create, "new jobs"),
-        DraftKey::FollowUp(_) => (message, "follow-ups"),
-    };
-    let mut lines = Vec::new();
-    if composer.sending.is_some() {
-        lines.push(Line::from(Span::styled(
-            "sending… (the text is locked until the service answers)",
-            theme.warning(),
-        )));
-    } else if let Some(error) = &composer.error {
-        lines.push(Line::from(Span::styled(
-            crate::text::sanitize(error),
-            theme.error(),
-        )));
-    } else {
-        lines.push(Line::from(Span::styled(
-            "Ctrl+S send · Esc leave (the draft stays) · Ctrl+E $EDITOR · saved as you type",
-            theme.dim(),
-        )));
-    }
-    lines.push(Line::from(format!(
-        "{left} of {limit} {kind} left this hour"
-    )));
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), info);
+    frame.render_widget(Paragraph::new(lines), info);
 }

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
 use super::ViewContext;
@@ -65,130 +65,262 @@ fn choice_row(
     cx: &ViewContext,
 ) {
     let choices = self::label(frame, area, &format!("{label}  ← →"), focused, cx);
-    let spans: Vec<Span<'_>> = options
+    let style = |i: usize| {
+        if i == chosen {
+            cx.theme.selected()
+        } else {
+            Style::new()
+        }
+    };
+    // Padded when there is room, tight when not, and only the chosen one when even that
+    // does not fit: a choice is never cut.
+    let padded: Vec<Span<'_>> = options
         .iter()
         .enumerate()
         .flat_map(|(i, option)| {
-            let style = if i == chosen {
-                cx.theme.selected()
-            } else {
-                Style::new()
-            };
-            [Span::styled(format!(" {option} "), style), Span::raw(" ")]
+            [
+                Span::styled(format!(" {option} "), style(i)),
+                Span::raw(" "),
+            ]
         })
         .collect();
-    frame.render_widget(Paragraph::new(Line::from(spans)), choices);
+    let tight: Vec<Span<'_>> = options
+        .iter()
+        .enumerate()
+        .flat_map(|(i, option)| [Span::styled((*option).to_owned(), style(i)), Span::raw(" ")])
+        .collect();
+    let width = usize::from(choices.width);
+    let line = [Line::from(padded), Line::from(tight)]
+        .into_iter()
+        .find(|line| line.width() <= width + 1)
+        .unwrap_or_else(|| {
+            let option = options.get(chosen).copied().unwrap_or_default();
+            Line::from(vec![
+                Span::raw("‹ "),
+                Span::styled(option.to_owned(), style(chosen)),
+                Span::raw(" ›"),
+            ])
+        });
+    frame.render_widget(Paragraph::new(line), choices);
 }
 
-fn problem(frame: &mut Frame<'_>, area: Rect, text: Option<&str>, cx: &ViewContext) {
-    if let Some(text) = text {
-        let line = Line::from(Span::styled(crate::text::sanitize(text), cx.theme.error()));
-        frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: true }), area);
+/// Splits `text` into lines of at most `width` characters at spaces (a word longer than
+/// a line is split), so a form can size itself to its messages instead of cutting them.
+#[must_use]
+pub(super) fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let used = line.chars().count();
+            let gap = usize::from(used > 0);
+            if used + gap + word.len() <= width {
+                if gap == 1 {
+                    line.push(' ');
+                }
+                line.extend(word.iter());
+                break;
+            }
+            if used > 0 {
+                lines.push(std::mem::take(&mut line));
+                continue;
+            }
+            let rest = word.split_off(width);
+            lines.push(word.iter().collect());
+            word = rest;
+        }
     }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// A form's rows, top to bottom: fields, and messages that take as many lines as they need.
+enum Part<'a> {
+    Choice(&'a str, &'a [&'a str], usize, bool),
+    Field(&'a str, &'a TextArea<'static>, bool),
+    Text(Vec<String>, Style),
+}
+
+impl Part<'_> {
+    fn height(&self) -> usize {
+        match self {
+            Self::Choice(..) | Self::Field(..) => 1,
+            Self::Text(lines, _) => lines.len(),
+        }
+    }
+}
+
+fn text(message: &str, width: u16, style: Style) -> Part<'static> {
+    Part::Text(
+        wrap_words(&crate::text::sanitize(message), usize::from(width)),
+        style,
+    )
+}
+
+/// Draws a form: a box as tall as its parts (within `area`), then each part in order.
+/// When the screen is too short, the parts that do not fit are left out and the bottom
+/// border says so.
+fn draw_form(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    title: &str,
+    hint: &str,
+    parts: &[Part<'_>],
+    cx: &ViewContext,
+) {
+    let needed: usize = parts.iter().map(Part::height).sum();
+    let height = u16::try_from(needed + 2).unwrap_or(u16::MAX);
+    let rect = super::overlay_area(frame, area, FORM_WIDTH, height);
+    let cut = usize::from(rect.height.saturating_sub(2)) < needed;
+    let hint = if cut {
+        " more below: enlarge the window "
+    } else {
+        hint
+    };
+    let block = boxed(title, hint, cx);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let mut y = inner.y;
+    for part in parts {
+        let h = u16::try_from(part.height()).unwrap_or(u16::MAX);
+        if y + h > inner.bottom() {
+            break;
+        }
+        let row = Rect::new(inner.x, y, inner.width, h);
+        match part {
+            Part::Choice(name, options, chosen, focused) => {
+                choice_row(frame, row, name, options, *chosen, *focused, cx);
+            }
+            Part::Field(name, area, focused) => text_field(frame, row, name, area, *focused, cx),
+            Part::Text(lines, style) => {
+                let lines: Vec<Line<'_>> = lines
+                    .iter()
+                    .map(|l| Line::from(Span::styled(l.clone(), *style)))
+                    .collect();
+                frame.render_widget(Paragraph::new(lines), row);
+            }
+        }
+        y += h;
+    }
+}
+
+/// Forms are this wide at most (the inner width is 2 less).
+const FORM_WIDTH: u16 = 76;
+
+fn inner_width(area: Rect) -> u16 {
+    FORM_WIDTH.min(area.width).saturating_sub(2)
 }
 
 pub fn track(frame: &mut Frame<'_>, area: Rect, form: &TrackForm, cx: &ViewContext) {
-    let rect = super::overlay_area(frame, area, 70, 7);
-    let block = boxed(" Track a job ", " Enter track · Esc cancel ", cx);
-    let inner = block.inner(rect);
-    frame.render_widget(block, rect);
-    let [input, note] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
-    text_field(frame, input, "job id", &form.id, true, cx);
-    match &form.error {
-        Some(error) => problem(frame, note, Some(error), cx),
-        None => frame.render_widget(
-            Paragraph::new(Span::styled(
-                "the job is read once to check it exists, then followed here",
-                cx.theme.dim(),
-            ))
-            .wrap(Wrap { trim: true }),
-            note,
+    let width = inner_width(area);
+    let note = match &form.error {
+        Some(error) => text(error, width, cx.theme.error()),
+        None => text(
+            "the job is read once to check it exists, then followed here",
+            width,
+            cx.theme.dim(),
         ),
-    }
+    };
+    let parts = [Part::Field("job id", &form.id, true), note];
+    draw_form(
+        frame,
+        area,
+        " Track a job ",
+        " Enter track · Esc cancel ",
+        &parts,
+        cx,
+    );
 }
 
 pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewContext) {
-    let rect = super::overlay_area(frame, area, 76, 10);
-    let block = boxed(
-        " Dates and page size ",
-        " Enter apply · Esc cancel · Tab next field ",
-        cx,
-    );
-    let inner = block.inner(rect);
-    frame.render_widget(block, rect);
+    let width = inner_width(area);
     let problems = form.check().err().unwrap_or_default();
-    let rows = Layout::vertical([Constraint::Length(1); 8]).split(inner);
-    let on_range = form.field == FormField::Range;
-    choice_row(
-        frame,
-        rows[0],
+    let error = |p: Option<&str>| p.map(|p| text(p, width, cx.theme.error()));
+    let mut parts = vec![Part::Choice(
         "range",
         crate::tui::app::PRESETS,
         form.choice,
-        on_range,
-        cx,
-    );
-    text_field(
-        frame,
-        rows[1],
+        form.field == FormField::Range,
+    )];
+    parts.push(Part::Field(
         "from (included)",
         &form.from,
         form.field == FormField::From,
-        cx,
-    );
-    problem(frame, rows[2], problems.from.as_deref(), cx);
-    text_field(
-        frame,
-        rows[3],
+    ));
+    parts.extend(error(problems.from.as_deref()));
+    parts.push(Part::Field(
         "to (EXCLUDED)",
         &form.to,
         form.field == FormField::To,
-        cx,
-    );
-    problem(
-        frame,
-        rows[4],
-        problems.to.as_deref().or(problems.range.as_deref()),
-        cx,
-    );
-    text_field(
-        frame,
-        rows[5],
+    ));
+    parts.extend(error(problems.to.as_deref().or(problems.range.as_deref())));
+    parts.push(Part::Field(
         "rows per page",
         &form.rows,
         form.field == FormField::Rows,
+    ));
+    parts.extend(error(problems.rows.as_deref()));
+    let mut hint =
+        "Days are UTC days: YYYY-MM-DD is 00:00 UTC; `to` is the first instant NOT counted."
+            .to_owned();
+    if let Some(note) = super::visitors::local_midnight(cx) {
+        hint.push_str(&format!(" ({note}.)"));
+    }
+    parts.push(text(&hint, width, cx.theme.dim()));
+    if form.refused && problems != Default::default() {
+        parts.push(text(
+            "fix the marked fields first (Esc cancels)",
+            width,
+            cx.theme.warning(),
+        ));
+    }
+    draw_form(
+        frame,
+        area,
+        " Dates and page size ",
+        " Enter apply · Esc cancel · Tab field ",
+        &parts,
         cx,
     );
-    problem(frame, rows[6], problems.rows.as_deref(), cx);
-    let hint = "YYYY-MM-DD is 00:00 UTC; `to` is the first instant NOT counted";
-    frame.render_widget(Paragraph::new(Span::styled(hint, cx.theme.dim())), rows[7]);
 }
 
 pub fn export(frame: &mut Frame<'_>, area: Rect, form: &ExportForm, cx: &ViewContext) {
-    let rect = super::overlay_area(frame, area, 76, 8);
-    let block = boxed(
-        " Export the whole range ",
-        " Enter export · Esc cancel · Tab next field ",
-        cx,
-    );
-    let inner = block.inner(rect);
-    frame.render_widget(block, rect);
-    let rows = Layout::vertical([Constraint::Length(1); 4]).split(inner);
+    let width = inner_width(area);
     let chosen = usize::from(form.format == Format::Json);
-    choice_row(
+    let mut parts = vec![
+        Part::Choice("format", &["CSV", "JSON"], chosen, form.on_format),
+        Part::Field("file", &form.path, !form.on_format),
+    ];
+    if let Some(error) = &form.error {
+        parts.push(text(error, width, cx.theme.error()));
+    }
+    match &form.replace {
+        Some((_, path)) => parts.push(text(
+            &format!(
+                "{} exists: Enter replaces it, or type another name",
+                path.display()
+            ),
+            width,
+            cx.theme.warning(),
+        )),
+        None => parts.push(text(
+            "Every page of the range is fetched (250 rows per request) and written at the \
+             end; `~` is your home folder, and a file that exists is never replaced without \
+             asking.",
+            width,
+            cx.theme.dim(),
+        )),
+    }
+    draw_form(
         frame,
-        rows[0],
-        "format",
-        &["CSV", "JSON"],
-        chosen,
-        form.on_format,
+        area,
+        " Export the whole range ",
+        " Enter export · Esc cancel · Tab field ",
+        &parts,
         cx,
-    );
-    text_field(frame, rows[1], "file", &form.path, !form.on_format, cx);
-    problem(frame, rows[2], form.error.as_deref(), cx);
-    let hint = "every page of the range is fetched (250 rows per request) and written at the end";
-    frame.render_widget(
-        Paragraph::new(Span::styled(hint, cx.theme.dim())).wrap(Wrap { trim: true }),
-        rows[3],
     );
 }

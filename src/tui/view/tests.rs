@@ -15,6 +15,9 @@ use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{Config, NotifyMode};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
+mod composer;
+mod visitors;
+
 fn wall() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap()
 }

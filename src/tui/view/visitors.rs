@@ -1,20 +1,29 @@
 //! The visitors pane: totals, the page of rows with a human/AI bar per row, and paging.
+//! Numbers are never cut (whole, or compact such as `1.2M` where columns are narrow),
+//! and a full bar means the same on every page: the range's largest row.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
+mod cells;
+mod export_line;
+
 use super::{ViewContext, thousands};
-use crate::api::{DateParam, VisitorsQuery};
+use crate::api::{DateParam, VisitorTotals, VisitorsQuery};
 use crate::text::sanitize;
-use crate::tui::app::App;
+use crate::tui::app::{App, BarScale};
+use cells::{bar, bar_header, compact_count, inconsistent, number_columns, path_cell};
+use export_line::export_lines;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let table = &app.visitors;
-    let [strip, rows_area, footer] = Layout::vertical([
+    let export = export_lines(app, area.width, cx);
+    let [strip, rows_area, export_area, footer] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Min(3),
+        Constraint::Length(u16::try_from(export.len()).unwrap_or(0)),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -24,6 +33,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         .unwrap_or_else(|| table.query(cx.wall.date_naive()));
     draw_strip(frame, strip, app, &query, cx);
     draw_rows(frame, rows_area, app, cx);
+    frame.render_widget(Paragraph::new(export), export_area);
     draw_footer(frame, footer, app, &query, cx);
 }
 
@@ -41,6 +51,50 @@ fn date(d: Option<DateParam>, open: &str) -> String {
     )
 }
 
+/// Where the user's local day starts, in UTC, when it is not UTC midnight: ranges are
+/// whole UTC days, and "today" here is not the user's today.
+#[must_use]
+pub(super) fn local_midnight(cx: &ViewContext) -> Option<String> {
+    if cx.utc {
+        return None;
+    }
+    use chrono::Offset as _;
+    let offset = cx
+        .wall
+        .with_timezone(&chrono::Local)
+        .offset()
+        .fix()
+        .local_minus_utc();
+    local_midnight_note(offset)
+}
+
+/// `your local midnight is 23:00 UTC` for a zone `offset_secs` east of UTC.
+#[must_use]
+pub(super) fn local_midnight_note(offset_secs: i32) -> Option<String> {
+    if offset_secs == 0 {
+        return None;
+    }
+    let minutes = (-offset_secs / 60).rem_euclid(24 * 60);
+    Some(format!(
+        "your local midnight is {:02}:{:02} UTC",
+        minutes / 60,
+        minutes % 60
+    ))
+}
+
+/// The first of `candidates` that fits in `width` columns, else the last one.
+fn fitting(candidates: Vec<Line<'static>>, width: u16) -> Line<'static> {
+    let width = usize::from(width);
+    let mut last = Line::default();
+    for line in candidates {
+        if line.width() <= width {
+            return line;
+        }
+        last = line;
+    }
+    last
+}
+
 fn draw_strip(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -50,31 +104,68 @@ fn draw_strip(
 ) {
     let theme = cx.theme;
     let table = &app.visitors;
-    let range = format!(
-        " {} · {} → {} (dateTo exclusive)",
+    let dates = format!(
+        " {} · {} → {}",
         table.range.label(),
         date(query.date_from, "the start"),
         date(query.date_to, "now")
     );
+    let mut ranges = Vec::new();
+    if let Some(note) = local_midnight(cx) {
+        ranges.push(format!("{dates} (UTC days, dateTo exclusive; {note})"));
+        ranges.push(format!("{dates} (UTC days; {note})"));
+    }
+    ranges.push(format!("{dates} (UTC days, dateTo exclusive)"));
+    ranges.push(format!("{dates} (UTC days)"));
+    let range = fitting(
+        ranges
+            .into_iter()
+            .map(|r| Line::from(Span::styled(r, theme.accent())))
+            .collect(),
+        area.width,
+    );
     let totals = match &table.page {
-        Some(page) => {
-            let t = page.totals;
-            let share = t.ai_share();
-            Line::from(vec![
-                Span::raw(" "),
-                Span::styled(format!("█ human {}", thousands(t.human)), theme.human()),
-                Span::raw("   "),
-                Span::styled(format!("░ AI {}", thousands(t.ai)), theme.ai()),
-                Span::raw("   "),
-                Span::styled(format!("total {}", thousands(t.total)), theme.bold()),
-                Span::raw(format!("   AI share {share:.1}%")),
-                Span::styled("  (unique visitors)", theme.dim()),
-            ])
-        }
+        Some(page) => fitting(
+            vec![
+                totals_line(page.totals, false, true, cx),
+                totals_line(page.totals, false, false, cx),
+                totals_line(page.totals, true, true, cx),
+                totals_line(page.totals, true, false, cx),
+            ],
+            area.width,
+        ),
         None => Line::from(Span::styled(" no data yet", theme.dim())),
     };
-    let lines = vec![Line::from(Span::styled(range, theme.accent())), totals];
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(Paragraph::new(vec![range, totals]), area);
+}
+
+fn totals_line(t: VisitorTotals, compact: bool, hint: bool, cx: &ViewContext) -> Line<'static> {
+    let theme = cx.theme;
+    let n = |v: u64| {
+        if compact {
+            compact_count(v)
+        } else {
+            thousands(v)
+        }
+    };
+    let share = if inconsistent(t.human, t.ai, t.total) {
+        Span::styled("   AI share n/a (counts disagree)", theme.warning())
+    } else {
+        Span::raw(format!("   AI share {:.1}%", t.ai_share()))
+    };
+    let mut spans = vec![
+        Span::raw(" "),
+        Span::styled(format!("█ human {}", n(t.human)), theme.human()),
+        Span::raw("   "),
+        Span::styled(format!("░ AI {}", n(t.ai)), theme.ai()),
+        Span::raw("   "),
+        Span::styled(format!("total {}", n(t.total)), theme.bold()),
+        share,
+    ];
+    if hint {
+        spans.push(Span::styled("  (unique visitors)", theme.dim()));
+    }
+    Line::from(spans)
 }
 
 fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
@@ -98,28 +189,37 @@ fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         );
         return;
     }
+    const PATH_MIN: usize = 16;
     let bar_width: u16 = if area.width >= 110 { 30 } else { 12 };
+    let room = usize::from(area.width).saturating_sub(PATH_MIN + 4 + usize::from(bar_width));
+    let (widths, compact) = number_columns(&page.visitors, room);
+    let path_width = usize::from(area.width)
+        .saturating_sub(4 + usize::from(bar_width))
+        .saturating_sub(widths.iter().map(|w| usize::from(*w)).sum());
+    let scale = table
+        .bar_scale()
+        .unwrap_or(BarScale::Total(page.totals.total));
     let visible = usize::from(area.height.saturating_sub(2)).max(1);
     let offset =
         crate::tui::app::scroll_window(&table.window, table.selected, visible, page.visitors.len());
     let shown = &page.visitors[offset..page.visitors.len().min(offset + visible)];
-    // Bars share one scale across the rows on screen: the largest human + AI among them.
-    let scale = shown
-        .iter()
-        .map(|r| r.human.saturating_add(r.ai))
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    let n = |v: u64| {
+        if compact {
+            compact_count(v)
+        } else {
+            thousands(v)
+        }
+    };
     let rows: Vec<Row<'_>> = shown
         .iter()
         .enumerate()
         .map(|(i, row)| {
             let cells = vec![
-                Cell::from(sanitize(&row.path)),
-                Cell::from(Line::from(thousands(row.human)).right_aligned()),
-                Cell::from(Line::from(thousands(row.ai)).right_aligned()),
-                Cell::from(Line::from(thousands(row.total)).right_aligned()),
-                Cell::from(bar(row.human, row.ai, scale, bar_width, cx)),
+                Cell::from(path_cell(&row.path, path_width)),
+                Cell::from(Line::from(n(row.human)).right_aligned()),
+                Cell::from(Line::from(n(row.ai)).right_aligned()),
+                Cell::from(Line::from(n(row.total)).right_aligned()),
+                Cell::from(bar(row, scale.value(), bar_width, cx)),
             ];
             let r = Row::new(cells);
             if offset + i == table.selected {
@@ -129,11 +229,11 @@ fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
             }
         })
         .collect();
-    let widths = [
-        Constraint::Min(20),
-        Constraint::Length(8),
-        Constraint::Length(8),
-        Constraint::Length(8),
+    let constraints = [
+        Constraint::Min(u16::try_from(PATH_MIN).unwrap_or(16)),
+        Constraint::Length(widths[0]),
+        Constraint::Length(widths[1]),
+        Constraint::Length(widths[2]),
         Constraint::Length(bar_width),
     ];
     let header = Row::new(vec![
@@ -141,32 +241,16 @@ fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         Cell::from(Line::from("HUMAN").right_aligned()),
         Cell::from(Line::from("AI").right_aligned()),
         Cell::from(Line::from("TOTAL").right_aligned()),
-        Cell::from("█ human ░ AI"),
+        Cell::from(bar_header(scale, bar_width)),
     ])
     .style(theme.dim());
     frame.render_widget(
-        Table::new(rows, widths)
+        Table::new(rows, constraints)
             .header(header)
             .column_spacing(1)
             .block(block),
         area,
     );
-}
-
-/// A stacked bar: human then AI, on the scale of the largest row shown.
-fn bar(human: u64, ai: u64, scale: u64, width: u16, cx: &ViewContext) -> Line<'static> {
-    // In u128: counts come from the service, and any u64 times the width must not overflow.
-    let cells = u128::from(width);
-    let scale = u128::from(scale.max(1));
-    let human_cells = (u128::from(human) * cells).div_ceil(scale).min(cells);
-    let ai_cells = (u128::from(ai) * cells)
-        .div_ceil(scale)
-        .min(cells - human_cells);
-    let n = |c: u128| usize::try_from(c).unwrap_or(0);
-    Line::from(vec![
-        Span::styled("█".repeat(n(human_cells)), cx.theme.human()),
-        Span::styled("░".repeat(n(ai_cells)), cx.theme.ai()),
-    ])
 }
 
 fn draw_footer(
@@ -195,20 +279,37 @@ fn draw_footer(
             theme.error(),
         ));
     }
-    match &table.export {
-        Some(export) => spans.push(Span::styled(
-            format!(
-                " · exporting to {}: {} rows, {} pages (e cancels)",
-                sanitize(&export.path.display().to_string()),
-                export.rows,
-                export.pages
-            ),
-            theme.warning(),
-        )),
-        None => spans.push(Span::styled(
-            " · n/p page · f dates · +/- size · e export",
-            theme.dim(),
-        )),
+    let hints = [
+        " · n/p page · f dates · +/- size · e export",
+        " · n/p · f dates · +/- · e export",
+        " · f dates · e export",
+        "",
+    ];
+    let candidates = hints
+        .iter()
+        .map(|hint| {
+            let mut line = spans.clone();
+            line.push(Span::styled(*hint, theme.dim()));
+            Line::from(line)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(fitting(candidates, area.width)), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_local_midnight_is_said_in_utc() {
+        assert_eq!(local_midnight_note(0), None);
+        assert_eq!(
+            local_midnight_note(3_600).as_deref(),
+            Some("your local midnight is 23:00 UTC")
+        );
+        assert_eq!(
+            local_midnight_note(-5 * 3_600 - 1_800).as_deref(),
+            Some("your local midnight is 05:30 UTC")
+        );
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -1,6 +1,6 @@
 //! The composer: targets and drafts, empty prompts, sends that fail or succeed, read-only.
 
-use crossterm::event::KeyCode;
+use crossterm::event::{Event, KeyCode};
 
 use super::*;
 
@@ -179,4 +179,62 @@ fn a_follow_up_accepted_with_an_empty_answer_keeps_the_job_and_reads_it() {
         Some(&JobStatus::Completed)
     );
     assert_eq!(fetches(&effects), vec!["c".to_owned()]);
+}
+
+fn paste(h: &mut Harness, text: &str) -> Vec<Effect> {
+    h.send(Msg::Input(Event::Paste(text.into())))
+}
+
+#[test]
+fn a_pasted_cr_or_crlf_is_a_line_break_in_the_text_and_the_draft() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    // Terminals paste line breaks as CR; files copied from Windows bring CRLF.
+    let saves = paste(&mut h, "one\rtwo\r\nthree");
+    assert_eq!(h.app.composer.textarea.lines(), ["one", "two", "three"]);
+    assert!(
+        saves.contains(&Effect::SaveDraft {
+            draft: DraftKey::NewJob,
+            text: "one\ntwo\nthree".into()
+        }),
+        "{saves:?}"
+    );
+    assert!(!h.app.composer.text().contains('\r'));
+}
+
+#[test]
+fn ctrl_j_is_a_line_break_and_never_deletes_what_was_typed() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("first line");
+    // A terminal that sends LF for Enter, or an unbracketed paste, arrives as Ctrl+J.
+    h.ctrl('j');
+    h.type_text("second");
+    assert_eq!(h.app.composer.text(), "first line\nsecond");
+    h.ctrl('m');
+    assert_eq!(h.app.composer.text(), "first line\nsecond\n");
+}
+
+#[test]
+fn the_editor_result_and_saved_drafts_lose_their_carriage_returns() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    let effects = h.send(Msg::EditorDone {
+        draft: DraftKey::NewJob,
+        result: Ok("from the editor\r\nsecond\r\n".into()),
+    });
+    assert_eq!(
+        h.app.composer.textarea.lines(),
+        ["from the editor", "second"]
+    );
+    assert!(effects.contains(&Effect::SaveDraft {
+        draft: DraftKey::NewJob,
+        text: "from the editor\nsecond".into()
+    }));
+    let mut h = Harness::new(vec![]);
+    h.send(Msg::Loaded(Box::new(Startup {
+        drafts: vec![("new".into(), "old\r\ndraft\r".into())],
+        ..Startup::default()
+    })));
+    assert_eq!(h.app.composer.textarea.lines(), ["old", "draft", ""]);
 }

@@ -1,0 +1,96 @@
+//! Exports from the visitors pane: started from the form (kept aside in case the file
+//! exists, to ask before replacing it), and how each ended, in words.
+
+use super::ExportProgress;
+use crate::tui::app::{App, ExportForm, NoticeKind, Overlay};
+use crate::tui::message::{Effect, ExportEnd};
+
+impl App {
+    /// Starts an export from its form, kept aside in case the file exists.
+    pub(in crate::tui::app) fn start_export(
+        &mut self,
+        form: Box<ExportForm>,
+        effects: &mut Vec<Effect>,
+    ) {
+        let (path, overwrite) = form.target();
+        self.visitors.export = Some(ExportProgress {
+            path: path.clone(),
+            rows: 0,
+            pages: 0,
+        });
+        self.visitors.export_end = None;
+        effects.push(Effect::Export {
+            query: form.query().clone(),
+            format: form.format,
+            path,
+            overwrite,
+        });
+        self.visitors.export_form = Some(form);
+    }
+
+    /// An export ended: said in the notice line and under the table; a file that exists
+    /// brings the form back to ask before replacing it.
+    pub(in crate::tui::app) fn on_export_done(&mut self, end: ExportEnd) {
+        self.dirty = true;
+        self.visitors.export = None;
+        let form = self.visitors.export_form.take();
+        let (kind, text) = match &end {
+            ExportEnd::Exists(path) => {
+                match form {
+                    Some(mut form) if self.overlay.is_none() => {
+                        form.ask_overwrite(path.clone());
+                        self.overlay = Some(Overlay::Export(form));
+                    }
+                    _ => self.notify(
+                        NoticeKind::Warning,
+                        format!(
+                            "{} exists: nothing exported (e to try again)",
+                            path.display()
+                        ),
+                    ),
+                }
+                return;
+            }
+            ExportEnd::Written { path, rows } => (
+                NoticeKind::Done,
+                format!("exported {rows} rows to {}", path.display()),
+            ),
+            ExportEnd::Stopped { .. } => (NoticeKind::Error, export_end_text(&end)),
+            ExportEnd::Failed(reason) => (
+                NoticeKind::Error,
+                format!("export failed: {reason}; nothing was written"),
+            ),
+        };
+        self.visitors.export_end = Some(end);
+        self.notify(kind, text);
+    }
+}
+
+/// How an export ended, in words: the same under the table and in the notice line.
+#[must_use]
+pub fn export_end_text(end: &ExportEnd) -> String {
+    match end {
+        ExportEnd::Written { path, rows } => {
+            format!("exported {rows} rows to {}", path.display())
+        }
+        ExportEnd::Exists(path) => format!("{} exists: nothing exported", path.display()),
+        ExportEnd::Stopped {
+            offset,
+            reason,
+            rows,
+            kept,
+        } => {
+            let kept = match kept {
+                Some(path) => format!("kept {rows} rows in {}", path.display()),
+                None => format!("the {rows} rows fetched could not be kept"),
+            };
+            // The client's own words may already say where paging stopped.
+            if reason.contains(&format!("offset {offset}")) {
+                format!("export stopped: {reason}; {kept}")
+            } else {
+                format!("export stopped at offset {offset}: {reason}; {kept}")
+            }
+        }
+        ExportEnd::Failed(reason) => format!("export failed: {reason}; nothing was written"),
+    }
+}

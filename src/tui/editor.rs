@@ -1,0 +1,101 @@
+//! The `$EDITOR` hand-off for Ctrl+E: the draft goes to a private temporary file, the
+//! editor runs on the real terminal, and the file is read back and removed.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use tempfile::NamedTempFile;
+
+use super::message::DraftKey;
+use super::terminal::Host;
+
+/// A new file that only this user can read (0600), with a name nobody can guess, created
+/// with `O_EXCL` so that a symlink or file planted in the shared temporary folder is never
+/// followed or overwritten. Removed when dropped.
+pub(crate) fn draft_file(draft: &DraftKey, text: &str) -> std::io::Result<NamedTempFile> {
+    let prefix = format!("docdeck-{}-", draft.as_journal().replace(':', "-"));
+    let mut file = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".md")
+        .tempfile()?;
+    file.write_all(text.as_bytes())?;
+    file.flush()?;
+    Ok(file)
+}
+
+/// Hands the terminal to the editor on a private temporary file and reads the file back
+/// (its text as the editor left it: the composer normalises line breaks).
+pub(crate) async fn edit(
+    host: &mut dyn Host,
+    editor: &str,
+    draft: &DraftKey,
+    text: String,
+) -> Result<String, String> {
+    let file = draft_file(draft, &text)
+        .map_err(|e| format!("cannot write a temporary file for the editor: {e}"))?;
+    host.suspend().map_err(|e| e.to_string())?;
+    let status = run(editor, file.path()).await;
+    let resumed = host.resume();
+    let result = match status {
+        // Read by path: editors that save by renaming a new file over the old one leave
+        // a new file there.
+        Ok(Ok(status)) if status.success() => {
+            std::fs::read_to_string(file.path()).map_err(|e| e.to_string())
+        }
+        Ok(Ok(status)) => Err(format!("{editor} exited with {status}")),
+        Ok(Err(err)) => Err(format!("cannot run {editor}: {err}")),
+        Err(err) => Err(err.to_string()),
+    };
+    drop(file);
+    resumed.map_err(|e| e.to_string())?;
+    result
+}
+
+async fn run(
+    editor: &str,
+    path: &Path,
+) -> Result<std::io::Result<std::process::ExitStatus>, tokio::task::JoinError> {
+    let command = format!("{editor} \"$1\"");
+    let path = path.to_owned();
+    tokio::task::spawn_blocking(move || {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .arg("sh")
+            .arg(&path)
+            .status()
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    use super::*;
+
+    #[test]
+    fn the_draft_file_is_private_new_and_unguessable() {
+        let draft = DraftKey::FollowUp("job_1".into());
+        let one = draft_file(&draft, "secret plans").unwrap();
+        let two = draft_file(&draft, "other").unwrap();
+        assert_ne!(one.path(), two.path(), "a fresh name each time");
+        let name = one
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            !name.contains(&std::process::id().to_string()),
+            "{name} is guessable"
+        );
+        let meta = std::fs::symlink_metadata(one.path()).unwrap();
+        assert!(meta.file_type().is_file());
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::read_to_string(one.path()).unwrap(), "secret plans");
+        let path = one.path().to_owned();
+        drop(one);
+        assert!(!path.exists(), "removed after the edit");
+    }
+}
