@@ -86,7 +86,7 @@ fn lines(detail: &DetailView, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
         .and_then(|r| r.status())
         .is_some_and(JobStatus::is_final)
     {
-        "no PR"
+        "none"
     } else {
         "none yet"
     };

@@ -100,7 +100,7 @@ fn detail_wrapped_and_scrolled() {
 }
 
 #[test]
-fn a_final_job_without_a_link_says_no_pr_and_an_active_one_none_yet() {
+fn a_final_job_without_a_link_says_none_and_an_active_one_none_yet() {
     let mut scene = Scene::new();
     scene.key(KeyCode::Enter);
     let active = scene.render(80, 24);
@@ -111,7 +111,9 @@ fn a_final_job_without_a_link_says_no_pr_and_an_active_one_none_yet() {
     scene.key(KeyCode::Enter);
     let failed = scene.render(80, 24);
     assert!(
-        failed.contains("✗ failed") && failed.contains("PR       no PR"),
+        failed.contains("✗ failed")
+            && failed.contains("PR       none")
+            && !failed.contains("none yet"),
         "{failed}"
     );
 }
