@@ -462,3 +462,27 @@ fn the_documented_date_pattern_is_what_the_service_accepts() {
         assert!(sent(good).is_ok() && pattern.is_match(good), "{good}");
     }
 }
+
+/// Found by Schemathesis: the document puts no maximum on `offset`, so an offset past any
+/// integer type is a valid request; it is an empty page, as any offset past the rows is.
+#[tokio::test]
+async fn an_offset_past_every_row_is_an_empty_page_however_large() {
+    docdeck::api::client::install_crypto_provider();
+    let server = start(fast_options(DbLocation::Memory)).await;
+    for offset in ["9223372036854775807", "96472056601727152947200"] {
+        let response = reqwest::Client::new()
+            .get(format!(
+                "{}/v1/analytics/demo/visitors?offset={offset}",
+                server.base_url()
+            ))
+            .bearer_auth(KEY)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "offset {offset}");
+        let page: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        assert_eq!(page["visitors"], json!([]), "offset {offset}");
+        assert_eq!(page["hasMore"], false, "offset {offset}");
+    }
+    server.shutdown().await;
+}

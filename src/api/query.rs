@@ -341,6 +341,9 @@ fn parse_limit(value: &str) -> Result<u32, QueryError> {
         .ok_or_else(|| QueryError::LimitOutOfRange(crate::text::excerpt(value, 32)))
 }
 
+/// Any whole number from 0 up: the documents set no maximum, and an offset past every row
+/// is an empty page, so one too large for any integer type is held at `i64::MAX` (the
+/// most the database takes), which gives that same empty page.
 fn parse_offset(value: &str) -> Result<u64, QueryError> {
     if !is_whole_number(value) {
         return Err(QueryError::NotWholeNumber {
@@ -349,11 +352,17 @@ fn parse_offset(value: &str) -> Result<u64, QueryError> {
             expected: "send 0 or more, such as 100",
         });
     }
-    value
+    let digits = value.strip_prefix('+').unwrap_or(value);
+    if digits.starts_with('-') && digits.bytes().skip(1).any(|b| b != b'0') {
+        return Err(QueryError::OffsetOutOfRange(crate::text::excerpt(
+            value, 32,
+        )));
+    }
+    let most = i64::MAX.unsigned_abs();
+    Ok(digits
+        .trim_start_matches('-')
         .parse::<u64>()
-        .ok()
-        .filter(|offset| i64::try_from(*offset).is_ok())
-        .ok_or_else(|| QueryError::OffsetOutOfRange(crate::text::excerpt(value, 32)))
+        .map_or(most, |offset| offset.min(most)))
 }
 
 #[cfg(test)]
