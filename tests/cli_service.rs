@@ -163,6 +163,16 @@ fn stop(mut service: ServeProcess, signal: &str) -> (std::process::ExitStatus, V
     (status, stderr)
 }
 
+/// Lines of standard error as one line, with single spaces: notices are wrapped for the
+/// terminal, and the tests read them as sentences.
+fn one_line(lines: &[String]) -> String {
+    lines
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Views, jobs and keys of the test project, read straight from the service's database.
 fn stored(db: &Path) -> (i64, i64, i64) {
     let conn = rusqlite::Connection::open(db).unwrap();
@@ -202,7 +212,13 @@ fn serve_never_mixes_demo_data_into_a_project_that_exists() {
         &["--db", imported.to_str().unwrap(), "--api-key", KEY],
     );
     let (_, stderr) = stop(service, "-TERM");
-    let stderr = stderr.join("\n");
+    assert!(
+        stderr
+            .iter()
+            .all(|line| line.chars().count() <= 80 || line.contains(" INFO ")),
+        "notices fit 80 columns: {stderr:#?}"
+    );
+    let stderr = one_line(&stderr);
     assert!(
         stderr.contains(
             "no demo data was added: project demo already has 4 views, 0 jobs and 0 API keys"
@@ -228,7 +244,7 @@ fn serve_never_mixes_demo_data_into_a_project_that_exists() {
     stop(first, "-TERM");
     let again = ServeProcess::spawn(home.path(), &["--db", empty.to_str().unwrap()]);
     let (_, stderr) = stop(again, "-TERM");
-    let stderr = stderr.join("\n");
+    let stderr = one_line(&stderr);
     assert!(
         stderr.contains(
             "no demo data was added: project demo already has 0 views, 0 jobs and 1 API key"
@@ -245,7 +261,7 @@ fn a_new_project_is_seeded_once_and_says_so_loudly() {
     let db_arg = db.to_str().unwrap();
     let first = ServeProcess::spawn(home.path(), &["--db", db_arg, "--api-key", KEY]);
     let (_, stderr) = stop(first, "-TERM");
-    let stderr = stderr.join("\n");
+    let stderr = one_line(&stderr);
     assert!(
         stderr.contains("project demo is new in this database, so it was given INVENTED demo data")
             && stderr.contains("5 finished jobs"),
@@ -463,7 +479,7 @@ fn import_refuses_a_missing_file_and_a_path_without_a_slash() {
     let stderr = text(&missing.stderr);
     assert!(
         stderr.contains("cannot open no-such-views.jsonl")
-            && stderr.contains("check the path, or give - to read the views from standard input"),
+            && stderr.contains("check the path, or use - for standard input"),
         "{stderr}"
     );
     let file = views_file(

@@ -249,24 +249,41 @@ pub async fn serve(args: ServeArgs) -> Outcome {
 
 /// Said on standard error when invented data was added, so nobody mistakes it for theirs.
 fn seeded_notice(project: &str, seeded: &server::seed::SeedSummary) -> String {
-    format!(
-        "docdeck: project {project} is new in this database, so it was given INVENTED demo data: \
-         {} views over {} pages in the last {} days and {} finished jobs.\n  \
-         For an empty project, start with a new --db and --seed none.",
+    wrap(&format!(
+        "docdeck: project {project} is new in this database, so it was given INVENTED demo \
+         data: {} views over {} pages in the last {} days and {} finished jobs. For an empty \
+         project, start with a new --db and --seed none.",
         server::seed::grouped(seeded.views as u64),
         seeded.pages,
         server::seed::SEED_DAYS,
         seeded.jobs.len()
-    )
+    ))
 }
 
 /// Said on standard error when the demo seed was asked for (the default) but not applied.
 fn refused_notice(project: &str, footprint: &server::seed::Footprint) -> String {
-    format!(
+    wrap(&format!(
         "docdeck: no demo data was added: project {project} already has {footprint} in this \
-         database, and demo data goes only into a project that has never existed there.\n  \
+         database, and demo data goes only into a project that has never existed there. \
          Pass --seed none to start without this notice."
-    )
+    ))
+}
+
+/// Words in lines of at most 78 columns, the later ones indented, for an 80-column terminal.
+fn wrap(text: &str) -> String {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let Some(line) = lines.last_mut() else { break };
+        if !line.trim().is_empty() && line.chars().count() + 1 + word.chars().count() > 78 {
+            lines.push(format!("  {word}"));
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines.join("\n")
 }
 
 /// The signal that stopped `serve`, and the exit status a shell would report for it.
@@ -329,7 +346,7 @@ pub fn import(args: &ImportArgs) -> Outcome {
     } else {
         let file = File::open(&args.file).map_err(|err| {
             CliError::failed(format!(
-                "cannot open {}: {err}; check the path, or give - to read the views from standard input",
+                "cannot open {}: {err}; check the path, or use - for standard input",
                 args.file.display()
             ))
         })?;
