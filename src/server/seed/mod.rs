@@ -87,7 +87,7 @@ pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);
@@ -300,7 +300,8 @@ mod tests {
     fn a_project_with_views_jobs_or_a_key_gets_no_invented_data() {
         let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
         const VIEW: &str = r#"{"ts": "2026-11-20T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#;
-        let prepare: [(&str, fn(&Db)); 3] = [
+        type Prepare = fn(&Db);
+        let prepare: [(&str, Prepare); 3] = [
             ("views", |db| {
                 crate::server::import::import(db, "demo", VIEW.as_bytes()).unwrap();
             }),
