@@ -20,7 +20,7 @@ use crate::server::{self, DEFAULT_ADDR, SeedKind, ServeOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SeedArg {
-    /// 90 days of traffic over 240 pages and a few finished jobs
+    /// 90 days of invented traffic over 240 pages and five finished jobs
     Demo,
     /// Nothing: start empty (load data with `docdeck import`)
     None,
@@ -42,7 +42,8 @@ pub struct ServeArgs {
     /// the project is served, printed once on standard error, and stored only as a hash
     #[arg(long, value_name = "KEY")]
     pub api_key: Option<String>,
-    /// Data a new project starts with (applied once per project)
+    /// Data a new project starts with: only a project that has never existed in this
+    /// database (no views, jobs or key) is seeded; one with data of its own never is
     #[arg(long, value_enum, default_value = "demo")]
     pub seed: SeedArg,
     /// How long the simulated agent takes per turn, in milliseconds
