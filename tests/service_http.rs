@@ -299,7 +299,10 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
         ("?limit=1.5", "limit \"1.5\" is not a whole number"),
         ("?offset=abc", "offset \"abc\" is not a whole number"),
         ("?offset=-1", "offset -1 is out of range"),
-        ("?dateFrom=%202024-03-01", "blank space"),
+        (
+            "?dateFrom=%202024-03-01",
+            "dateFrom \" 2024-03-01\" has blank space",
+        ),
         ("?dateFrom=2024-03-01%2010:30:00Z", "dateFrom"),
         ("?dateFrom=2024-02-30", "dateFrom"),
         ("?dateTo=yesterday", "dateTo"),

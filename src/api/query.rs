@@ -32,11 +32,12 @@ pub enum QueryError {
         value: String,
         expected: &'static str,
     },
-    #[error("{field} {value:?} has blank space around it: send the date alone, such as 2024-01-31")]
+    /// `value` is already quoted, with its blank space escaped so that it shows.
+    #[error("{field} {value} has blank space around it: send the date alone, such as 2024-01-31")]
     Padded { field: &'static str, value: String },
     #[error("limit {0} is out of range: it must be between 1 and {MAX_LIMIT}")]
     LimitOutOfRange(String),
-    #[error("offset {0} is out of range: it must be a whole number >= 0")]
+    #[error("offset {0} is out of range: it must be 0 or more")]
     OffsetOutOfRange(String),
     #[error("{0} was given more than once")]
     Repeated(String),
