@@ -10,7 +10,8 @@
 # only 127.0.0.1. CI does not run it (it needs PyPI); RELIABILITY.md records its runs.
 #
 # Environment:
-#   DOCDECK_BIN           the docdeck binary [target/debug/docdeck; built if missing]
+#   DOCDECK_BIN           the docdeck binary [$CARGO_TARGET_DIR or target, then
+#                         /debug/docdeck; built with cargo when missing]
 #   SCHEMATHESIS_VERSION  the version installed [4.32.5]
 #   ST_MAX_EXAMPLES       cases per operation and phase [200]
 #   ST_MAX_TIME           seconds each suite runs (fuzzing and stateful repeat until then) [120]
@@ -56,8 +57,11 @@ if [ ! -x "$bin" ]; then
 fi
 
 say "installing schemathesis $version in a throwaway virtual environment"
-python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
+if ! python3 -m venv "$work/venv" ||
+    ! "$work/venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"; then
+    say "cannot install schemathesis $version (python3 with venv and PyPI are needed)"
+    exit 2
+fi
 st="$work/venv/bin/st"
 
 # The service: a free port, a new database with the demo data (so visitors answers have
