@@ -56,7 +56,7 @@ if [ ! -x "$bin" ]; then
     (cd "$root" && cargo build --quiet --bin docdeck)
 fi
 
-say "installing schemathesis $version in a throwaway virtual environment"
+say "installing schemathesis $version in a throwaway venv"
 if ! python3 -m venv "$work/venv" ||
     ! "$work/venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"; then
     say "cannot install schemathesis $version (python3 with venv and PyPI are needed)"
