@@ -224,6 +224,9 @@ pub async fn serve(args: ServeArgs) -> Outcome {
     let addr = resolve_addr(&args.addr).await?;
     let options = options(args, addr)?;
     let project = options.project.clone();
+    // Handlers first: a signal that comes as soon as the listening line is out must stop
+    // the service cleanly, not end the process with the default action.
+    let mut signals = Signals::install()?;
     let running = server::start(options)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
@@ -242,7 +245,7 @@ pub async fn serve(args: ServeArgs) -> Outcome {
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "listening on {}", running.base_url());
     let _ = stdout.flush();
-    let stop = shutdown_signal().await;
+    let stop = signals.next().await;
     tracing::info!("{} received: shutting down", stop.name());
     running.shutdown().await;
     Ok(ExitCode::from(stop.exit_code()))
@@ -314,24 +317,51 @@ impl Stop {
     }
 }
 
-/// Ctrl-C, SIGTERM or SIGHUP, whichever comes first.
-async fn shutdown_signal() -> Stop {
+/// The stop signals `serve` handles, installed before the service starts.
+struct Signals {
     #[cfg(unix)]
-    {
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    hang_up: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    #[cfg(unix)]
+    fn install() -> Result<Self, CliError> {
         use tokio::signal::unix::{SignalKind, signal};
-        if let (Ok(mut term), Ok(mut hup)) = (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::hangup()),
-        ) {
-            return tokio::select! {
-                _ = tokio::signal::ctrl_c() => Stop::Interrupt,
-                _ = term.recv() => Stop::Terminate,
-                _ = hup.recv() => Stop::HangUp,
-            };
+        let handler = |kind: SignalKind| {
+            signal(kind)
+                .map_err(|err| CliError::failed(format!("cannot handle stop signals: {err}")))
+        };
+        Ok(Self {
+            interrupt: handler(SignalKind::interrupt())?,
+            terminate: handler(SignalKind::terminate())?,
+            hang_up: handler(SignalKind::hangup())?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn install() -> Result<Self, CliError> {
+        Ok(Self {})
+    }
+
+    /// Ctrl-C, SIGTERM or SIGHUP, whichever comes first.
+    #[cfg(unix)]
+    async fn next(&mut self) -> Stop {
+        tokio::select! {
+            _ = self.interrupt.recv() => Stop::Interrupt,
+            _ = self.terminate.recv() => Stop::Terminate,
+            _ = self.hang_up.recv() => Stop::HangUp,
         }
     }
-    let _ = tokio::signal::ctrl_c().await;
-    Stop::Interrupt
+
+    #[cfg(not(unix))]
+    async fn next(&mut self) -> Stop {
+        let _ = tokio::signal::ctrl_c().await;
+        Stop::Interrupt
+    }
 }
 
 pub fn import(args: &ImportArgs) -> Outcome {
