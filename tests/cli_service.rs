@@ -144,6 +144,141 @@ fn a_bad_line_stops_the_import_and_keeps_nothing() {
     );
 }
 
+/// Sends `signal` to the service and waits for it to exit; returns its status and every
+/// line it wrote on standard error.
+fn stop(mut service: ServeProcess, signal: &str) -> (std::process::ExitStatus, Vec<String>) {
+    common::signal(service.child.id(), signal);
+    let deadline = Instant::now() + DEADLINE;
+    let status = loop {
+        if let Some(status) = service.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "docdeck serve did not stop on {signal}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stderr = service.stderr.iter().collect();
+    (status, stderr)
+}
+
+/// Lines of standard error as one line, with single spaces: notices are wrapped for the
+/// terminal, and the tests read them as sentences.
+fn one_line(lines: &[String]) -> String {
+    lines
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Views, jobs and keys of the test project, read straight from the service's database.
+fn stored(db: &Path) -> (i64, i64, i64) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let count = |table: &str| -> i64 {
+        conn.query_row(
+            &format!("SELECT COUNT(*) FROM {table} WHERE project = ?1"),
+            [PROJECT],
+            |row| row.get(0),
+        )
+        .unwrap()
+    };
+    (count("views"), count("jobs"), count("api_keys"))
+}
+
+#[test]
+fn serve_never_mixes_demo_data_into_a_project_that_exists() {
+    let home = tempfile::tempdir().unwrap();
+    // A project made by `import` alone, then served with the default seed.
+    let imported = home.path().join("imported.sqlite");
+    let file = views_file(
+        home.path(),
+        &[
+            view("2024-03-01T10:00:00Z", "/a", "v1", "human"),
+            view("2024-03-01T11:00:00Z", "/a", "v1", "ai"),
+            view("2024-03-02T10:00:00Z", "/b", "v2", "human"),
+            view("2024-03-09T10:00:00Z", "/c", "v3", "human"),
+        ],
+    );
+    let out = docdeck_command(home.path())
+        .args(["import", "--db", imported.to_str().unwrap()])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let service = ServeProcess::spawn(
+        home.path(),
+        &["--db", imported.to_str().unwrap(), "--api-key", KEY],
+    );
+    let (_, stderr) = stop(service, "-TERM");
+    assert!(
+        stderr
+            .iter()
+            .all(|line| line.chars().count() <= 80 || line.contains(" INFO ")),
+        "notices fit 80 columns: {stderr:#?}"
+    );
+    let stderr = one_line(&stderr);
+    assert!(
+        stderr.contains(
+            "no demo data was added: project demo already has 4 views, 0 jobs and 0 API keys"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("INVENTED"), "{stderr}");
+    assert_eq!(stored(&imported), (4, 0, 1));
+
+    // A project first served with --seed none, then served again with the default seed.
+    let empty = home.path().join("empty.sqlite");
+    let first = ServeProcess::spawn(
+        home.path(),
+        &[
+            "--db",
+            empty.to_str().unwrap(),
+            "--seed",
+            "none",
+            "--api-key",
+            KEY,
+        ],
+    );
+    stop(first, "-TERM");
+    let again = ServeProcess::spawn(home.path(), &["--db", empty.to_str().unwrap()]);
+    let (_, stderr) = stop(again, "-TERM");
+    let stderr = one_line(&stderr);
+    assert!(
+        stderr.contains(
+            "no demo data was added: project demo already has 0 views, 0 jobs and 1 API key"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(stored(&empty), (0, 0, 1));
+}
+
+#[test]
+fn a_new_project_is_seeded_once_and_says_so_loudly() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let first = ServeProcess::spawn(home.path(), &["--db", db_arg, "--api-key", KEY]);
+    let (_, stderr) = stop(first, "-TERM");
+    let stderr = one_line(&stderr);
+    assert!(
+        stderr.contains("project demo is new in this database, so it was given INVENTED demo data")
+            && stderr.contains("5 finished jobs"),
+        "{stderr}"
+    );
+    let seeded = stored(&db);
+    assert!(seeded.0 > 50_000 && seeded.1 == 5, "{seeded:?}");
+    let second = ServeProcess::spawn(home.path(), &["--db", db_arg, "--api-key", KEY]);
+    let (_, stderr) = stop(second, "-TERM");
+    let stderr = stderr.join("\n");
+    assert!(
+        !stderr.contains("demo data"),
+        "a restart says nothing: {stderr}"
+    );
+    assert_eq!(stored(&db), seeded, "nothing added at a restart");
+}
+
 #[test]
 fn serve_prints_one_line_generates_a_key_once_and_stops_on_sigterm() {
     let home = tempfile::tempdir().unwrap();
@@ -162,7 +297,11 @@ fn serve_prints_one_line_generates_a_key_once_and_stops_on_sigterm() {
         );
         std::thread::sleep(Duration::from_millis(20));
     };
-    assert!(status.success(), "{status}");
+    assert_eq!(
+        status.code(),
+        Some(143),
+        "as a shell reports SIGTERM: {status}"
+    );
     assert_eq!(
         first.stdout.iter().count(),
         0,
@@ -218,4 +357,178 @@ fn serve_refuses_bad_flags_clearly() {
             text(&out.stderr)
         );
     }
+}
+
+#[test]
+fn sighup_stops_serve_cleanly_with_129_and_jobs_resume() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let args = [
+        "--db",
+        db_arg,
+        "--seed",
+        "none",
+        "--api-key",
+        KEY,
+        "--agent-delay-ms",
+        "60000",
+    ];
+    let service = ServeProcess::spawn(home.path(), &args);
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "create", "Fix the typos", "--format", "json"],
+    );
+    assert_eq!(created.status.code(), Some(0), "{}", text(&created.stderr));
+    let job: Value = serde_json::from_slice(&created.stdout).unwrap();
+    let (status, stderr) = stop(service, "-HUP");
+    assert_eq!(
+        status.code(),
+        Some(129),
+        "as a shell reports SIGHUP: {stderr:?}"
+    );
+    assert!(
+        stderr
+            .iter()
+            .any(|line| line.contains("SIGHUP received: shutting down")),
+        "{stderr:?}"
+    );
+    let again = ServeProcess::spawn(home.path(), &args);
+    let id = job["id"].as_str().unwrap();
+    let got = run_cli(
+        home.path(),
+        &again.base_url,
+        &["jobs", "get", id, "--format", "json"],
+    );
+    let job: Value = serde_json::from_slice(&got.stdout).unwrap();
+    assert_eq!(job["status"], "active", "the job is kept and resumes");
+}
+
+#[test]
+fn serve_takes_a_host_name_and_says_when_it_cannot_resolve_one() {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = docdeck_command(home.path())
+        .args([
+            "serve",
+            "--db",
+            ":memory:",
+            "--seed",
+            "none",
+            "--api-key",
+            KEY,
+        ])
+        .args(["--addr", "localhost:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        line.starts_with("listening on http://127.0.0.1:") && !line.ends_with(":0\n"),
+        "{line:?}"
+    );
+    for (addr, code, hint) in [
+        (
+            "nosuchhost.invalid:8787",
+            1,
+            "cannot resolve --addr nosuchhost.invalid:8787",
+        ),
+        ("localhost", 2, "is not HOST:PORT"),
+        ("localhost:http", 2, "is not HOST:PORT"),
+    ] {
+        let out = docdeck_command(home.path())
+            .args(["serve", "--db", ":memory:", "--addr", addr])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{addr}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(hint),
+            "{addr}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn import_refuses_a_missing_file_and_a_path_without_a_slash() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let missing = docdeck_command(home.path())
+        .args(["import", "--db", db_arg, "no-such-views.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        missing.status.code(),
+        Some(1),
+        "a local file failed: 1, as documented"
+    );
+    let stderr = text(&missing.stderr);
+    assert!(
+        stderr.contains("cannot open no-such-views.jsonl")
+            && stderr.contains("check the path, or use - for standard input"),
+        "{stderr}"
+    );
+    let file = views_file(
+        home.path(),
+        &[
+            view("2024-03-01T10:00:00Z", "/a", "v1", "human"),
+            view("2024-03-01T11:00:00Z", "quickstart", "v2", "human"),
+        ],
+    );
+    let out = docdeck_command(home.path())
+        .args(["import", "--db", db_arg])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("line 2: path must start with / (such as /quickstart), not \"quickstart\"")
+            && stderr.contains("nothing was imported"),
+        "{stderr}"
+    );
+}
+
+/// The handlers are in place before the service starts: a signal that comes while it is
+/// still preparing (here, writing the demo seed) or the moment the listening line is out
+/// stops it cleanly with 143, never with the default action of the signal.
+#[test]
+fn a_signal_during_start_up_still_stops_cleanly() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let mut child = docdeck_command(home.path())
+        .args(["serve", "--addr", "127.0.0.1:0", "--api-key", KEY, "--db"])
+        .arg(&db)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + DEADLINE;
+    while !db.exists() {
+        assert!(Instant::now() < deadline, "the database was never created");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    common::signal(child.id(), "-TERM");
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "docdeck serve did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(143), "{status}");
 }

@@ -150,12 +150,20 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
         .await;
     let foreign = Request::new(Method::POST, CREATE, "/v2/agent/elsewhere/job").json(&prompt);
     probe.expect(foreign, 403).await;
-    probe
-        .expect(create().raw(Some("text/plain"), "prompt=x"), 415)
-        .await;
-    probe
-        .expect(create().raw(None, prompt.to_string()), 415)
-        .await;
+    // Not JSON: 400 (the public document lists no 415), saying what came and what to send.
+    for (content_type, received) in [
+        (Some("text/plain"), "Content-Type \"text/plain\""),
+        (None, "no Content-Type header"),
+    ] {
+        let reply = probe
+            .expect(create().raw(content_type, prompt.to_string()), 400)
+            .await;
+        let detail = reply["details"][0]["message"].as_str().unwrap();
+        assert!(
+            detail.contains(received) && detail.contains("Content-Type: application/json"),
+            "{reply}"
+        );
+    }
     for (body, detail) in [
         ("{\"prompt\": ", "not valid JSON"),
         ("[\"prompt\"]", "JSON object"),
@@ -244,9 +252,19 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
         format!("/v2/agent/elsewhere/job/{id}/message"),
     );
     probe.expect(foreign.json(&prompt), 403).await;
-    probe
-        .expect(message(&id).raw(Some("text/plain"), "x"), 415)
+    let reply = probe
+        .expect(
+            message(&id).raw(Some("application/x-www-form-urlencoded"), "x"),
+            400,
+        )
         .await;
+    assert!(
+        reply["details"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"application/x-www-form-urlencoded\""),
+        "{reply}"
+    );
     probe
         .expect(message(&id).raw(Some("application/json"), "{}"), 400)
         .await;
@@ -277,8 +295,15 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
     for (query, detail) in [
         ("?limit=0", "limit"),
         ("?limit=251", "limit"),
-        ("?limit=ten", "limit"),
-        ("?offset=-1", "offset"),
+        ("?limit=ten", "limit \"ten\" is not a whole number"),
+        ("?limit=1.5", "limit \"1.5\" is not a whole number"),
+        ("?offset=abc", "offset \"abc\" is not a whole number"),
+        ("?offset=-1", "offset -1 is out of range"),
+        (
+            "?dateFrom=%202024-03-01",
+            "dateFrom \" 2024-03-01\" has blank space",
+        ),
+        ("?dateFrom=2024-03-01%2010:30:00Z", "dateFrom"),
         ("?dateFrom=2024-02-30", "dateFrom"),
         ("?dateTo=yesterday", "dateTo"),
         ("?dateFrom=2024-03-02&dateTo=2024-03-01", "after"),
@@ -383,5 +408,84 @@ async fn the_served_document_is_the_one_in_assets() {
     let served: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
     let file: Value = serde_json::from_str(include_str!("../assets/openapi.json")).unwrap();
     assert_eq!(served, file);
+    server.shutdown().await;
+}
+
+/// The `pattern` of `dateFrom` and `dateTo` in the served document is the one the parser
+/// follows: every string it admits is accepted (but for a day the month lacks, or an
+/// instant outside the years 0000-9999 in UTC, both said in the document), and every
+/// string accepted matches it, so fuzzers and generated clients know what a date is.
+#[test]
+fn the_documented_date_pattern_is_what_the_service_accepts() {
+    use docdeck::api::{QueryError, VisitorsQuery, query::DATE_PATTERN};
+    use proptest::prelude::*;
+    let document: Value = serde_json::from_str(include_str!("../assets/openapi.json")).unwrap();
+    for parameter in document["paths"][VISITORS]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+    {
+        if parameter["name"] == "dateFrom" || parameter["name"] == "dateTo" {
+            assert_eq!(parameter["schema"]["pattern"], DATE_PATTERN);
+        }
+    }
+    let pattern = regex::Regex::new(DATE_PATTERN).unwrap();
+    let sent = |value: &str| VisitorsQuery::from_pairs([("dateFrom", value)]);
+    let generator = DATE_PATTERN.trim_start_matches('^').trim_end_matches('$');
+    let config = ProptestConfig::with_cases(2000);
+    proptest!(config, |(value in proptest::string::string_regex(generator).unwrap())| {
+        match sent(&value) {
+            Ok(_) => {}
+            Err(QueryError::BadDate { .. }) => {
+                let (y, m, d) = (&value[0..4], &value[5..7], &value[8..10]);
+                let day_exists = chrono::NaiveDate::from_ymd_opt(
+                    y.parse().unwrap(), m.parse().unwrap(), d.parse().unwrap()
+                ).is_some();
+                let edge_year = y == "0000" || y == "9999";
+                prop_assert!(!day_exists || edge_year, "{} matches the pattern but was refused", value);
+            }
+            Err(other) => prop_assert!(false, "{}: {}", value, other),
+        }
+    });
+    let near_misses = concat!(
+        "[0-9]{2,5}-[0-9]{1,3}-[0-9]{1,3}",
+        "([Tt ][0-9]{1,3}:[0-9]{1,3}(:[0-9]{1,3}(\\.[0-9]{0,4})?)?",
+        "([Zz]|[+-][0-9]{1,3}:?[0-9]{0,3})?)?[ Z]?"
+    );
+    proptest!(config, |(value in proptest::string::string_regex(near_misses).unwrap())| {
+        if sent(&value).is_ok() {
+            prop_assert!(pattern.is_match(&value), "{} is accepted but not in the pattern", value);
+        }
+    });
+    for good in [
+        "2024-01-31",
+        "2024-01-31T10:30",
+        "2024-01-31T10:30Z",
+        "2024-01-31T10:30:00.250+02:00",
+    ] {
+        assert!(sent(good).is_ok() && pattern.is_match(good), "{good}");
+    }
+}
+
+/// Found by Schemathesis: the document puts no maximum on `offset`, so an offset past any
+/// integer type is a valid request; it is an empty page, as any offset past the rows is.
+#[tokio::test]
+async fn an_offset_past_every_row_is_an_empty_page_however_large() {
+    docdeck::api::client::install_crypto_provider();
+    let server = start(fast_options(DbLocation::Memory)).await;
+    for offset in ["9223372036854775807", "96472056601727152947200"] {
+        let response = reqwest::Client::new()
+            .get(format!(
+                "{}/v1/analytics/demo/visitors?offset={offset}",
+                server.base_url()
+            ))
+            .bearer_auth(KEY)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "offset {offset}");
+        let page: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        assert_eq!(page["visitors"], json!([]), "offset {offset}");
+        assert_eq!(page["hasMore"], false, "offset {offset}");
+    }
     server.shutdown().await;
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveTime, SecondsFormat, Utc};
 use thiserror::Error;
 
 /// Rows per page when `limit` is not given.
@@ -14,14 +14,30 @@ pub const MAX_LIMIT: u32 = 250;
 
 const DATE_HELP: &str = "use YYYY-MM-DD or an RFC 3339 time such as 2024-01-31T12:00:00Z";
 
+/// Every form a date parameter may take, as a regular expression: `YYYY-MM-DD`, or that
+/// date, `T`, `HH:MM`, optional `:SS` and fraction, and an optional `Z` or `±HH:MM`
+/// (none means UTC). The service's OpenAPI document gives it as the `pattern` of
+/// `dateFrom` and `dateTo`; a test keeps the two equal and checks it against the parser.
+/// What it cannot say: a day the month does not have (`2024-02-30`) is refused too.
+pub const DATE_PATTERN: &str = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([Tt]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]+)?)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$";
+
 /// A query the service would refuse, found before sending it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum QueryError {
     #[error("{field} {value:?} is not a valid date: {DATE_HELP}")]
     BadDate { field: &'static str, value: String },
+    #[error("{field} {value:?} is not a whole number: {expected}")]
+    NotWholeNumber {
+        field: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    /// `value` is already quoted, with its blank space escaped so that it shows.
+    #[error("{field} {value} has blank space around it: send the date alone, such as 2024-01-31")]
+    Padded { field: &'static str, value: String },
     #[error("limit {0} is out of range: it must be between 1 and {MAX_LIMIT}")]
     LimitOutOfRange(String),
-    #[error("offset {0} is out of range: it must be a whole number >= 0")]
+    #[error("offset {0} is out of range: it must be 0 or more")]
     OffsetOutOfRange(String),
     #[error("{0} was given more than once")]
     Repeated(String),
@@ -44,28 +60,13 @@ pub struct DateParam {
 }
 
 impl DateParam {
-    /// Parses a date as the interface allows it. `field` names the parameter in the error.
+    /// Parses a date as the interface allows it (the forms of [`DATE_PATTERN`]; blank
+    /// space around it is ignored). `field` names the parameter in the error.
     pub fn parse(field: &'static str, value: &str) -> Result<Self, QueryError> {
-        let text = value.trim();
-        let bad = || QueryError::BadDate {
+        parse_date_text(value.trim()).ok_or_else(|| QueryError::BadDate {
             field,
             value: crate::text::excerpt(value, 64),
-        };
-        if let Ok(date) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
-            if text.len() == 10 {
-                return Ok(Self::from_date(date));
-            }
-            return Err(bad());
-        }
-        if let Ok(time) = DateTime::parse_from_rfc3339(text) {
-            return Ok(Self::from_instant(time.with_timezone(&Utc)));
-        }
-        for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
-            if let Ok(naive) = NaiveDateTime::parse_from_str(text, format) {
-                return Ok(Self::from_instant(naive.and_utc()));
-            }
-        }
-        Err(bad())
+        })
     }
 
     /// 00:00 UTC on `date`, sent as `YYYY-MM-DD`.
@@ -162,8 +163,8 @@ impl VisitorsQuery {
                 seen.push(key);
             }
             match key {
-                "dateFrom" => query.date_from = Some(DateParam::parse("dateFrom", value)?),
-                "dateTo" => query.date_to = Some(DateParam::parse("dateTo", value)?),
+                "dateFrom" => query.date_from = Some(parse_sent_date("dateFrom", value)?),
+                "dateTo" => query.date_to = Some(parse_sent_date("dateTo", value)?),
                 "limit" => query.limit = Some(parse_limit(value)?),
                 "offset" => query.offset = Some(parse_offset(value)?),
                 _ => {}
@@ -229,7 +230,111 @@ impl VisitorsQuery {
     }
 }
 
+/// A date as sent in a query: exactly one of the documented forms, nothing around it.
+fn parse_sent_date(field: &'static str, value: &str) -> Result<DateParam, QueryError> {
+    if value.trim() != value && !value.trim().is_empty() {
+        return Err(QueryError::Padded {
+            field,
+            value: crate::text::excerpt(&format!("{value:?}"), 64),
+        });
+    }
+    DateParam::parse(field, value)
+}
+
+/// The forms of [`DATE_PATTERN`], read by hand so that the pattern and the parser agree
+/// exactly; the calendar checks (the day exists, the year stays within 0000-9999 in UTC)
+/// are chrono's.
+fn parse_date_text(text: &str) -> Option<DateParam> {
+    let digits = |range: std::ops::Range<usize>| -> Option<u32> {
+        let part = text.get(range)?;
+        part.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    let bytes = text.as_bytes();
+    if bytes.len() < 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+        return None;
+    }
+    let year = i32::try_from(digits(0..4)?).ok()?;
+    let date = NaiveDate::from_ymd_opt(year, digits(5..7)?, digits(8..10)?)?;
+    if bytes.len() == 10 {
+        return Some(DateParam::from_date(date));
+    }
+    if !matches!(bytes[10], b'T' | b't') || bytes.get(13) != Some(&b':') {
+        return None;
+    }
+    let (hour, minute) = (digits(11..13)?, digits(14..16)?);
+    let (mut second, mut nanos, mut end) = (0, 0, 16);
+    if bytes.get(16) == Some(&b':') {
+        second = digits(17..19)?;
+        end = 19;
+        if bytes.get(19) == Some(&b'.') {
+            let count = bytes[20..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            if count == 0 {
+                return None;
+            }
+            // Nanoseconds from the first nine digits; finer digits cannot be stored.
+            let kept = &text[20..20 + count.min(9)];
+            nanos = format!("{kept:0<9}").parse().ok()?;
+            end = 20 + count;
+        }
+    }
+    let rest = text.get(end..)?;
+    let offset = match rest {
+        "" | "Z" | "z" => FixedOffset::east_opt(0)?,
+        _ => parse_offset_text(rest)?,
+    };
+    let time = NaiveTime::from_hms_nano_opt(hour, minute, second, nanos)?;
+    let local = date.and_time(time).and_local_timezone(offset).single()?;
+    let instant = local.with_timezone(&Utc);
+    (0..=9999)
+        .contains(&instant.year())
+        .then(|| DateParam::from_instant(instant))
+}
+
+/// `+HH:MM` or `-HH:MM`.
+fn parse_offset_text(text: &str) -> Option<FixedOffset> {
+    let bytes = text.as_bytes();
+    if bytes.len() != 6
+        || bytes[3] != b':'
+        || !bytes[1..3]
+            .iter()
+            .chain(&bytes[4..])
+            .all(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    let hours: i32 = text[1..3].parse().ok()?;
+    let minutes: i32 = text[4..6].parse().ok()?;
+    if hours > 23 || minutes > 59 {
+        return None;
+    }
+    let seconds = hours * 3600 + minutes * 60;
+    match bytes[0] {
+        b'+' => FixedOffset::east_opt(seconds),
+        b'-' => FixedOffset::west_opt(seconds),
+        _ => None,
+    }
+}
+
+/// Whether `value` is written as a whole number (digits, with an optional sign), however
+/// large: such a value is out of range rather than not a number.
+fn is_whole_number(value: &str) -> bool {
+    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 fn parse_limit(value: &str) -> Result<u32, QueryError> {
+    if !is_whole_number(value) {
+        return Err(QueryError::NotWholeNumber {
+            field: "limit",
+            value: crate::text::excerpt(value, 32),
+            expected: "send one from 1 to 250, such as 50",
+        });
+    }
     value
         .parse::<u32>()
         .ok()
@@ -237,12 +342,28 @@ fn parse_limit(value: &str) -> Result<u32, QueryError> {
         .ok_or_else(|| QueryError::LimitOutOfRange(crate::text::excerpt(value, 32)))
 }
 
+/// Any whole number from 0 up: the documents set no maximum, and an offset past every row
+/// is an empty page, so one too large for any integer type is held at `i64::MAX` (the
+/// most the database takes), which gives that same empty page.
 fn parse_offset(value: &str) -> Result<u64, QueryError> {
-    value
+    if !is_whole_number(value) {
+        return Err(QueryError::NotWholeNumber {
+            field: "offset",
+            value: crate::text::excerpt(value, 32),
+            expected: "send 0 or more, such as 100",
+        });
+    }
+    let digits = value.strip_prefix('+').unwrap_or(value);
+    if digits.starts_with('-') && digits.bytes().skip(1).any(|b| b != b'0') {
+        return Err(QueryError::OffsetOutOfRange(crate::text::excerpt(
+            value, 32,
+        )));
+    }
+    let most = i64::MAX.unsigned_abs();
+    Ok(digits
+        .trim_start_matches('-')
         .parse::<u64>()
-        .ok()
-        .filter(|offset| i64::try_from(*offset).is_ok())
-        .ok_or_else(|| QueryError::OffsetOutOfRange(crate::text::excerpt(value, 32)))
+        .map_or(most, |offset| offset.min(most)))
 }
 
 #[cfg(test)]

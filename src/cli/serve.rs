@@ -20,7 +20,7 @@ use crate::server::{self, DEFAULT_ADDR, SeedKind, ServeOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SeedArg {
-    /// 90 days of traffic over 240 pages and a few finished jobs
+    /// 90 days of invented traffic over 240 pages and five finished jobs
     Demo,
     /// Nothing: start empty (load data with `docdeck import`)
     None,
@@ -28,9 +28,10 @@ pub enum SeedArg {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Address to listen on; port 0 picks a free port
-    #[arg(long, default_value = DEFAULT_ADDR)]
-    pub addr: SocketAddr,
+    /// Address to listen on: HOST:PORT, where HOST is an IP address or a name such as
+    /// localhost; port 0 picks a free port
+    #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_ADDR, value_parser = addr_arg)]
+    pub addr: String,
     /// Database file, or :memory: [default: service.sqlite in the data folder]
     #[arg(long, value_name = "PATH")]
     pub db: Option<String>,
@@ -41,7 +42,8 @@ pub struct ServeArgs {
     /// the project is served, printed once on standard error, and stored only as a hash
     #[arg(long, value_name = "KEY")]
     pub api_key: Option<String>,
-    /// Data a new project starts with (applied once per project)
+    /// Data a new project starts with: only a project that has never existed in this
+    /// database (no views, jobs or key) is seeded; one with data of its own never is
     #[arg(long, value_enum, default_value = "demo")]
     pub seed: SeedArg,
     /// How long the simulated agent takes per turn, in milliseconds
@@ -143,7 +145,47 @@ fn db_location(db: Option<&str>) -> Result<DbLocation, CliError> {
     }
 }
 
-fn options(args: ServeArgs) -> Result<ServeOptions, CliError> {
+/// Checks the form of `--addr` (HOST:PORT); a host name is resolved when the service starts.
+fn addr_arg(text: &str) -> Result<String, String> {
+    if text.parse::<SocketAddr>().is_ok() {
+        return Ok(text.to_owned());
+    }
+    match text.rsplit_once(':') {
+        Some((host, port))
+            if !host.is_empty() && !host.contains(':') && port.parse::<u16>().is_ok() =>
+        {
+            Ok(text.to_owned())
+        }
+        _ => Err(format!(
+            "{text:?} is not HOST:PORT, such as 127.0.0.1:8787, localhost:8787 or [::1]:0"
+        )),
+    }
+}
+
+/// The address to bind: an IP literal as given, or a host name looked up (its first IPv4
+/// address if it has one, as clients of `localhost` try both families).
+async fn resolve_addr(addr: &str) -> Result<SocketAddr, CliError> {
+    if let Ok(literal) = addr.parse() {
+        return Ok(literal);
+    }
+    let cannot = |reason: String| {
+        CliError::failed(format!(
+            "cannot resolve --addr {addr}: {reason}; give an IP address such as 127.0.0.1:8787, or a host name this machine can look up"
+        ))
+    };
+    let found: Vec<SocketAddr> = tokio::net::lookup_host(addr)
+        .await
+        .map_err(|err| cannot(err.to_string()))?
+        .collect();
+    found
+        .iter()
+        .find(|candidate| candidate.is_ipv4())
+        .or_else(|| found.first())
+        .copied()
+        .ok_or_else(|| cannot("the name has no address".to_owned()))
+}
+
+fn options(args: ServeArgs, addr: SocketAddr) -> Result<ServeOptions, CliError> {
     let repository = crate::config::parse_base_url(&args.repository).map_err(|_| {
         CliError::usage(format!(
             "--repository {:?} is not an http(s) URL such as https://github.com/acme/docs",
@@ -154,7 +196,7 @@ fn options(args: ServeArgs) -> Result<ServeOptions, CliError> {
         return Err(CliError::usage("--project must not be empty"));
     }
     Ok(ServeOptions {
-        addr: args.addr,
+        addr,
         db: db_location(args.db.as_deref())?,
         project: args.project,
         api_key: args.api_key.map(Secret::new),
@@ -179,8 +221,12 @@ fn options(args: ServeArgs) -> Result<ServeOptions, CliError> {
 }
 
 pub async fn serve(args: ServeArgs) -> Outcome {
-    let options = options(args)?;
+    let addr = resolve_addr(&args.addr).await?;
+    let options = options(args, addr)?;
     let project = options.project.clone();
+    // Handlers first: a signal that comes as soon as the listening line is out must stop
+    // the service cleanly, not end the process with the default action.
+    let mut signals = Signals::install()?;
     let running = server::start(options)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
@@ -191,40 +237,131 @@ pub async fn serve(args: ServeArgs) -> Outcome {
         );
     }
     if let Some(seeded) = &running.seeded {
-        tracing::info!(
-            views = seeded.views,
-            pages = seeded.pages,
-            jobs = seeded.jobs.len(),
-            "seeded demo data"
-        );
+        eprintln!("{}", seeded_notice(&project, seeded));
+    }
+    if let Some(footprint) = &running.seed_refused {
+        eprintln!("{}", refused_notice(&project, footprint));
     }
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "listening on {}", running.base_url());
     let _ = stdout.flush();
-    shutdown_signal().await;
-    tracing::info!("shutting down");
+    let stop = signals.next().await;
+    tracing::info!("{} received: shutting down", stop.name());
     running.shutdown().await;
-    Ok(ExitCode::SUCCESS)
+    Ok(ExitCode::from(stop.exit_code()))
 }
 
-/// Ctrl-C, SIGTERM or SIGHUP.
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let (Ok(mut term), Ok(mut hup)) = (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::hangup()),
-        ) {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-                _ = hup.recv() => {}
+/// Said on standard error when invented data was added, so nobody mistakes it for theirs.
+fn seeded_notice(project: &str, seeded: &server::seed::SeedSummary) -> String {
+    wrap(&format!(
+        "docdeck: project {project} is new in this database, so it was given INVENTED demo \
+         data: {} views over {} pages in the last {} days and {} finished jobs. For an empty \
+         project, start with a new --db and --seed none.",
+        server::seed::grouped(seeded.views as u64),
+        seeded.pages,
+        server::seed::SEED_DAYS,
+        seeded.jobs.len()
+    ))
+}
+
+/// Said on standard error when the demo seed was asked for (the default) but not applied.
+fn refused_notice(project: &str, footprint: &server::seed::Footprint) -> String {
+    wrap(&format!(
+        "docdeck: no demo data was added: project {project} already has {footprint} in this \
+         database, and demo data goes only into a project that has never existed there. \
+         Pass --seed none to start without this notice."
+    ))
+}
+
+/// Words in lines of at most 78 columns, the later ones indented, for an 80-column terminal.
+fn wrap(text: &str) -> String {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let Some(line) = lines.last_mut() else { break };
+        if !line.trim().is_empty() && line.chars().count() + 1 + word.chars().count() > 78 {
+            lines.push(format!("  {word}"));
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
             }
-            return;
+            line.push_str(word);
         }
     }
-    let _ = tokio::signal::ctrl_c().await;
+    lines.join("\n")
+}
+
+/// The signal that stopped `serve`, and the exit status a shell would report for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Interrupt,
+    Terminate,
+    HangUp,
+}
+
+impl Stop {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Interrupt => "SIGINT",
+            Self::Terminate => "SIGTERM",
+            Self::HangUp => "SIGHUP",
+        }
+    }
+
+    /// 128 + the signal number, as a shell reports a process its signal ended.
+    fn exit_code(self) -> u8 {
+        match self {
+            Self::Interrupt => 130,
+            Self::Terminate => 143,
+            Self::HangUp => 129,
+        }
+    }
+}
+
+/// The stop signals `serve` handles, installed before the service starts.
+struct Signals {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    hang_up: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    #[cfg(unix)]
+    fn install() -> Result<Self, CliError> {
+        use tokio::signal::unix::{SignalKind, signal};
+        let handler = |kind: SignalKind| {
+            signal(kind)
+                .map_err(|err| CliError::failed(format!("cannot handle stop signals: {err}")))
+        };
+        Ok(Self {
+            interrupt: handler(SignalKind::interrupt())?,
+            terminate: handler(SignalKind::terminate())?,
+            hang_up: handler(SignalKind::hangup())?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn install() -> Result<Self, CliError> {
+        Ok(Self {})
+    }
+
+    /// Ctrl-C, SIGTERM or SIGHUP, whichever comes first.
+    #[cfg(unix)]
+    async fn next(&mut self) -> Stop {
+        tokio::select! {
+            _ = self.interrupt.recv() => Stop::Interrupt,
+            _ = self.terminate.recv() => Stop::Terminate,
+            _ = self.hang_up.recv() => Stop::HangUp,
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn next(&mut self) -> Stop {
+        let _ = tokio::signal::ctrl_c().await;
+        Stop::Interrupt
+    }
 }
 
 pub fn import(args: &ImportArgs) -> Outcome {
@@ -239,7 +376,10 @@ pub fn import(args: &ImportArgs) -> Outcome {
         server::import::import(&db, &args.project, std::io::stdin().lock())
     } else {
         let file = File::open(&args.file).map_err(|err| {
-            CliError::usage(format!("cannot open {}: {err}", args.file.display()))
+            CliError::failed(format!(
+                "cannot open {}: {err}; check the path, or use - for standard input",
+                args.file.display()
+            ))
         })?;
         server::import::import(&db, &args.project, BufReader::new(file))
     }

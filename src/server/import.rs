@@ -73,9 +73,16 @@ pub fn parse_line(line: &str) -> Result<ViewEvent, String> {
             ));
         }
     };
+    let path = text_field(&fields, "path")?;
+    if !path.starts_with('/') {
+        return Err(format!(
+            "path must start with / (such as /quickstart), not {:?}",
+            excerpt(path, 60)
+        ));
+    }
     Ok(ViewEvent {
         ts_ms: ts.millis(),
-        path: text_field(&fields, "path")?.to_owned(),
+        path: path.to_owned(),
         visitor: text_field(&fields, "visitorId")?.to_owned(),
         traffic,
     })
@@ -137,6 +144,14 @@ mod tests {
             (
                 r#"{"ts": "2024-03-01", "path": "/a", "visitorId": "", "traffic": "ai"}"#,
                 "visitorId is empty",
+            ),
+            (
+                r#"{"ts": "2024-03-01", "path": "quickstart", "visitorId": "v1", "traffic": "ai"}"#,
+                "path must start with / (such as /quickstart), not \"quickstart\"",
+            ),
+            (
+                r#"{"ts": "2024-03-01", "path": "https://x.dev/a", "visitorId": "v1", "traffic": "ai"}"#,
+                "path must start with /",
             ),
             ("[1, 2]", "JSON object"),
             ("{\"ts\": ", "not valid JSON"),

@@ -106,7 +106,11 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     /// The key made at this start, if one was: it is not stored and cannot be shown again.
     pub generated_key: Option<Secret>,
+    /// The demo data written at this start (only ever into a project that was new).
     pub seeded: Option<seed::SeedSummary>,
+    /// The demo seed was asked for but the project already holds this much data of its
+    /// own, so nothing invented was added.
+    pub seed_refused: Option<seed::Footprint>,
     stop: Option<oneshot::Sender<()>>,
     serving: JoinHandle<std::io::Result<()>>,
     worker: JoinHandle<()>,
@@ -187,6 +191,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         addr,
         generated_key: prepared.generated_key,
         seeded: prepared.seeded,
+        seed_refused: prepared.seed_refused,
         stop: Some(stop),
         serving,
         worker: worker_task,
@@ -197,6 +202,7 @@ struct Prepared {
     keys: KeyRing,
     generated_key: Option<Secret>,
     seeded: Option<seed::SeedSummary>,
+    seed_refused: Option<seed::Footprint>,
     active: Vec<String>,
 }
 
@@ -205,6 +211,25 @@ fn prepare(
     options: &ServeOptions,
 ) -> Result<Prepared, StoreError> {
     let now = now_ms();
+    // Seeding first: the key registered below would otherwise make every project look
+    // as if it had existed before.
+    let outcome = match options.seed {
+        SeedKind::Demo => {
+            let today = chrono::Utc::now().date_naive();
+            Some(seed::seed_demo(
+                conn,
+                &options.project,
+                today,
+                &options.defaults,
+            )?)
+        }
+        SeedKind::None => None,
+    };
+    let (seeded, seed_refused) = match outcome {
+        Some(seed::SeedOutcome::Seeded(summary)) => (Some(summary), None),
+        Some(seed::SeedOutcome::Refused(footprint)) => (None, Some(footprint)),
+        Some(seed::SeedOutcome::AlreadySeeded) | None => (None, None),
+    };
     let mut generated_key = None;
     if let Some(key) = &options.api_key {
         keys::register(conn, &options.project, key, now)?;
@@ -213,17 +238,11 @@ fn prepare(
         keys::register(conn, &options.project, &key, now)?;
         generated_key = Some(key);
     }
-    let seeded = match options.seed {
-        SeedKind::Demo => {
-            let today = chrono::Utc::now().date_naive();
-            seed::seed_demo(conn, &options.project, today, &options.defaults)?
-        }
-        SeedKind::None => None,
-    };
     Ok(Prepared {
         keys: KeyRing::load(conn)?,
         generated_key,
         seeded,
+        seed_refused,
         active: jobs::active_ids(conn)?,
     })
 }

@@ -58,10 +58,21 @@ impl ServiceError {
         Self::new(StatusCode::CONFLICT, error)
     }
 
-    pub fn unsupported_media_type() -> Self {
-        Self::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Send the body as JSON with the header Content-Type: application/json",
+    /// 400 for a create or message body not sent as JSON (the public document lists 400,
+    /// not 415, for an invalid request), naming the Content-Type that came.
+    pub fn not_json(content_type: Option<&str>) -> Self {
+        let received = match content_type {
+            Some(value) => format!(
+                "the body was sent with Content-Type {:?}",
+                crate::text::excerpt(value, 80)
+            ),
+            None => "the request has no Content-Type header".to_owned(),
+        };
+        Self::bad_request(
+            "Invalid request body: send it as JSON with Content-Type: application/json",
+            [format!(
+                "{received}; send the body as JSON, such as {{\"prompt\": \"Fix the typos\"}}, with the header Content-Type: application/json"
+            )],
         )
     }
 

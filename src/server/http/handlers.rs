@@ -173,13 +173,15 @@ fn read_prompt(
     headers: &HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<String, ServiceError> {
-    let is_json = headers
+    let content_type = headers
         .get(CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+    let is_json = content_type
+        .as_deref()
         .and_then(|value| value.split(';').next())
         .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
     if !is_json {
-        return Err(ServiceError::unsupported_media_type());
+        return Err(ServiceError::not_json(content_type.as_deref()));
     }
     let body = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {

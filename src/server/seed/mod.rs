@@ -35,26 +35,103 @@ pub struct SeededJob {
     pub prompts: Vec<(String, i64)>,
 }
 
-/// Seeds `project` once; later calls find the marker and write nothing (returning `None`).
-/// `today` anchors the data: the 90 days before it hold traffic.
+/// What a project already holds in this database. The demo seed runs only when all of it
+/// is zero: invented data must never be mixed into a project with real data.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Footprint {
+    pub views: u64,
+    pub jobs: u64,
+    pub keys: u64,
+}
+
+impl Footprint {
+    /// Counts what `project` holds.
+    pub fn read(conn: &Connection, project: &str) -> Result<Self, StoreError> {
+        let count = |sql: &str| -> Result<u64, StoreError> {
+            let n: i64 = conn.query_row(sql, [project], |row| row.get(0))?;
+            Ok(u64::try_from(n).unwrap_or(0))
+        };
+        Ok(Self {
+            views: count("SELECT COUNT(*) FROM views WHERE project = ?1")?,
+            jobs: count("SELECT COUNT(*) FROM jobs WHERE project = ?1")?,
+            keys: count("SELECT COUNT(*) FROM api_keys WHERE project = ?1")?,
+        })
+    }
+
+    /// Whether the project has never existed in this database.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.views == 0 && self.jobs == 0 && self.keys == 0
+    }
+}
+
+impl std::fmt::Display for Footprint {
+    /// Such as "4 views, 0 jobs and 1 API key".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = |n: u64, one: &str, many: &str| {
+            format!("{} {}", grouped(n), if n == 1 { one } else { many })
+        };
+        write!(
+            f,
+            "{}, {} and {}",
+            plural(self.views, "view", "views"),
+            plural(self.jobs, "job", "jobs"),
+            plural(self.keys, "API key", "API keys")
+        )
+    }
+}
+
+/// A count with thousands separators: `104,283`.
+#[must_use]
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// What [`seed_demo`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeedOutcome {
+    /// The project was new: the demo data is now in it.
+    Seeded(SeedSummary),
+    /// The demo data was written at an earlier start; nothing more is added.
+    AlreadySeeded,
+    /// The project already holds data of its own, so nothing invented was added.
+    Refused(Footprint),
+}
+
+/// Seeds `project` only if it has never existed in this database (no views, no jobs, no
+/// keys); a project seeded before is left as it is. `today` anchors the data: the 90 days
+/// before it hold traffic. The check and the writes are one transaction, so an import
+/// running beside it cannot slip in between.
 pub fn seed_demo(
     conn: &mut Connection,
     project: &str,
     today: NaiveDate,
     defaults: &JobDefaults,
-) -> Result<Option<SeedSummary>, StoreError> {
+) -> Result<SeedOutcome, StoreError> {
     let marker = format!("seeded:{project}");
-    let done: Option<String> = conn
+    let tx = crate::sqlite::write_transaction(conn)?;
+    let done: Option<String> = tx
         .query_row("SELECT value FROM meta WHERE key = ?1", [&marker], |row| {
             row.get(0)
         })
         .optional()?;
     if done.is_some() {
-        return Ok(None);
+        return Ok(SeedOutcome::AlreadySeeded);
+    }
+    let footprint = Footprint::read(&tx, project)?;
+    if !footprint.is_empty() {
+        return Ok(SeedOutcome::Refused(footprint));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(RNG_SEED);
     let pages = page_paths();
-    let tx = crate::sqlite::write_transaction(conn)?;
     let mut writer = ViewWriter::new(project);
     let mut views = 0;
     let start = today
@@ -74,7 +151,7 @@ pub fn seed_demo(
     )?;
     tx.commit()?;
     let jobs = seed_jobs(conn, project, today, defaults)?;
-    Ok(Some(SeedSummary {
+    Ok(SeedOutcome::Seeded(SeedSummary {
         views,
         pages: pages.len(),
         jobs,
@@ -170,10 +247,12 @@ mod tests {
         let mut pages = Vec::new();
         for _ in 0..2 {
             let db = Db::open(&DbLocation::Memory).unwrap();
-            let summary = db
+            let SeedOutcome::Seeded(summary) = db
                 .blocking(|c| seed_demo(c, "demo", today, &defaults()))
                 .unwrap()
-                .unwrap();
+            else {
+                panic!("a new project is seeded")
+            };
             assert!(
                 summary.pages >= 200 && summary.views > 50_000,
                 "{summary:?}"
@@ -182,7 +261,7 @@ mod tests {
             assert_eq!(
                 db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
                     .unwrap(),
-                None
+                SeedOutcome::AlreadySeeded
             );
             let page = db.blocking(|c| visitors(c, "demo", &all)).unwrap();
             assert!(page.has_more, "more than 100 pages have traffic");
@@ -211,5 +290,61 @@ mod tests {
             pages.push(page);
         }
         assert_eq!(pages[0], pages[1]);
+    }
+
+    fn footprint(db: &Db, project: &str) -> Footprint {
+        db.blocking(|c| Footprint::read(c, project)).unwrap()
+    }
+
+    #[test]
+    fn a_project_with_views_jobs_or_a_key_gets_no_invented_data() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+        const VIEW: &str = r#"{"ts": "2026-11-20T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#;
+        type Prepare = fn(&Db);
+        let prepare: [(&str, Prepare); 3] = [
+            ("views", |db| {
+                crate::server::import::import(db, "demo", VIEW.as_bytes()).unwrap();
+            }),
+            ("a job", |db| {
+                db.blocking(|c| jobs::create(c, "demo", "Fix typos", &defaults(), 0))
+                    .unwrap();
+            }),
+            ("a key", |db| {
+                let key = crate::config::Secret::new("mint_x");
+                db.blocking(|c| crate::server::keys::register(c, "demo", &key, 0))
+                    .unwrap();
+            }),
+        ];
+        for (what, prepare) in prepare {
+            let db = Db::open(&DbLocation::Memory).unwrap();
+            prepare(&db);
+            let before = footprint(&db, "demo");
+            assert!(!before.is_empty(), "{what}");
+            let outcome = db
+                .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+                .unwrap();
+            assert_eq!(outcome, SeedOutcome::Refused(before), "{what}");
+            assert_eq!(footprint(&db, "demo"), before, "nothing added with {what}");
+            let other = db
+                .blocking(|c| seed_demo(c, "other", today, &defaults()))
+                .unwrap();
+            assert!(
+                matches!(other, SeedOutcome::Seeded(_)),
+                "another project of the same database is new: {what}"
+            );
+        }
+    }
+
+    #[test]
+    fn footprints_read_as_sentences() {
+        let footprint = Footprint {
+            views: 104_283,
+            jobs: 1,
+            keys: 0,
+        };
+        assert_eq!(footprint.to_string(), "104,283 views, 1 job and 0 API keys");
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
     }
 }
