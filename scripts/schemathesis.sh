@@ -102,7 +102,8 @@ run_suite() { # name, schema location
     local name=$1 location=$2
     say "suite $name: $location"
     set +e
-    "$st" --config-file "$work/schemathesis.toml" run "$location" \
+    # From the throwaway folder, so Schemathesis' own cache stays out of the repository.
+    (cd "$work" && "$st" --config-file "$work/schemathesis.toml" run "$location" \
         --url "$base" \
         --header "Authorization: Bearer $key" \
         --checks all \
@@ -115,7 +116,7 @@ run_suite() { # name, schema location
         --report ndjson,json \
         --report-ndjson-path "$work/reports/$name.ndjson" \
         --report-json-path "$work/reports/$name.json" \
-        "${seed_args[@]}" >"$work/reports/$name.log" 2>&1
+        "${seed_args[@]}" >"$work/reports/$name.log" 2>&1)
     local status=$?
     set -e
     echo "$status" >"$work/reports/$name.status"
