@@ -92,8 +92,10 @@ fn rounds_committed(child: &mut Child, until: u32) -> u32 {
     let mut committed = 0;
     for line in BufReader::new(stdout).lines() {
         let line = line.unwrap();
-        if let Some(round) = line.strip_prefix("done ") {
-            committed = round.parse::<u32>().unwrap() + 1;
+        // The harness may print its own "test writer_child ... " before the first report
+        // on the same line, so the report is read from the end of the line.
+        if let Some((_, round)) = line.rsplit_once("done ") {
+            committed = round.trim().parse::<u32>().unwrap() + 1;
             if committed >= until {
                 break;
             }
@@ -113,8 +115,13 @@ fn a_journal_killed_mid_write_keeps_every_committed_round() {
         let until = rng.random_range(1..60);
         let committed = rounds_committed(&mut child, until);
         child.kill().unwrap(); // SIGKILL: no destructor, no rollback, no flush.
-        child.wait().unwrap();
-        assert_eq!(committed, until, "the writer stopped early");
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            committed,
+            until,
+            "the writer stopped early: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
 
         assert_eq!(integrity(&path), "ok", "after kill {kill}");
         let journal = Journal::open(&path).unwrap();
