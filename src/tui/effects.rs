@@ -206,11 +206,16 @@ impl Effects {
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::OpenUrl(url) => open_url(&url, &tx),
+            Effect::CheckLink => spawn(tx, async move {
+                let result = s.client.get_job(crate::tui::app::CHECK_JOB_ID).await;
+                vec![Msg::LinkChecked(result.map(|_| ()))]
+            }),
+            Effect::OpenUrl(url) => open_url(opener(), url, tx),
             terminal @ (Effect::Copy(_)
             | Effect::Bell
             | Effect::Notify { .. }
-            | Effect::Edit { .. }) => {
+            | Effect::Edit { .. }
+            | Effect::Suspend) => {
                 return Some(terminal);
             }
         }
@@ -411,27 +416,41 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     })
 }
 
-/// Opens a link with the desktop's opener; failures become a notice.
-fn open_url(url: &str, tx: &UnboundedSender<Msg>) {
-    let opener = if cfg!(target_os = "macos") {
+/// The desktop's program that opens a link.
+fn opener() -> &'static str {
+    if cfg!(target_os = "macos") {
         "open"
     } else {
         "xdg-open"
-    };
+    }
+}
+
+/// Opens a link with `opener`. When it cannot start or exits with an error (xdg-open
+/// without a browser exits 3 or 4), the console hears of it and copies the link instead.
+pub fn open_url(opener: &'static str, url: String, tx: UnboundedSender<Msg>) {
     let spawned = std::process::Command::new(opener)
-        .arg(url)
+        .arg(&url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-    match spawned {
-        Ok(mut child) => {
-            tokio::task::spawn_blocking(move || child.wait());
-        }
+    let mut child = match spawned {
+        Ok(child) => child,
         Err(err) => {
-            let _ = tx.send(Msg::LocalFailure(format!(
-                "cannot run {opener} to open the link: {err}"
-            )));
+            let reason = format!("cannot run {opener}: {err}");
+            let _ = tx.send(Msg::OpenFailed { url, reason });
+            return;
         }
-    }
+    };
+    tokio::task::spawn_blocking(move || {
+        let reason = match child.wait() {
+            Ok(status) if status.success() => return,
+            Ok(status) => match status.code() {
+                Some(code) => format!("{opener} exited with {code}"),
+                None => format!("{opener} was stopped by a signal"),
+            },
+            Err(err) => format!("{opener}: {err}"),
+        };
+        let _ = tx.send(Msg::OpenFailed { url, reason });
+    });
 }

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{App, NoticeKind, Overlay, Pane};
+use super::{App, CallClass, NoticeKind, Overlay, Pane};
 use crate::api::{ApiError, Job, JobStatus};
 use crate::journal::{SentPrompt, StatusChange, TrackedJob};
 use crate::text::sanitize;
@@ -302,7 +302,7 @@ impl App {
         effects: &mut Vec<Effect>,
     ) {
         let link_before = self.link;
-        self.record_call(result.as_ref().map(|_| ()), Some(id), now);
+        self.record_call(result.as_ref().map(|_| ()), CallClass::Read, Some(id), now);
         let Some(row) = self.jobs.get(id).cloned() else {
             // Untracked while the read was in flight: drop the answer.
             self.poll.remove(id);
@@ -412,7 +412,7 @@ impl App {
     }
 
     pub(super) fn on_tracked(&mut self, id: &str, result: Result<Job, ApiError>, now: Clock) {
-        self.record_call(result.as_ref().map(|_| ()), None, now);
+        self.record_call(result.as_ref().map(|_| ()), CallClass::Read, None, now);
         match result {
             Ok(job) => {
                 self.poll.schedule(
@@ -464,11 +464,8 @@ impl App {
     }
 
     pub(super) fn start_tracking(&mut self, id: String, now: Clock, effects: &mut Vec<Effect>) {
-        if let Some(wait) = self.rate_wait(now) {
-            self.notify(
-                NoticeKind::Warning,
-                format!("rate limited: calls resume in {wait}s; track it then"),
-            );
+        if let Some(why) = self.rate_refusal(CallClass::Read, now) {
+            self.notify(NoticeKind::Warning, format!("{why}; track it then"));
         } else if self.jobs.get(&id).is_some() {
             self.jobs.select(&id);
             self.notify(
