@@ -454,3 +454,38 @@ pub fn open_url(opener: &'static str, url: String, tx: UnboundedSender<Msg>) {
         let _ = tx.send(Msg::OpenFailed { url, reason });
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn open_with(opener: &'static str) -> Option<Msg> {
+        let (tx, mut rx) = unbounded_channel();
+        open_url(opener, "https://x/pull/1".to_owned(), tx);
+        // The sender is dropped once the opener has been waited for.
+        rx.recv().await
+    }
+
+    #[tokio::test]
+    async fn an_opener_that_exits_with_an_error_is_reported() {
+        let Some(Msg::OpenFailed { url, reason }) = open_with("false").await else {
+            panic!("no failure reported");
+        };
+        assert_eq!(url, "https://x/pull/1");
+        assert_eq!(reason, "false exited with 1");
+    }
+
+    #[tokio::test]
+    async fn an_opener_that_cannot_start_is_reported() {
+        let Some(Msg::OpenFailed { reason, .. }) = open_with("/nonexistent/docdeck-opener").await
+        else {
+            panic!("no failure reported");
+        };
+        assert!(reason.starts_with("cannot run"), "{reason}");
+    }
+
+    #[tokio::test]
+    async fn an_opener_that_succeeds_says_nothing() {
+        assert!(open_with("true").await.is_none());
+    }
+}
