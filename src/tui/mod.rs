@@ -1,7 +1,8 @@
 //! The console. One task owns the state ([`app::App`]); input, replies and timers arrive
 //! as messages; `update` returns effects that run as tasks; the screen is drawn only
-//! when something changed and the queue is empty. Idle means asleep: no timer runs
-//! unless a poll is due, and relative times tick only while one is due within a minute.
+//! when something changed and the queue is empty. Idle means asleep: the only timers are
+//! the next poll or link check, and the next moment a relative time on screen (an age, a
+//! countdown) reads differently.
 
 pub mod app;
 pub mod effects;

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use super::rate::CallClass;
 use super::{App, NoticeKind, Overlay, Pane};
 use crate::api::{ApiError, HumanWait};
-use crate::tui::message::Clock;
+use crate::tui::message::{Clock, Msg};
 
 /// The id the start-up check reads. No job has it: a key that is accepted gets 404 for it,
 /// a wrong key 401 and a key of another project 403. A read costs no create, message or
@@ -174,24 +174,78 @@ impl App {
             .active(now.mono)
             .into_iter()
             .map(|(_, until)| countdown_change(until, now.mono));
-        let ages = self
-            .ages_change(now.wall)
+        let covered = matches!(self.overlay, Some(Overlay::Help(_) | Overlay::Detail(_)));
+        let ages = (self.focus == Pane::Jobs && !covered)
+            .then_some(self.ages_due)
+            .flatten()
             .map(|at| now.mono + (at - now.wall).to_std().unwrap_or_default());
         tick.into_iter().chain(pauses).chain(ages).min()
     }
 
-    /// When the first AGE cell on screen changes, while the jobs list is shown.
-    fn ages_change(&self, wall: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        let covered = matches!(self.overlay, Some(Overlay::Help(_) | Overlay::Detail(_)));
-        if self.focus != Pane::Jobs || covered {
-            return None;
+    /// Keeps `ages_due`, the first time an AGE cell changes, current after `change`. A
+    /// walk over every row (10,000 are fine, but not on every key) happens only when rows
+    /// came or went in bulk or the last change time has passed; one read updates it with
+    /// its own row.
+    pub(crate) fn note_rows(&mut self, change: RowsChange, wall: DateTime<Utc>) {
+        let next = |job: Option<&crate::api::Job>| {
+            let at = job?.created_at?;
+            Some(at + crate::text::age_next_change(wall - at))
+        };
+        let passed = self.ages_due.is_some_and(|due| due <= wall);
+        self.ages_due = match change {
+            RowsChange::All => self
+                .jobs
+                .rows
+                .iter()
+                .filter_map(|r| next(r.job.as_ref()))
+                .min(),
+            _ if passed => self
+                .jobs
+                .rows
+                .iter()
+                .filter_map(|r| next(r.job.as_ref()))
+                .min(),
+            RowsChange::One(id) => {
+                let row = self.jobs.get(&id).and_then(|row| next(row.job.as_ref()));
+                self.ages_due.into_iter().chain(row).min()
+            }
+            RowsChange::None => self.ages_due,
+        };
+    }
+}
+
+/// What a message can have done to the rows of the jobs list, for `App::note_rows`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RowsChange {
+    /// Rows came or went in bulk (a send, a tracked job, a reload).
+    All,
+    /// One job was read.
+    One(String),
+    /// No row appeared or changed (a row removed only makes a wake-up early, never late).
+    None,
+}
+
+impl RowsChange {
+    pub(crate) fn of(msg: &Msg) -> Self {
+        match msg {
+            Msg::Loaded(_) | Msg::TrackedList(_) | Msg::Tracked { .. } | Msg::Submitted { .. } => {
+                Self::All
+            }
+            Msg::JobFetched { id, .. } => Self::One(id.clone()),
+            Msg::Input(_)
+            | Msg::Tick
+            | Msg::Detail { .. }
+            | Msg::Visitors { .. }
+            | Msg::ExportProgress { .. }
+            | Msg::ExportDone(_)
+            | Msg::Budget(_)
+            | Msg::EditorDone { .. }
+            | Msg::LocalFailure(_)
+            | Msg::LinkChecked(_)
+            | Msg::OpenFailed { .. }
+            | Msg::Terminate
+            | Msg::Continued => Self::None,
         }
-        self.jobs
-            .rows
-            .iter()
-            .filter_map(|row| row.job.as_ref()?.created_at)
-            .map(|at| at + crate::text::age_next_change(wall - at))
-            .min()
     }
 }
 

@@ -22,6 +22,7 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 pub use composer::Composer;
 pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
 pub use jobs::{DetailView, JobList, JobRow, short_id};
+use link::RowsChange;
 pub use link::{CHECK_JOB_ID, Link, LinkCheck, countdown_text};
 pub use rate::{CallClass, RatePauses};
 pub use visitors::{PAGE_SIZES, Range, VisitorsTable};
@@ -128,6 +129,8 @@ pub struct App {
     pub check: LinkCheck,
     /// When something on screen next changes with the clock alone.
     display_due: Option<Instant>,
+    /// When the first age in the jobs list next reads differently (shown or not).
+    ages_due: Option<DateTime<Utc>>,
     pub budget: Budget,
     pub notice: Option<Notice>,
     pub loaded: bool,
@@ -152,6 +155,7 @@ impl App {
             pauses: RatePauses::default(),
             check: LinkCheck::default(),
             display_due: None,
+            ages_due: None,
             budget: Budget::default(),
             notice: None,
             loaded: false,
@@ -169,6 +173,7 @@ impl App {
     /// Takes in one message; returns what to do about it.
     pub fn update(&mut self, msg: Msg, now: Clock) -> Vec<Effect> {
         let mut effects = Vec::new();
+        let rows = RowsChange::of(&msg);
         match msg {
             Msg::Input(event) => self.on_event(event, now, &mut effects),
             Msg::Tick => {
@@ -227,6 +232,7 @@ impl App {
             Msg::Continued => self.dirty = true,
         }
         self.pump(now, &mut effects);
+        self.note_rows(rows, now.wall);
         self.display_due = self.next_display_change(now);
         effects
     }

@@ -272,3 +272,46 @@ fn ctrl_z_suspends_from_every_context() {
     h.key(KeyCode::Char('?'));
     assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
 }
+
+#[test]
+fn a_younger_job_read_or_tracked_later_brings_the_wake_forward() {
+    let mut h = Harness::new(vec![tracked("old", "failed", 0)]);
+    h.send(Msg::LinkChecked(Ok(())));
+    let three_hours = h.clock().mono + Duration::from_secs(3600);
+    assert_eq!(h.app.next_wake(), Some(three_hours));
+    // A job tracked by id, 90 s old: its age reads `2m` in 30 s.
+    let mut young = job("young", "failed", 0);
+    young.created_at = Some(h.clock().wall - chrono::Duration::seconds(90));
+    h.send(Msg::Tracked {
+        id: "young".into(),
+        result: Ok(young.clone()),
+    });
+    let in_30s = h.clock().mono + Duration::from_secs(30);
+    assert_eq!(h.app.next_wake(), Some(in_30s));
+    // Untracked: the wake that was for it comes, finds nothing changed on screen, and the
+    // next one is the old job's again.
+    h.key(KeyCode::Char('g'));
+    h.key(KeyCode::Char('x'));
+    assert!(h.app.jobs.get("young").is_none());
+    h.app.take_dirty();
+    h.tick(30.0);
+    assert_eq!(h.app.next_wake(), Some(three_hours));
+    // A read that brings a creation time where none was known counts at once.
+    let mut h = Harness::new(vec![TrackedJob {
+        snapshot: Some(Job {
+            created_at: None,
+            ..job("a", "active", 0)
+        }),
+        ..tracked("a", "active", 0)
+    }]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('1'));
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(Job {
+            created_at: Some(h.clock().wall - chrono::Duration::milliseconds(500)),
+            ..job("a", "active", 0)
+        }),
+    });
+    assert!(h.app.next_wake().unwrap() <= h.clock().mono + Duration::from_millis(500));
+}
