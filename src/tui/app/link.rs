@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::rate::CallClass;
 use super::{App, NoticeKind, Overlay, Pane};
-use crate::api::{ApiError, HumanWait};
+use crate::api::ApiError;
 use crate::tui::message::{Clock, Msg};
 
 /// The id the start-up check reads. No job has it: a key that is accepted gets 404 for it,
@@ -94,12 +94,12 @@ impl App {
                 self.poll
                     .rate_limited(job, now.mono, Some(until - now.mono));
             }
+            // No wait in words here: it would go stale on screen; the status bar counts down.
             self.notify(
                 NoticeKind::Warning,
                 format!(
-                    "{} paused: the service's rate limit for them holds {} more; other calls go on",
+                    "{} paused by the service's rate limit (the status bar counts down); other calls go on",
                     class.label(),
-                    HumanWait(until - now.mono)
                 ),
             );
         }
@@ -151,13 +151,13 @@ impl App {
         };
     }
 
-    /// A sentence saying why `class` cannot be called now, if a 429 pauses it.
+    /// A sentence saying why `class` cannot be called now, if a 429 pauses it. It names
+    /// no wait, which would go stale where it stays on screen: the status bar counts down.
     pub(crate) fn rate_refusal(&self, class: CallClass, now: Clock) -> Option<String> {
-        self.pauses.until(class, now.mono).map(|until| {
+        self.pauses.until(class, now.mono).map(|_| {
             format!(
-                "{} are rate limited: the service takes them again in {}",
-                class.label(),
-                HumanWait(until - now.mono)
+                "{} are paused by the service's rate limit (the status bar counts down)",
+                class.label()
             )
         })
     }
