@@ -56,6 +56,20 @@ pub fn age(elapsed: chrono::TimeDelta) -> String {
     }
 }
 
+/// The elapsed time at which [`age`] of `elapsed` next shows something else: the next
+/// whole second, minute, hour or day. A console that shows ages wakes then, and not before.
+#[must_use]
+pub fn age_next_change(elapsed: chrono::TimeDelta) -> chrono::TimeDelta {
+    let secs = elapsed.num_seconds().max(0);
+    let unit = match secs {
+        0..60 => 1,
+        60..3_600 => 60,
+        3_600..86_400 => 3_600,
+        _ => 86_400,
+    };
+    chrono::TimeDelta::seconds((secs / unit + 1) * unit)
+}
+
 /// The first line of a text, cut to `max_chars`: how a prompt is shown in a list.
 #[must_use]
 pub fn first_line(text: &str, max_chars: usize) -> String {
@@ -70,6 +84,38 @@ pub fn first_line(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn age_next_change_is_the_next_time_the_age_reads_differently() {
+        let ms = chrono::TimeDelta::milliseconds;
+        for elapsed in [
+            -5_000,
+            0,
+            999,
+            59_999,
+            60_000,
+            61_500,
+            3_599_000,
+            3_600_000,
+            86_399_999,
+            200_000_000,
+        ] {
+            let elapsed = ms(elapsed);
+            let change = age_next_change(elapsed);
+            assert!(change > elapsed, "{elapsed}");
+            assert_eq!(
+                age(change - ms(1)),
+                age(elapsed.max(ms(0))),
+                "no change missed before {change}"
+            );
+            assert_ne!(age(change), age(elapsed), "{elapsed} changes at {change}");
+        }
+        assert_eq!(
+            age_next_change(ms(202_000)),
+            ms(240_000),
+            "3m22s next reads 4m at 4m"
+        );
+    }
 
     #[test]
     fn cr_and_crlf_become_lf() {

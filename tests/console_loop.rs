@@ -542,3 +542,34 @@ async fn on_a_screen_too_small_from_the_start_keys_reach_nothing_hidden() {
     assert_eq!(app.composer.text(), "");
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_analytics_429_leaves_jobs_working_and_the_status_bar_says_what_waits() {
+    let mut options = common::fast_options(DbLocation::Memory);
+    options.rate_limit = 1;
+    let server = common::start(options).await;
+    let mut console = Console::open(&server, Duration::from_millis(50));
+    console
+        .wait_for("the key accepted", |s| s.contains("● online"))
+        .await;
+    console.key(KeyCode::Char('3'));
+    console
+        .wait_for("the first page", |s| s.contains("no visits in this range"))
+        .await;
+    console.key(KeyCode::Char('r'));
+    console
+        .wait_for("the pause in the status bar", |s| {
+            s.contains("⏸ analytics 60m") && s.contains("analytics paused")
+        })
+        .await;
+    console.key(KeyCode::Char('1'));
+    console.key(KeyCode::Char('n'));
+    console.type_text("Document the limits");
+    console.ctrl('s');
+    console
+        .wait_for("the job completed", |s| {
+            line_with(s, "Document the limits").is_some_and(|l| l.contains("completed"))
+        })
+        .await;
+    console.quit().await;
+}

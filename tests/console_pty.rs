@@ -1,6 +1,8 @@
 //! Smoke tests of the real binary in a pseudo-terminal: `docdeck demo` starts, draws,
 //! and gives the terminal back (alternate screen left, cursor shown, paste mode off) when
-//! it quits on `q` and when it is sent SIGTERM or SIGHUP.
+//! it quits on `q` and when it is sent SIGTERM or SIGHUP (exiting as a shell reports a
+//! signal); Ctrl+Z stops it as a shell job and `fg` brings it back whole; a faulty or slow
+//! service never keeps the console from opening.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -20,13 +22,58 @@ fn demo_starts_draws_and_quits_on_q_giving_the_terminal_back() {
 }
 
 #[test]
-fn sigterm_and_sighup_end_the_console_cleanly() {
-    for signal in ["-TERM", "-HUP"] {
+fn sigterm_sighup_and_sigint_end_the_console_cleanly_with_the_shells_exit_code() {
+    for (signal, code) in [("-TERM", 143), ("-HUP", 129), ("-INT", 130)] {
         let mut pty = Pty::demo();
         pty.wait_for("the first frame", |out| out.contains("Jobs (5)"));
         common::signal(pty.child.process_id().unwrap(), signal);
         let status = pty.wait_exit();
-        assert!(status.success(), "{signal}: {status:?}");
+        assert_eq!(status.exit_code(), code, "{signal}: {status:?}");
         pty.assert_restored();
     }
+}
+
+#[test]
+fn ctrl_z_gives_the_terminal_to_the_shell_and_fg_brings_the_console_back_whole() {
+    let mut pty = Pty::shell(tempfile::tempdir().unwrap());
+    pty.wait_for("the prompt", |out| out.contains('$'));
+    pty.keys(b"\"$DOCDECK\" demo --agent-delay-ms 200\r");
+    pty.wait_for("the first frame", |out| out.contains("Jobs (5)"));
+    pty.keys(b"\x1a");
+    pty.wait_for("the shell saying the job stopped", |out| {
+        out.contains("Stopped") && !out.contains("Jobs (5)")
+    });
+    pty.keys(b"fg\r");
+    pty.wait_for("the whole console again", |out| {
+        out.contains("Jobs (5)") && out.contains("acme/docs@main") && out.contains("help")
+    });
+    pty.keys(b"q");
+    pty.wait_for("the prompt after quitting", |out| {
+        !out.contains("Jobs (5)") && out.trim_end().ends_with('$')
+    });
+    pty.keys(b"exit\r");
+    pty.wait_exit();
+    pty.assert_restored();
+}
+
+#[test]
+fn the_demo_opens_at_once_however_faulty_or_slow_the_service() {
+    // Every answer unreadable: the console opens and says so, rather than exiting.
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(home, &["demo", "--garbage-rate", "1"], &[]);
+    pty.wait_for("the console with the trouble shown", |out| {
+        out.contains("Jobs (5)") && out.contains("▲ trouble")
+    });
+    assert!(pty.child.try_wait().unwrap().is_none(), "still running");
+    pty.child.kill().unwrap();
+    // Slow answers: the first frame comes before any answer does, and quitting does not
+    // wait for the answers still on their way (30 s is past the test's deadline).
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(home, &["demo", "--latency-ms", "30000..30000"], &[]);
+    pty.wait_for("the console before any answer", |out| {
+        out.contains("Jobs (5)") && out.contains("○ connecting")
+    });
+    pty.keys(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
 }

@@ -205,7 +205,11 @@ fn no_key_appears_in_output_logs_journal_database_or_snapshots() {
     pty.keys(b"3");
     pty.wait_for("visitors", |screen| screen.contains("page 1"));
     common::signal(pty.child.process_id().unwrap(), "-TERM");
-    assert!(pty.wait_exit().success());
+    assert_eq!(
+        pty.wait_exit().exit_code(),
+        143,
+        "SIGTERM, as a shell reports it"
+    );
     leaked.extend(leaks(
         "the console's terminal output",
         &pty.output.lock().unwrap(),

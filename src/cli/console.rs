@@ -87,24 +87,27 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     let client = Client::new(ClientOptions::new(base_url.clone(), "demo", key))?;
     let mut journal = Journal::open_in_memory()?;
     if let Some(seeded) = &running.seeded {
-        remember_seeded_jobs(&mut journal, &scope, &client, &seeded.jobs).await?;
+        remember_seeded_jobs(&mut journal, &scope, &seeded.jobs)?;
     }
     // The demo reads no configuration file: a broken config.toml must not stop it.
     let config = config(&scope, &base_url, Duration::from_secs(1), &args.console)?;
     let outcome = open(config, client, journal, scope).await;
-    running.shutdown().await;
+    // Nothing of the demo is kept, so quitting does not wait for answers still on their
+    // way (with `--latency-ms` they could take seconds).
+    let _ = tokio::time::timeout(Duration::from_millis(500), running.shutdown()).await;
     outcome
 }
 
-/// The demo journal remembers the seeded jobs as if they had been started here.
-async fn remember_seeded_jobs(
+/// The demo journal remembers the seeded jobs as if they had been started here. It makes
+/// no call: with fault flags the service may fail or be slow, and the console must open at
+/// once and let its own retries deal with that.
+fn remember_seeded_jobs(
     journal: &mut Journal,
     scope: &Scope,
-    client: &Client,
     jobs: &[server::seed::SeededJob],
 ) -> Result<(), CliError> {
     for seeded in jobs.iter().rev() {
-        let job = client.get_job(&seeded.id).await?;
+        let job = &seeded.job;
         for (index, (prompt, at_ms)) in seeded.prompts.iter().enumerate() {
             let at = DateTime::<Utc>::from_timestamp_millis(*at_ms).unwrap_or_default();
             let kind = if index == 0 {
@@ -114,7 +117,7 @@ async fn remember_seeded_jobs(
             };
             let id = (index > 0).then_some(seeded.id.as_str());
             let submission = journal.begin_submission(scope, kind, id, prompt, at)?;
-            journal.submission_accepted(scope, submission, &job, at)?;
+            journal.submission_accepted(scope, submission, job, at)?;
         }
     }
     Ok(())
@@ -220,8 +223,12 @@ async fn open(config: Config, client: Client, journal: Journal, scope: Scope) ->
     let theme = Theme {
         color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
-    crate::tui::run(App::new(config), services, editor, theme)
+    let ended_by = crate::tui::run(App::new(config), services, editor, theme)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
-    Ok(ExitCode::SUCCESS)
+    // Ended by a signal: exit as a shell reports it (143 for SIGTERM, 129 for SIGHUP), the
+    // terminal already given back.
+    Ok(ended_by.map_or(ExitCode::SUCCESS, |signal| {
+        ExitCode::from(u8::try_from(128 + signal).unwrap_or(1))
+    }))
 }

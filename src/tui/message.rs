@@ -136,8 +136,20 @@ pub enum Msg {
     },
     /// Something local failed (the journal, the opener); the console goes on and says so.
     LocalFailure(String),
+    /// The answer to the start-up check of the key and project (a read of a job id that
+    /// does not exist: 404 means both were accepted).
+    LinkChecked(Result<(), ApiError>),
+    /// The desktop's opener could not open `url` (it failed to start or exited with an
+    /// error): the console copies the link instead.
+    OpenFailed {
+        url: String,
+        reason: String,
+    },
     /// SIGTERM, SIGHUP or SIGINT: leave cleanly.
     Terminate,
+    /// The process goes on after a stop (Ctrl+Z, then `fg`): the loop has taken the
+    /// terminal again; everything is drawn anew.
+    Continued,
 }
 
 /// How an export ended. Paths are absolute, so the user is told exactly where.
@@ -199,6 +211,8 @@ pub enum Effect {
         value: String,
     },
     RefreshBudget,
+    /// Checks the key and project with one read that costs no budget.
+    CheckLink,
     /// Re-reads the tracked jobs from the journal.
     ReloadTracked,
     /// Terminal effects, done by the loop that owns the terminal.
@@ -209,6 +223,8 @@ pub enum Effect {
         body: String,
     },
     OpenUrl(String),
+    /// Ctrl+Z: give the terminal back and stop, as a shell job does; `fg` resumes.
+    Suspend,
     Edit {
         draft: DraftKey,
         text: String,

@@ -1,7 +1,8 @@
 //! The console. One task owns the state ([`app::App`]); input, replies and timers arrive
 //! as messages; `update` returns effects that run as tasks; the screen is drawn only
-//! when something changed and the queue is empty. Idle means asleep: no timer runs
-//! unless a poll is due, and relative times tick only while one is due within a minute.
+//! when something changed and the queue is empty. Idle means asleep: the only timers are
+//! the next poll or link check, and the next moment a relative time on screen (an age, a
+//! countdown) reads differently.
 
 pub mod app;
 mod editor;
@@ -12,6 +13,8 @@ pub mod terminal;
 pub mod view;
 
 use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Instant;
 
 use crossterm::event::{Event, EventStream};
@@ -45,8 +48,18 @@ pub struct LoopOptions {
     pub editor: String,
     /// Called with each frame drawn (tests read the screen through it).
     pub on_frame: Option<FrameObserver>,
-    /// A message here ends the loop (signals).
-    pub stop: Option<UnboundedReceiver<()>>,
+    /// Signals the process received (the loop ends, or redraws after a stop).
+    pub stop: Option<UnboundedReceiver<LoopSignal>>,
+}
+
+/// A signal, as the loop needs to know it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopSignal {
+    /// SIGTERM, SIGHUP or SIGINT: leave cleanly.
+    Terminate,
+    /// SIGCONT: the process was stopped and goes on; the shell may have changed the
+    /// terminal meanwhile, so it is taken again and redrawn whole.
+    Continued,
 }
 
 /// Why the loop stopped early.
@@ -93,7 +106,7 @@ pub async fn drive<B: Backend>(
         if app.quit {
             break Ok(());
         }
-        let wake = app.next_wake(Instant::now());
+        let wake = app.next_wake();
         let msg = next_msg(&mut rx, &mut keys, options.stop.as_mut(), wake).await;
         let mut batch = vec![msg];
         // Take everything already waiting before drawing again.
@@ -104,22 +117,33 @@ pub async fn drive<B: Backend>(
             batch.push(input_msg(event));
         }
         for msg in batch {
+            if matches!(msg, Msg::Continued) {
+                retake(terminal, host);
+            }
             for effect in app.update(msg, Clock::now()) {
                 let Some(local) = effects.run(effect) else {
                     continue;
                 };
-                if let Effect::Edit { draft, text } = local {
-                    // Stop reading input first, so the editor gets every key.
-                    if let Some(task) = reader.take() {
-                        task.abort();
-                        let _ = task.await;
+                match local {
+                    Effect::Edit { draft, text } => {
+                        // Stop reading input first, so the editor gets every key.
+                        if let Some(task) = reader.take() {
+                            task.abort();
+                            let _ = task.await;
+                        }
+                        let result = editor::edit(host, &options.editor, &draft, text).await;
+                        reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
+                        let _ = terminal::full_redraw(terminal);
+                        let _ = tx.send(Msg::EditorDone { draft, result });
                     }
-                    let result = editor::edit(host, &options.editor, &draft, text).await;
-                    reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
-                    let _ = terminal::full_redraw(terminal);
-                    let _ = tx.send(Msg::EditorDone { draft, result });
-                } else {
-                    terminal_effect(local, host);
+                    Effect::Suspend => {
+                        if let Err(err) = host.suspend() {
+                            tracing::warn!("cannot give the terminal back: {err}");
+                        }
+                        host.stop_process();
+                        retake(terminal, host);
+                    }
+                    other => terminal_effect(other, host),
                 }
             }
         }
@@ -129,6 +153,15 @@ pub async fn drive<B: Backend>(
     }
     effects.finish().await;
     outcome.map(|()| app)
+}
+
+/// Takes the terminal again after a stop and forgets the last frame, so the next draw
+/// writes every cell.
+fn retake<B: Backend>(terminal: &mut Terminal<B>, host: &mut dyn Host) {
+    if let Err(err) = host.resume() {
+        tracing::warn!("cannot take the terminal again: {err}");
+    }
+    let _ = terminal::full_redraw(terminal);
 }
 
 /// Reads the terminal in its own task, so the loop can take every waiting key at once.
@@ -151,7 +184,7 @@ fn input_msg(event: io::Result<Event>) -> Msg {
 async fn next_msg(
     rx: &mut UnboundedReceiver<Msg>,
     keys: &mut UnboundedReceiver<io::Result<Event>>,
-    stop: Option<&mut UnboundedReceiver<()>>,
+    stop: Option<&mut UnboundedReceiver<LoopSignal>>,
     wake: Option<Instant>,
 ) -> Msg {
     let stop = async {
@@ -168,7 +201,10 @@ async fn next_msg(
     };
     tokio::select! {
         biased;
-        Some(()) = stop => Msg::Terminate,
+        Some(signal) = stop => match signal {
+            LoopSignal::Terminate => Msg::Terminate,
+            LoopSignal::Continued => Msg::Continued,
+        },
         Some(msg) = rx.recv() => msg,
         Some(event) = keys.recv() => input_msg(event),
         () = sleep => Msg::Tick,
@@ -195,27 +231,51 @@ fn draw<B: Backend>(
     Ok(())
 }
 
-/// Escapes the loop writes to the terminal itself.
+/// Escapes the loop writes to the terminal itself (wrapped for tmux or screen when the
+/// console runs inside one).
 fn terminal_effect(effect: Effect, host: &mut dyn Host) {
+    let multiplexer = host.multiplexer();
     match effect {
-        Effect::Copy(text) => host.write_escape(&terminal::osc52(&text)),
+        Effect::Copy(text) => host.write_escape(&multiplexer.clipboard(&terminal::osc52(&text))),
         Effect::Bell => host.write_escape(b"\x07"),
-        Effect::Notify { title, body } => host.write_escape(&terminal::osc9(&title, &body)),
-        _ => {}
+        Effect::Notify { title, body } => {
+            host.write_escape(&multiplexer.wrap(&terminal::osc9(&title, &body)));
+        }
+        // Effects that are not escapes are run by `effects` or the loop itself.
+        Effect::FetchJob(_)
+        | Effect::Track { .. }
+        | Effect::Untrack(_)
+        | Effect::LoadUnsure
+        | Effect::DismissUnsure(_)
+        | Effect::Submit { .. }
+        | Effect::LoadDetail(_)
+        | Effect::FetchVisitors { .. }
+        | Effect::Export { .. }
+        | Effect::CancelExport
+        | Effect::SaveDraft { .. }
+        | Effect::SaveSetting { .. }
+        | Effect::RefreshBudget
+        | Effect::CheckLink
+        | Effect::ReloadTracked
+        | Effect::OpenUrl(_)
+        | Effect::Edit { .. }
+        | Effect::Suspend => {}
     }
 }
 
 /// The console on the real terminal: takes it, listens for signals, and gives it back
-/// however the loop ends.
+/// however the loop ends. Returns the number of the signal that ended it, if one did, so
+/// the process can exit as a shell reports it (143 for SIGTERM, 129 for SIGHUP).
 pub async fn run(
     app: App,
     services: Services,
     editor: String,
     theme: Theme,
-) -> Result<(), LoopError> {
+) -> Result<Option<i32>, LoopError> {
     let (mut guard, mut terminal) = terminal::TerminalGuard::enter()?;
-    let (signal_tx, signal_rx) = unbounded_channel::<()>();
-    let signals = tokio::spawn(forward_signals(signal_tx));
+    let (signal_tx, signal_rx) = unbounded_channel();
+    let ended_by = Arc::new(AtomicI32::new(0));
+    let signals = tokio::spawn(forward_signals(signal_tx, Arc::clone(&ended_by)));
     let options = LoopOptions {
         theme,
         utc: false,
@@ -227,24 +287,33 @@ pub async fn run(
     let result = drive(app, &mut terminal, &mut guard, input, services, options).await;
     signals.abort();
     drop(guard);
-    result.map(|_| ())
+    result.map(|_| Some(ended_by.load(Ordering::SeqCst)).filter(|signal| *signal != 0))
 }
 
 /// SIGTERM, SIGHUP and SIGINT end the loop the normal way: drafts written, terminal
-/// restored.
-async fn forward_signals(tx: tokio::sync::mpsc::UnboundedSender<()>) {
+/// restored; which one it was is kept in `ended_by`. SIGCONT (after a stop) redraws.
+async fn forward_signals(tx: UnboundedSender<LoopSignal>, ended_by: Arc<AtomicI32>) {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut hup), Ok(mut int)) = (
+    let (Ok(mut term), Ok(mut hup), Ok(mut int), Ok(mut cont)) = (
         signal(SignalKind::terminate()),
         signal(SignalKind::hangup()),
         signal(SignalKind::interrupt()),
+        signal(SignalKind::from_raw(signal_hook::consts::SIGCONT)),
     ) else {
         return;
     };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = hup.recv() => {}
-        _ = int.recv() => {}
+    loop {
+        let number = tokio::select! {
+            _ = term.recv() => signal_hook::consts::SIGTERM,
+            _ = hup.recv() => signal_hook::consts::SIGHUP,
+            _ = int.recv() => signal_hook::consts::SIGINT,
+            _ = cont.recv() => {
+                let _ = tx.send(LoopSignal::Continued);
+                continue;
+            }
+        };
+        ended_by.store(number, Ordering::SeqCst);
+        let _ = tx.send(LoopSignal::Terminate);
+        return;
     }
-    let _ = tx.send(());
 }

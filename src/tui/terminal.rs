@@ -1,7 +1,8 @@
 //! Owning the terminal: raw mode and the alternate screen while the console runs, and
 //! given back on quit, on panic (a hook restores it before the message is printed), on
-//! signals (the loop ends normally) and while `$EDITOR` runs. Also the escapes the
-//! console writes itself: clipboard (OSC 52), bell and desktop notification (OSC 9).
+//! signals (the loop ends normally), while `$EDITOR` runs and while stopped by Ctrl+Z.
+//! Also the escapes the console writes itself: clipboard (OSC 52), bell and desktop
+//! notification (OSC 9), wrapped for tmux or screen when the console runs in one.
 
 use std::io::{self, Stdout, Write as _};
 use std::sync::Once;
@@ -23,11 +24,19 @@ pub trait Host: Send {
     fn suspend(&mut self) -> io::Result<()>;
     /// Takes it again after `suspend`.
     fn resume(&mut self) -> io::Result<()>;
+    /// Which multiplexer the escapes pass through (tests: none).
+    fn multiplexer(&self) -> Multiplexer {
+        Multiplexer::None
+    }
+    /// Stops the process as a shell job (Ctrl+Z) until the shell continues it (`fg`).
+    /// Called between `suspend` and `resume`; tests need not stop.
+    fn stop_process(&mut self) {}
 }
 
 /// Raw mode and the alternate screen for as long as it lives.
 pub struct TerminalGuard {
     active: bool,
+    multiplexer: Multiplexer,
 }
 
 impl TerminalGuard {
@@ -35,7 +44,10 @@ impl TerminalGuard {
     pub fn enter() -> io::Result<(Self, Terminal<CrosstermBackend<Stdout>>)> {
         install_panic_hook();
         take()?;
-        let guard = Self { active: true };
+        let guard = Self {
+            active: true,
+            multiplexer: Multiplexer::detect(&|name| std::env::var(name).ok()),
+        };
         let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
         full_redraw(&mut terminal)?;
         Ok((guard, terminal))
@@ -66,6 +78,18 @@ impl Host for TerminalGuard {
         take()?;
         self.active = true;
         Ok(())
+    }
+
+    fn multiplexer(&self) -> Multiplexer {
+        self.multiplexer
+    }
+
+    fn stop_process(&mut self) {
+        // The default action of SIGTSTP stops the whole process; it returns on SIGCONT. In
+        // a process group no shell controls (orphaned), the kernel ignores it: go on.
+        if let Err(err) = signal_hook::low_level::raise(signal_hook::consts::SIGTSTP) {
+            tracing::warn!("cannot stop for Ctrl+Z: {err}");
+        }
     }
 }
 
@@ -115,6 +139,76 @@ fn install_panic_hook() {
     });
 }
 
+/// A terminal multiplexer between the console and the terminal the user sees. Neither
+/// passes OSC 9 on by itself, and tmux passes OSC 52 only with `set-clipboard on`: the
+/// escape is also sent wrapped in the multiplexer's passthrough sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Multiplexer {
+    None,
+    /// `$TMUX` is set, or `TERM` is `tmux*` (a tmux further out, over SSH).
+    Tmux,
+    /// `$STY` is set, or `TERM` is `screen*`.
+    Screen,
+}
+
+impl Multiplexer {
+    /// Reads `$TMUX`, `$STY` and `TERM` through `env`.
+    #[must_use]
+    pub fn detect(env: &dyn Fn(&str) -> Option<String>) -> Self {
+        let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
+        let term = env("TERM").unwrap_or_default();
+        if set("TMUX") || term.starts_with("tmux") {
+            Self::Tmux
+        } else if set("STY") || term.starts_with("screen") {
+            Self::Screen
+        } else {
+            Self::None
+        }
+    }
+
+    /// An OSC 52 `escape` as it reaches the clipboard through this multiplexer. Inside tmux
+    /// it is sent twice, plain (taken by tmux with `set-clipboard on`) and wrapped (passed
+    /// through with `allow-passthrough on`), so either setting makes it work.
+    #[must_use]
+    pub fn clipboard(self, escape: &[u8]) -> Vec<u8> {
+        match self {
+            Self::None => escape.to_vec(),
+            Self::Tmux => [escape, &self.wrap(escape)].concat(),
+            Self::Screen => self.wrap(escape),
+        }
+    }
+
+    /// `escape` as this multiplexer passes it on to the outer terminal. tmux: one DCS
+    /// `tmux;` sequence with every ESC doubled (needs `allow-passthrough on` from tmux
+    /// 3.3). screen: DCS sequences of at most 76 bytes each, as screen cuts longer ones.
+    #[must_use]
+    pub fn wrap(self, escape: &[u8]) -> Vec<u8> {
+        match self {
+            Self::None => escape.to_vec(),
+            Self::Tmux => {
+                let mut out = b"\x1bPtmux;".to_vec();
+                for &byte in escape {
+                    if byte == 0x1b {
+                        out.push(0x1b);
+                    }
+                    out.push(byte);
+                }
+                out.extend_from_slice(b"\x1b\\");
+                out
+            }
+            Self::Screen => {
+                let mut out = Vec::new();
+                for chunk in escape.chunks(76) {
+                    out.extend_from_slice(b"\x1bP");
+                    out.extend_from_slice(chunk);
+                    out.extend_from_slice(b"\x1b\\");
+                }
+                out
+            }
+        }
+    }
+}
+
 /// OSC 52: sets the clipboard of the terminal the user sits at, even over SSH.
 #[must_use]
 pub fn osc52(text: &str) -> Vec<u8> {
@@ -137,6 +231,65 @@ mod tests {
     #[test]
     fn osc52_carries_the_text_in_base64() {
         assert_eq!(osc52("hi"), b"\x1b]52;c;aGk=\x07");
+    }
+
+    #[test]
+    fn multiplexers_are_told_apart_by_their_variables_and_term() {
+        let detect = |vars: &[(&str, &str)]| {
+            let vars: Vec<(String, String)> = vars
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect();
+            Multiplexer::detect(&move |name| {
+                vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+            })
+        };
+        assert_eq!(detect(&[("TERM", "xterm-256color")]), Multiplexer::None);
+        assert_eq!(
+            detect(&[
+                ("TMUX", "/tmp/tmux-1/default,1,0"),
+                ("TERM", "screen-256color")
+            ]),
+            Multiplexer::Tmux
+        );
+        assert_eq!(detect(&[("TERM", "tmux-256color")]), Multiplexer::Tmux);
+        assert_eq!(detect(&[("STY", "12.pts-0.host")]), Multiplexer::Screen);
+        assert_eq!(
+            detect(&[("TERM", "screen.xterm-256color")]),
+            Multiplexer::Screen
+        );
+        assert_eq!(
+            detect(&[("TMUX", ""), ("TERM", "xterm")]),
+            Multiplexer::None
+        );
+    }
+
+    #[test]
+    fn tmux_gets_the_escape_wrapped_with_every_esc_doubled() {
+        assert_eq!(
+            Multiplexer::Tmux.wrap(&osc9("docdeck", "job done")),
+            b"\x1bPtmux;\x1b\x1b]9;docdeck: job done\x07\x1b\\"
+        );
+        let copy = Multiplexer::Tmux.clipboard(&osc52("hi"));
+        assert_eq!(
+            copy,
+            b"\x1b]52;c;aGk=\x07\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\".to_vec()
+        );
+    }
+
+    #[test]
+    fn screen_gets_the_escape_in_short_dcs_pieces() {
+        let long = "x".repeat(300);
+        let bytes = Multiplexer::Screen.clipboard(&osc52(&long));
+        let text = String::from_utf8(bytes).unwrap();
+        let pieces: Vec<&str> = text.split("\x1b\\").filter(|p| !p.is_empty()).collect();
+        assert!(pieces.len() > 1, "{text:?}");
+        for piece in &pieces {
+            let inner = piece.strip_prefix("\x1bP").unwrap();
+            assert!(inner.len() <= 76, "{piece:?}");
+        }
+        let joined: String = pieces.iter().map(|p| &p[2..]).collect();
+        assert_eq!(joined.into_bytes(), osc52(&long));
     }
 
     #[test]

@@ -30,6 +30,22 @@ impl Pty {
     /// `docdeck ARGS` on an 80x24 terminal, with its folders in `home` and only `env` set
     /// beside HOME, the XDG folders, TERM and PATH.
     pub fn spawn(home: tempfile::TempDir, args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::spawn_program(home, env!("CARGO_BIN_EXE_docdeck"), args, env)
+    }
+
+    /// An interactive bash with job control (for Ctrl+Z and `fg`), prompt `$ `, in which
+    /// `$DOCDECK` names the binary.
+    pub fn shell(home: tempfile::TempDir) -> Self {
+        let env = [("PS1", "$ "), ("DOCDECK", env!("CARGO_BIN_EXE_docdeck"))];
+        Self::spawn_program(home, "bash", &["--norc", "--noprofile", "-i"], &env)
+    }
+
+    fn spawn_program(
+        home: tempfile::TempDir,
+        program: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: 24,
@@ -38,7 +54,7 @@ impl Pty {
                 pixel_height: 0,
             })
             .unwrap();
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_docdeck"));
+        let mut command = CommandBuilder::new(program);
         command.args(args);
         command.env_clear();
         command.env("HOME", home.path());

@@ -20,7 +20,7 @@ const RNG_SEED: u64 = 0x00d0_cdec;
 const DAY_MS: i64 = 86_400_000;
 
 /// What the seed wrote.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SeedSummary {
     pub views: usize,
     pub pages: usize,
@@ -29,10 +29,13 @@ pub struct SeedSummary {
 
 /// A job the seed made, with the prompts it was given (oldest first) and when, so that a
 /// client journal can remember them as if they had been sent from there (`docdeck demo`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SeededJob {
     pub id: String,
     pub prompts: Vec<(String, i64)>,
+    /// The job as the service answers for it once seeded, so a client can remember it
+    /// without a call.
+    pub job: crate::api::Job,
 }
 
 /// What a project already holds in this database. The demo seed runs only when all of it
@@ -96,7 +99,7 @@ pub fn grouped(n: u64) -> String {
 }
 
 /// What [`seed_demo`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SeedOutcome {
     /// The project was new: the demo data is now in it.
     Seeded(SeedSummary),
@@ -213,7 +216,11 @@ fn seed_jobs(
                 jobs::finish_turn(conn, &turn, *outcome, at)?;
             }
         }
+        // As stored (read at time 0, nothing is due for archiving): the first read by a
+        // client archives the old ones, as it would any idle job.
+        let record = jobs::get(conn, project, &job.id, 0, i64::MAX)?;
         ids.push(SeededJob {
+            job: record.map_or_else(|| job.to_wire(), |r| r.to_wire()),
             id: job.id,
             prompts,
         });

@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use super::jobs::{JobRow, short_id};
-use super::{App, NoticeKind, Pane};
+use super::{App, CallClass, NoticeKind, Pane};
 use crate::api::{ApiError, JobStatus};
 use crate::text::{first_line, normalize_newlines};
 use crate::tui::keymap::Action;
@@ -214,10 +214,8 @@ impl App {
                 Some("the prompt is empty: type what the agent should do, then Ctrl+S".to_owned());
             return;
         }
-        if let Some(wait) = self.rate_wait(now) {
-            self.composer.error = Some(format!(
-                "rate limited: the service accepts calls again in {wait}s; the text is kept"
-            ));
+        if let Some(why) = self.rate_refusal(CallClass::of_draft(&self.composer.target), now) {
+            self.composer.error = Some(format!("{why}; the text is kept"));
             return;
         }
         let draft = self.composer.target.clone();
@@ -244,7 +242,7 @@ impl App {
         self.dirty = true;
         match outcome {
             Submitted::Accepted(job) => {
-                self.record_call(Ok(()), None, now);
+                self.record_call(Ok(()), CallClass::of_draft(&draft), None, now);
                 self.composer.sent(&draft, effects);
                 // A follow-up's job is known even when the answer does not name it.
                 let id = job.id.clone().or_else(|| match &draft {
@@ -311,7 +309,7 @@ impl App {
                 self.notify(NoticeKind::Info, text);
             }
             Submitted::Failed(err) => {
-                self.record_call(Err(&err), None, now);
+                self.record_call(Err(&err), CallClass::of_draft(&draft), None, now);
                 // A follow-up that may have arrived may have made the job active again:
                 // read it now and at the active cadence until a read says otherwise.
                 if let DraftKey::FollowUp(id) = &draft

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{App, NoticeKind, Overlay, Pane};
+use super::{App, CallClass, NoticeKind, Overlay, Pane};
 use crate::api::{ApiError, Job, JobStatus};
 use crate::journal::{SentPrompt, StatusChange, TrackedJob};
 use crate::text::sanitize;
@@ -377,7 +377,7 @@ impl App {
         effects: &mut Vec<Effect>,
     ) {
         let link_before = self.link;
-        self.record_call(result.as_ref().map(|_| ()), Some(id), now);
+        self.record_call(result.as_ref().map(|_| ()), CallClass::Read, Some(id), now);
         let Some(row) = self.jobs.get(id).cloned() else {
             // Untracked while the read was in flight: drop the answer.
             self.poll.remove(id);

@@ -6,7 +6,9 @@ mod composer;
 mod forms;
 mod jobs;
 mod keys;
+mod link;
 pub mod poll;
+mod rate;
 mod track;
 mod visitors;
 
@@ -17,18 +19,20 @@ use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use crossterm::event::{Event, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use composer::Composer;
 pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
 pub use jobs::{DetailView, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
+use link::RowsChange;
+pub use link::{CHECK_JOB_ID, Link, LinkCheck, countdown_text};
+pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
 pub use visitors::{BarScale, PAGE_SIZES, Range, VisitorsTable, export_end_text};
 
 use super::keymap::{self, Action, Context};
 use super::message::{Budget, Clock, DraftKey, Effect, Msg, Startup, Submitted};
-use crate::api::ApiError;
 use poll::{Cadences, FirstRead, Scheduler};
 
 /// The first row to show so that `selected` is visible in `visible` rows, moving the
@@ -95,18 +99,6 @@ pub enum Overlay {
     Export(Box<ExportForm>),
 }
 
-/// What the status bar says about the link to the service.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Link {
-    /// Nothing answered yet.
-    Waiting,
-    Online,
-    /// The last call failed on the network or with a 5xx.
-    Trouble,
-    /// A 429: every call waits.
-    RateLimited,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoticeKind {
     Info,
@@ -134,7 +126,15 @@ pub struct App {
     pub poll: Scheduler,
     pub link: Link,
     pub last_ok: Option<DateTime<Utc>>,
+    /// Why the link is failing, until it recovers.
     pub last_error: Option<String>,
+    /// The 429 pause of each class of call.
+    pub pauses: RatePauses,
+    pub check: LinkCheck,
+    /// When something on screen next changes with the clock alone.
+    display_due: Option<Instant>,
+    /// When the first age in the jobs list next reads differently (shown or not).
+    ages_due: Option<DateTime<Utc>>,
     pub budget: Budget,
     pub notice: Option<Notice>,
     pub loaded: bool,
@@ -162,6 +162,10 @@ impl App {
             link: Link::Waiting,
             last_ok: None,
             last_error: None,
+            pauses: RatePauses::default(),
+            check: LinkCheck::default(),
+            display_due: None,
+            ages_due: None,
             budget: Budget::default(),
             notice: None,
             loaded: false,
@@ -182,11 +186,23 @@ impl App {
     /// Takes in one message; returns what to do about it.
     pub fn update(&mut self, msg: Msg, now: Clock) -> Vec<Effect> {
         let mut effects = Vec::new();
+        let rows = RowsChange::of(&msg);
         match msg {
             Msg::Input(event) => self.on_event(event, now, &mut effects),
             Msg::Tick => {
-                // Relative times in the status bar move with the clock while polling.
-                self.dirty |= self.clock_ticking(now.mono);
+                // Relative times on screen move with the clock: redraw when one changed.
+                self.dirty |= self.clock_ticking(now.mono)
+                    || self.display_due.is_some_and(|due| due <= now.mono);
+            }
+            Msg::LinkChecked(result) => self.on_link_checked(result, now),
+            Msg::OpenFailed { url, reason } => {
+                effects.push(Effect::Copy(url));
+                self.notify(
+                    NoticeKind::Warning,
+                    format!(
+                        "could not open a browser ({reason}): copied the link instead (OSC 52)"
+                    ),
+                );
             }
             Msg::Loaded(startup) => self.on_loaded(*startup, now),
             Msg::TrackedList(jobs) => self.on_tracked_list(jobs, now),
@@ -237,23 +253,22 @@ impl App {
                 self.notify(NoticeKind::Error, reason);
             }
             Msg::Terminate => self.quit = true,
+            Msg::Continued => self.dirty = true,
         }
         self.pump(now, &mut effects);
+        self.note_rows(rows, now.wall);
+        self.display_due = self.next_display_change(now);
         effects
     }
 
-    /// When the loop must wake up even if nothing arrives: the next poll, or the next
-    /// second while relative times are shown. `None`: sleep until input.
+    /// When the loop must wake up even if nothing arrives: the next poll or link check, or
+    /// the next change of a relative time on screen. `None`: sleep until input.
     #[must_use]
-    pub fn next_wake(&self, now: Instant) -> Option<Instant> {
-        let poll = self.poll.next_due();
-        let tick = self
-            .clock_ticking(now)
-            .then(|| now + Duration::from_secs(1));
-        match (poll, tick) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+    pub fn next_wake(&self) -> Option<Instant> {
+        [self.poll.next_due(), self.check.due, self.display_due]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Relative times ("updated 4s ago", "next poll 2s") are shown, and kept current once
@@ -270,6 +285,11 @@ impl App {
     fn pump(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         if !self.loaded {
             return;
+        }
+        if !self.check.in_flight && self.check.due.is_some_and(|due| due <= now.mono) {
+            self.check.due = None;
+            self.check.in_flight = true;
+            effects.push(Effect::CheckLink);
         }
         for id in self.poll.take_due(now.mono) {
             effects.push(Effect::FetchJob(id));
@@ -320,6 +340,15 @@ impl App {
     }
 
     fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
+        // Ctrl+Z suspends everywhere, as in a shell (raw mode turns it into a key).
+        if key.code == KeyCode::Char('z')
+            && key.modifiers == KeyModifiers::CONTROL
+            && key.kind != KeyEventKind::Release
+        {
+            effects.push(Effect::Suspend);
+            self.dirty = true;
+            return;
+        }
         if self.too_small() {
             self.on_key_too_small(key);
             return;
@@ -411,16 +440,20 @@ impl App {
         effects.push(Effect::RefreshBudget);
         effects.push(Effect::ReloadTracked);
         effects.push(Effect::LoadUnsure);
-        if let Some(wait) = self.rate_wait(now) {
-            self.notify(
-                NoticeKind::Warning,
-                format!("rate limited: calls resume in {wait}s"),
-            );
+        self.check.due = Some(now.mono);
+        let paused: Vec<String> = CallClass::ALL
+            .into_iter()
+            .filter_map(|class| self.rate_refusal(class, now))
+            .collect();
+        if !paused.is_empty() {
+            self.notify(NoticeKind::Warning, paused.join("; "));
         }
     }
 
     fn on_loaded(&mut self, startup: Startup, now: Clock) {
         self.loaded = true;
+        // One cheap call at once, so a wrong key or project shows before anything else.
+        self.check.due = Some(now.mono);
         for job in &startup.jobs {
             let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
             // Jobs that may have moved are read at once; completed ones spread over their
@@ -443,37 +476,6 @@ impl App {
             self.notify(NoticeKind::Warning, set_aside);
         }
         self.dirty = true;
-    }
-
-    /// Records the outcome of any call for the status bar and the schedule.
-    fn record_call(&mut self, result: Result<(), &ApiError>, job: Option<&str>, now: Clock) {
-        match result {
-            Ok(()) => {
-                // An answer to a call sent before a 429 does not lift the pause.
-                if self.poll.rate_paused_until(now.mono).is_none() {
-                    self.link = Link::Online;
-                }
-                self.last_ok = Some(now.wall);
-            }
-            Err(err) => {
-                self.last_error = Some(err.to_string());
-                match err {
-                    ApiError::RateLimited { retry_after, .. } => {
-                        self.link = Link::RateLimited;
-                        self.poll.rate_limited(job, now.mono, *retry_after);
-                    }
-                    ApiError::Network { .. } | ApiError::Server { .. } => self.link = Link::Trouble,
-                    _ => {}
-                }
-            }
-        }
-    }
-
-    /// Seconds left of a 429 pause, if one holds: no call is sent until it ends.
-    pub(crate) fn rate_wait(&self, now: Clock) -> Option<u64> {
-        self.poll
-            .rate_paused_until(now.mono)
-            .map(|until| poll::ceil_secs(until.saturating_duration_since(now.mono)))
     }
 
     pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {

@@ -1,7 +1,8 @@
 //! When each tracked job is read next. Active jobs every poll interval, completed ones
 //! rarely (they can still be archived), failed and archived never. At most
 //! `MAX_IN_FLIGHT` reads at once and never two for one job; errors back off
-//! exponentially with jitter; a 429 pauses every call until its `Retry-After`.
+//! exponentially with jitter; a 429 on a read pauses the reads until its `Retry-After`
+//! (429s on creates, follow-ups and analytics pause only those: see `rate.rs`).
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -226,7 +227,7 @@ impl Scheduler {
         Some(wait)
     }
 
-    /// A read was refused for the rate limit: every call waits until `now + retry_after`.
+    /// A read was refused for the rate limit: every read waits until `now + retry_after`.
     pub fn rate_limited(&mut self, id: Option<&str>, now: Instant, retry_after: Option<Duration>) {
         let until = now + retry_after.unwrap_or(DEFAULT_RATE_PAUSE);
         self.rate_paused_until = Some(self.rate_paused_until.map_or(until, |u| u.max(until)));
@@ -268,7 +269,7 @@ impl Scheduler {
         self.paused
     }
 
-    /// Until when a 429 holds every call, if it still does at `now`.
+    /// Until when a 429 holds the reads, if it still does at `now`.
     #[must_use]
     pub fn rate_paused_until(&self, now: Instant) -> Option<Instant> {
         self.rate_paused_until.filter(|until| *until > now)

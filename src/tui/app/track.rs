@@ -2,7 +2,7 @@
 //! unknown outcome, listed until the user dismisses them (`x`) or tracks the job (`a`).
 
 use super::jobs::{JobRow, short_id};
-use super::{App, NoticeKind, Overlay};
+use super::{App, CallClass, NoticeKind, Overlay};
 use crate::api::{ApiError, Job};
 use crate::journal::{TrackedJob, UnsureSend};
 use crate::text::sanitize;
@@ -18,7 +18,7 @@ impl App {
         now: Clock,
     ) {
         if !matches!(result, Err(ApiError::InvalidInput(_))) {
-            self.record_call(result.as_ref().map(|_| ()), None, now);
+            self.record_call(result.as_ref().map(|_| ()), CallClass::Read, None, now);
         }
         let form = match &mut self.overlay {
             Some(Overlay::Track(form)) if form.looking_up => Some(form),
@@ -114,10 +114,8 @@ impl App {
             );
             return None;
         }
-        if let Some(wait) = self.rate_wait(now) {
-            form.error = Some(format!(
-                "rate limited: calls resume in {wait}s; Enter tracks it then"
-            ));
+        if let Some(why) = self.rate_refusal(CallClass::Read, now) {
+            form.error = Some(format!("{why}; Enter tracks it then"));
         } else {
             form.error = None;
             form.looking_up = true;

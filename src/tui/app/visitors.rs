@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use chrono::NaiveDate;
 
-use super::{App, ExportForm, FilterForm, NoticeKind, Overlay};
+use super::{App, CallClass, ExportForm, FilterForm, NoticeKind, Overlay};
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect, ExportEnd};
@@ -186,10 +186,8 @@ impl VisitorsTable {
 
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if let Some(wait) = self.rate_wait(now) {
-            self.visitors.error = Some(format!(
-                "rate limited: calls resume in {wait}s; r loads the page then"
-            ));
+        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+            self.visitors.error = Some(format!("{why}; r loads the page then"));
             return;
         }
         let query = self.visitors.query(now.wall.date_naive());
@@ -212,7 +210,7 @@ impl App {
         result: Result<VisitorsPage, ApiError>,
         now: Clock,
     ) {
-        self.record_call(result.as_ref().map(|_| ()), None, now);
+        self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
         self.dirty = true;
         if generation != self.visitors.generation {
             return;

@@ -68,7 +68,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext) {
     let [tabs, body, notice, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
-        Constraint::Length(1),
+        Constraint::Length(status::notice_height(app, area.width)),
         Constraint::Length(1),
     ])
     .areas(area);

@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 
 use super::ViewContext;
 use crate::text::sanitize;
-use crate::tui::app::{App, Link, Pane};
+use crate::tui::app::{App, Link, NoticeKind, Pane, countdown_text};
 
 pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let theme = cx.theme;
@@ -45,19 +45,55 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
+/// Lines the notice needs at `width`: a message that does not fit in one line takes two,
+/// so an error stays readable at 80 columns.
+#[must_use]
+pub fn notice_height(app: &App, width: u16) -> u16 {
+    let lines = notice_text(app).map_or(1, |(text, _)| notice_lines(&text, width).len());
+    u16::try_from(lines).unwrap_or(1)
+}
+
+/// The notice, or else the reason the link is failing.
+fn notice_text(app: &App) -> Option<(String, Option<NoticeKind>)> {
+    match (&app.notice, &app.last_error) {
+        (Some(notice), _) => Some((sanitize(&notice.text), Some(notice.kind))),
+        (None, Some(error)) if app.link.is_failing() => Some((sanitize(error), None)),
+        _ => None,
+    }
+}
+
+/// `text` on one line, or on two broken at a space, the second cut with `…`.
+fn notice_lines(text: &str, width: u16) -> Vec<String> {
+    let room = usize::from(width).saturating_sub(1).max(10);
+    if text.chars().count() <= room {
+        return vec![text.to_owned()];
+    }
+    let head: String = text.chars().take(room + 1).collect();
+    let split = head
+        .rfind(' ')
+        .filter(|at| *at > room / 2)
+        .unwrap_or_else(|| {
+            head.char_indices()
+                .nth(room)
+                .map_or(head.len(), |(at, _)| at)
+        });
+    let (first, rest) = text.split_at(split);
+    vec![
+        first.trim_end().to_owned(),
+        crate::text::excerpt(rest, room),
+    ]
+}
+
 pub fn notice(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
-    let line = match (&app.notice, &app.last_error) {
-        (Some(notice), _) => Line::from(Span::styled(
-            format!(" {}", sanitize(&notice.text)),
-            cx.theme.notice(notice.kind),
-        )),
-        (None, Some(error)) if app.link != Link::Online => Line::from(Span::styled(
-            format!(" {}", sanitize(error)),
-            cx.theme.error(),
-        )),
-        _ => Line::default(),
+    let Some((text, kind)) = notice_text(app) else {
+        return;
     };
-    frame.render_widget(Paragraph::new(line), area);
+    let style = kind.map_or_else(|| cx.theme.error(), |kind| cx.theme.notice(kind));
+    let lines: Vec<Line<'_>> = notice_lines(&text, area.width)
+        .into_iter()
+        .map(|line| Line::from(Span::styled(format!(" {line}"), style)))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// Seconds until `at`, rounded up, as the status bar counts down.
@@ -65,75 +101,126 @@ fn seconds_until(at: Instant, now: Instant) -> u64 {
     crate::tui::app::poll::ceil_secs(at.saturating_duration_since(now))
 }
 
+/// One part of the status bar; when the bar is too narrow the parts of lowest `rank`
+/// are left out first.
+struct Part {
+    rank: u8,
+    span: Span<'static>,
+}
+
 pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let theme = cx.theme;
-    let ticking = app.clock_ticking(cx.mono);
     let who = match &app.config.profile {
         Some(profile) => format!("{}/{}", sanitize(profile), sanitize(&app.config.project)),
         None => sanitize(&app.config.project),
     };
-    let (link, link_style) = match app.link {
-        Link::Waiting => ("○ no call yet".to_owned(), theme.dim()),
-        Link::Online => (
-            "● online".to_owned(),
-            theme.notice(crate::tui::app::NoticeKind::Done),
-        ),
-        Link::Trouble => ("▲ trouble".to_owned(), theme.error()),
-        Link::RateLimited => match app.poll.rate_paused_until(cx.mono) {
-            Some(until) => (
-                format!("⏸ rate limited {}s", seconds_until(until, cx.mono)),
-                theme.warning(),
-            ),
-            None => ("⏸ rate limited".to_owned(), theme.warning()),
+    let mut parts = vec![
+        Part {
+            rank: 9,
+            span: Span::styled(who, theme.bold()),
         },
-    };
-    let updated = match app.last_ok {
-        None => "not updated yet".to_owned(),
-        Some(at) if ticking => format!("updated {} ago", crate::text::age(cx.wall - at)),
-        Some(at) => format!("updated {}", cx.clock_time(at)),
-    };
-    let next = if app.poll.is_paused() {
-        "polling paused (P)".to_owned()
-    } else {
-        match app.poll.next_due() {
-            None if app.poll.in_flight() > 0 => "polling…".to_owned(),
-            None => "nothing to poll".to_owned(),
-            Some(due) if ticking => format!("next poll {}s", seconds_until(due, cx.mono)),
-            Some(due) => {
-                let wall = cx.wall
-                    + chrono::TimeDelta::from_std(due.saturating_duration_since(cx.mono))
-                        .unwrap_or_default();
-                format!("next poll {}", cx.clock_time(wall))
-            }
-        }
-    };
-    let (create, message) = app.budget_left();
-    let limit = app.config.hourly_limit;
-    let sep = || Span::styled(" · ", theme.dim());
-    let mut spans = vec![
-        Span::raw(" "),
-        Span::styled(who, theme.bold()),
-        sep(),
-        Span::raw(sanitize(&app.config.host)),
-        sep(),
-        Span::styled(link, link_style),
-        sep(),
-        Span::raw(updated),
-        sep(),
-        Span::raw(next),
+        Part {
+            rank: 1,
+            span: Span::raw(sanitize(&app.config.host)),
+        },
+        Part {
+            rank: 9,
+            span: link_span(app, cx),
+        },
     ];
-    if !app.config.read_only {
-        spans.push(sep());
-        spans.push(Span::raw(format!(
-            "new {create}/{limit} msg {message}/{limit}"
-        )));
+    let paused: Vec<String> = app
+        .pauses
+        .active(cx.mono)
+        .into_iter()
+        .map(|(class, until)| format!("{} {}", class.label(), countdown_text(until, cx.mono)))
+        .collect();
+    if !paused.is_empty() {
+        parts.push(Part {
+            rank: 8,
+            span: Span::styled(format!("⏸ {}", paused.join(", ")), theme.warning()),
+        });
     }
-    if let Some(error) = &app.last_error {
-        spans.push(sep());
-        spans.push(Span::styled(
-            format!("last error: {}", sanitize(error)),
-            theme.error(),
-        ));
+    parts.push(Part {
+        rank: 2,
+        span: Span::raw(updated_text(app, cx)),
+    });
+    parts.push(Part {
+        rank: 4,
+        span: Span::raw(next_poll_text(app, cx)),
+    });
+    if !app.config.read_only {
+        let (create, message) = app.budget_left();
+        let limit = app.config.hourly_limit;
+        parts.push(Part {
+            rank: 3,
+            span: Span::raw(format!("new {create}/{limit} msg {message}/{limit}")),
+        });
+    }
+    fit(&mut parts, usize::from(area.width));
+    let mut spans = vec![Span::raw(" ")];
+    for (i, part) in parts.into_iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" · ", theme.dim()));
+        }
+        spans.push(part.span);
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Leaves out the parts of lowest rank until the rest fits in `width`.
+fn fit(parts: &mut Vec<Part>, width: usize) {
+    let used = |parts: &[Part]| {
+        1 + parts.iter().map(|p| p.span.width()).sum::<usize>() + 3 * parts.len().saturating_sub(1)
+    };
+    while used(parts) > width {
+        let Some((at, _)) = parts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.rank < 9)
+            .min_by_key(|(_, p)| p.rank)
+        else {
+            return;
+        };
+        parts.remove(at);
+    }
+}
+
+fn link_span(app: &App, cx: &ViewContext) -> Span<'static> {
+    let theme = cx.theme;
+    match app.link {
+        Link::Waiting => Span::styled("○ connecting", theme.dim()),
+        Link::Online => Span::styled("● online", theme.notice(NoticeKind::Done)),
+        Link::Trouble => Span::styled("▲ trouble", theme.error()),
+        Link::KeyRejected => Span::styled("✗ key rejected (401)", theme.error()),
+        Link::NotAllowed => Span::styled("✗ not allowed (403)", theme.error()),
+    }
+}
+
+fn updated_text(app: &App, cx: &ViewContext) -> String {
+    match app.last_ok {
+        None => "not updated yet".to_owned(),
+        Some(at) if app.clock_ticking(cx.mono) => {
+            format!("updated {} ago", crate::text::age(cx.wall - at))
+        }
+        Some(at) => format!("updated {}", cx.clock_time(at)),
+    }
+}
+
+fn next_poll_text(app: &App, cx: &ViewContext) -> String {
+    if app.poll.is_paused() {
+        return "polling paused (P)".to_owned();
+    }
+    match app.poll.next_due() {
+        None if app.poll.in_flight() > 0 => "polling…".to_owned(),
+        None => "nothing to poll".to_owned(),
+        Some(due) if app.clock_ticking(cx.mono) => {
+            format!("next poll {}s", seconds_until(due, cx.mono))
+        }
+        Some(due) => {
+            let wall = cx.wall
+                + chrono::TimeDelta::from_std(due.saturating_duration_since(cx.mono))
+                    .unwrap_or_default();
+            format!("next poll {}", cx.clock_time(wall))
+        }
+    }
 }

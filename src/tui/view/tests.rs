@@ -384,3 +384,26 @@ fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
         "ordinary rows still show"
     );
 }
+
+#[test]
+fn a_rejected_key_and_an_analytics_pause_are_readable_at_80_columns() {
+    let mut scene = Scene::new();
+    scene.send(Msg::Visitors {
+        generation: 0,
+        result: Err(crate::api::ApiError::RateLimited {
+            message: "Rate limit exceeded".into(),
+            retry_after: Some(Duration::from_secs(3597)),
+        }),
+    });
+    scene.send(Msg::LinkChecked(Err(crate::api::ApiError::Unauthorized {
+        message: "Invalid API key".into(),
+    })));
+    let small = scene.render(80, 24);
+    assert!(small.contains("✗ key rejected (401)"), "{small}");
+    assert!(small.contains("⏸ analytics 60m"), "{small}");
+    assert!(
+        small.contains("DOCDECK_API_KEY"),
+        "the whole error is shown:\n{small}"
+    );
+    both("link_failing", &scene);
+}

@@ -3,6 +3,7 @@
 
 mod composer;
 mod keys;
+mod link;
 mod track;
 mod visitors;
 
@@ -177,10 +178,11 @@ fn active_jobs_are_read_every_interval_and_final_ones_never() {
     // Completed: next read only after the long cadence.
     assert!(fetches(&h.tick(600.0)).is_empty());
     assert_eq!(fetches(&h.tick(603.5)), vec!["a"]);
+    h.key(KeyCode::Char('3'));
     assert_eq!(
-        h.app.next_wake(h.clock().mono),
+        h.app.next_wake(),
         None,
-        "nothing else to poll: the console sleeps"
+        "nothing else to poll and no age on screen: the console sleeps"
     );
 }
 
@@ -263,60 +265,6 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
         Duration::from_secs(3)
     );
     assert_eq!(h.app.link, Link::Online);
-}
-
-#[test]
-fn a_429_pauses_every_call_until_retry_after() {
-    let mut h = Harness::new(vec![tracked("a", "active", 1), tracked("b", "active", 0)]);
-    let due = h.tick(3.0);
-    assert_eq!(fetches(&due).len(), 2);
-    let limited = crate::api::ApiError::RateLimited {
-        message: String::new(),
-        retry_after: Some(Duration::from_secs(30)),
-    };
-    h.send(Msg::JobFetched {
-        id: "a".into(),
-        result: Err(limited),
-    });
-    h.send(Msg::JobFetched {
-        id: "b".into(),
-        result: Ok(job("b", "active", 0)),
-    });
-    assert_eq!(h.app.link, Link::RateLimited);
-    assert!(
-        fetches(&h.tick(10.0)).is_empty(),
-        "b is due but the pause holds"
-    );
-    assert!(fetches(&h.tick(32.9)).is_empty());
-    let resumed = h.tick(33.0);
-    assert_eq!(fetches(&resumed).len(), 2);
-    // A send while paused is refused with the wait, the text kept.
-    let mut h = Harness::new(vec![]);
-    h.app.poll.rate_limited(None, h.clock().mono, None);
-    h.key(KeyCode::Char('n'));
-    h.type_text("hello");
-    assert!(
-        h.ctrl('s')
-            .iter()
-            .all(|e| !matches!(e, Effect::Submit { .. }))
-    );
-    assert!(
-        h.app.composer.error.as_deref().unwrap().contains("60s"),
-        "{:?}",
-        h.app.composer.error
-    );
-    assert_eq!(h.app.composer.text(), "hello");
-    // Nor does the visitors pane call the service during the pause.
-    h.key(KeyCode::Esc);
-    assert!(h.key(KeyCode::Char('3')).is_empty());
-    assert!(
-        h.app
-            .visitors
-            .error
-            .as_deref()
-            .unwrap()
-            .contains("rate limited")
-    );
 }
 
 #[test]
@@ -424,7 +372,9 @@ fn o_without_a_display_copies_the_link_and_says_so() {
 #[test]
 fn idle_with_nothing_to_poll_sets_no_timer() {
     let mut h = Harness::new(vec![tracked("f", "failed", 0)]);
-    assert_eq!(h.app.next_wake(h.clock().mono), None);
+    // The job is two hours old: its AGE changes at three hours, and not before.
+    let three_hours = h.clock().mono + Duration::from_secs(3600);
+    assert_eq!(h.app.next_wake(), Some(three_hours));
     assert!(!h.app.take_dirty() || !h.app.take_dirty());
     h.tick(100.0);
     assert!(

@@ -1,0 +1,318 @@
+//! The link to the service: 429 pauses per class of call, auth failures and recovery, the
+//! start-up check, waking for ages on screen, the opener's failure and Ctrl+Z.
+
+use crossterm::event::KeyCode;
+
+use super::*;
+use crate::api::ApiError;
+
+fn limited(secs: u64) -> ApiError {
+    ApiError::RateLimited {
+        message: String::new(),
+        retry_after: Some(Duration::from_secs(secs)),
+    }
+}
+
+fn unauthorized() -> ApiError {
+    ApiError::Unauthorized {
+        message: "invalid key".into(),
+    }
+}
+
+fn submits(effects: &[Effect]) -> usize {
+    effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Submit { .. }))
+        .count()
+}
+
+fn visitor_fetches(effects: &[Effect]) -> usize {
+    effects
+        .iter()
+        .filter(|e| matches!(e, Effect::FetchVisitors { .. }))
+        .count()
+}
+
+#[test]
+fn an_analytics_429_pauses_analytics_only() {
+    let mut h = Harness::new(vec![tracked("a", "active", 1)]);
+    let first = h.key(KeyCode::Char('3'));
+    let Some(Effect::FetchVisitors { generation, .. }) = first.first().cloned() else {
+        panic!("{first:?}")
+    };
+    h.send(Msg::Visitors {
+        generation,
+        result: Err(limited(3597)),
+    });
+    // Jobs are still read on their schedule...
+    assert_eq!(fetches(&h.tick(3.0)), vec!["a"]);
+    // ...and a new job can still be sent.
+    h.key(KeyCode::Char('1'));
+    h.key(KeyCode::Char('n'));
+    h.type_text("add a page");
+    assert_eq!(submits(&h.ctrl('s')), 1, "{:?}", h.app.composer.error);
+    // Only analytics wait, and the notice and the visitors pane say so.
+    let notice = &h.app.notice.as_ref().unwrap().text;
+    assert!(notice.contains("analytics"), "{notice}");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('3'));
+    assert_eq!(visitor_fetches(&h.key(KeyCode::Char('r'))), 0);
+    let error = h.app.visitors.error.as_deref().unwrap();
+    assert!(
+        error.contains("analytics") && error.contains("status bar"),
+        "{error}"
+    );
+    let paused: Vec<CallClass> = h
+        .app
+        .pauses
+        .active(h.clock().mono)
+        .into_iter()
+        .map(|(class, _)| class)
+        .collect();
+    assert_eq!(paused, vec![CallClass::Analytics]);
+    assert_eq!(h.app.link, Link::Online, "a 429 is an answer");
+    // The pause ends on time.
+    h.at(3598.0);
+    assert_eq!(visitor_fetches(&h.key(KeyCode::Char('r'))), 1);
+}
+
+#[test]
+fn a_429_on_a_read_pauses_reads_only_until_retry_after() {
+    let mut h = Harness::new(vec![tracked("a", "active", 1), tracked("b", "active", 0)]);
+    assert_eq!(fetches(&h.tick(3.0)).len(), 2);
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Err(limited(30)),
+    });
+    h.send(Msg::JobFetched {
+        id: "b".into(),
+        result: Ok(job("b", "active", 0)),
+    });
+    assert!(fetches(&h.tick(10.0)).is_empty(), "b is due but reads wait");
+    assert!(fetches(&h.tick(32.9)).is_empty());
+    // Creating is another class: it goes on.
+    h.key(KeyCode::Char('n'));
+    h.type_text("hello");
+    assert_eq!(submits(&h.ctrl('s')), 1);
+    h.key(KeyCode::Esc);
+    assert_eq!(fetches(&h.tick(33.0)).len(), 2);
+}
+
+#[test]
+fn a_429_on_create_refuses_new_jobs_but_not_follow_ups() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 1)]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("one");
+    h.ctrl('s');
+    h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Failed(limited(120)),
+    });
+    assert_eq!(submits(&h.ctrl('s')), 0);
+    let error = h.app.composer.error.as_deref().unwrap();
+    assert!(
+        error.contains("new jobs") && error.contains("paused") && error.contains("kept"),
+        "{error}"
+    );
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('m'));
+    h.type_text("more");
+    assert_eq!(submits(&h.ctrl('s')), 1, "{:?}", h.app.composer.error);
+}
+
+#[test]
+fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
+    let mut h = Harness::new(vec![]);
+    let mut fresh = App::new(config());
+    let effects = fresh.update(Msg::Loaded(Box::default()), h.clock());
+    assert!(effects.contains(&Effect::CheckLink), "{effects:?}");
+    h.send(Msg::LinkChecked(Err(unauthorized())));
+    assert_eq!(h.app.link, Link::KeyRejected);
+    let notice = h.app.notice.as_ref().unwrap();
+    assert_eq!(notice.kind, NoticeKind::Error);
+    assert!(notice.text.contains("401"), "{}", notice.text);
+    assert_eq!(
+        h.app.next_wake(),
+        None,
+        "a rejected key is not retried alone"
+    );
+    // `r` checks again; an accepted key answers 404 for the made-up job.
+    assert!(h.key(KeyCode::Char('r')).contains(&Effect::CheckLink));
+    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+        message: "Job not found".into(),
+    })));
+    assert_eq!(h.app.link, Link::Online);
+    assert_eq!(h.app.last_error, None, "recovery clears the error");
+    assert_eq!(h.app.notice, None, "and its notice");
+}
+
+#[test]
+fn a_key_revoked_mid_session_or_another_projects_key_is_shown() {
+    let mut h = Harness::new(vec![tracked("a", "active", 1)]);
+    assert_eq!(h.app.link, Link::Online);
+    h.tick(3.0);
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Err(unauthorized()),
+    });
+    assert_eq!(h.app.link, Link::KeyRejected);
+    h.send(Msg::LinkChecked(Err(ApiError::Forbidden {
+        message: String::new(),
+    })));
+    assert_eq!(h.app.link, Link::NotAllowed);
+    assert!(h.app.notice.as_ref().unwrap().text.contains("403"));
+}
+
+#[test]
+fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
+    let mut h = Harness::new(vec![]);
+    h.send(Msg::LinkChecked(Err(network_error(false))));
+    assert_eq!(h.app.link, Link::Trouble);
+    let error = h.app.last_error.clone().unwrap();
+    assert!(h.app.notice.as_ref().unwrap().text == error);
+    let first = h.app.next_wake().unwrap() - h.clock().mono;
+    assert_eq!(first, Duration::from_secs(2));
+    assert!(h.tick(2.0).contains(&Effect::CheckLink));
+    h.send(Msg::LinkChecked(Err(network_error(false))));
+    let second = h.app.next_wake().unwrap() - h.clock().mono;
+    assert_eq!(second, Duration::from_secs(4));
+    // The same error again is not announced again over a newer notice.
+    h.app.notify(NoticeKind::Info, "something else");
+    assert!(h.tick(6.0).contains(&Effect::CheckLink));
+    h.send(Msg::LinkChecked(Err(network_error(false))));
+    assert_eq!(h.app.notice.as_ref().unwrap().text, "something else");
+    h.tick(14.0);
+    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+        message: String::new(),
+    })));
+    assert_eq!(
+        (h.app.link, h.app.last_error.as_ref()),
+        (Link::Online, None)
+    );
+    assert_eq!(h.app.next_wake(), None);
+}
+
+#[test]
+fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
+    // A failed job 3m22s old: never polled again, but its AGE reads `4m` in 38 s.
+    let mut created = job("a", "failed", 0);
+    created.created_at = Some(Utc.with_ymd_and_hms(2026, 11, 22, 11, 56, 38).unwrap());
+    let mut h = Harness::new(vec![TrackedJob {
+        snapshot: Some(created),
+        ..tracked("a", "failed", 0)
+    }]);
+    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+        message: String::new(),
+    })));
+    let at_4m = h.clock().mono + Duration::from_secs(38);
+    assert_eq!(h.app.next_wake(), Some(at_4m));
+    h.app.take_dirty();
+    h.tick(38.0);
+    assert!(h.app.take_dirty(), "the new age is drawn");
+    assert_eq!(
+        h.app.next_wake(),
+        Some(at_4m + Duration::from_secs(60)),
+        "then once a minute"
+    );
+    // Off screen, ages wake nothing.
+    h.key(KeyCode::Char('3'));
+    let poll = h.app.poll.next_due();
+    assert_eq!(h.app.next_wake(), poll);
+}
+
+#[test]
+fn a_pause_counts_down_in_minutes_then_seconds_and_ends_on_screen() {
+    let mut h = Harness::new(vec![]);
+    h.send(Msg::LinkChecked(Err(limited(125))));
+    let start = h.clock().mono;
+    // 125 s reads `3m`; it reads `2m` at 120 s left, `60s` at 60 s left.
+    assert_eq!(h.app.next_wake(), Some(start + Duration::from_secs(5)));
+    assert_eq!(
+        countdown_text(start + Duration::from_secs(125), start),
+        "3m"
+    );
+    h.app.take_dirty();
+    h.tick(5.0);
+    assert!(h.app.take_dirty());
+    assert_eq!(h.app.next_wake(), Some(start + Duration::from_secs(65)));
+    h.tick(65.0);
+    assert_eq!(h.app.next_wake(), Some(start + Duration::from_secs(66)));
+    h.tick(124.5);
+    assert_eq!(h.app.next_wake(), Some(start + Duration::from_secs(125)));
+}
+
+#[test]
+fn a_failed_opener_copies_the_link_and_says_so() {
+    let mut h = Harness::new(vec![]);
+    let effects = h.send(Msg::OpenFailed {
+        url: "https://x/pull/1".into(),
+        reason: "xdg-open exited with 3".into(),
+    });
+    assert_eq!(effects, vec![Effect::Copy("https://x/pull/1".into())]);
+    let notice = h.app.notice.as_ref().unwrap();
+    assert!(
+        notice.text.contains("exited with 3") && notice.text.contains("copied"),
+        "{}",
+        notice.text
+    );
+}
+
+#[test]
+fn ctrl_z_suspends_from_every_context() {
+    let mut h = Harness::new(vec![tracked("a", "active", 1)]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("draft");
+    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.app.composer.text(), "draft", "the key is not typed");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('a'));
+    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('?'));
+    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+}
+
+#[test]
+fn a_younger_job_read_or_tracked_later_brings_the_wake_forward() {
+    let mut h = Harness::new(vec![tracked("old", "failed", 0)]);
+    h.send(Msg::LinkChecked(Ok(())));
+    let three_hours = h.clock().mono + Duration::from_secs(3600);
+    assert_eq!(h.app.next_wake(), Some(three_hours));
+    // A job tracked by id, 90 s old: its age reads `2m` in 30 s.
+    let mut young = job("young", "failed", 0);
+    young.created_at = Some(h.clock().wall - chrono::Duration::seconds(90));
+    h.send(Msg::Tracked {
+        id: "young".into(),
+        result: Ok(young.clone()),
+        first_prompt: None,
+    });
+    let in_30s = h.clock().mono + Duration::from_secs(30);
+    assert_eq!(h.app.next_wake(), Some(in_30s));
+    // Untracked: the wake that was for it comes, finds nothing changed on screen, and the
+    // next one is the old job's again.
+    h.key(KeyCode::Char('g'));
+    h.key(KeyCode::Char('x'));
+    assert!(h.app.jobs.get("young").is_none());
+    h.app.take_dirty();
+    h.tick(30.0);
+    assert_eq!(h.app.next_wake(), Some(three_hours));
+    // A read that brings a creation time where none was known counts at once.
+    let mut h = Harness::new(vec![TrackedJob {
+        snapshot: Some(Job {
+            created_at: None,
+            ..job("a", "active", 0)
+        }),
+        ..tracked("a", "active", 0)
+    }]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('1'));
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(Job {
+            created_at: Some(h.clock().wall - chrono::Duration::milliseconds(500)),
+            ..job("a", "active", 0)
+        }),
+    });
+    assert!(h.app.next_wake().unwrap() <= h.clock().mono + Duration::from_millis(500));
+}
