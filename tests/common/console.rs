@@ -80,19 +80,33 @@ impl Console {
         journal: Arc<Mutex<Journal>>,
         editor: &str,
     ) -> Self {
+        Self::open_at(&server.base_url(), poll, journal, editor)
+    }
+
+    /// The console on any service at `base_url` (such as a fake one), with the test key.
+    pub fn open_at(
+        base_url: &str,
+        poll: Duration,
+        journal: Arc<Mutex<Journal>>,
+        editor: &str,
+    ) -> Self {
         let scope = Scope {
-            service: server.base_url(),
+            service: base_url.to_owned(),
             project: PROJECT.into(),
         };
         let services = Services {
-            client: Arc::new(super::client(server)),
+            client: Arc::new(super::client_with(base_url, PROJECT, super::KEY)),
             journal: Arc::clone(&journal),
             scope: Arc::new(scope.clone()),
         };
+        let host = base_url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_owned();
         let config = Config {
             profile: None,
             project: PROJECT.into(),
-            host: server.addr.to_string(),
+            host,
             read_only: false,
             notify: NotifyMode::Bell,
             has_display: false,
