@@ -125,10 +125,16 @@ mod tests {
         assert_eq!(age(days(729)), "1y");
         assert_eq!(age(days(730)), "2y");
         assert_eq!(age(days(1_057)), "2y");
-        assert!(age(chrono::TimeDelta::MAX).ends_with('y'), "no overflow at the end");
+        assert!(
+            age(chrono::TimeDelta::MAX).ends_with('y'),
+            "no overflow at the end"
+        );
         for d in (0..40_000).step_by(7) {
             let text = age(days(d));
-            assert!(text.len() <= 4 && text.ends_with(['s', 'm', 'h', 'd', 'y']), "{d}: {text}");
+            assert!(
+                text.len() <= 4 && text.ends_with(['s', 'm', 'h', 'd', 'y']),
+                "{d}: {text}"
+            );
         }
     }
 

@@ -148,7 +148,12 @@ fn assert_one_line_failure(output: &Output, words: &[&str]) -> String {
 fn visitors_all_ends_quickly_on_paging_that_never_ends() {
     // Each fake says `hasMore: true` forever; only the pages differ.
     let repeating = fake(|_, _| (200, page_json(0, 2, true)));
-    let short = fake(|_, target| (200, page_json(query_value(target, "offset").unwrap_or(0), 7, true)));
+    let short = fake(|_, target| {
+        (
+            200,
+            page_json(query_value(target, "offset").unwrap_or(0), 7, true),
+        )
+    });
     let endless = fake(|_, target| {
         let offset = query_value(target, "offset").unwrap_or(0);
         let limit = query_value(target, "limit").unwrap_or(50);
@@ -158,14 +163,22 @@ fn visitors_all_ends_quickly_on_paging_that_never_ends() {
     let cases: [(&Fake, &[&str], &[&str], usize); 3] = [
         (&repeating, &["--limit", "2"], &["offset 2", "same rows"], 2),
         (&short, &[], &["offset 0", "7 rows where 250"], 1),
-        (&endless, &["--limit", "3"], &["offset 300", "after 100 pages"], 100),
+        (
+            &endless,
+            &["--limit", "3"],
+            &["offset 300", "after 100 pages"],
+            100,
+        ),
     ];
     for (fake, extra, words, requests) in cases {
         let mut args = vec!["visitors", "--all"];
         args.extend_from_slice(extra);
         let output = run(home.path(), &fake.base_url, &args);
         assert_one_line_failure(&output, words);
-        assert!(output.stdout.is_empty(), "no partial table passes for the whole");
+        assert!(
+            output.stdout.is_empty(),
+            "no partial table passes for the whole"
+        );
         assert_eq!(fake.hits.load(Ordering::SeqCst), requests, "{words:?}");
     }
 }
@@ -195,7 +208,10 @@ async fn an_export_that_stops_keeps_the_rows_it_had() {
     );
     let kept = incomplete.kept.expect("the rows of the good pages");
     let paths: Vec<_> = kept.visitors.iter().map(|row| row.path.as_str()).collect();
-    assert_eq!(paths, ["/p0", "/p1", "/p2", "/p3", "/p4", "/p5", "/p6", "/p7"]);
+    assert_eq!(
+        paths,
+        ["/p0", "/p1", "/p2", "/p3", "/p4", "/p5", "/p6", "/p7"]
+    );
     assert_eq!(seen, 8, "progress saw exactly the rows kept");
     assert_eq!(fake.hits.load(Ordering::SeqCst), 3);
 }
@@ -213,12 +229,23 @@ fn a_follow_up_answered_about_another_job_is_refused() {
     let home = tempfile::tempdir().unwrap();
     let tracked = run(home.path(), &fake.base_url, &["jobs", "track", "job_a"]);
     assert!(tracked.status.success(), "{}", text(&tracked.stderr));
-    let sent = run(home.path(), &fake.base_url, &["jobs", "message", "job_a", "more"]);
+    let sent = run(
+        home.path(),
+        &fake.base_url,
+        &["jobs", "message", "job_a", "more"],
+    );
     let stderr = text(&sent.stderr);
     assert_eq!(sent.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("job job_a") && stderr.contains("job job_b"), "{stderr}");
+    assert!(
+        stderr.contains("job job_a") && stderr.contains("job job_b"),
+        "{stderr}"
+    );
     assert!(stderr.contains("MAY HAVE BEEN RECEIVED"), "{stderr}");
-    let list = run(home.path(), &fake.base_url, &["jobs", "list", "--format", "csv"]);
+    let list = run(
+        home.path(),
+        &fake.base_url,
+        &["jobs", "list", "--format", "csv"],
+    );
     let list = text(&list.stdout);
     assert!(list.contains("job_a") && !list.contains("job_b"), "{list}");
 }
@@ -230,14 +257,26 @@ fn a_create_answered_with_a_known_id_is_refused_and_the_first_job_kept() {
         _ => (200, job_json("job_same", Utc::now())),
     });
     let home = tempfile::tempdir().unwrap();
-    let first = run(home.path(), &fake.base_url, &["jobs", "create", "fix the links"]);
+    let first = run(
+        home.path(),
+        &fake.base_url,
+        &["jobs", "create", "fix the links"],
+    );
     assert!(first.status.success(), "{}", text(&first.stderr));
-    let second = run(home.path(), &fake.base_url, &["jobs", "create", "add a FAQ"]);
+    let second = run(
+        home.path(),
+        &fake.base_url,
+        &["jobs", "create", "add a FAQ"],
+    );
     let stderr = text(&second.stderr);
     assert_eq!(second.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("job job_same"), "{stderr}");
     assert!(stderr.contains("MAY HAVE BEEN CREATED"), "{stderr}");
-    let list = run(home.path(), &fake.base_url, &["jobs", "list", "--format", "table"]);
+    let list = run(
+        home.path(),
+        &fake.base_url,
+        &["jobs", "list", "--format", "table"],
+    );
     let list = text(&list.stdout);
     assert!(
         line_with(&list, "job_same").is_some_and(|line| line.contains("fix the links")),
@@ -263,9 +302,16 @@ async fn the_console_says_so_when_a_new_job_has_a_known_id() {
         let mut j = journal.lock().unwrap();
         let job = serde_json::from_str(&job_json("job_same", Utc::now())).unwrap();
         let sub = j
-            .begin_submission(&scope, SubmissionKind::Create, None, "fix the links", Utc::now())
+            .begin_submission(
+                &scope,
+                SubmissionKind::Create,
+                None,
+                "fix the links",
+                Utc::now(),
+            )
             .unwrap();
-        j.submission_accepted(&scope, sub, &job, Utc::now()).unwrap();
+        j.submission_accepted(&scope, sub, &job, Utc::now())
+            .unwrap();
     }
     let mut console = Console::open_at(
         &fake.base_url,
@@ -277,7 +323,9 @@ async fn the_console_says_so_when_a_new_job_has_a_known_id() {
         .wait_for("the known job", |s| s.contains("fix the links"))
         .await;
     console.key(KeyCode::Char('n'));
-    console.wait_for("the composer", |s| s.contains("New job")).await;
+    console
+        .wait_for("the composer", |s| s.contains("New job"))
+        .await;
     console.type_text("add a FAQ");
     console.ctrl('s');
     let screen = console
@@ -301,7 +349,11 @@ fn a_job_years_old_shows_its_age_with_a_unit() {
     let home = tempfile::tempdir().unwrap();
     let made = run(home.path(), &fake.base_url, &["jobs", "create", "old"]);
     assert!(made.status.success(), "{}", text(&made.stderr));
-    let list = run(home.path(), &fake.base_url, &["jobs", "list", "--format", "table"]);
+    let list = run(
+        home.path(),
+        &fake.base_url,
+        &["jobs", "list", "--format", "table"],
+    );
     let list = text(&list.stdout);
     let row = line_with(&list, "job_old").unwrap_or_default();
     assert!(row.contains(" 2y ") && !row.contains("1057"), "{list}");

@@ -130,8 +130,14 @@ impl Client {
     pub async fn create_job(&self, prompt: &str) -> Result<Job, ApiError> {
         let body = prompt_body(prompt)?;
         let url = self.url(&["v2", "agent", &self.project, "job"]);
-        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent, Asked::Project)
-            .await
+        self.call(
+            Method::POST,
+            url,
+            Some(body),
+            Replay::OnlyIfUnsent,
+            Asked::Project,
+        )
+        .await
     }
 
     /// Sends a follow-up instruction to a job; resent on the same terms as `create_job`.
@@ -141,7 +147,13 @@ impl Client {
         let body = prompt_body(prompt)?;
         let url = self.url(&["v2", "agent", &self.project, "job", job_id, "message"]);
         let job = self
-            .call(Method::POST, url, Some(body), Replay::OnlyIfUnsent, Asked::Job)
+            .call(
+                Method::POST,
+                url,
+                Some(body),
+                Replay::OnlyIfUnsent,
+                Asked::Job,
+            )
             .await?;
         same_job(job_id, job)
     }

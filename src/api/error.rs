@@ -125,7 +125,8 @@ impl fmt::Display for PagingFault {
             Self::Repeated => f.write_str("the service sent the same rows as the page before"),
             Self::Short { got, asked } => write!(
                 f,
-                "the service sent {got} rows where {asked} were asked, yet said there were more"
+                "the service sent {got} row{} where {asked} were asked, yet said there were more",
+                if *got == 1 { "" } else { "s" }
             ),
             Self::TooMany { pages } => {
                 write!(f, "the service still had more rows after {pages} pages")

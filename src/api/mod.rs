@@ -10,9 +10,9 @@ pub mod query;
 
 pub use client::{Client, ClientOptions, RetryPolicy};
 pub use error::{ApiError, Asked, HumanWait, Missing, PagingFault};
-pub use paging::{Incomplete, MAX_PAGES};
 pub use model::{
     ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals,
     VisitorsPage, format_timestamp,
 };
+pub use paging::{Incomplete, MAX_PAGES};
 pub use query::{DateParam, QueryError, VisitorsQuery};
