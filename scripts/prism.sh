@@ -106,7 +106,7 @@ check() {
   elapsed=$((($(date +%s%N) - start) / 100000000))
   elapsed="$((elapsed / 10)).$((elapsed % 10))"
   if [[ " $allowed " != *" $code "* ]]; then verdict="FAIL (exit $code, allowed: $allowed)"; fi
-  if [[ -n $must ]] && ! grep -qF -- "$must" "$err"; then verdict="FAIL (stderr lacks \"$must\")"; fi
+  if [[ $verdict == ok && -n $must ]] && ! grep -qF -- "$must" "$err"; then verdict="FAIL (stderr lacks \"$must\")"; fi
   if grep -q "panicked" "$err"; then verdict="FAIL (panic)"; fi
   # Exit 3 and 4 (the waited-for job failed or was archived) are results, not errors.
   if [[ $code == 1 || $code == 2 ]] && [[ ! -s $err ]]; then verdict="FAIL (exit $code with nothing on stderr)"; fi
