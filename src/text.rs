@@ -44,15 +44,20 @@ pub fn normalize_newlines(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// A short age such as `12s`, `4m`, `3h` or `2d`, as terminal tools show them.
+/// A short age such as `12s`, `4m`, `3h`, `2d` or `2y`, as terminal tools show them. The
+/// unit is always there and the text is at most four characters up to 999 years, so the
+/// AGE columns (four wide) never cut it: days up to 365, whole years (of 365 days) after.
 #[must_use]
 pub fn age(elapsed: chrono::TimeDelta) -> String {
+    const DAY: i64 = 86_400;
+    const YEAR: i64 = 365 * DAY;
     let secs = elapsed.num_seconds().max(0);
     match secs {
         0..60 => format!("{secs}s"),
         60..3_600 => format!("{}m", secs / 60),
-        3_600..86_400 => format!("{}h", secs / 3_600),
-        _ => format!("{}d", secs / 86_400),
+        3_600..DAY => format!("{}h", secs / 3_600),
+        DAY..YEAR => format!("{}d", secs / DAY),
+        _ => format!("{}y", secs / YEAR),
     }
 }
 
@@ -153,6 +158,30 @@ mod tests {
         assert_eq!(age(chrono::TimeDelta::hours(49)), "2d");
         assert_eq!(age(chrono::TimeDelta::seconds(-5)), "0s");
         assert_eq!(first_line("\n  \nFix links\nin the guide", 20), "Fix links");
+    }
+
+    #[test]
+    fn ages_keep_their_unit_past_a_thousand_days() {
+        let days = chrono::TimeDelta::days;
+        assert_eq!(age(days(1) - chrono::TimeDelta::seconds(1)), "23h");
+        assert_eq!(age(days(1)), "1d");
+        assert_eq!(age(days(364)), "364d");
+        assert_eq!(age(days(365) - chrono::TimeDelta::seconds(1)), "364d");
+        assert_eq!(age(days(365)), "1y");
+        assert_eq!(age(days(729)), "1y");
+        assert_eq!(age(days(730)), "2y");
+        assert_eq!(age(days(1_057)), "2y");
+        assert!(
+            age(chrono::TimeDelta::MAX).ends_with('y'),
+            "no overflow at the end"
+        );
+        for d in (0..40_000).step_by(7) {
+            let text = age(days(d));
+            assert!(
+                text.len() <= 4 && text.ends_with(['s', 'm', 'h', 'd', 'y']),
+                "{d}: {text}"
+            );
+        }
     }
 
     #[test]

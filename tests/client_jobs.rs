@@ -156,6 +156,11 @@ async fn unknown_jobs_and_other_projects_are_not_found() {
     let client = client(&server);
     let err = client.get_job("job_does_not_exist").await.unwrap_err();
     assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .ends_with("check the job id and the project id"),
+        "{err}"
+    );
     let err = client
         .send_message("job_does_not_exist", "hello")
         .await

@@ -6,7 +6,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use docdeck::api::{ApiError, Client, ClientOptions, JobStatus, RetryPolicy, VisitorsQuery};
+use docdeck::api::{
+    ApiError, Client, ClientOptions, JobStatus, PagingFault, RetryPolicy, VisitorsQuery,
+};
 use docdeck::config::Secret;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -215,9 +217,16 @@ async fn paging_that_promises_more_but_sends_nothing_stops_with_an_error() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, ApiError::BrokenPaging { offset: 0 }),
+        matches!(
+            err.error,
+            ApiError::BrokenPaging {
+                offset: 0,
+                fault: PagingFault::Empty
+            }
+        ),
         "{err:?}"
     );
+    assert!(err.kept.is_none(), "an empty page keeps nothing");
     assert_eq!(peer.requests.lock().unwrap().len(), 1);
 }
 
@@ -235,4 +244,40 @@ async fn nothing_listening_is_a_clear_network_error() {
         err.to_string().starts_with("could not reach 127.0.0.1"),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn a_404_that_is_not_the_services_error_points_at_the_base_url() {
+    let peer = peer(vec![Reply::Answer(404, "<html>Not Found</html>")]).await;
+    let client = client(&peer.base_url);
+    let visitors = client
+        .visitors(&VisitorsQuery::default())
+        .await
+        .unwrap_err();
+    let job = client.get_job("job_1").await.unwrap_err();
+    let created = client.create_job("Fix").await.unwrap_err();
+    for err in [visitors, job, created] {
+        let text = err.to_string();
+        assert!(
+            text.contains("check --base-url") && !text.contains("job id"),
+            "{text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_404_of_the_service_names_what_to_check_for_what_was_asked() {
+    let peer = peer(vec![Reply::Answer(404, r#"{"error":"Not found"}"#)]).await;
+    let client = client(&peer.base_url);
+    let visitors = client
+        .visitors(&VisitorsQuery::default())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        visitors.contains("check the project id") && !visitors.contains("job id"),
+        "{visitors}"
+    );
+    let job = client.get_job("job_1").await.unwrap_err().to_string();
+    assert!(job.contains("check the job id and the project id"), "{job}");
 }

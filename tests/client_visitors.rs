@@ -271,3 +271,21 @@ async fn bad_queries_are_refused_before_anything_is_sent() {
         Err(QueryError::BadDate { .. })
     ));
 }
+
+#[tokio::test]
+async fn a_404_on_the_visitors_path_says_to_check_the_project_not_a_job() {
+    let (server, _dir) = service_with(&hand_built()).await;
+    let wrong_prefix = format!("{}/api/", server.base_url());
+    let client = common::client_with(&wrong_prefix, common::PROJECT, common::KEY);
+    let err = client
+        .visitors(&range("2024-03-01", "2024-03-08"))
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
+    assert!(
+        text.contains("check the project id") && text.contains("base URL"),
+        "{text}"
+    );
+    assert!(!text.contains("job id"), "{text}");
+}

@@ -8,9 +8,9 @@ use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValu
 use reqwest::{Method, StatusCode, Url};
 use serde::de::DeserializeOwned;
 
-use super::error::ApiError;
+use super::error::{ApiError, Asked};
 use super::model::{Job, PromptRequest, VisitorsPage};
-use super::query::{MAX_LIMIT, VisitorsQuery};
+use super::query::VisitorsQuery;
 use crate::config::Secret;
 
 /// Responses larger than this are refused: no page of the interface comes near it.
@@ -130,39 +130,42 @@ impl Client {
     pub async fn create_job(&self, prompt: &str) -> Result<Job, ApiError> {
         let body = prompt_body(prompt)?;
         let url = self.url(&["v2", "agent", &self.project, "job"]);
-        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent)
-            .await
+        self.call(
+            Method::POST,
+            url,
+            Some(body),
+            Replay::OnlyIfUnsent,
+            Asked::Project,
+        )
+        .await
     }
 
     /// Sends a follow-up instruction to a job; resent on the same terms as `create_job`.
+    /// An answer about another job is refused as [`Client::get_job`] refuses it, as one
+    /// that may have reached the service: the message may have arrived all the same.
     pub async fn send_message(&self, job_id: &str, prompt: &str) -> Result<Job, ApiError> {
         let body = prompt_body(prompt)?;
         let url = self.url(&["v2", "agent", &self.project, "job", job_id, "message"]);
-        self.call(Method::POST, url, Some(body), Replay::OnlyIfUnsent)
-            .await
+        let job = self
+            .call(
+                Method::POST,
+                url,
+                Some(body),
+                Replay::OnlyIfUnsent,
+                Asked::Job,
+            )
+            .await?;
+        same_job(job_id, job)
     }
 
     /// Reads a job: the polling target. An answer that names another job is refused (a
     /// proxy or cache mixed answers up); one that names none gets the id asked for.
     pub async fn get_job(&self, job_id: &str) -> Result<Job, ApiError> {
         let url = self.url(&["v2", "agent", &self.project, "job", job_id]);
-        let mut job: Job = self.call(Method::GET, url, None, Replay::Safe).await?;
-        match job.id.as_deref() {
-            None => job.id = Some(job_id.to_owned()),
-            Some(id) if id != job_id => {
-                return Err(ApiError::Decode {
-                    status: 200,
-                    reason: format!(
-                        "asked for job {}, the answer is about job {}",
-                        crate::text::excerpt(job_id, 40),
-                        crate::text::excerpt(id, 40)
-                    ),
-                    excerpt: String::new(),
-                });
-            }
-            Some(_) => {}
-        }
-        Ok(job)
+        let job = self
+            .call(Method::GET, url, None, Replay::Safe, Asked::Job)
+            .await?;
+        same_job(job_id, job)
     }
 
     /// One page of visitors. The query is checked before anything is sent.
@@ -173,35 +176,8 @@ impl Client {
         if !pairs.is_empty() {
             url.query_pairs_mut().extend_pairs(pairs);
         }
-        self.call(Method::GET, url, None, Replay::Safe).await
-    }
-
-    /// Every page of the range, following `hasMore`. Without a `limit` in the query, pages
-    /// of the largest size are asked for, to spend as few calls of the hourly budget as
-    /// possible. `progress` sees each page as it arrives.
-    pub async fn visitors_all(
-        &self,
-        query: &VisitorsQuery,
-        mut progress: impl FnMut(&VisitorsPage),
-    ) -> Result<VisitorsPage, ApiError> {
-        let mut query = query.clone();
-        query.limit.get_or_insert(MAX_LIMIT);
-        let mut all = self.visitors(&query).await?;
-        progress(&all);
-        let mut last = all.clone();
-        while last.has_more {
-            if last.visitors.is_empty() {
-                return Err(ApiError::BrokenPaging {
-                    offset: query.effective_offset(),
-                });
-            }
-            query = query.next_page();
-            last = self.visitors(&query).await?;
-            progress(&last);
-            all.visitors.extend(last.visitors.iter().cloned());
-        }
-        all.has_more = false;
-        Ok(all)
+        self.call(Method::GET, url, None, Replay::Safe, Asked::Visitors)
+            .await
     }
 
     fn url(&self, segments: &[&str]) -> Url {
@@ -218,6 +194,7 @@ impl Client {
         url: Url,
         body: Option<Vec<u8>>,
         replay: Replay,
+        asked: Asked,
     ) -> Result<T, ApiError> {
         let mut attempt = 0;
         loop {
@@ -235,7 +212,7 @@ impl Client {
                 continue;
             }
             return match outcome {
-                Ok((status, headers, bytes)) => decode(status, &headers, &bytes),
+                Ok((status, headers, bytes)) => decode(status, &headers, &bytes, asked),
                 Err(Failure::Unsent(reason)) => Err(self.network_error(reason, false)),
                 Err(Failure::Unanswered(reason)) => {
                     Err(self.network_error(reason, method != Method::GET))
@@ -325,10 +302,30 @@ fn prompt_body(prompt: &str) -> Result<Vec<u8>, ApiError> {
     .map_err(|err| ApiError::InvalidInput(format!("cannot encode the prompt: {err}")))
 }
 
+/// The job of an answer about `job_id`: one that names no job gets the id asked for; one
+/// that names another job is refused, naming both.
+fn same_job(job_id: &str, mut job: Job) -> Result<Job, ApiError> {
+    match job.id.as_deref() {
+        None => job.id = Some(job_id.to_owned()),
+        Some(id) if id != job_id => {
+            return Err(ApiError::Contradiction {
+                reason: format!(
+                    "asked about job {}, it answered about job {}",
+                    crate::text::excerpt(job_id, 40),
+                    crate::text::excerpt(id, 40)
+                ),
+            });
+        }
+        Some(_) => {}
+    }
+    Ok(job)
+}
+
 fn decode<T: DeserializeOwned>(
     status: StatusCode,
     headers: &HeaderMap,
     body: &[u8],
+    asked: Asked,
 ) -> Result<T, ApiError> {
     if status.is_success() {
         return serde_json::from_slice(body)
@@ -338,7 +335,12 @@ fn decode<T: DeserializeOwned>(
         .get(RETRY_AFTER)
         .and_then(|value| value.to_str().ok())
         .and_then(parse_retry_after);
-    Err(ApiError::from_status(status.as_u16(), retry_after, body))
+    Err(ApiError::for_request(
+        asked,
+        status.as_u16(),
+        retry_after,
+        body,
+    ))
 }
 
 /// `Retry-After` as delay-seconds or an HTTP date.

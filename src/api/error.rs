@@ -20,8 +20,8 @@ pub enum ApiError {
     Unauthorized { message: String },
     #[error("the API key is not allowed to do this (403{}): it may belong to another project, lack the read or write scope, or your IP may not be on its allowlist", detail(.message))]
     Forbidden { message: String },
-    #[error("not found (404{}): check the job id and the project id", detail(.message))]
-    NotFound { message: String },
+    #[error("not found (404{}): {}", detail(.message), .missing)]
+    NotFound { message: String, missing: Missing },
     #[error("the service refused the request (400{}){}", detail(.message), list(.details))]
     BadRequest {
         message: String,
@@ -45,29 +45,121 @@ pub enum ApiError {
         may_have_reached_server: bool,
     },
     #[error(
-        "the service sent a response docdeck cannot read (status {status}): {reason}; it began with {excerpt:?}"
+        "the service sent a response docdeck cannot read (status {status}): {reason}{}",
+        began_with(.excerpt)
     )]
     Decode {
         status: u16,
         reason: String,
         excerpt: String,
     },
+    /// The answer contradicts the request or what this machine knows (it names another
+    /// job, or a new job has the id of one followed here). The request was carried out as
+    /// far as anyone can tell, so it counts as one that may have reached the service.
+    #[error("the service's answer cannot be trusted: {reason}")]
+    Contradiction { reason: String },
+    /// Paging through every row stopped because the service's answers would never end it.
     #[error(
-        "the service said there are more visitor rows after offset {offset} but sent none: stopped rather than loop; try a smaller date range"
+        "paging stopped at offset {offset}: {fault}; docdeck stopped rather than ask forever{}",
+        paging_hint(.fault)
     )]
-    BrokenPaging { offset: u64 },
+    BrokenPaging { offset: u64, fault: PagingFault },
     #[error("{0}")]
     InvalidInput(String),
     #[error(transparent)]
     InvalidQuery(#[from] QueryError),
 }
 
+/// What a request was about, so that a 404 can say what to check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked {
+    /// One job of the project: read it, or send it a follow-up.
+    Job,
+    /// The project itself: create a job in it.
+    Project,
+    /// The project's visitor analytics.
+    Visitors,
+}
+
+/// What a 404 most likely means, from what was asked and what answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    Job,
+    Project,
+    /// The 404's body is not the service's JSON error: something else answered, so the
+    /// base URL most likely points at the wrong place.
+    Service,
+}
+
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Job => "check the job id and the project id",
+            Self::Project => {
+                "check the project id (--project or DOCDECK_PROJECT_ID) and the base URL"
+            }
+            Self::Service => {
+                "the answer is not the service's, so the base URL is likely wrong: check --base-url or DOCDECK_BASE_URL"
+            }
+        })
+    }
+}
+
+/// Why the service's paging could not be followed to its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PagingFault {
+    /// `hasMore` with no rows.
+    Empty,
+    /// The same rows as the page before: following `hasMore` would never end.
+    Repeated,
+    /// Fewer rows than asked while `hasMore` was still true.
+    Short { got: usize, asked: u32 },
+    /// More pages than one fetch may ask for ([`crate::api::MAX_PAGES`]).
+    TooMany { pages: u32 },
+}
+
+impl fmt::Display for PagingFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("the service said there were more rows but sent none"),
+            Self::Repeated => f.write_str("the service sent the same rows as the page before"),
+            Self::Short { got, asked } => write!(
+                f,
+                "the service sent {got} row{} where {asked} were asked, yet said there were more",
+                if *got == 1 { "" } else { "s" }
+            ),
+            Self::TooMany { pages } => {
+                write!(f, "the service still had more rows after {pages} pages")
+            }
+        }
+    }
+}
+
 impl ApiError {
     /// Builds the error for a non-success status from the body the service sent, which
-    /// may be `{error, details}`, something else, or nothing.
+    /// may be `{error, details}`, something else, or nothing. A 404 is read as one about a
+    /// job; [`ApiError::for_request`] says which resource was asked for.
     #[must_use]
     pub fn from_status(status: u16, retry_after: Option<Duration>, body: &[u8]) -> Self {
+        Self::for_request(Asked::Job, status, retry_after, body)
+    }
+
+    /// As [`ApiError::from_status`], for a request about `asked`: a 404 then says what to
+    /// check (the job id, the project id, or the base URL when the body is not the
+    /// service's JSON error).
+    #[must_use]
+    pub fn for_request(
+        asked: Asked,
+        status: u16,
+        retry_after: Option<Duration>,
+        body: &[u8],
+    ) -> Self {
         let parsed = serde_json::from_slice::<ErrorBody>(body).ok();
+        let missing = match (asked, parsed.as_ref().and_then(|b| b.error.as_ref())) {
+            (_, None) => Missing::Service,
+            (Asked::Job, Some(_)) => Missing::Job,
+            (Asked::Project | Asked::Visitors, Some(_)) => Missing::Project,
+        };
         let message = match parsed.as_ref().and_then(|body| body.error.as_deref()) {
             Some(text) => excerpt(text, 300),
             None => excerpt(&String::from_utf8_lossy(body), EXCERPT_CHARS),
@@ -83,7 +175,7 @@ impl ApiError {
             400 | 422 => Self::BadRequest { message, details },
             401 => Self::Unauthorized { message },
             403 => Self::Forbidden { message },
-            404 => Self::NotFound { message },
+            404 => Self::NotFound { message, missing },
             409 => Self::Conflict { message },
             429 => Self::RateLimited {
                 message,
@@ -125,6 +217,7 @@ impl ApiError {
                 may_have_reached_server: true,
                 ..
             } | Self::Decode { .. }
+                | Self::Contradiction { .. }
                 | Self::Server { status: 504, .. }
         )
     }
@@ -143,6 +236,21 @@ fn list(details: &[String]) -> String {
         String::new()
     } else {
         format!(" ({})", details.join("; "))
+    }
+}
+
+fn began_with(excerpt: &str) -> String {
+    if excerpt.is_empty() {
+        String::new()
+    } else {
+        format!("; it began with {excerpt:?}")
+    }
+}
+
+fn paging_hint(fault: &PagingFault) -> &'static str {
+    match fault {
+        PagingFault::TooMany { .. } => "; ask for a smaller date range",
+        PagingFault::Empty | PagingFault::Repeated | PagingFault::Short { .. } => "",
     }
 }
 
@@ -197,7 +305,7 @@ mod tests {
         let cases = [
             (401, "DOCDECK_API_KEY"),
             (403, "another project"),
-            (404, "job id"),
+            (404, "base URL"),
             (409, "state"),
             (429, "hourly limit"),
             (502, "try again later"),
@@ -206,6 +314,25 @@ mod tests {
         for (status, hint) in cases {
             let text = ApiError::from_status(status, None, b"").to_string();
             assert!(text.contains(hint), "{status}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_404_says_what_to_check_from_what_was_asked() {
+        let json = br#"{"error":"Job not found"}"#;
+        let job = ApiError::for_request(Asked::Job, 404, None, json).to_string();
+        assert!(job.contains("check the job id and the project id"), "{job}");
+        let visitors = ApiError::for_request(Asked::Visitors, 404, None, br#"{"error":"x"}"#);
+        let visitors = visitors.to_string();
+        assert!(visitors.contains("check the project id") && !visitors.contains("job id"));
+        for body in [&b"<html>Not Found</html>"[..], b"", b"{}", b"Cannot GET /x"] {
+            for asked in [Asked::Job, Asked::Project, Asked::Visitors] {
+                let text = ApiError::for_request(asked, 404, None, body).to_string();
+                assert!(
+                    text.contains("check --base-url") && !text.contains("job id"),
+                    "{asked:?} {body:?}: {text}"
+                );
+            }
         }
     }
 

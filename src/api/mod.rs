@@ -5,12 +5,14 @@
 pub mod client;
 pub mod error;
 pub mod model;
+pub mod paging;
 pub mod query;
 
 pub use client::{Client, ClientOptions, RetryPolicy};
-pub use error::{ApiError, HumanWait};
+pub use error::{ApiError, Asked, HumanWait, Missing, PagingFault};
 pub use model::{
     ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals,
     VisitorsPage, format_timestamp,
 };
+pub use paging::{Incomplete, MAX_PAGES};
 pub use query::{DateParam, QueryError, VisitorsQuery};

@@ -13,7 +13,7 @@ use super::output::{self, Format, emit_data};
 use super::wait::wait_for;
 use super::{CliError, JobsCommand, Outcome, read_prompt, warn};
 use crate::api::{ApiError, Client, Job, JobStatus};
-use crate::journal::{IdMatch, Journal, Scope, SubmissionKind, TrackedJob};
+use crate::journal::{IdMatch, Journal, Recorded, Scope, SubmissionKind, TrackedJob};
 
 /// How a job is followed and printed, and where the service is.
 #[derive(Debug, Args)]
@@ -192,11 +192,19 @@ async fn submit(job_id: Option<&str>, prompt: &str, out: &JobOutput) -> Outcome 
             return Err(err.into());
         }
     };
-    if let Err(err) = journal.submission_accepted(&ctx.scope, submission, &job, Utc::now()) {
-        let id = job.id.as_deref().unwrap_or("-");
-        warn(&format!(
-            "job {id} was accepted but the journal could not record it ({err}); follow it with `docdeck jobs track {id}`"
-        ));
+    match journal.submission_accepted(&ctx.scope, submission, &job, Utc::now()) {
+        Ok(Recorded::Followed) => {}
+        // An answer that cannot be this submission's (a reused id): nothing is followed.
+        Ok(Recorded::Refused { reason, .. }) => {
+            let err = ApiError::Contradiction { reason };
+            return Err(CliError::failed(may_have_arrived(&err, job_id)));
+        }
+        Err(err) => {
+            let id = job.id.as_deref().unwrap_or("-");
+            warn(&format!(
+                "job {id} was accepted but the journal could not record it ({err}); follow it with `docdeck jobs track {id}`"
+            ));
+        }
     }
     let format = Format::resolve(out.format);
     if out.wait {

@@ -115,7 +115,9 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         if show_progress {
             eprint!("\r\x1b[K");
         }
-        page?
+        // A broken or failing server ends --all with its error alone: the rows fetched
+        // before it are not printed, as a partial list would pass for the whole range.
+        page.map_err(|incomplete| incomplete.error)?
     } else {
         client.visitors(&query).await?
     };

@@ -130,6 +130,20 @@ pub enum IdMatch {
     Ambiguous(Vec<String>),
 }
 
+/// What [`Journal::submission_accepted`] did with the service's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recorded {
+    /// The job is followed and the prompt is part of its history.
+    Followed,
+    /// The answer cannot belong to this submission: a create answered with the id of a job
+    /// this journal already knows (the service reused an id, or a proxy mixed answers up),
+    /// or a follow-up answered about another job. Nothing was attached to any job, so the
+    /// known job's prompts, snapshot and timeline are unchanged; the submission is kept
+    /// as of unknown outcome (it may have been carried out, and counts against the
+    /// budget), with `reason` as its error.
+    Refused { job_id: String, reason: String },
+}
+
 /// A prompt sent to a job.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SentPrompt {
@@ -273,15 +287,27 @@ impl Journal {
         Ok(self.conn.last_insert_rowid())
     }
 
-    /// The service accepted the submission: the job is tracked and its snapshot stored.
+    /// The service accepted the submission: the job is tracked and its snapshot stored,
+    /// unless the answer cannot belong to it (see [`Recorded::Refused`]); the caller tells
+    /// the user then, as the journal followed nothing.
     pub fn submission_accepted(
         &mut self,
         scope: &Scope,
         submission: i64,
         job: &Job,
         now: DateTime<Utc>,
-    ) -> Result<(), JournalError> {
+    ) -> Result<Recorded, JournalError> {
         let tx = crate::sqlite::write_transaction(&mut self.conn)?;
+        if let Some(refused) = store::refusal(&tx, scope, submission, job)? {
+            if let Recorded::Refused { reason, .. } = &refused {
+                tx.execute(
+                    "UPDATE submissions SET outcome = 'unknown', error = ?2 WHERE id = ?1",
+                    params![submission, reason],
+                )?;
+            }
+            tx.commit()?;
+            return Ok(refused);
+        }
         tx.execute(
             "UPDATE submissions SET outcome = 'accepted', job_id = COALESCE(?2, job_id) WHERE id = ?1",
             params![submission, job.id],
@@ -291,7 +317,7 @@ impl Journal {
             store::observe(&tx, scope, id, job, now)?;
         }
         tx.commit()?;
-        Ok(())
+        Ok(Recorded::Followed)
     }
 
     /// The submission failed. `may_have_reached_server` marks it as of unknown outcome: it

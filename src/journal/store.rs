@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{JournalError, Scope, SentPrompt, StatusChange, SubmissionKind, TrackedJob};
+use super::{JournalError, Recorded, Scope, SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::api::{Job, JobStatus};
 
 /// Schema steps; entry `n` takes the journal from version `n` to `n + 1`.
@@ -72,6 +72,51 @@ CREATE INDEX submissions_by_job ON submissions (service, project, job_id, sent_m
 ALTER TABLE submissions ADD COLUMN dismissed INTEGER NOT NULL DEFAULT 0;
 ",
 ];
+
+/// Why an accepted answer cannot be recorded as the submission's job, if it cannot: a
+/// create whose job id the journal already knows, or a follow-up answered about another
+/// job. `None` when it can (or when the submission is not in the journal).
+pub fn refusal(
+    conn: &Connection,
+    scope: &Scope,
+    submission: i64,
+    job: &Job,
+) -> Result<Option<Recorded>, JournalError> {
+    let Some(answered) = job.id.as_deref() else {
+        return Ok(None);
+    };
+    let asked: Option<(String, Option<String>)> = conn
+        .query_row(
+            "SELECT kind, job_id FROM submissions WHERE id = ?1",
+            params![submission],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?;
+    let shown = crate::text::excerpt(answered, 40);
+    let reason = match asked {
+        Some((kind, Some(asked))) if kind == "message" && asked != answered => format!(
+            "asked about job {}, it answered about job {shown}; job {shown} was not followed",
+            crate::text::excerpt(&asked, 40)
+        ),
+        Some((kind, _)) if kind == "create" && known(conn, scope, answered)? => format!(
+            "the new job has the id of job {shown}, which this machine already knows; \
+             that job's history here is kept as it was"
+        ),
+        _ => return Ok(None),
+    };
+    Ok(Some(Recorded::Refused {
+        job_id: answered.to_owned(),
+        reason,
+    }))
+}
+
+fn known(conn: &Connection, scope: &Scope, job_id: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM jobs WHERE service = ?1 AND project = ?2 AND job_id = ?3)",
+        params![scope.service, scope.project, job_id],
+        |row| row.get(0),
+    )
+}
 
 pub fn track(
     conn: &Connection,

@@ -420,3 +420,81 @@ fn a_unique_prefix_resolves_to_the_job_tracked_or_not() {
         IdMatch::Unknown(String::new())
     );
 }
+
+#[test]
+fn a_create_answered_with_a_known_id_leaves_that_job_as_it_was() {
+    let mut journal = Journal::open_in_memory().unwrap();
+    let s = scope();
+    let first = journal
+        .begin_submission(&s, SubmissionKind::Create, None, "fix links", at(0))
+        .unwrap();
+    let recorded = journal
+        .submission_accepted(&s, first, &job("j1", "active", at(0)), at(0))
+        .unwrap();
+    assert_eq!(recorded, Recorded::Followed);
+    journal
+        .observe(&s, &job("j1", "completed", at(0)), at(3))
+        .unwrap();
+    let second = journal
+        .begin_submission(&s, SubmissionKind::Create, None, "add a FAQ", at(10))
+        .unwrap();
+    let recorded = journal
+        .submission_accepted(&s, second, &job("j1", "active", at(10)), at(10))
+        .unwrap();
+    let Recorded::Refused { job_id, reason } = recorded else {
+        panic!("a reused id was merged: {recorded:?}");
+    };
+    assert_eq!(job_id, "j1");
+    assert!(reason.contains("job j1"), "{reason}");
+    let tracked = journal.tracked(&s).unwrap();
+    assert_eq!(tracked.len(), 1);
+    assert_eq!(tracked[0].first_prompt.as_deref(), Some("fix links"));
+    assert_eq!(
+        tracked[0].snapshot.as_ref().unwrap().status,
+        Some(JobStatus::Completed),
+        "the other answer did not overwrite what was seen"
+    );
+    let prompts: Vec<_> = journal.conversation(&s, "j1").unwrap();
+    assert_eq!(prompts.len(), 1, "{prompts:?}");
+    let statuses: Vec<_> = journal
+        .timeline(&s, "j1")
+        .unwrap()
+        .into_iter()
+        .map(|change| change.status)
+        .collect();
+    assert_eq!(statuses, [JobStatus::Active, JobStatus::Completed]);
+    assert_eq!(
+        journal
+            .uses_last_hour(&s, SubmissionKind::Create, at(11))
+            .unwrap(),
+        2,
+        "the refused create may have been carried out: it counts"
+    );
+}
+
+#[test]
+fn a_follow_up_answered_about_another_job_follows_nothing_new() {
+    let mut journal = Journal::open_in_memory().unwrap();
+    let s = scope();
+    journal.track(&s, "job_a", at(0)).unwrap();
+    let sub = journal
+        .begin_submission(&s, SubmissionKind::Message, Some("job_a"), "more", at(1))
+        .unwrap();
+    let recorded = journal
+        .submission_accepted(&s, sub, &job("job_b", "active", at(0)), at(1))
+        .unwrap();
+    assert!(
+        matches!(&recorded, Recorded::Refused { job_id, reason }
+            if job_id == "job_b" && reason.contains("job_a") && reason.contains("job_b")),
+        "{recorded:?}"
+    );
+    let ids: Vec<_> = journal
+        .tracked(&s)
+        .unwrap()
+        .into_iter()
+        .map(|job| job.id)
+        .collect();
+    assert_eq!(ids, ["job_a"]);
+    assert!(journal.conversation(&s, "job_a").unwrap().is_empty());
+    assert!(journal.conversation(&s, "job_b").unwrap().is_empty());
+}

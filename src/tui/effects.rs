@@ -15,8 +15,8 @@ mod export;
 
 use super::app::short_id;
 use super::message::{Budget, DraftKey, Effect, Msg, Startup, Submitted};
-use crate::api::{Client, Job};
-use crate::journal::{IdMatch, Journal, JournalError, Scope, SubmissionKind};
+use crate::api::{ApiError, Client, Job};
+use crate::journal::{IdMatch, Journal, JournalError, Recorded, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
 #[derive(Clone)]
@@ -378,15 +378,22 @@ async fn submit(s: &Services, draft: DraftKey, prompt: String) -> Msg {
     let outcome = match result {
         Ok(job) => {
             let stored = job.clone();
-            if let Err(reason) = s
+            match s
                 .journal(move |j, scope| {
                     j.submission_accepted(scope, submission, &stored, Utc::now())
                 })
                 .await
             {
-                tracing::warn!("journal: {reason}");
+                Ok(Recorded::Followed) => Submitted::Accepted(job),
+                // A reused id: shown as a send that may have arrived; nothing is merged.
+                Ok(Recorded::Refused { reason, .. }) => {
+                    Submitted::Failed(ApiError::Contradiction { reason })
+                }
+                Err(reason) => {
+                    tracing::warn!("journal: {reason}");
+                    Submitted::Accepted(job)
+                }
             }
-            Submitted::Accepted(job)
         }
         Err(err) => {
             let (text, maybe) = (err.to_string(), err.may_have_reached_server());

@@ -41,11 +41,18 @@ impl Link {
         match err {
             ApiError::Unauthorized { .. } => Some(Self::KeyRejected),
             ApiError::Forbidden { .. } => Some(Self::NotAllowed),
-            ApiError::Network { .. }
+            ApiError::NotFound {
+                missing: crate::api::Missing::Service,
+                ..
+            }
+            | ApiError::Network { .. }
             | ApiError::Server { .. }
             | ApiError::Decode { .. }
             | ApiError::UnexpectedStatus { .. } => Some(Self::Trouble),
+            // The service answered, though with something that cannot be true: it is
+            // reachable, and the call's own error says what was wrong.
             ApiError::NotFound { .. }
+            | ApiError::Contradiction { .. }
             | ApiError::BadRequest { .. }
             | ApiError::Conflict { .. }
             | ApiError::RateLimited { .. } => Some(Self::Online),
@@ -136,7 +143,12 @@ impl App {
     pub(crate) fn on_link_checked(&mut self, result: Result<(), ApiError>, now: Clock) {
         self.check.in_flight = false;
         let result = match result {
-            Err(ApiError::NotFound { .. } | ApiError::BadRequest { .. }) => Ok(()),
+            // The service's own 404 for the made-up job: key and project were accepted. A
+            // 404 that is not the service's means the base URL points elsewhere.
+            Err(ApiError::NotFound { missing, .. }) if missing != crate::api::Missing::Service => {
+                Ok(())
+            }
+            Err(ApiError::BadRequest { .. }) => Ok(()),
             other => other,
         };
         self.record_call(result.as_ref().copied(), CallClass::Read, None, now);

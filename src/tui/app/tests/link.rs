@@ -140,10 +140,25 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
     assert!(h.key(KeyCode::Char('r')).contains(&Effect::CheckLink));
     h.send(Msg::LinkChecked(Err(ApiError::NotFound {
         message: "Job not found".into(),
+        missing: crate::api::Missing::Job,
     })));
     assert_eq!(h.app.link, Link::Online);
     assert_eq!(h.app.last_error, None, "recovery clears the error");
     assert_eq!(h.app.notice, None, "and its notice");
+}
+
+#[test]
+fn a_404_that_is_not_the_services_own_shows_the_base_url_as_trouble() {
+    let mut h = Harness::new(vec![]);
+    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+        message: String::new(),
+        missing: crate::api::Missing::Service,
+    })));
+    assert_eq!(h.app.link, Link::Trouble);
+    let notice = h.app.notice.as_ref().unwrap();
+    assert_eq!(notice.kind, NoticeKind::Error);
+    assert!(notice.text.contains("base URL"), "{}", notice.text);
+    assert!(h.app.next_wake().is_some(), "checked again later");
 }
 
 #[test]
@@ -184,6 +199,7 @@ fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     h.tick(14.0);
     h.send(Msg::LinkChecked(Err(ApiError::NotFound {
         message: String::new(),
+        missing: crate::api::Missing::Job,
     })));
     assert_eq!(
         (h.app.link, h.app.last_error.as_ref()),
@@ -203,6 +219,7 @@ fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
     }]);
     h.send(Msg::LinkChecked(Err(ApiError::NotFound {
         message: String::new(),
+        missing: crate::api::Missing::Job,
     })));
     let at_4m = h.clock().mono + Duration::from_secs(38);
     assert_eq!(h.app.next_wake(), Some(at_4m));

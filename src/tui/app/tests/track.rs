@@ -52,6 +52,7 @@ fn the_track_form_keeps_the_typed_id_on_an_error_and_closes_on_success() {
         id: "job_typo".into(),
         result: Err(crate::api::ApiError::NotFound {
             message: "no such job".into(),
+            missing: crate::api::Missing::Job,
         }),
         first_prompt: None,
     });
