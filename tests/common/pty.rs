@@ -37,7 +37,10 @@ impl Pty {
     /// `$DOCDECK` names the binary.
     pub fn shell(home: tempfile::TempDir) -> Self {
         let env = [("PS1", "$ "), ("DOCDECK", env!("CARGO_BIN_EXE_docdeck"))];
-        Self::spawn_program(home, "bash", &["--norc", "--noprofile", "-i"], &env)
+        // No line editing: readline turns bracketed paste on at every prompt and off after
+        // each line, which would race with the check that docdeck turned it off.
+        let args = ["--norc", "--noprofile", "--noediting", "-i"];
+        Self::spawn_program(home, "bash", &args, &env)
     }
 
     fn spawn_program(
