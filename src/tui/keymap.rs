@@ -7,6 +7,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Quit,
+    /// Ctrl+Z: give the terminal back and stop as a shell job (raw mode turns the key
+    /// into a key press instead of a signal); `fg` resumes.
+    Suspend,
     Help,
     NextPane,
     PrevPane,
@@ -52,6 +55,7 @@ impl Action {
         matches!(
             self,
             Self::Quit
+                | Self::Suspend
                 | Self::Help
                 | Self::NextPane
                 | Self::PrevPane
@@ -124,6 +128,13 @@ const PREV_PANE: Binding = bind!(
     PrevPane
 );
 
+const SUSPEND: Binding = bind!(
+    [(KeyCode::Char('z'), CTRL)],
+    "Ctrl+Z",
+    "suspend (fg resumes)",
+    Suspend
+);
+
 /// Keys that work everywhere but where text is typed (there, [`TYPING_GLOBAL`]). A
 /// place's own binding of the same key wins: `q` closes the detail and the help.
 pub const GLOBAL: &[Binding] = &[
@@ -137,10 +148,11 @@ pub const GLOBAL: &[Binding] = &[
     bind!([ch('3')], "3", "visitors", FocusVisitors),
     bind!([ch('r')], "r", "refresh now", Refresh),
     bind!([ch('P')], "P", "pause or resume polling", TogglePause),
+    SUSPEND,
 ];
 
 /// The global keys that also work while typing: none of them is a character.
-pub const TYPING_GLOBAL: &[Binding] = &[QUIT_CTRL_C, HELP_F1, NEXT_PANE, PREV_PANE];
+pub const TYPING_GLOBAL: &[Binding] = &[QUIT_CTRL_C, HELP_F1, NEXT_PANE, PREV_PANE, SUSPEND];
 
 const PAGES: [Binding; 2] = [
     bind!(

@@ -22,9 +22,11 @@ impl App {
 
     /// The "too small" screen offers `q` to quit: that and Ctrl+C quit; no other key
     /// reaches the pane or form hidden behind it.
-    pub(super) fn on_key_too_small(&mut self, key: &KeyEvent) {
-        if keymap::action(Context::Jobs, key) == Some(Action::Quit) {
-            self.quit = true;
+    pub(super) fn on_key_too_small(&mut self, key: &KeyEvent, effects: &mut Vec<Effect>) {
+        match keymap::action(Context::Jobs, key) {
+            Some(Action::Quit) => self.quit = true,
+            Some(Action::Suspend) => effects.push(Effect::Suspend),
+            _ => {}
         }
     }
 
@@ -45,6 +47,7 @@ impl App {
     pub(super) fn on_global(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
         match action {
             Action::Quit => self.quit = true,
+            Action::Suspend => effects.push(Effect::Suspend),
             Action::Help => self.open_help(),
             Action::NextPane
             | Action::PrevPane

@@ -19,7 +19,7 @@ use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{Event, KeyEvent};
 
 pub use composer::Composer;
 pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
@@ -340,17 +340,8 @@ impl App {
     }
 
     fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
-        // Ctrl+Z suspends everywhere, as in a shell (raw mode turns it into a key).
-        if key.code == KeyCode::Char('z')
-            && key.modifiers == KeyModifiers::CONTROL
-            && key.kind != KeyEventKind::Release
-        {
-            effects.push(Effect::Suspend);
-            self.dirty = true;
-            return;
-        }
         if self.too_small() {
-            self.on_key_too_small(key);
+            self.on_key_too_small(key, effects);
             return;
         }
         let context = self.context();
