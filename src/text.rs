@@ -44,6 +44,21 @@ pub fn normalize_newlines(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A count with thousands separators, for people (tables, screens, notices): `12,345`.
+/// CSV and JSON keep plain digits.
+#[must_use]
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A short age such as `12s`, `4m`, `3h`, `2d` or `2y`, as terminal tools show them. The
 /// unit is always there and the text is at most four characters up to 999 years, so the
 /// AGE columns (four wide) never cut it: days up to 365, whole years (of 365 days) after.

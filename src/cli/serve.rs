@@ -257,7 +257,7 @@ fn seeded_notice(project: &str, seeded: &server::seed::SeedSummary) -> String {
         "docdeck: project {project} is new in this database, so it was given INVENTED demo \
          data: {} views over {} pages in the last {} days and {} finished jobs. For an empty \
          project, start with a new --db and --seed none.",
-        server::seed::grouped(seeded.views as u64),
+        crate::text::thousands(seeded.views as u64),
         seeded.pages,
         server::seed::SEED_DAYS,
         seeded.jobs.len()

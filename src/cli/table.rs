@@ -48,19 +48,7 @@ pub fn target_width() -> Option<usize> {
     })
 }
 
-/// A count with thousands separators, for tables: `12,345`. (CSV and JSON keep digits.)
-#[must_use]
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::text::thousands;
 
 /// `text` in at most `width` cells, cut at the end with `…` when it does not fit.
 #[must_use]

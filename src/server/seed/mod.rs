@@ -72,7 +72,11 @@ impl std::fmt::Display for Footprint {
     /// Such as "4 views, 0 jobs and 1 API key".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plural = |n: u64, one: &str, many: &str| {
-            format!("{} {}", grouped(n), if n == 1 { one } else { many })
+            format!(
+                "{} {}",
+                crate::text::thousands(n),
+                if n == 1 { one } else { many }
+            )
         };
         write!(
             f,
@@ -82,20 +86,6 @@ impl std::fmt::Display for Footprint {
             plural(self.keys, "API key", "API keys")
         )
     }
-}
-
-/// A count with thousands separators: `104,283`.
-#[must_use]
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 /// What [`seed_demo`] did.
@@ -350,8 +340,8 @@ mod tests {
             keys: 0,
         };
         assert_eq!(footprint.to_string(), "104,283 views, 1 job and 0 API keys");
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(crate::text::thousands(0), "0");
+        assert_eq!(crate::text::thousands(999), "999");
+        assert_eq!(crate::text::thousands(1_000), "1,000");
     }
 }

@@ -116,19 +116,7 @@ pub(crate) fn overlay_area(frame: &mut Frame<'_>, area: Rect, width: u16, height
     rect
 }
 
-/// A count with thousands separators: `12,345`.
-#[must_use]
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::text::thousands;
 
 #[cfg(test)]
 mod tests;
