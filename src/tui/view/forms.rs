@@ -104,38 +104,22 @@ fn choice_row(
     frame.render_widget(Paragraph::new(line), choices);
 }
 
-/// Splits `text` into lines of at most `width` characters at spaces (a word longer than
-/// a line is split), so a form can size itself to its messages instead of cutting them.
+/// Splits `text` into lines of at most `width` columns at spaces (a word longer than a
+/// line is split), so a form can size itself to its messages instead of cutting them.
 #[must_use]
 pub(super) fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let mut word: Vec<char> = word.chars().collect();
-        loop {
-            let used = line.chars().count();
-            let gap = usize::from(used > 0);
-            if used + gap + word.len() <= width {
-                if gap == 1 {
-                    line.push(' ');
-                }
-                line.extend(word.iter());
-                break;
-            }
-            if used > 0 {
-                lines.push(std::mem::take(&mut line));
-                continue;
-            }
-            let rest = word.split_off(width);
-            lines.push(word.iter().collect());
-            word = rest;
-        }
+    if text.trim().is_empty() {
+        return Vec::new();
     }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
+    super::wrap::wrap(&Line::raw(text), 0, width)
+        .iter()
+        .map(|line| {
+            line.spans
+                .iter()
+                .map(|span| span.content.as_ref())
+                .collect()
+        })
+        .collect()
 }
 
 /// A form's rows, top to bottom: fields, and messages that take as many lines as they need.
