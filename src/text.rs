@@ -90,15 +90,19 @@ pub fn age_next_change(elapsed: chrono::TimeDelta) -> chrono::TimeDelta {
     chrono::TimeDelta::seconds((secs / unit + 1) * unit)
 }
 
-/// The first line of a text, cut to `max_chars`: how a prompt is shown in a list.
+/// The first line of a text, cut to `max_chars`: how a prompt is shown in a list. When
+/// more lines follow, it ends with ` …`, as any cut text does.
 #[must_use]
 pub fn first_line(text: &str, max_chars: usize) -> String {
-    excerpt(
-        text.lines()
-            .find(|line| !line.trim().is_empty())
-            .unwrap_or_default(),
-        max_chars,
-    )
+    let mut lines = text.lines().skip_while(|line| line.trim().is_empty());
+    let first = lines.next().unwrap_or_default();
+    let line = excerpt(first, max_chars);
+    if line.ends_with('…') || !lines.any(|line| !line.trim().is_empty()) {
+        return line;
+    }
+    let room = max_chars.saturating_sub(2);
+    let kept: String = line.chars().take(room).collect();
+    format!("{} …", kept.trim_end())
 }
 
 #[cfg(test)]
@@ -172,7 +176,13 @@ mod tests {
         assert_eq!(age(chrono::TimeDelta::seconds(3_599)), "59m");
         assert_eq!(age(chrono::TimeDelta::hours(49)), "2d");
         assert_eq!(age(chrono::TimeDelta::seconds(-5)), "0s");
-        assert_eq!(first_line("\n  \nFix links\nin the guide", 20), "Fix links");
+        assert_eq!(
+            first_line("\n  \nFix links\nin the guide", 20),
+            "Fix links …"
+        );
+        assert_eq!(first_line("Fix links\n\n  \n", 20), "Fix links");
+        assert_eq!(first_line("Fix the links\nmore", 10), "Fix the l…");
+        assert_eq!(first_line("Fix the links\nmore", 14), "Fix the link …");
     }
 
     #[test]

@@ -332,7 +332,7 @@ fn api_errors_exit_1_without_leaking_the_key() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr).trim(),
-        "docdeck: not found (404: Job not found): check the job id and the project id"
+        "docdeck: not found (404: Job not found): check the job id and the project id (and the base URL if no job is ever found)"
     );
     let wrong = cli_command(home.path(), &service.base_url, "mint_wrong_but_secret")
         .args(["jobs", "create", "x"])

@@ -84,6 +84,18 @@ fn a_page_is_labelled_by_its_offset_and_says_how_to_get_the_next() {
     );
     let last = table(home.path(), &service, &["--page", "2"]);
     assert!(last.trim_end().ends_with("page 2 · no rows"), "{last}");
+    // Past the last row, in a pipe too: the data is an empty page, and stderr says why.
+    let past = run_cli(
+        home.path(),
+        &service.base_url,
+        &["visitors", "--page", "99999", "--limit", "10"],
+    );
+    assert_eq!(past.status.code(), Some(0));
+    let stderr = text(&past.stderr);
+    assert!(
+        stderr.contains("no rows at offset 999980") && stderr.contains("--page 1"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -129,6 +129,17 @@ fn a_wait_that_times_out_exits_5_and_says_the_job_goes_on() {
         &["jobs", "get", "job_x", "--timeout", "1s"],
     );
     assert_eq!(refused.status.code(), Some(2), "--timeout needs --wait");
+    let zero = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "get", "job_x", "--wait", "--timeout", "0s"],
+    );
+    assert_eq!(zero.status.code(), Some(2), "a zero timeout is refused");
+    assert!(
+        text(&zero.stderr).contains("above zero"),
+        "{}",
+        text(&zero.stderr)
+    );
 }
 
 #[test]
@@ -254,6 +265,16 @@ fn list_prints_json_lines_and_refresh_reads_the_jobs_not_final_first() {
     let service = fast_service(home.path());
     let first = created_id(home.path(), &service, "First");
     let second = created_id(home.path(), &service, "Second");
+    let elsewhere = run_cli(
+        home.path(),
+        "http://127.0.0.1:9",
+        &["jobs", "list", "--format", "table"],
+    );
+    let said = text(&elsewhere.stdout);
+    assert!(
+        said.contains("no jobs followed yet for project") && said.contains("127.0.0.1:9"),
+        "an empty list says which service and project it is of: {said}"
+    );
     let listed = run_cli(home.path(), &service.base_url, &["jobs", "list"]);
     let lines: Vec<Value> = text(&listed.stdout)
         .lines()

@@ -157,8 +157,9 @@ async fn unknown_jobs_and_other_projects_are_not_found() {
     let err = client.get_job("job_does_not_exist").await.unwrap_err();
     assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
     assert!(
-        err.to_string()
-            .ends_with("check the job id and the project id"),
+        err.to_string().ends_with(
+            "check the job id and the project id (and the base URL if no job is ever found)"
+        ),
         "{err}"
     );
     let err = client

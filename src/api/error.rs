@@ -94,7 +94,7 @@ pub enum Missing {
 impl fmt::Display for Missing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Self::Job => "check the job id and the project id",
+            Self::Job => "check the job id and the project id (and the base URL if no job is ever found)",
             Self::Project => {
                 "check the project id (--project or DOCDECK_PROJECT_ID) and the base URL"
             }

@@ -47,6 +47,16 @@ pub fn duration_arg(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("{text:?} is not a duration such as 3s, 500ms or 7d"))
 }
 
+/// A `--timeout`: a duration above zero (zero would give up before the first read).
+pub fn timeout_arg(text: &str) -> Result<Duration, String> {
+    match duration_arg(text)? {
+        zero if zero.is_zero() => Err(format!(
+            "{text:?} would give up before the job is read once: give a duration above zero, such as 30s or 10m"
+        )),
+        timeout => Ok(timeout),
+    }
+}
+
 /// Settings and the scope of the journal for one command.
 pub struct Context {
     pub settings: Settings,

@@ -8,7 +8,7 @@ use chrono::Utc;
 use clap::Args;
 use futures_util::StreamExt as _;
 
-use super::context::{ClientArgs, Context, duration_arg};
+use super::context::{ClientArgs, Context, timeout_arg};
 use super::output::{self, Format, emit_data};
 use super::wait::wait_for;
 use super::{CliError, JobsCommand, Outcome, read_prompt, warn};
@@ -23,7 +23,7 @@ pub struct JobOutput {
     #[arg(long)]
     pub wait: bool,
     /// With --wait: give up after DURATION, such as 10m, with exit code 5 (the job goes on)
-    #[arg(long, value_name = "DURATION", requires = "wait", value_parser = duration_arg)]
+    #[arg(long, value_name = "DURATION", requires = "wait", value_parser = timeout_arg)]
     pub timeout: Option<Duration>,
     /// Output format [default: table on a terminal, json otherwise]
     #[arg(long, value_enum)]
@@ -284,7 +284,10 @@ async fn list(args: &ListArgs) -> Outcome {
         jobs = journal.tracked(&ctx.scope)?;
     }
     let format = Format::resolve(args.format);
-    emit_data(&output::job_list(&jobs, format, Utc::now())?, format)?;
+    emit_data(
+        &output::job_list(&jobs, &ctx.scope, format, Utc::now())?,
+        format,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

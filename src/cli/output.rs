@@ -12,7 +12,7 @@ use clap::ValueEnum;
 use super::CliError;
 use super::table::{self, Column, Fit};
 use crate::api::{Job, VisitorsPage, VisitorsQuery, format_timestamp};
-use crate::journal::TrackedJob;
+use crate::journal::{Scope, TrackedJob};
 use crate::text::{age, first_line, sanitize};
 
 /// Output format. Without `--format`: a table on a terminal, JSON otherwise.
@@ -251,6 +251,7 @@ const LIST_COLUMNS: [Column; 5] = [
 /// goes, like the records of `--wait`: a script reads it line by line.
 pub fn job_list(
     jobs: &[TrackedJob],
+    scope: &Scope,
     format: Format,
     now: DateTime<Utc>,
 ) -> Result<String, CliError> {
@@ -284,14 +285,18 @@ pub fn job_list(
                 .collect();
             csv_text(Some(&header), &rows)
         }
+        Format::Table if jobs.is_empty() => Ok(format!(
+            "no jobs followed yet for project {} at {} (the journal keeps each service and \
+             project apart): create one with `docdeck jobs create` or follow one with \
+             `docdeck jobs track ID`\n",
+            sanitize(&scope.project),
+            sanitize(&scope.service)
+        )),
         Format::Table => Ok(job_table(jobs, now, table::target_width())),
     }
 }
 
 fn job_table(jobs: &[TrackedJob], now: DateTime<Utc>, width: Option<usize>) -> String {
-    if jobs.is_empty() {
-        return "no jobs followed yet: create one with `docdeck jobs create` or follow one with `docdeck jobs track ID`\n".to_owned();
-    }
     // Without a width to fit, a long prompt is still cut: the table stays readable.
     let prompt_width = if width.is_some() { 200 } else { 60 };
     let rows: Vec<Vec<String>> = jobs

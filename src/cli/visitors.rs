@@ -9,7 +9,7 @@ use clap::Args;
 use super::context::{ClientArgs, Context};
 use super::output::{self, Format, emit_data};
 use super::table::{self, Column, Fit, thousands};
-use super::{CliError, Outcome};
+use super::{CliError, Outcome, warn};
 use crate::api::query::DEFAULT_LIMIT;
 use crate::api::{DateParam, VisitorsPage, VisitorsQuery};
 use crate::text::sanitize;
@@ -121,6 +121,12 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     } else {
         client.visitors(&query).await?
     };
+    let offset = query.effective_offset();
+    if page.visitors.is_empty() && offset > 0 {
+        warn(&format!(
+            "no rows at offset {offset}: this range has fewer rows than that (the first page is --page 1)"
+        ));
+    }
     let format = Format::resolve(args.format);
     emit_data(&output::visitors(&page, &query, args.all, format)?, format)?;
     Ok(ExitCode::SUCCESS)

@@ -146,14 +146,21 @@ impl Settings {
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Self, ConfigError> {
         let env = |name: &str| env(name).filter(|value| !value.is_empty());
-        let config_path = match overrides
+        let named = overrides
             .config
             .clone()
-            .or_else(|| env("DOCDECK_CONFIG").map(PathBuf::from))
-        {
-            Some(path) => path,
+            .or_else(|| env("DOCDECK_CONFIG").map(PathBuf::from));
+        let config_path = match &named {
+            Some(path) => path.clone(),
             None => default_config_path()?,
         };
+        // A file the user named must be there: a typo is not an empty configuration.
+        if named.is_some() && !config_path.exists() {
+            return Err(ConfigError::Read {
+                path: config_path,
+                reason: "no such file (named by --config or DOCDECK_CONFIG): check the path".into(),
+            });
+        }
         let file = read_file(&config_path)?;
         let requested = overrides.profile.clone().or_else(|| env("DOCDECK_PROFILE"));
         let (profile_name, profile) = pick_profile(&file, requested, &config_path)?;

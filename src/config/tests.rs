@@ -107,12 +107,8 @@ fn unknown_profile_names_the_known_ones() {
 }
 
 #[test]
-fn missing_file_gives_defaults_and_clear_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let fixture = Fixture {
-        path: dir.path().join("absent.toml"),
-        _dir: dir,
-    };
+fn an_empty_file_gives_defaults_and_clear_errors() {
+    let fixture = config_file("");
     let settings = load(&fixture, Overrides::default(), &[]).unwrap();
     assert_eq!(settings.base_url.as_str(), "https://api.mintlify.com/");
     assert!(
@@ -308,4 +304,27 @@ fn a_missing_project_or_key_points_at_the_demo() {
     for err in [project, key] {
         assert!(err.contains("docdeck demo"), "{err}");
     }
+}
+
+#[test]
+fn a_named_config_file_that_is_not_there_is_an_error_not_an_empty_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("typo.toml");
+    let overrides = Overrides {
+        config: Some(missing.clone()),
+        ..Overrides::default()
+    };
+    let err = Settings::load(&overrides, &|_| None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("typo.toml") && err.contains("no such file"),
+        "{err}"
+    );
+    let from_env = Settings::load(&Overrides::default(), &|name| {
+        (name == "DOCDECK_CONFIG").then(|| missing.display().to_string())
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(from_env.contains("no such file"), "{from_env}");
 }

@@ -9,7 +9,7 @@ use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use super::jobs::{JobRow, short_id};
 use super::{App, CallClass, NoticeKind, Pane};
 use crate::api::{ApiError, JobStatus};
-use crate::text::{first_line, normalize_newlines};
+use crate::text::normalize_newlines;
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, DraftKey, Effect, Submitted};
 
@@ -282,8 +282,10 @@ impl App {
                             ..job
                         })
                 };
+                // The whole prompt, as rows loaded from the journal hold it: the view
+                // puts it on one line and cuts it to the column.
                 let first_prompt = match draft {
-                    DraftKey::NewJob => Some(first_line(&prompt, 200)),
+                    DraftKey::NewJob => Some(prompt.clone()),
                     DraftKey::FollowUp(_) => None,
                 };
                 self.jobs.upsert(JobRow {

@@ -96,7 +96,7 @@ fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
     let row = h.app.jobs.selected().unwrap();
     assert_eq!(
         (row.id.as_str(), row.first_prompt.as_deref()),
-        ("j9", Some("write the changelog"))
+        ("j9", Some("write the changelog\nwith details"))
     );
     assert_eq!(h.app.composer.text(), "");
     assert_eq!(fetches(&h.tick(3.0)), vec!["j9"]);
