@@ -1,0 +1,286 @@
+//! The record formats `docdeck import` reads besides JSON lines: nginx/Apache combined and
+//! common logs, Caddy's JSON access log, and the hosted service's event stream. Each line
+//! becomes a [`Record`], is not a request at all, or is broken.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::api::DateParam;
+
+/// A request as a log line records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub ts_ms: i64,
+    pub method: String,
+    /// The request target as written: path, query and all.
+    pub target: String,
+    pub status: u16,
+    pub ip: Option<String>,
+    /// `None` where the format records none (the common log format).
+    pub user_agent: Option<String>,
+    pub accept: Option<String>,
+    /// The visitor, where the format has one.
+    pub anon_id: Option<String>,
+    /// A unique id of the event, where the format has one.
+    pub event_id: Option<String>,
+}
+
+/// What one line holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    Request(Record),
+    /// A well-formed line that records no request (another event type, a server message).
+    Other,
+}
+
+/// Which of the log formats a line is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Combined,
+    Common,
+    Caddy,
+    Mintlify,
+}
+
+/// Remembers the last timestamp text of a log, since many lines share a second.
+#[derive(Debug, Default)]
+pub struct Clock {
+    last: Option<(String, i64)>,
+}
+
+impl Clock {
+    fn nginx(&mut self, text: &str) -> Result<i64, String> {
+        if let Some((last, ms)) = &self.last
+            && last == text
+        {
+            return Ok(*ms);
+        }
+        let ms = chrono::DateTime::parse_from_str(text, "%d/%b/%Y:%H:%M:%S %z")
+            .map_err(|_| {
+                format!(
+                    "time [{}] is not like [10/Oct/2026:13:55:36 +0000]",
+                    crate::text::excerpt(text, 40)
+                )
+            })?
+            .timestamp_millis();
+        self.last = Some((text.to_owned(), ms));
+        Ok(ms)
+    }
+}
+
+/// Reads one non-blank line.
+pub fn parse(format: LogFormat, line: &str, clock: &mut Clock) -> Result<Line, String> {
+    match format {
+        LogFormat::Combined => nginx(line, true, clock),
+        LogFormat::Common => nginx(line, false, clock),
+        LogFormat::Caddy => caddy(line),
+        LogFormat::Mintlify => mintlify(line),
+    }
+}
+
+/// `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent`, and for
+/// combined ` "$http_referer" "$http_user_agent"` (anything after them is ignored).
+fn nginx(line: &str, combined: bool, clock: &mut Clock) -> Result<Line, String> {
+    let (ip, rest) = line.split_once(' ').ok_or("cut short before the time")?;
+    let open = rest.find('[').ok_or("no [time]")?;
+    let close = rest[open..].find(']').ok_or("cut short in the time")? + open;
+    let ts_ms = clock.nginx(&rest[open + 1..close])?;
+    let rest = rest[close + 1..].trim_start();
+    let (request, rest) = quoted(rest).ok_or("cut short in the request line")?;
+    let rest = rest.trim_start();
+    let mut fields = rest.split_ascii_whitespace();
+    let status = fields
+        .next()
+        .and_then(|text| text.parse::<u16>().ok())
+        .ok_or("no status after the request line")?;
+    fields.next().ok_or("cut short after the status")?;
+    let mut parts = request.split(' ');
+    let (Some(method), Some(target), Some(_protocol), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(format!(
+            "the request line {:?} is not METHOD PATH PROTOCOL",
+            crate::text::excerpt(request, 40)
+        ));
+    };
+    if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Err(format!(
+            "{:?} is not a request method",
+            crate::text::excerpt(method, 20)
+        ));
+    }
+    let user_agent = if combined {
+        let after = rest
+            .splitn(3, |c: char| c.is_ascii_whitespace())
+            .nth(2)
+            .unwrap_or("");
+        let (_referer, after) =
+            quoted(after.trim_start()).ok_or("cut short before the referer and user agent")?;
+        let (agent, _) = quoted(after.trim_start()).ok_or("cut short before the user agent")?;
+        Some(agent.to_owned())
+    } else {
+        None
+    };
+    Ok(Line::Request(Record {
+        ts_ms,
+        method: method.to_owned(),
+        target: target.to_owned(),
+        status,
+        ip: Some(ip.to_owned()),
+        user_agent,
+        accept: None,
+        anon_id: None,
+        event_id: None,
+    }))
+}
+
+/// `"text" rest` → (`text`, `rest`); a backslash escapes the next character.
+fn quoted(text: &str) -> Option<(&str, &str)> {
+    let body = text.strip_prefix('"')?;
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some((&body[..i], &body[i + 1..])),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+#[derive(Deserialize)]
+struct CaddyLine {
+    ts: Option<Value>,
+    request: Option<CaddyRequest>,
+    status: Option<u16>,
+}
+
+#[derive(Deserialize)]
+struct CaddyRequest {
+    remote_ip: Option<String>,
+    client_ip: Option<String>,
+    method: String,
+    uri: String,
+    #[serde(default)]
+    headers: serde_json::Map<String, Value>,
+}
+
+/// Caddy's JSON access log: `ts` (seconds, or a time string), `request.{remote_ip,
+/// client_ip, method, uri, headers}`, `status`. Lines without `request` are other logs.
+fn caddy(line: &str) -> Result<Line, String> {
+    let entry: CaddyLine = serde_json::from_str(line).map_err(json_error)?;
+    let Some(request) = entry.request else {
+        return Ok(Line::Other);
+    };
+    let ts_ms = match entry.ts {
+        Some(Value::Number(seconds)) => seconds
+            .as_f64()
+            .map(|s| (s * 1000.0).round() as i64)
+            .ok_or("ts is not a number of seconds")?,
+        Some(Value::String(text)) => DateParam::parse("ts", &text)
+            .map_err(|e| e.to_string())?
+            .millis(),
+        _ => return Err("ts is missing".to_owned()),
+    };
+    let status = entry.status.ok_or("status is missing")?;
+    let header = |name: &str| {
+        request
+            .headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .and_then(|(_, value)| match value {
+                Value::Array(values) => values.first().and_then(Value::as_str).map(str::to_owned),
+                Value::String(text) => Some(text.clone()),
+                _ => None,
+            })
+    };
+    Ok(Line::Request(Record {
+        ts_ms,
+        user_agent: Some(header("User-Agent").unwrap_or_default()),
+        accept: header("Accept"),
+        method: request.method,
+        target: request.uri,
+        status,
+        ip: request.client_ip.or(request.remote_ip),
+        anon_id: None,
+        event_id: None,
+    }))
+}
+
+#[derive(Deserialize)]
+struct MintlifyLine {
+    #[serde(rename = "eventType")]
+    event_type: String,
+    #[serde(default)]
+    payload: Option<serde_json::Map<String, Value>>,
+}
+
+/// The hosted service's event stream: `docs.content.view` events count; other types are
+/// other events.
+fn mintlify(line: &str) -> Result<Line, String> {
+    let event: MintlifyLine = serde_json::from_str(line).map_err(json_error)?;
+    if event.event_type != "docs.content.view" {
+        return Ok(Line::Other);
+    }
+    let payload = event.payload.ok_or("payload is missing")?;
+    let text = |name: &str| match payload.get(name) {
+        Some(Value::String(text)) if !text.is_empty() => Some(text.clone()),
+        _ => None,
+    };
+    let ts_ms = match payload.get("created_at") {
+        Some(Value::String(text)) => DateParam::parse("created_at", text)
+            .map_err(|e| e.to_string())?
+            .millis(),
+        Some(Value::Number(ms)) => ms.as_i64().ok_or("created_at is not whole milliseconds")?,
+        _ => return Err("payload.created_at is missing".to_owned()),
+    };
+    let record = Record {
+        ts_ms,
+        method: "GET".to_owned(),
+        target: text("path").ok_or("payload.path is missing")?,
+        status: 200,
+        ip: text("ip"),
+        user_agent: Some(text("user_agent").unwrap_or_default()),
+        accept: None,
+        anon_id: text("anon_id"),
+        event_id: text("event_id"),
+    };
+    if record.anon_id.is_none() && record.ip.is_none() {
+        return Err("payload has neither anon_id nor ip, so the visitor is unknown".to_owned());
+    }
+    Ok(Line::Request(record))
+}
+
+fn json_error(err: serde_json::Error) -> String {
+    format!(
+        "not valid JSON ({})",
+        err.to_string().replace(" at line 1 column", " at column")
+    )
+}
+
+/// Whether an `Accept` header prefers Markdown or plain text over HTML.
+#[must_use]
+pub fn prefers_markdown(accept: &str) -> bool {
+    let mut best: Option<(f32, &str)> = None;
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let kind = parts.next().unwrap_or_default().trim();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|q| q.parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if best.is_none_or(|(top, _)| q > top) {
+            best = Some((q, kind));
+        }
+    }
+    best.is_some_and(|(_, kind)| {
+        ["text/markdown", "text/x-markdown", "text/plain"]
+            .iter()
+            .any(|md| kind.eq_ignore_ascii_case(md))
+    })
+}
+
+#[cfg(test)]
+#[path = "formats_tests.rs"]
+mod tests;
