@@ -57,6 +57,10 @@ pub fn follow(
         .collect();
     loop {
         let stopping = stop.load(Ordering::SeqCst);
+        if !stopping && !tails.iter().any(Tail::has_news) {
+            std::thread::sleep(POLL);
+            continue;
+        }
         let mut conn = db.lock();
         let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
         let deadline = Instant::now() + COMMIT_EVERY;
@@ -76,6 +80,22 @@ pub fn follow(
 }
 
 impl Tail {
+    /// Whether anything changed since the last read: the file grew or shrank, or the path
+    /// now names another file (or, for a file not open yet, exists).
+    fn has_news(&self) -> bool {
+        let at_path = fs::metadata(&self.path).ok();
+        let Some(open) = &self.open else {
+            return at_path.is_some();
+        };
+        let consumed = open.at.offset + open.partial.len() as u64;
+        let len = open
+            .reader
+            .get_ref()
+            .metadata()
+            .map_or(consumed, |meta| meta.len());
+        len != consumed || at_path.is_some_and(|meta| file_id(&meta) != open.id)
+    }
+
     /// Reads what is new until `deadline`; true when it stopped before the end.
     fn step(
         &mut self,
