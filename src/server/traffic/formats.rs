@@ -42,29 +42,60 @@ pub enum LogFormat {
     Mintlify,
 }
 
-/// Remembers the last timestamp text of a log, since many lines share a second.
+/// Reads nginx times, remembering the last day seen, since a log stays on one day for
+/// many lines.
 #[derive(Debug, Default)]
 pub struct Clock {
-    last: Option<(String, i64)>,
+    day: Option<(String, i64)>,
 }
 
 impl Clock {
+    /// `20/Nov/2026:09:14:03 +0100` in ms since the epoch.
     fn nginx(&mut self, text: &str) -> Result<i64, String> {
-        if let Some((last, ms)) = &self.last
-            && last == text
-        {
-            return Ok(*ms);
+        let bad = || {
+            format!(
+                "time [{}] is not like [10/Oct/2026:13:55:36 +0000]",
+                crate::text::excerpt(text, 40)
+            )
+        };
+        let bytes = text.as_bytes();
+        if bytes.len() != 26 || bytes[11] != b':' || bytes[20] != b' ' {
+            return Err(bad());
         }
-        let ms = chrono::DateTime::parse_from_str(text, "%d/%b/%Y:%H:%M:%S %z")
-            .map_err(|_| {
-                format!(
-                    "time [{}] is not like [10/Oct/2026:13:55:36 +0000]",
-                    crate::text::excerpt(text, 40)
-                )
-            })?
-            .timestamp_millis();
-        self.last = Some((text.to_owned(), ms));
-        Ok(ms)
+        let day = &text[..11];
+        let day_ms = match &self.day {
+            Some((last, ms)) if last == day => *ms,
+            _ => {
+                let date = chrono::NaiveDate::parse_from_str(day, "%d/%b/%Y").map_err(|_| bad())?;
+                let ms = date
+                    .and_time(chrono::NaiveTime::MIN)
+                    .and_utc()
+                    .timestamp_millis();
+                self.day = Some((day.to_owned(), ms));
+                ms
+            }
+        };
+        let number = |at: usize| -> Option<i64> {
+            let pair = bytes.get(at..at + 2)?;
+            pair.iter()
+                .all(u8::is_ascii_digit)
+                .then(|| i64::from(pair[0] - b'0') * 10 + i64::from(pair[1] - b'0'))
+        };
+        let (Some(h), Some(m), Some(s), Some(oh), Some(om)) =
+            (number(12), number(15), number(18), number(22), number(24))
+        else {
+            return Err(bad());
+        };
+        let sign = match bytes[21] {
+            b'+' => 1,
+            b'-' => -1,
+            _ => return Err(bad()),
+        };
+        if h > 23 || m > 59 || s > 60 || bytes[14] != b':' || bytes[17] != b':' {
+            return Err(bad());
+        }
+        let local = day_ms + ((h * 60 + m) * 60 + s) * 1000;
+        Ok(local - sign * (oh * 60 + om) * 60_000)
     }
 }
 

@@ -35,6 +35,39 @@ fn combined_and_common_lines_are_read() {
 }
 
 #[test]
+fn times_keep_their_offset_and_bad_times_are_refused() {
+    let mut clock = Clock::default();
+    let at = |clock: &mut Clock, time: &str| {
+        let line = format!(r#"::1 - - [{time}] "GET / HTTP/1.1" 200 1"#);
+        match parse(LogFormat::Common, &line, clock) {
+            Ok(Line::Request(record)) => Ok(record.ts_ms),
+            Ok(Line::Other) => Err("other".to_owned()),
+            Err(err) => Err(err),
+        }
+    };
+    assert_eq!(
+        at(&mut clock, "20/Nov/2026:09:14:03 +0000"),
+        Ok(1_795_166_043_000)
+    );
+    assert_eq!(
+        at(&mut clock, "20/Nov/2026:09:14:03 -0530"),
+        Ok(1_795_166_043_000 + 19_800_000)
+    );
+    assert_eq!(
+        at(&mut clock, "21/Nov/2026:00:00:00 +0000"),
+        Ok(1_795_219_200_000)
+    );
+    for bad in [
+        "20/Nov/2026:24:00:00 +0000",
+        "20/Nov/2026:09:1x:03 +0000",
+        "20/Nov/2026:09:14:03 0000",
+        "20/Foo/2026:09:14:03 +0000",
+    ] {
+        assert!(at(&mut clock, bad).unwrap_err().contains("time ["), "{bad}");
+    }
+}
+
+#[test]
 fn broken_lines_say_why() {
     let cases = [
         (

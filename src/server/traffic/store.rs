@@ -45,7 +45,8 @@ pub fn hashed_visitor(secret: &[u8; 32], ip: &str, user_agent: &str) -> String {
 }
 
 /// The key of a view: from its event id when it has one, else from its time, visitor and
-/// page. The project is part of it, so two projects never share a key.
+/// page. The project is part of it, so two projects never share a key. It starts with the
+/// time, so a log (in time order) adds keys at the end of the index instead of all over it.
 #[must_use]
 pub fn view_key(
     project: &str,
@@ -71,7 +72,9 @@ pub fn view_key(
         }
     }
     let mut key = [0u8; 16];
-    key.copy_from_slice(&hash.finalize()[..16]);
+    let ordered = u64::from_ne_bytes(ts_ms.to_ne_bytes()) ^ (1 << 63);
+    key[..8].copy_from_slice(&ordered.to_be_bytes());
+    key[8..].copy_from_slice(&hash.finalize()[..8]);
     key
 }
 
