@@ -127,7 +127,7 @@ async fn follow_survives_rotation_truncation_and_restart() {
     let (stdout, stderr) = stop(child, "-INT");
     assert!(stderr.contains("resuming after line 1"), "{stderr}");
     assert!(
-        stdout.contains("read 1 lines: kept 1 views (human 1, AI 0)"),
+        stdout.contains("read 1 line: kept 1 view (human 1, AI 0)"),
         "{stdout}"
     );
     server.shutdown().await;

@@ -93,12 +93,12 @@ async fn combined_log_counts_as_the_hosted_service_does() {
     );
     let summary = [
         "read 26 lines: kept 16 views (human 5, AI 11)",
-        "2 assets",
-        "1 not GET or HEAD",
-        "2 redirects and errors",
-        "1 search crawlers",
-        "1 training crawlers",
-        "1 page views by non-browsers",
+        "assets 2",
+        "not GET or HEAD 1",
+        "redirects and errors 2",
+        "search crawlers 1",
+        "training crawlers 1",
+        "page views by non-browsers 1",
         "skipped 2 broken lines",
         "line 25: cut short",
         "line 26: the request line",
@@ -137,8 +137,8 @@ async fn caddy_log_counts_and_reads_accept() {
     );
     let summary = [
         "read 27 lines: kept 17 views (human 5, AI 12)",
-        "1 not requests",
-        "skipped 1 broken lines",
+        "not requests 1",
+        "skipped 1 broken line",
         "line 27: ",
     ];
     check_format("caddy", "caddy.log", expected, &summary).await;
@@ -157,10 +157,10 @@ async fn mintlify_events_use_anon_id_and_event_id() {
     );
     let summary = [
         "read 22 lines: kept 15 views (human 4, AI 11)",
-        "1 already stored",
-        "1 not requests",
-        "1 assets",
-        "skipped 1 broken lines",
+        "already stored 1",
+        "not requests 1",
+        "assets 1",
+        "skipped 1 broken line",
         "line 22: not valid JSON",
     ];
     check_format("mintlify", "mintlify.jsonl", expected, &summary).await;
@@ -329,7 +329,7 @@ async fn a_rules_file_adds_an_agent() {
         &["--format", "combined", log.to_str().unwrap()],
     );
     assert!(
-        text(&out.stdout).contains("1 page views by non-browsers"),
+        text(&out.stdout).contains("page views by non-browsers 1"),
         "{}",
         text(&out.stdout)
     );
@@ -344,7 +344,7 @@ async fn a_rules_file_adds_an_agent() {
         ],
     );
     assert!(
-        text(&out.stdout).contains("kept 1 views (human 0, AI 1)"),
+        text(&out.stdout).contains("kept 1 view (human 0, AI 1)"),
         "{}",
         text(&out.stdout)
     );
@@ -366,5 +366,34 @@ async fn a_rules_file_adds_an_agent() {
         text(&out.stderr).contains("bad.rules line 1: unknown section [robots]"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_log_in_another_format_is_pointed_out() {
+    let home = tempfile::tempdir().unwrap();
+    let common = fixture("common.log");
+    let out = import(
+        home.path(),
+        &["--format", "combined", common.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no line of") && stderr.contains("another --format"),
+        "{stderr}"
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("skipped 13 broken lines") && stdout.contains("\n    ...\n"),
+        "{stdout}"
+    );
+    // The first line starts with the file's path; the rest fit 80 columns.
+    assert!(
+        stdout
+            .lines()
+            .skip(1)
+            .all(|line| line.chars().count() <= 80),
+        "{stdout}"
     );
 }

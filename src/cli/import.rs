@@ -72,6 +72,13 @@ pub struct ClassifyArgs {
     pub ua_rules: Option<PathBuf>,
 }
 
+fn format_name(format: FormatArg) -> String {
+    format
+        .to_possible_value()
+        .map(|value| value.get_name().to_owned())
+        .unwrap_or_default()
+}
+
 fn log_format(format: FormatArg) -> Option<LogFormat> {
     match format {
         FormatArg::Jsonl => None,
@@ -145,12 +152,23 @@ pub fn run(args: &ImportArgs) -> Outcome {
         let summary = traffic::import_all(&db, &mut importer, input)
             .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
         println!("{}: {summary}", path.display());
+        if summary.lines > 0 && summary.broken == summary.lines {
+            super::warn(&format!(
+                "no line of {} reads as {:?}: is it in another --format (jsonl, combined, common, caddy, mintlify)?",
+                path.display(),
+                format_name(args.format)
+            ));
+        }
         total.add(&summary);
     }
     if args.files.len() > 1 {
         println!("all files: {total}");
     }
-    println!("project {}: {} views added", args.project, total.kept());
+    println!(
+        "project {}: {} added",
+        args.project,
+        traffic::summary::plural(total.kept(), "view")
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -184,6 +202,10 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
     let mut note = |text: String| eprintln!("docdeck: {text}");
     let summary = follow::follow(db, importer, &args.project, &args.files, &stop, &mut note)
         .map_err(|err| CliError::failed(err.to_string()))?;
+    // A fresh line after the ^C the terminal echoed.
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        println!();
+    }
     println!("stopped: {summary}");
     Ok(ExitCode::SUCCESS)
 }

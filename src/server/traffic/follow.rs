@@ -28,6 +28,8 @@ const BUFFER: usize = 256 * 1024;
 struct Tail {
     path: PathBuf,
     open: Option<Open>,
+    /// Whether "waiting for it to appear" was said (once per absence).
+    said_missing: bool,
 }
 
 struct Open {
@@ -53,6 +55,7 @@ pub fn follow(
         .map(|path| Tail {
             path: path.clone(),
             open: None,
+            said_missing: false,
         })
         .collect();
     loop {
@@ -85,7 +88,7 @@ impl Tail {
     fn has_news(&self) -> bool {
         let at_path = fs::metadata(&self.path).ok();
         let Some(open) = &self.open else {
-            return at_path.is_some();
+            return at_path.is_some() || !self.said_missing;
         };
         let consumed = open.at.offset + open.partial.len() as u64;
         let len = open
@@ -107,6 +110,13 @@ impl Tail {
     ) -> Result<bool, ImportError> {
         if self.open.is_none() {
             self.open = self.reopen(tx, project, note)?;
+            if self.open.is_none() && !self.said_missing {
+                note(format!(
+                    "{}: not there yet; waiting for it to appear",
+                    self.path.display()
+                ));
+            }
+            self.said_missing = self.open.is_none();
         }
         let Some(open) = self.open.as_mut() else {
             return Ok(false);
@@ -125,6 +135,7 @@ impl Tail {
             ));
             open.rewind().map_err(|err| read_error(open.at, &err))?;
         }
+        importer.source = Some(path.clone());
         let more = open.read(tx, importer, deadline)?;
         store::save_position(tx, project, open.id, &path, open.at)?;
         if more {

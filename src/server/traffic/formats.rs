@@ -130,13 +130,13 @@ fn nginx(line: &str, combined: bool, clock: &mut Clock) -> Result<Line, String> 
         (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return Err(format!(
-            "the request line {:?} is not METHOD PATH PROTOCOL",
-            crate::text::excerpt(request, 40)
+            "the request line \"{}\" is not METHOD PATH PROTOCOL",
+            crate::text::excerpt(request, 20)
         ));
     };
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) {
         return Err(format!(
-            "{:?} is not a request method",
+            "\"{}\" is not a request method",
             crate::text::excerpt(method, 20)
         ));
     }

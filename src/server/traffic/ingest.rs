@@ -32,6 +32,8 @@ pub struct Importer {
     visitors: HashMap<(String, String), String>,
     /// Counts since the importer was made or last taken.
     pub summary: Summary,
+    /// The file being read, where broken lines must name it (`--follow` across files).
+    pub source: Option<String>,
 }
 
 /// What a record counts as, before storing.
@@ -60,6 +62,7 @@ impl Importer {
             classes: HashMap::new(),
             visitors: HashMap::new(),
             summary: Summary::default(),
+            source: None,
         })
     }
 
@@ -89,7 +92,12 @@ impl Importer {
                 });
             }
             Err(reason) => {
-                self.summary.broken_line(number, reason);
+                let source = self.source.as_deref();
+                let place = || match source {
+                    Some(file) => format!("{file} line {number}"),
+                    None => format!("line {number}"),
+                };
+                self.summary.broken_line(place, reason);
                 return Ok(());
             }
         };

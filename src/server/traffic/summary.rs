@@ -48,8 +48,9 @@ pub struct Summary {
     pub ai: u64,
     pub dropped: BTreeMap<Dropped, u64>,
     pub broken: u64,
-    /// The first few broken lines: number and reason.
-    pub first_broken: Vec<(u64, String)>,
+    /// The first few broken lines: where (`line 4`, or `access.log line 4` when several
+    /// files are followed) and why.
+    pub first_broken: Vec<(String, String)>,
 }
 
 impl Summary {
@@ -57,10 +58,10 @@ impl Summary {
         *self.dropped.entry(why).or_default() += 1;
     }
 
-    pub(crate) fn broken_line(&mut self, line: u64, reason: String) {
+    pub(crate) fn broken_line(&mut self, place: impl FnOnce() -> String, reason: String) {
         self.broken += 1;
         if self.first_broken.len() < NAMED_BROKEN {
-            self.first_broken.push((line, reason));
+            self.first_broken.push((place(), reason));
         }
     }
 
@@ -88,9 +89,9 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "read {} lines: kept {} views (human {}, AI {})",
-            self.lines,
-            self.kept(),
+            "read {}: kept {} (human {}, AI {})",
+            plural(self.lines, "line"),
+            plural(self.kept(), "view"),
             self.human,
             self.ai
         )?;
@@ -98,19 +99,44 @@ impl fmt::Display for Summary {
             let parts: Vec<String> = self
                 .dropped
                 .iter()
-                .map(|(why, count)| format!("{count} {}", why.label()))
+                .map(|(why, count)| format!("{} {count}", why.label()))
                 .collect();
-            write!(f, "\n  not counted: {}", parts.join(", "))?;
+            // Wrapped to fit 80 columns.
+            let mut line = "  not counted:".to_owned();
+            for (i, part) in parts.iter().enumerate() {
+                let part = if i + 1 < parts.len() {
+                    format!("{part},")
+                } else {
+                    part.clone()
+                };
+                if line.len() + 1 + part.len() > 78 {
+                    write!(f, "\n{line}")?;
+                    line = "   ".to_owned();
+                }
+                line.push(' ');
+                line.push_str(&part);
+            }
+            write!(f, "\n{line}")?;
         }
         if self.broken > 0 {
-            write!(f, "\n  skipped {} broken lines", self.broken)?;
-            for (line, reason) in &self.first_broken {
-                write!(f, "\n    line {line}: {reason}")?;
+            write!(f, "\n  skipped {}", plural(self.broken, "broken line"))?;
+            for (place, reason) in &self.first_broken {
+                write!(f, "\n    {place}: {reason}")?;
             }
-            if self.broken > self.first_broken.len() as u64 {
+            if !self.first_broken.is_empty() && self.broken > self.first_broken.len() as u64 {
                 write!(f, "\n    ...")?;
             }
         }
         Ok(())
+    }
+}
+
+/// `1 line`, `2 lines`.
+#[must_use]
+pub fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("{count} {noun}")
+    } else {
+        format!("{count} {noun}s")
     }
 }
