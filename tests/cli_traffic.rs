@@ -166,6 +166,47 @@ async fn mintlify_events_use_anon_id_and_event_id() {
     check_format("mintlify", "mintlify.jsonl", expected, &summary).await;
 }
 
+/// Vercel and Cloudflare fixtures hold the combined log's requests, an entry repeated
+/// (the same `id` / `RayID`) and a line cut short.
+fn combined_counts() -> Counts {
+    (
+        vec![
+            ("/quickstart", 1, 9, 10),
+            ("/", 1, 0, 1),
+            ("/guides/setup", 2, 1, 2),
+            ("/llms.txt", 0, 1, 1),
+        ],
+        (3, 11, 13),
+    )
+}
+
+#[tokio::test]
+async fn vercel_log_drain_counts_and_keys_by_id() {
+    let summary = [
+        "read 27 lines: kept 16 views (human 5, AI 11)",
+        "not requests 1",
+        "already stored 1",
+        "skipped 1 broken line",
+    ];
+    check_format("vercel", "vercel.ndjson", combined_counts(), &summary).await;
+}
+
+#[tokio::test]
+async fn cloudflare_logpush_counts_and_keys_by_ray_id() {
+    let summary = [
+        "read 26 lines: kept 16 views (human 5, AI 11)",
+        "already stored 1",
+        "skipped 1 broken line",
+    ];
+    check_format(
+        "cloudflare",
+        "cloudflare.ndjson",
+        combined_counts(),
+        &summary,
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn strict_fails_the_file_and_gzip_and_stdin_are_read() {
     let home = tempfile::tempdir().unwrap();

@@ -30,6 +30,10 @@ pub enum FormatArg {
     Caddy,
     /// The hosted service's analytics event stream (docs.content.view events)
     Mintlify,
+    /// Vercel's log drain (NDJSON)
+    Vercel,
+    /// Cloudflare Logpush HTTP requests (NDJSON)
+    Cloudflare,
 }
 
 #[derive(Debug, Args)]
@@ -86,6 +90,8 @@ fn log_format(format: FormatArg) -> Option<LogFormat> {
         FormatArg::Common => Some(LogFormat::Common),
         FormatArg::Caddy => Some(LogFormat::Caddy),
         FormatArg::Mintlify => Some(LogFormat::Mintlify),
+        FormatArg::Vercel => Some(LogFormat::Vercel),
+        FormatArg::Cloudflare => Some(LogFormat::Cloudflare),
     }
 }
 
@@ -112,7 +118,7 @@ fn check(args: &ImportArgs) -> Result<(), CliError> {
     }
     if args.format == FormatArg::Jsonl && (args.follow || args.ua_rules.is_some()) {
         return Err(CliError::usage(
-            "--follow and --ua-rules are for logs: give --format combined, common, caddy or mintlify (jsonl lines carry their class)",
+            "--follow and --ua-rules are for logs: give --format combined, common, caddy, mintlify, vercel or cloudflare (jsonl lines carry their class)",
         ));
     }
     if args.follow
@@ -154,7 +160,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         println!("{}: {summary}", path.display());
         if summary.lines > 0 && summary.broken == summary.lines {
             super::warn(&format!(
-                "no line of {} reads as {:?}: is it in another --format (jsonl, combined, common, caddy, mintlify)?",
+                "no line of {} reads as {:?}: is it in another --format (jsonl, combined, common, caddy, mintlify, vercel, cloudflare)?",
                 path.display(),
                 format_name(args.format)
             ));

@@ -1,11 +1,10 @@
 //! The record formats `docdeck import` reads besides JSON lines: nginx/Apache combined and
-//! common logs, Caddy's JSON access log, and the hosted service's event stream. Each line
-//! becomes a [`Record`], is not a request at all, or is broken.
+//! common logs here; Caddy, Vercel and Cloudflare JSON logs and the hosted service's event
+//! stream in `json_formats.rs`. Each line becomes a [`Record`], is not a request at all,
+//! or is broken.
 
-use serde::Deserialize;
-use serde_json::Value;
-
-use crate::api::DateParam;
+#[path = "json_formats.rs"]
+mod json;
 
 /// A request as a log line records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +39,8 @@ pub enum LogFormat {
     Common,
     Caddy,
     Mintlify,
+    Vercel,
+    Cloudflare,
 }
 
 /// Reads nginx times, remembering the last day seen, since a log stays on one day for
@@ -104,8 +105,10 @@ pub fn parse(format: LogFormat, line: &str, clock: &mut Clock) -> Result<Line, S
     match format {
         LogFormat::Combined => nginx(line, true, clock),
         LogFormat::Common => nginx(line, false, clock),
-        LogFormat::Caddy => caddy(line),
-        LogFormat::Mintlify => mintlify(line),
+        LogFormat::Caddy => json::caddy(line),
+        LogFormat::Mintlify => json::mintlify(line),
+        LogFormat::Vercel => json::vercel(line),
+        LogFormat::Cloudflare => json::cloudflare(line),
     }
 }
 
@@ -178,116 +181,6 @@ fn quoted(text: &str) -> Option<(&str, &str)> {
         }
     }
     None
-}
-
-#[derive(Deserialize)]
-struct CaddyLine {
-    ts: Option<Value>,
-    request: Option<CaddyRequest>,
-    status: Option<u16>,
-}
-
-#[derive(Deserialize)]
-struct CaddyRequest {
-    remote_ip: Option<String>,
-    client_ip: Option<String>,
-    method: String,
-    uri: String,
-    #[serde(default)]
-    headers: serde_json::Map<String, Value>,
-}
-
-/// Caddy's JSON access log: `ts` (seconds, or a time string), `request.{remote_ip,
-/// client_ip, method, uri, headers}`, `status`. Lines without `request` are other logs.
-fn caddy(line: &str) -> Result<Line, String> {
-    let entry: CaddyLine = serde_json::from_str(line).map_err(json_error)?;
-    let Some(request) = entry.request else {
-        return Ok(Line::Other);
-    };
-    let ts_ms = match entry.ts {
-        Some(Value::Number(seconds)) => seconds
-            .as_f64()
-            .map(|s| (s * 1000.0).round() as i64)
-            .ok_or("ts is not a number of seconds")?,
-        Some(Value::String(text)) => DateParam::parse("ts", &text)
-            .map_err(|e| e.to_string())?
-            .millis(),
-        _ => return Err("ts is missing".to_owned()),
-    };
-    let status = entry.status.ok_or("status is missing")?;
-    let header = |name: &str| {
-        request
-            .headers
-            .iter()
-            .find(|(key, _)| key.eq_ignore_ascii_case(name))
-            .and_then(|(_, value)| match value {
-                Value::Array(values) => values.first().and_then(Value::as_str).map(str::to_owned),
-                Value::String(text) => Some(text.clone()),
-                _ => None,
-            })
-    };
-    Ok(Line::Request(Record {
-        ts_ms,
-        user_agent: Some(header("User-Agent").unwrap_or_default()),
-        accept: header("Accept"),
-        method: request.method,
-        target: request.uri,
-        status,
-        ip: request.client_ip.or(request.remote_ip),
-        anon_id: None,
-        event_id: None,
-    }))
-}
-
-#[derive(Deserialize)]
-struct MintlifyLine {
-    #[serde(rename = "eventType")]
-    event_type: String,
-    #[serde(default)]
-    payload: Option<serde_json::Map<String, Value>>,
-}
-
-/// The hosted service's event stream: `docs.content.view` events count; other types are
-/// other events.
-fn mintlify(line: &str) -> Result<Line, String> {
-    let event: MintlifyLine = serde_json::from_str(line).map_err(json_error)?;
-    if event.event_type != "docs.content.view" {
-        return Ok(Line::Other);
-    }
-    let payload = event.payload.ok_or("payload is missing")?;
-    let text = |name: &str| match payload.get(name) {
-        Some(Value::String(text)) if !text.is_empty() => Some(text.clone()),
-        _ => None,
-    };
-    let ts_ms = match payload.get("created_at") {
-        Some(Value::String(text)) => DateParam::parse("created_at", text)
-            .map_err(|e| e.to_string())?
-            .millis(),
-        Some(Value::Number(ms)) => ms.as_i64().ok_or("created_at is not whole milliseconds")?,
-        _ => return Err("payload.created_at is missing".to_owned()),
-    };
-    let record = Record {
-        ts_ms,
-        method: "GET".to_owned(),
-        target: text("path").ok_or("payload.path is missing")?,
-        status: 200,
-        ip: text("ip"),
-        user_agent: Some(text("user_agent").unwrap_or_default()),
-        accept: None,
-        anon_id: text("anon_id"),
-        event_id: text("event_id"),
-    };
-    if record.anon_id.is_none() && record.ip.is_none() {
-        return Err("payload has neither anon_id nor ip, so the visitor is unknown".to_owned());
-    }
-    Ok(Line::Request(record))
-}
-
-fn json_error(err: serde_json::Error) -> String {
-    format!(
-        "not valid JSON ({})",
-        err.to_string().replace(" at line 1 column", " at column")
-    )
 }
 
 /// Whether an `Accept` header prefers Markdown or plain text over HTML.
