@@ -53,8 +53,8 @@ pub enum Command {
     Visitors(visitors::VisitorsArgs),
     /// Run the local service: the whole interface on SQLite, for offline work and tests.
     Serve(serve::ServeArgs),
-    /// Load views into a local service database: JSON lines, access logs (nginx/Apache
-    /// combined or common, Caddy) or the hosted service's event stream; --follow reads on.
+    /// Load views into a local service database from JSON lines, access logs (nginx/Apache,
+    /// Caddy, Vercel, Cloudflare) or the hosted service's event stream; --follow reads on.
     Import(import::ImportArgs),
     /// Show how docdeck counts a user agent (and a path): AI, human or neither, and why.
     Classify(import::ClassifyArgs),
