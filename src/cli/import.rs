@@ -13,6 +13,7 @@ use super::serve::db_location;
 use super::{CliError, Outcome};
 use crate::server::analytics::Traffic;
 use crate::server::db::{Db, DbLocation};
+use crate::server::import::ImportError;
 use crate::server::traffic::formats::LogFormat;
 use crate::server::traffic::page::{self, NotAView};
 use crate::server::traffic::rules::{Rules, Verdict};
@@ -207,7 +208,14 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
     );
     let mut note = |text: String| eprintln!("docdeck: {text}");
     let summary = follow::follow(db, importer, &args.project, &args.files, &stop, &mut note)
-        .map_err(|err| CliError::failed(err.to_string()))?;
+        .map_err(|err| match err {
+            // Earlier commits stay: say so rather than "nothing was imported".
+            ImportError::Line { line, reason } => CliError::failed(format!(
+                "{} line {line}: {reason}; stopped there (--strict): what was committed before is kept, the lines read since the last commit are not",
+                importer.source.as_deref().unwrap_or("input")
+            )),
+            other => CliError::failed(other.to_string()),
+        })?;
     // A fresh line after the ^C the terminal echoed.
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
         println!();
