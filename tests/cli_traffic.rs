@@ -438,3 +438,16 @@ fn a_log_in_another_format_is_pointed_out() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_missing_log_fails_with_what_to_check() {
+    let home = tempfile::tempdir().unwrap();
+    let out = import(home.path(), &["--format", "caddy", "no-such-access.log"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("cannot open no-such-access.log")
+            && stderr.contains("check the path, or use - for standard input"),
+        "{stderr}"
+    );
+}

@@ -77,6 +77,13 @@ pub struct ClassifyArgs {
     pub ua_rules: Option<PathBuf>,
 }
 
+fn cannot_open(path: &Path, err: &std::io::Error) -> CliError {
+    CliError::failed(format!(
+        "cannot open {}: {err}; check the path, or use - for standard input",
+        path.display()
+    ))
+}
+
 fn format_name(format: FormatArg) -> String {
     format
         .to_possible_value()
@@ -154,8 +161,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
     }
     let mut total = Summary::default();
     for path in &args.files {
-        let input = traffic::open(path)
-            .map_err(|err| CliError::failed(format!("cannot open {}: {err}", path.display())))?;
+        let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
         let summary = traffic::import_all(&db, &mut importer, input)
             .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
         println!("{}: {summary}", path.display());
@@ -182,8 +188,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
 /// Today's format, unchanged: each file in one transaction, a bad line fails it.
 fn jsonl(db: &Db, args: &ImportArgs) -> Outcome {
     for path in &args.files {
-        let input = traffic::open(path)
-            .map_err(|err| CliError::failed(format!("cannot open {}: {err}", path.display())))?;
+        let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
         let count = crate::server::import::import(db, &args.project, input)
             .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
         println!("imported {count} views into project {}", args.project);
