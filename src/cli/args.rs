@@ -143,6 +143,14 @@ impl Cli {
                     "connection flags are for commands that call a service; serve's own --project and --api-key go after it (docdeck serve --help)",
                 )?;
             }
+            Some(Command::Classify(_)) => {
+                refuse_console_flags(&console, "classify")?;
+                refuse_client_flags(
+                    &client,
+                    "classify",
+                    "classify reads no service; its own flags go after it (docdeck classify --help)",
+                )?;
+            }
             Some(Command::Import(_)) => {
                 refuse_console_flags(&console, "import")?;
                 refuse_client_flags(

@@ -6,6 +6,7 @@
 mod args;
 mod console;
 mod context;
+mod import;
 mod jobs;
 mod output;
 mod serve;
@@ -52,8 +53,11 @@ pub enum Command {
     Visitors(visitors::VisitorsArgs),
     /// Run the local service: the whole interface on SQLite, for offline work and tests.
     Serve(serve::ServeArgs),
-    /// Load view events (JSON lines) into a local service database.
-    Import(serve::ImportArgs),
+    /// Load views into a local service database from JSON lines, access logs (nginx/Apache,
+    /// Caddy, Vercel, Cloudflare) or the hosted service's event stream; --follow reads on.
+    Import(import::ImportArgs),
+    /// Show how docdeck counts a user agent (and a path): AI, human or neither, and why.
+    Classify(import::ClassifyArgs),
 }
 
 /// `docdeck jobs`: the connection flags may also stand between `jobs` and its command.
@@ -156,7 +160,8 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Jobs(args)) => jobs::run(args.command).await,
             Some(Command::Visitors(args)) => visitors::run(args).await,
             Some(Command::Serve(args)) => serve::serve(args).await,
-            Some(Command::Import(args)) => serve::import(&args),
+            Some(Command::Import(args)) => import::run(&args),
+            Some(Command::Classify(args)) => import::classify(&args),
         }
     });
     // Requests still in flight (none in normal use) are not waited for.

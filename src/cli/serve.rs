@@ -1,9 +1,7 @@
-//! `docdeck serve` and `docdeck import`: the local service and loading data into it.
+//! `docdeck serve`: the local service.
 
-use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -13,7 +11,7 @@ use super::context::duration_arg;
 use super::{CliError, Outcome, default_service_db};
 use crate::config::Secret;
 use crate::server::agent::{OutcomeWeights, SimulatedAgent};
-use crate::server::db::{Db, DbLocation};
+use crate::server::db::DbLocation;
 use crate::server::faults::{FaultPlan, Latency, Rate};
 use crate::server::jobs::JobDefaults;
 use crate::server::{self, DEFAULT_ADDR, SeedKind, ServeOptions};
@@ -125,20 +123,7 @@ impl FaultArgs {
     }
 }
 
-#[derive(Debug, Args)]
-pub struct ImportArgs {
-    /// Database of the local service [default: service.sqlite in the data folder]
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<String>,
-    /// Project the views belong to
-    #[arg(long, value_name = "ID", default_value = "demo")]
-    pub project: String,
-    /// JSON lines, one view per line: {"ts": "<RFC 3339>", "path": "/p", "visitorId": "v1",
-    /// "traffic": "human" | "ai"}; `-` reads standard input
-    pub file: PathBuf,
-}
-
-fn db_location(db: Option<&str>) -> Result<DbLocation, CliError> {
+pub(super) fn db_location(db: Option<&str>) -> Result<DbLocation, CliError> {
     match db {
         Some(text) => Ok(DbLocation::parse(text)),
         None => Ok(DbLocation::File(default_service_db()?)),
@@ -362,28 +347,4 @@ impl Signals {
         let _ = tokio::signal::ctrl_c().await;
         Stop::Interrupt
     }
-}
-
-pub fn import(args: &ImportArgs) -> Outcome {
-    let location = db_location(args.db.as_deref())?;
-    if location == DbLocation::Memory {
-        return Err(CliError::usage(
-            "importing into :memory: would keep nothing: give --db a file",
-        ));
-    }
-    let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
-    let count = if args.file.as_os_str() == "-" {
-        server::import::import(&db, &args.project, std::io::stdin().lock())
-    } else {
-        let file = File::open(&args.file).map_err(|err| {
-            CliError::failed(format!(
-                "cannot open {}: {err}; check the path, or use - for standard input",
-                args.file.display()
-            ))
-        })?;
-        server::import::import(&db, &args.project, BufReader::new(file))
-    }
-    .map_err(|err| CliError::failed(err.to_string()))?;
-    println!("imported {count} views into project {}", args.project);
-    Ok(ExitCode::SUCCESS)
 }

@@ -199,6 +199,9 @@ pub fn has_views(conn: &Connection, project: &str) -> Result<bool, StoreError> {
     )?)
 }
 
+/// How many ids an `Interner` remembers before it starts again.
+const INTERNED_MAX: usize = 100_000;
+
 /// Maps strings to integer ids of a lookup table, remembering those already seen.
 struct Interner {
     table: &'static str,
@@ -218,6 +221,10 @@ impl Interner {
     fn id(&mut self, tx: &Transaction<'_>, project: &str, value: &str) -> Result<i64, StoreError> {
         if let Some(id) = self.known.get(value) {
             return Ok(*id);
+        }
+        // A follower runs for days: what it remembers stays bounded (ids are asked again).
+        if self.known.len() >= INTERNED_MAX {
+            self.known.clear();
         }
         let sql = format!(
             "INSERT INTO {table} (project, {column}) VALUES (?1, ?2)

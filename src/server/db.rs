@@ -52,7 +52,8 @@ pub enum StoreError {
 }
 
 /// Schema steps; entry `n` takes the database from version `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &[r"
+const MIGRATIONS: &[&str] = &[
+    r"
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE api_keys (
     hash TEXT PRIMARY KEY,
@@ -103,7 +104,24 @@ CREATE TABLE views (
     ai INTEGER NOT NULL CHECK (ai IN (0, 1))
 );
 CREATE INDEX views_by_time ON views (project, ts_ms);
-"];
+",
+    r"
+-- Keys of imported views (a hash of the project and event id, or of the time, visitor and
+-- page): a view whose key is here is not stored again (issue 15).
+CREATE TABLE view_keys (key BLOB PRIMARY KEY) WITHOUT ROWID;
+-- Where `import --follow` stopped in each file, by the file's identity.
+CREATE TABLE import_positions (
+    project TEXT NOT NULL,
+    device INTEGER NOT NULL,
+    inode INTEGER NOT NULL,
+    offset INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    PRIMARY KEY (project, device, inode)
+) WITHOUT ROWID;
+",
+];
 
 /// How many read-only connections a file database gets beside its writer, for each kind
 /// of read.

@@ -11,6 +11,7 @@ pub mod jobs;
 pub mod keys;
 pub mod ratelimit;
 pub mod seed;
+pub mod traffic;
 pub mod worker;
 
 use std::net::SocketAddr;

@@ -45,6 +45,8 @@ pub struct Footprint {
     pub views: u64,
     pub jobs: u64,
     pub keys: u64,
+    /// Log files `import --follow` reads into the project (it may have seen no view yet).
+    pub followed: u64,
 }
 
 impl Footprint {
@@ -58,13 +60,14 @@ impl Footprint {
             views: count("SELECT COUNT(*) FROM views WHERE project = ?1")?,
             jobs: count("SELECT COUNT(*) FROM jobs WHERE project = ?1")?,
             keys: count("SELECT COUNT(*) FROM api_keys WHERE project = ?1")?,
+            followed: count("SELECT COUNT(*) FROM import_positions WHERE project = ?1")?,
         })
     }
 
     /// Whether the project has never existed in this database.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.views == 0 && self.jobs == 0 && self.keys == 0
+        self.views == 0 && self.jobs == 0 && self.keys == 0 && self.followed == 0
     }
 }
 
@@ -84,7 +87,15 @@ impl std::fmt::Display for Footprint {
             plural(self.views, "view", "views"),
             plural(self.jobs, "job", "jobs"),
             plural(self.keys, "API key", "API keys")
-        )
+        )?;
+        if self.followed > 0 {
+            write!(
+                f,
+                " (and {} read by import --follow)",
+                plural(self.followed, "log file", "log files")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -298,13 +309,23 @@ mod tests {
         let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
         const VIEW: &str = r#"{"ts": "2026-11-20T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#;
         type Prepare = fn(&Db);
-        let prepare: [(&str, Prepare); 3] = [
+        let prepare: [(&str, Prepare); 4] = [
             ("views", |db| {
                 crate::server::import::import(db, "demo", VIEW.as_bytes()).unwrap();
             }),
             ("a job", |db| {
                 db.blocking(|c| jobs::create(c, "demo", "Fix typos", &defaults(), 0))
                     .unwrap();
+            }),
+            ("a followed log with no view yet", |db| {
+                db.blocking(|c| {
+                    c.execute(
+                        "INSERT INTO import_positions VALUES ('demo', 1, 2, 0, 0, '/var/log/a', 0)",
+                        [],
+                    )?;
+                    Ok(())
+                })
+                .unwrap();
             }),
             ("a key", |db| {
                 let key = crate::config::Secret::new("mint_x");
@@ -338,6 +359,7 @@ mod tests {
             views: 104_283,
             jobs: 1,
             keys: 0,
+            followed: 0,
         };
         assert_eq!(footprint.to_string(), "104,283 views, 1 job and 0 API keys");
         assert_eq!(crate::text::thousands(0), "0");

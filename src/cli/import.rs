@@ -1,0 +1,283 @@
+//! `docdeck import` and `docdeck classify`: loading views into the local service's
+//! database (JSON lines, access logs, the hosted service's events; once or following
+//! live files), and showing how a user agent is counted.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use clap::{Args, ValueEnum};
+
+use super::serve::db_location;
+use super::{CliError, Outcome};
+use crate::server::analytics::Traffic;
+use crate::server::db::{Db, DbLocation};
+use crate::server::import::ImportError;
+use crate::server::traffic::formats::LogFormat;
+use crate::server::traffic::page::{self, NotAView};
+use crate::server::traffic::rules::{Rules, Verdict};
+use crate::server::traffic::{self, Importer, Summary, follow, ingest};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// {"ts": "<RFC 3339>", "path": "/p", "visitorId": "v1", "traffic": "human" | "ai"}
+    Jsonl,
+    /// nginx/Apache combined log (the default of both)
+    Combined,
+    /// nginx/Apache common log: no user agent, so every page view counts as human
+    Common,
+    /// Caddy's JSON access log
+    Caddy,
+    /// The hosted service's analytics event stream (docs.content.view events)
+    Mintlify,
+    /// Vercel's log drain (NDJSON)
+    Vercel,
+    /// Cloudflare Logpush HTTP requests (NDJSON)
+    Cloudflare,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Database of the local service [default: service.sqlite in the data folder]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+    /// Project the views belong to
+    #[arg(long, value_name = "ID", default_value = "demo")]
+    pub project: String,
+    /// Format of the records
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: FormatArg,
+    /// Keep reading the files as they grow, across rotation and truncation, until Ctrl-C
+    /// or SIGTERM; a restart resumes where it stopped
+    #[arg(long)]
+    pub follow: bool,
+    /// A broken line fails its whole file (jsonl always does)
+    #[arg(long)]
+    pub strict: bool,
+    /// User-agent rules tried before the shipped ones (same format as
+    /// assets/ua-rules/rules.txt)
+    #[arg(long, value_name = "FILE")]
+    pub ua_rules: Option<PathBuf>,
+    /// Files to read; `-` is standard input, names ending in .gz are read as gzip
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ClassifyArgs {
+    /// The user agent, as the log has it
+    #[arg(value_name = "UA")]
+    pub user_agent: String,
+    /// A requested path, to see whether it is a page, Markdown or an asset
+    #[arg(value_name = "PATH")]
+    pub path: Option<String>,
+    /// User-agent rules tried before the shipped ones
+    #[arg(long, value_name = "FILE")]
+    pub ua_rules: Option<PathBuf>,
+}
+
+fn cannot_open(path: &Path, err: &std::io::Error) -> CliError {
+    CliError::failed(format!(
+        "cannot open {}: {err}; check the path, or use - for standard input",
+        path.display()
+    ))
+}
+
+fn format_name(format: FormatArg) -> String {
+    format
+        .to_possible_value()
+        .map(|value| value.get_name().to_owned())
+        .unwrap_or_default()
+}
+
+fn log_format(format: FormatArg) -> Option<LogFormat> {
+    match format {
+        FormatArg::Jsonl => None,
+        FormatArg::Combined => Some(LogFormat::Combined),
+        FormatArg::Common => Some(LogFormat::Common),
+        FormatArg::Caddy => Some(LogFormat::Caddy),
+        FormatArg::Mintlify => Some(LogFormat::Mintlify),
+        FormatArg::Vercel => Some(LogFormat::Vercel),
+        FormatArg::Cloudflare => Some(LogFormat::Cloudflare),
+    }
+}
+
+fn load_rules(path: Option<&Path>) -> Result<Rules, CliError> {
+    let rules = match path {
+        None => Rules::shipped(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|err| {
+                CliError::usage(format!("cannot read --ua-rules {}: {err}", path.display()))
+            })?;
+            Rules::with_user(
+                &crate::text::normalize_newlines(&text),
+                &path.display().to_string(),
+            )
+        }
+    };
+    rules.map_err(|err| CliError::usage(err.to_string()))
+}
+
+/// Refuses flag combinations that cannot work, before anything is read.
+fn check(args: &ImportArgs) -> Result<(), CliError> {
+    if args.project.is_empty() {
+        return Err(CliError::usage("--project must not be empty"));
+    }
+    if args.format == FormatArg::Jsonl && (args.follow || args.ua_rules.is_some()) {
+        return Err(CliError::usage(
+            "--follow and --ua-rules are for logs: give --format combined, common, caddy, mintlify, vercel or cloudflare (jsonl lines carry their class)",
+        ));
+    }
+    if args.follow
+        && let Some(path) = args.files.iter().find(|path| !follow::followable(path))
+    {
+        return Err(CliError::usage(format!(
+            "--follow cannot follow {}: standard input and .gz files do not grow; import them without --follow",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+pub fn run(args: &ImportArgs) -> Outcome {
+    check(args)?;
+    let location = db_location(args.db.as_deref())?;
+    if location == DbLocation::Memory {
+        return Err(CliError::usage(
+            "importing into :memory: would keep nothing: give --db a file",
+        ));
+    }
+    let rules = Arc::new(load_rules(args.ua_rules.as_deref())?);
+    let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
+    let Some(format) = log_format(args.format) else {
+        return jsonl(&db, args);
+    };
+    let mut importer = db
+        .blocking(|conn| Importer::new(conn, &args.project, format, rules, args.strict))
+        .map_err(|err| CliError::failed(err.to_string()))?;
+    if args.follow {
+        return follow_files(&db, &mut importer, args);
+    }
+    let mut total = Summary::default();
+    for path in &args.files {
+        let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
+        let summary = traffic::import_all(&db, &mut importer, input)
+            .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
+        println!("{}: {summary}", path.display());
+        if summary.lines > 0 && summary.broken == summary.lines {
+            super::warn(&format!(
+                "no line of {} reads as {:?}: is it in another --format (jsonl, combined, common, caddy, mintlify, vercel, cloudflare)?",
+                path.display(),
+                format_name(args.format)
+            ));
+        }
+        total.add(&summary);
+    }
+    if args.files.len() > 1 {
+        println!("all files: {total}");
+    }
+    println!(
+        "project {}: {} added",
+        args.project,
+        traffic::summary::plural(total.kept(), "view")
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Today's format, unchanged: each file in one transaction, a bad line fails it.
+fn jsonl(db: &Db, args: &ImportArgs) -> Outcome {
+    for path in &args.files {
+        let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
+        let count = crate::server::import::import(db, &args.project, input)
+            .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
+        println!("imported {count} views into project {}", args.project);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, Arc::clone(&stop))
+            .map_err(|err| CliError::failed(format!("cannot watch for Ctrl-C: {err}")))?;
+    }
+    eprintln!(
+        "docdeck: following {} into project {}; Ctrl-C stops (what was read is kept)",
+        args.files
+            .iter()
+            .map(|path| path.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        args.project
+    );
+    let mut note = |text: String| eprintln!("docdeck: {text}");
+    let summary = follow::follow(db, importer, &args.project, &args.files, &stop, &mut note)
+        .map_err(|err| match err {
+            // Earlier commits stay: say so rather than "nothing was imported".
+            ImportError::Line { line, reason } => CliError::failed(format!(
+                "{} line {line}: {reason}; stopped there (--strict): what was committed before is kept, the lines read since the last commit are not",
+                importer.source.as_deref().unwrap_or("input")
+            )),
+            other => CliError::failed(other.to_string()),
+        })?;
+    // A fresh line after the ^C the terminal echoed.
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        println!();
+    }
+    println!("stopped: {summary}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `docdeck classify "UA" [PATH]`: the class, the rule that decided it, and what a view of
+/// PATH by this agent counts as.
+pub fn classify(args: &ClassifyArgs) -> Outcome {
+    let rules = load_rules(args.ua_rules.as_deref())?;
+    let verdict = rules.classify(&args.user_agent);
+    println!("class: {}", verdict.class.name());
+    println!("rule:  {}", rule_text(&verdict));
+    let path = args.path.as_deref();
+    let pages = [("page views", false), ("Markdown views", true)];
+    match path.map(page::page_of) {
+        None => {
+            for (what, markdown) in pages {
+                println!("{what}: {}", counts(&verdict, markdown));
+            }
+        }
+        Some(Err(NotAView::Asset)) => println!(
+            "{}: an asset, not a page: not counted",
+            crate::text::sanitize(path.unwrap_or_default())
+        ),
+        Some(Err(_)) => {}
+        Some(Ok(view)) => println!(
+            "{}: a {} of {}: {}",
+            crate::text::sanitize(path.unwrap_or_default()),
+            if view.markdown {
+                "Markdown view"
+            } else {
+                "page view"
+            },
+            crate::text::sanitize(&view.path),
+            counts(&verdict, view.markdown)
+        ),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rule_text(verdict: &Verdict<'_>) -> String {
+    match verdict.rule {
+        Some(rule) => format!("{:?} ({}, line {})", rule.pattern, rule.source, rule.line),
+        None if verdict.class == crate::server::traffic::rules::Class::Human => {
+            "none matched, and it carries a browser marker (Mozilla/ or Opera/)".to_owned()
+        }
+        None => "none matched, and it carries no browser marker, so it is not a browser".to_owned(),
+    }
+}
+
+fn counts(verdict: &Verdict<'_>, markdown: bool) -> &'static str {
+    match ingest::traffic_of(verdict.class, markdown) {
+        Ok(Traffic::Human) => "counted as human",
+        Ok(Traffic::Ai) => "counted as AI",
+        Err(_) => "counted in neither column",
+    }
+}

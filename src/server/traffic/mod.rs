@@ -1,0 +1,79 @@
+//! Real traffic into the local service: access logs (nginx/Apache combined and common,
+//! Caddy JSON) and the hosted service's event stream, classified by user agent as the
+//! hosted service does (`rules`), each view stored once (`store`), read whole or followed
+//! live across rotation (`follow`).
+
+pub mod follow;
+pub mod formats;
+pub mod ingest;
+pub mod page;
+pub mod rules;
+pub mod store;
+pub mod summary;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+pub use ingest::Importer;
+pub use summary::Summary;
+
+use super::db::{Db, StoreError};
+use super::import::ImportError;
+
+/// Bytes read from a file at a time.
+const BUFFER: usize = 256 * 1024;
+
+/// Opens an input: `-` is standard input, a name ending in `.gz` is read as gzip (several
+/// members, as `cat a.gz b.gz` makes, are read one after the other).
+pub fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(BufReader::with_capacity(BUFFER, io::stdin())));
+    }
+    let file = File::open(path)?;
+    if is_gzip(path) {
+        let decoder = flate2::read::MultiGzDecoder::new(BufReader::with_capacity(BUFFER, file));
+        Ok(Box::new(BufReader::with_capacity(BUFFER, decoder)))
+    } else {
+        Ok(Box::new(BufReader::with_capacity(BUFFER, file)))
+    }
+}
+
+/// Whether `path` names a gzip file.
+#[must_use]
+pub fn is_gzip(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("gz"))
+}
+
+/// Reads a whole input in one transaction and returns what it did. With `--strict` a
+/// broken line ends it and nothing of the input is kept.
+pub fn import_all(
+    db: &Db,
+    importer: &mut Importer,
+    mut input: impl BufRead,
+) -> Result<Summary, ImportError> {
+    let mut conn = db.lock();
+    let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
+    let mut buffer = Vec::with_capacity(1024);
+    let mut number = 0u64;
+    loop {
+        buffer.clear();
+        let read = input
+            .read_until(b'\n', &mut buffer)
+            .map_err(|err| ImportError::Read {
+                line: usize::try_from(number + 1).unwrap_or(usize::MAX),
+                reason: err.to_string(),
+            })?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        importer.line(&tx, number, &buffer)?;
+    }
+    tx.commit().map_err(StoreError::from)?;
+    Ok(std::mem::take(&mut importer.summary))
+}
+
+#[cfg(test)]
+mod tests;

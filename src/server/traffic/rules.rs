@@ -1,0 +1,237 @@
+//! User-agent rules: the shipped lists in `assets/ua-rules/rules.txt` and a user's
+//! `--ua-rules FILE`, parsed into one matcher that says which class a user agent is and
+//! which rule said so.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use thiserror::Error;
+
+/// The shipped rules (their sources are named at the top of the file).
+const SHIPPED: &str = include_str!("../../../assets/ua-rules/rules.txt");
+/// How the shipped rules are named in `docdeck classify`.
+pub const SHIPPED_LABEL: &str = "built-in rules (assets/ua-rules/rules.txt)";
+
+/// What a user agent is, in the order rules are tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// An AI assistant fetching a page for a person: AI.
+    AiAnswer,
+    /// A search-index crawler: counted in neither column.
+    Search,
+    /// A crawler gathering training data: neither.
+    Training,
+    /// Any other robot: neither.
+    OtherBot,
+    /// A person's browser: page views human, Markdown views AI.
+    Human,
+    /// A person's client that is not a browser: Markdown views AI, page views neither.
+    NotBrowser,
+}
+
+impl Class {
+    const ALL: [Self; 6] = [
+        Self::AiAnswer,
+        Self::Search,
+        Self::Training,
+        Self::OtherBot,
+        Self::Human,
+        Self::NotBrowser,
+    ];
+
+    /// The section name in a rules file.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::AiAnswer => "ai-answer",
+            Self::Search => "search",
+            Self::Training => "training",
+            Self::OtherBot => "other-bot",
+            Self::Human => "human",
+            Self::NotBrowser => "not-browser",
+        }
+    }
+
+    fn from_section(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|class| class.name() == name)
+    }
+}
+
+/// One pattern of a rules file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    pub class: Class,
+    pub pattern: String,
+    /// Which file it came from, for `docdeck classify`.
+    pub source: String,
+    pub line: usize,
+}
+
+/// A user agent's class and the rule that decided it (`None`: no rule matched, and the
+/// browser markers decided).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict<'a> {
+    pub class: Class,
+    pub rule: Option<&'a Rule>,
+}
+
+/// Why a rules file was refused.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum RulesError {
+    #[error("{file} line {line}: a pattern before any [section]; start with one of {sections}")]
+    NoSection {
+        file: String,
+        line: usize,
+        sections: String,
+    },
+    #[error("{file} line {line}: unknown section [{name}]; the sections are {sections}")]
+    UnknownSection {
+        file: String,
+        line: usize,
+        name: String,
+        sections: String,
+    },
+    #[error("cannot build the user-agent matcher: {0}")]
+    Build(String),
+}
+
+/// Every rule in the order it is tried, and the matchers built from them.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    rules: Vec<Rule>,
+    matcher: AhoCorasick,
+    markers: AhoCorasick,
+}
+
+/// The patterns of one file, by class, and its browser markers.
+struct Parsed {
+    rules: Vec<Rule>,
+    markers: Vec<String>,
+}
+
+fn section_names() -> String {
+    let mut names: Vec<String> = Class::ALL
+        .iter()
+        .map(|class| format!("[{}]", class.name()))
+        .collect();
+    names.push("[browser-marker]".to_owned());
+    names.join(", ")
+}
+
+fn parse(text: &str, source: &str) -> Result<Parsed, RulesError> {
+    // None: before any section; Some(None): the browser markers.
+    let mut section: Option<Option<Class>> = None;
+    let mut parsed = Parsed {
+        rules: Vec::new(),
+        markers: Vec::new(),
+    };
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = line
+            .trim()
+            .strip_prefix('[')
+            .and_then(|s| s.strip_suffix(']'))
+        {
+            section = match (name, Class::from_section(name)) {
+                ("browser-marker", _) => Some(None),
+                (_, Some(class)) => Some(Some(class)),
+                (_, None) => {
+                    return Err(RulesError::UnknownSection {
+                        file: source.to_owned(),
+                        line: index + 1,
+                        name: name.to_owned(),
+                        sections: section_names(),
+                    });
+                }
+            };
+            continue;
+        }
+        match section {
+            None => {
+                return Err(RulesError::NoSection {
+                    file: source.to_owned(),
+                    line: index + 1,
+                    sections: section_names(),
+                });
+            }
+            Some(None) => parsed.markers.push(line.to_owned()),
+            Some(Some(class)) => parsed.rules.push(Rule {
+                class,
+                pattern: line.to_owned(),
+                source: source.to_owned(),
+                line: index + 1,
+            }),
+        }
+    }
+    // First match wins in class order; within a class, in file order.
+    parsed.rules.sort_by_key(|rule| rule.class);
+    Ok(parsed)
+}
+
+impl Rules {
+    /// The shipped rules alone.
+    pub fn shipped() -> Result<Self, RulesError> {
+        Self::build(vec![parse(SHIPPED, SHIPPED_LABEL)?])
+    }
+
+    /// A user's rules (`--ua-rules`), tried before the shipped ones, so they can both add
+    /// agents and override a shipped rule. Its browser markers add to the shipped ones.
+    pub fn with_user(text: &str, source: &str) -> Result<Self, RulesError> {
+        Self::build(vec![parse(text, source)?, parse(SHIPPED, SHIPPED_LABEL)?])
+    }
+
+    fn build(files: Vec<Parsed>) -> Result<Self, RulesError> {
+        let mut rules = Vec::new();
+        let mut markers = Vec::new();
+        for file in files {
+            rules.extend(file.rules);
+            markers.extend(file.markers);
+        }
+        let builder = || {
+            let mut builder = AhoCorasickBuilder::new();
+            builder
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::Standard);
+            builder
+        };
+        let matcher = builder()
+            .build(rules.iter().map(|rule| rule.pattern.as_str()))
+            .map_err(|err| RulesError::Build(err.to_string()))?;
+        let markers = builder()
+            .build(&markers)
+            .map_err(|err| RulesError::Build(err.to_string()))?;
+        Ok(Self {
+            rules,
+            matcher,
+            markers,
+        })
+    }
+
+    /// The class of `user_agent`: the first rule (in order) whose pattern it contains;
+    /// failing that, a person's browser if it carries a browser marker, else not a browser.
+    #[must_use]
+    pub fn classify(&self, user_agent: &str) -> Verdict<'_> {
+        let first = self
+            .matcher
+            .find_overlapping_iter(user_agent)
+            .map(|found| found.pattern().as_usize())
+            .min();
+        if let Some(rule) = first.and_then(|index| self.rules.get(index)) {
+            return Verdict {
+                class: rule.class,
+                rule: Some(rule),
+            };
+        }
+        let class = if self.markers.is_match(user_agent) {
+            Class::Human
+        } else {
+            Class::NotBrowser
+        };
+        Verdict { class, rule: None }
+    }
+}
+
+#[cfg(test)]
+#[path = "rules_tests.rs"]
+mod tests;

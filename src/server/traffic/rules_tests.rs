@@ -1,0 +1,139 @@
+//! Tests of the user-agent rules: each shipped list, order, and a user's file.
+
+use super::*;
+
+const CHROME: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+fn class_of(rules: &Rules, ua: &str) -> Class {
+    rules.classify(ua).class
+}
+
+#[test]
+fn each_list_is_used_and_the_first_class_wins() {
+    let rules = Rules::shipped().unwrap();
+    let cases = [
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; +https://openai.com/bot)",
+            Class::AiAnswer,
+        ),
+        (
+            "Claude-User (claude-code/1.0.61; +https://support.anthropic.com/)",
+            Class::AiAnswer,
+        ),
+        ("claude-code/2.0.14", Class::AiAnswer),
+        (
+            "Mozilla/5.0 (compatible; Perplexity-User/1.0)",
+            Class::AiAnswer,
+        ),
+        (
+            "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            Class::Search,
+        ),
+        (
+            "Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)",
+            Class::Search,
+        ),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2)",
+            Class::Training,
+        ),
+        (
+            "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+            Class::Training,
+        ),
+        ("CCBot/2.0 (https://commoncrawl.org/faq/)", Class::Training),
+        (
+            "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)",
+            Class::OtherBot,
+        ),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0 Safari/537.36",
+            Class::OtherBot,
+        ),
+        ("curl/8.5.0", Class::NotBrowser),
+        ("python-requests/2.31.0", Class::NotBrowser),
+        ("Go-http-client/1.1", Class::NotBrowser),
+        ("my-little-robot", Class::NotBrowser),
+        ("", Class::NotBrowser),
+        ("-", Class::NotBrowser),
+        (CHROME, Class::Human),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+            Class::Human,
+        ),
+        (
+            "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+            Class::Human,
+        ),
+    ];
+    for (ua, class) in cases {
+        assert_eq!(class_of(&rules, ua), class, "{ua}");
+    }
+}
+
+#[test]
+fn matching_ignores_case_and_names_the_rule() {
+    let rules = Rules::shipped().unwrap();
+    let verdict = rules.classify("CHATGPT-USER/1.0");
+    assert_eq!(verdict.class, Class::AiAnswer);
+    let rule = verdict.rule.unwrap();
+    assert_eq!(rule.pattern, "ChatGPT-User");
+    assert_eq!(rule.source, SHIPPED_LABEL);
+    assert!(rule.line > 30, "{rule:?}");
+    assert_eq!(rules.classify(CHROME).rule, None);
+}
+
+#[test]
+fn common_browsers_match_no_rule() {
+    let rules = Rules::shipped().unwrap();
+    for ua in [
+        CHROME,
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+        "Mozilla/5.0 (Linux; Android 14; SM-S928B Build/UP1A.231005.007) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.81 Mobile Safari/537.36",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+    ] {
+        assert_eq!(
+            rules.classify(ua),
+            Verdict {
+                class: Class::Human,
+                rule: None
+            },
+            "{ua}"
+        );
+    }
+}
+
+#[test]
+fn a_user_file_adds_an_agent_and_overrides_a_shipped_rule() {
+    let user = "# ours\n[ai-answer]\nAcmeDocsAgent\n\n[human]\ncurl/8.5.0-acme\n";
+    let rules = Rules::with_user(user, "acme.rules").unwrap();
+    let verdict = rules.classify("AcmeDocsAgent/0.3 (+https://acme.test)");
+    assert_eq!(verdict.class, Class::AiAnswer);
+    assert_eq!(
+        verdict.rule.map(|rule| (rule.source.as_str(), rule.line)),
+        Some(("acme.rules", 3))
+    );
+    assert_eq!(class_of(&rules, "curl/8.5.0-acme"), Class::Human);
+    assert_eq!(class_of(&rules, "curl/8.5.0"), Class::NotBrowser);
+    assert_eq!(
+        class_of(&Rules::shipped().unwrap(), "AcmeDocsAgent/0.3"),
+        Class::NotBrowser
+    );
+}
+
+#[test]
+fn a_bad_rules_file_is_named_with_its_line() {
+    let err = Rules::with_user("AcmeDocsAgent\n", "acme.rules").unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("acme.rules line 1: a pattern before any [section]"),
+        "{err}"
+    );
+    let err = Rules::with_user("[ai]\nX\n", "acme.rules")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("line 1: unknown section [ai]") && err.contains("[ai-answer]"),
+        "{err}"
+    );
+}

@@ -1,0 +1,162 @@
+//! What an import keeps beside the views: the project's visitor secret, the keys that make
+//! a re-import add nothing, and where `--follow` stopped in each file.
+
+use rand::RngCore as _;
+use rusqlite::{Connection, OptionalExtension as _, Transaction, params};
+use sha2::{Digest as _, Sha256};
+
+use crate::server::db::{StoreError, now_ms};
+
+/// The secret that keys visitor hashes, made once per project and kept in the service's
+/// database, so that the same (IP, user agent) is the same visitor across imports while
+/// neither can be read back from the hash.
+pub fn visitor_secret(conn: &Connection, project: &str) -> Result<[u8; 32], StoreError> {
+    let name = format!("visitor-secret:{project}");
+    let mut fresh = [0u8; 32];
+    rand::rng().fill_bytes(&mut fresh);
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
+        params![name, hex(&fresh)],
+    )?;
+    let stored: String =
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [&name], |row| {
+            row.get(0)
+        })?;
+    let mut secret = [0u8; 32];
+    for (i, byte) in secret.iter_mut().enumerate() {
+        *byte = stored
+            .get(2 * i..2 * i + 2)
+            .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+            .ok_or_else(|| StoreError::Seed(format!("the stored {name} is damaged")))?;
+    }
+    Ok(secret)
+}
+
+/// The visitor id of a client without one of its own: `h:` and 32 hex digits of a hash
+/// keyed with the project's secret.
+#[must_use]
+pub fn hashed_visitor(secret: &[u8; 32], ip: &str, user_agent: &str) -> String {
+    let mut hash = Sha256::new();
+    hash.update(secret);
+    hash.update(ip.as_bytes());
+    hash.update([0]);
+    hash.update(user_agent.as_bytes());
+    format!("h:{}", hex(&hash.finalize()[..16]))
+}
+
+/// The key of a view: from its event id when it has one, else from its time, visitor and
+/// page. The project is part of it, so two projects never share a key. It starts with the
+/// time, so a log (in time order) adds keys at the end of the index instead of all over it.
+#[must_use]
+pub fn view_key(
+    project: &str,
+    event_id: Option<&str>,
+    ts_ms: i64,
+    visitor: &str,
+    path: &str,
+) -> [u8; 16] {
+    let mut hash = Sha256::new();
+    hash.update(project.as_bytes());
+    hash.update([0]);
+    match event_id {
+        Some(id) => {
+            hash.update(b"event\0");
+            hash.update(id.as_bytes());
+        }
+        None => {
+            hash.update(b"view\0");
+            hash.update(ts_ms.to_le_bytes());
+            hash.update(visitor.as_bytes());
+            hash.update([0]);
+            hash.update(path.as_bytes());
+        }
+    }
+    let mut key = [0u8; 16];
+    let ordered = u64::from_ne_bytes(ts_ms.to_ne_bytes()) ^ (1 << 63);
+    key[..8].copy_from_slice(&ordered.to_be_bytes());
+    key[8..].copy_from_slice(&hash.finalize()[..8]);
+    key
+}
+
+/// Records `key`; false when it was already stored (the view is a repeat).
+pub fn claim_key(tx: &Transaction<'_>, key: &[u8; 16]) -> Result<bool, StoreError> {
+    let added = tx
+        .prepare_cached("INSERT INTO view_keys (key) VALUES (?1) ON CONFLICT (key) DO NOTHING")?
+        .execute([&key[..]])?;
+    Ok(added == 1)
+}
+
+/// A file's identity: device and inode, which survive a rename.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileId {
+    pub device: u64,
+    pub inode: u64,
+}
+
+/// Where reading stopped in a file: the byte after the last whole line, and its number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Position {
+    pub offset: u64,
+    pub line: u64,
+}
+
+/// Where `--follow` stopped in the file `id`, if it ever read it.
+pub fn position(
+    conn: &Connection,
+    project: &str,
+    id: FileId,
+) -> Result<Option<Position>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT offset, line FROM import_positions WHERE project = ?1 AND device = ?2 AND inode = ?3",
+            params![project, as_i64(id.device), as_i64(id.inode)],
+            |row| {
+                Ok(Position {
+                    offset: u64::try_from(row.get::<_, i64>(0)?).unwrap_or(0),
+                    line: u64::try_from(row.get::<_, i64>(1)?).unwrap_or(0),
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Stores where reading stopped, in the transaction that stores the views read.
+pub fn save_position(
+    tx: &Transaction<'_>,
+    project: &str,
+    id: FileId,
+    path: &str,
+    at: Position,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO import_positions (project, device, inode, offset, line, path, updated_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (project, device, inode) DO UPDATE SET
+             offset = excluded.offset, line = excluded.line, path = excluded.path,
+             updated_ms = excluded.updated_ms",
+    )?
+    .execute(params![
+        project,
+        as_i64(id.device),
+        as_i64(id.inode),
+        as_i64(at.offset),
+        as_i64(at.line),
+        path,
+        now_ms()
+    ])?;
+    Ok(())
+}
+
+fn as_i64(value: u64) -> i64 {
+    i64::from_ne_bytes(value.to_ne_bytes())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
+            let _ = write!(out, "{byte:02x}");
+            out
+        })
+}

@@ -1,0 +1,142 @@
+//! What an import did, line by line, told at the end: lines read, views kept by class,
+//! what was not a view and why, and the broken lines.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::page::NotAView;
+use super::rules::Class;
+
+/// How many broken lines are named by number.
+const NAMED_BROKEN: usize = 5;
+
+/// Why a well-formed line added no view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dropped {
+    /// The line records no request (another event type, a server message).
+    NotRequest,
+    NotAView(NotAView),
+    /// A crawler's view (search, training, other robots).
+    Crawler(Class),
+    /// A page view by a client that is not a browser.
+    NotBrowserPage,
+    /// Stored by an earlier import.
+    AlreadyStored,
+}
+
+impl Dropped {
+    fn label(self) -> &'static str {
+        match self {
+            Self::NotRequest => "not requests",
+            Self::NotAView(NotAView::Method) => "not GET or HEAD",
+            Self::NotAView(NotAView::Status) => "redirects and errors",
+            Self::NotAView(NotAView::Asset) => "assets",
+            Self::Crawler(Class::Search) => "search crawlers",
+            Self::Crawler(Class::Training) => "training crawlers",
+            Self::Crawler(_) => "other robots",
+            Self::NotBrowserPage => "page views by non-browsers",
+            Self::AlreadyStored => "already stored",
+        }
+    }
+}
+
+/// The running count of one import.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub lines: u64,
+    pub human: u64,
+    pub ai: u64,
+    pub dropped: BTreeMap<Dropped, u64>,
+    pub broken: u64,
+    /// The first few broken lines: where (`line 4`, or `access.log line 4` when several
+    /// files are followed) and why.
+    pub first_broken: Vec<(String, String)>,
+}
+
+impl Summary {
+    pub(crate) fn drop_line(&mut self, why: Dropped) {
+        *self.dropped.entry(why).or_default() += 1;
+    }
+
+    pub(crate) fn broken_line(&mut self, place: impl FnOnce() -> String, reason: String) {
+        self.broken += 1;
+        if self.first_broken.len() < NAMED_BROKEN {
+            self.first_broken.push((place(), reason));
+        }
+    }
+
+    /// Views stored.
+    #[must_use]
+    pub fn kept(&self) -> u64 {
+        self.human + self.ai
+    }
+
+    /// Adds another file's counts (broken line numbers stay per file).
+    pub fn add(&mut self, other: &Self) {
+        self.lines += other.lines;
+        self.human += other.human;
+        self.ai += other.ai;
+        self.broken += other.broken;
+        for (why, count) in &other.dropped {
+            *self.dropped.entry(*why).or_default() += count;
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    /// `read 12 lines: kept 7 views (human 4, AI 3)`, then what was not kept and the broken
+    /// lines, one item a line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "read {}: kept {} (human {}, AI {})",
+            plural(self.lines, "line"),
+            plural(self.kept(), "view"),
+            self.human,
+            self.ai
+        )?;
+        if !self.dropped.is_empty() {
+            let parts: Vec<String> = self
+                .dropped
+                .iter()
+                .map(|(why, count)| format!("{} {count}", why.label()))
+                .collect();
+            // Wrapped to fit 80 columns.
+            let mut line = "  not counted:".to_owned();
+            for (i, part) in parts.iter().enumerate() {
+                let part = if i + 1 < parts.len() {
+                    format!("{part},")
+                } else {
+                    part.clone()
+                };
+                if line.len() + 1 + part.len() > 78 {
+                    write!(f, "\n{line}")?;
+                    line = "   ".to_owned();
+                }
+                line.push(' ');
+                line.push_str(&part);
+            }
+            write!(f, "\n{line}")?;
+        }
+        if self.broken > 0 {
+            write!(f, "\n  skipped {}", plural(self.broken, "broken line"))?;
+            for (place, reason) in &self.first_broken {
+                write!(f, "\n    {place}: {reason}")?;
+            }
+            if !self.first_broken.is_empty() && self.broken > self.first_broken.len() as u64 {
+                write!(f, "\n    ...")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `1 line`, `2 lines`.
+#[must_use]
+pub fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("{count} {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}

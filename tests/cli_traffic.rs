@@ -1,0 +1,453 @@
+//! `docdeck import` of real traffic (combined, common, Caddy, the hosted event stream) and
+//! `docdeck classify`, checked through the service's visitors endpoint: the exact human,
+//! AI and total per page and in all, and that a re-import adds nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::{docdeck_command, fast_options, start, text};
+use docdeck::api::VisitorsQuery;
+use docdeck::server::db::DbLocation;
+
+/// (path, human, AI, total) per page, then the totals.
+type Counts = (Vec<(&'static str, u64, u64, u64)>, (u64, u64, u64));
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/traffic")
+        .join(name)
+}
+
+fn import(home: &Path, args: &[&str]) -> Output {
+    let db = home.join("service.sqlite");
+    docdeck_command(home)
+        .args(["import", "--db", db.to_str().unwrap()])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The visitors the service reports over everything stored, rows sorted by path.
+pub async fn visitors(home: &Path) -> (Vec<(String, u64, u64, u64)>, (u64, u64, u64)) {
+    let server = start(fast_options(DbLocation::File(home.join("service.sqlite")))).await;
+    let query = VisitorsQuery {
+        limit: Some(250),
+        ..VisitorsQuery::default()
+    };
+    let page = common::client(&server).visitors(&query).await.unwrap();
+    server.shutdown().await;
+    let mut rows: Vec<_> = page
+        .visitors
+        .into_iter()
+        .map(|row| (row.path, row.human, row.ai, row.total))
+        .collect();
+    rows.sort();
+    (rows, (page.totals.human, page.totals.ai, page.totals.total))
+}
+
+async fn assert_counts(home: &Path, expected: &Counts) {
+    let (rows, totals) = visitors(home).await;
+    let mut want: Vec<_> = expected
+        .0
+        .iter()
+        .map(|(path, h, a, t)| ((*path).to_owned(), *h, *a, *t))
+        .collect();
+    want.sort();
+    assert_eq!(rows, want, "per page");
+    assert_eq!(totals, expected.1, "totals (human, ai, total)");
+}
+
+/// Imports the fixture, checks the counts and the summary, then imports it again.
+async fn check_format(format: &str, file: &str, expected: Counts, summary: &[&str]) {
+    let home = tempfile::tempdir().unwrap();
+    let path = fixture(file);
+    let out = import(home.path(), &["--format", format, path.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    for part in summary {
+        assert!(stdout.contains(part), "{part:?} in {stdout}");
+    }
+    assert_counts(home.path(), &expected).await;
+    let again = import(home.path(), &["--format", format, path.to_str().unwrap()]);
+    let again_out = text(&again.stdout);
+    assert!(
+        again_out.contains("kept 0 views") && again_out.contains("project demo: 0 views added"),
+        "{again_out}"
+    );
+    assert_counts(home.path(), &expected).await;
+}
+
+#[tokio::test]
+async fn combined_log_counts_as_the_hosted_service_does() {
+    let expected = (
+        vec![
+            ("/quickstart", 1, 9, 10),
+            ("/", 1, 0, 1),
+            ("/guides/setup", 2, 1, 2),
+            ("/llms.txt", 0, 1, 1),
+        ],
+        (3, 11, 13),
+    );
+    let summary = [
+        "read 26 lines: kept 16 views (human 5, AI 11)",
+        "assets 2",
+        "not GET or HEAD 1",
+        "redirects and errors 2",
+        "search crawlers 1",
+        "training crawlers 1",
+        "page views by non-browsers 1",
+        "skipped 2 broken lines",
+        "line 25: cut short",
+        "line 26: the request line",
+    ];
+    check_format("combined", "combined.log", expected, &summary).await;
+}
+
+#[tokio::test]
+async fn common_log_counts_every_page_view_as_human() {
+    let expected = (
+        vec![
+            ("/quickstart", 1, 0, 1),
+            ("/", 1, 0, 1),
+            ("/guides/setup", 1, 1, 1),
+            ("/llms.txt", 0, 1, 1),
+        ],
+        (2, 2, 3),
+    );
+    let summary = [
+        "read 13 lines: kept 6 views (human 4, AI 2)",
+        "skipped 2 broken lines",
+    ];
+    check_format("common", "common.log", expected, &summary).await;
+}
+
+#[tokio::test]
+async fn caddy_log_counts_and_reads_accept() {
+    let expected = (
+        vec![
+            ("/quickstart", 1, 10, 11),
+            ("/", 1, 0, 1),
+            ("/guides/setup", 2, 1, 2),
+            ("/llms.txt", 0, 1, 1),
+        ],
+        (3, 12, 14),
+    );
+    let summary = [
+        "read 27 lines: kept 17 views (human 5, AI 12)",
+        "not requests 1",
+        "skipped 1 broken line",
+        "line 27: ",
+    ];
+    check_format("caddy", "caddy.log", expected, &summary).await;
+}
+
+#[tokio::test]
+async fn mintlify_events_use_anon_id_and_event_id() {
+    let expected = (
+        vec![
+            ("/quickstart", 1, 9, 10),
+            ("/", 1, 0, 1),
+            ("/guides/setup", 1, 1, 1),
+            ("/llms.txt", 0, 1, 1),
+        ],
+        (3, 11, 13),
+    );
+    let summary = [
+        "read 22 lines: kept 15 views (human 4, AI 11)",
+        "already stored 1",
+        "not requests 1",
+        "assets 1",
+        "skipped 1 broken line",
+        "line 22: not valid JSON",
+    ];
+    check_format("mintlify", "mintlify.jsonl", expected, &summary).await;
+}
+
+/// Vercel and Cloudflare fixtures hold the combined log's requests, an entry repeated
+/// (the same `id` / `RayID`) and a line cut short.
+fn combined_counts() -> Counts {
+    (
+        vec![
+            ("/quickstart", 1, 9, 10),
+            ("/", 1, 0, 1),
+            ("/guides/setup", 2, 1, 2),
+            ("/llms.txt", 0, 1, 1),
+        ],
+        (3, 11, 13),
+    )
+}
+
+#[tokio::test]
+async fn vercel_log_drain_counts_and_keys_by_id() {
+    let summary = [
+        "read 27 lines: kept 16 views (human 5, AI 11)",
+        "not requests 1",
+        "already stored 1",
+        "skipped 1 broken line",
+    ];
+    check_format("vercel", "vercel.ndjson", combined_counts(), &summary).await;
+}
+
+#[tokio::test]
+async fn cloudflare_logpush_counts_and_keys_by_ray_id() {
+    let summary = [
+        "read 26 lines: kept 16 views (human 5, AI 11)",
+        "already stored 1",
+        "skipped 1 broken line",
+    ];
+    check_format(
+        "cloudflare",
+        "cloudflare.ndjson",
+        combined_counts(),
+        &summary,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn strict_fails_the_file_and_gzip_and_stdin_are_read() {
+    let home = tempfile::tempdir().unwrap();
+    let log = fixture("combined.log");
+    let out = import(
+        home.path(),
+        &["--format", "combined", "--strict", log.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("combined.log: line 25: cut short")
+            && stderr.contains("nothing was imported"),
+        "{stderr}"
+    );
+    assert_eq!(visitors(home.path()).await.1, (0, 0, 0));
+
+    let gz = home.path().join("access.log.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, &std::fs::read(&log).unwrap()).unwrap();
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    let out = import(home.path(), &["--format", "combined", gz.to_str().unwrap()]);
+    assert!(
+        text(&out.stdout).contains("kept 16 views"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(visitors(home.path()).await.1, (3, 11, 13));
+
+    let db = home.path().join("service.sqlite");
+    let out = docdeck_command(home.path())
+        .args([
+            "import",
+            "--db",
+            db.to_str().unwrap(),
+            "--format",
+            "combined",
+            "-",
+        ])
+        .stdin(std::fs::File::open(&log).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stdout).contains("kept 0 views"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn the_database_keeps_no_ip_or_user_agent() {
+    let home = tempfile::tempdir().unwrap();
+    let out = import(
+        home.path(),
+        &[
+            "--format",
+            "combined",
+            fixture("combined.log").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let bytes = std::fs::read(home.path().join("service.sqlite")).unwrap();
+    let haystack = String::from_utf8_lossy(&bytes);
+    for secret in [
+        "198.51.100.1",
+        "203.0.113.10",
+        "curl/8.5.0",
+        "Chrome/131",
+        "ChatGPT-User",
+    ] {
+        assert!(!haystack.contains(secret), "{secret} is stored");
+    }
+}
+
+fn classify(args: &[&str]) -> String {
+    let home = tempfile::tempdir().unwrap();
+    let out = docdeck_command(home.path())
+        .arg("classify")
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+#[test]
+fn classify_names_the_class_and_rule_of_each_list() {
+    let cases = [
+        (
+            "Mozilla/5.0 (compatible; ChatGPT-User/1.0)",
+            "class: ai-answer",
+            "\"ChatGPT-User\"",
+        ),
+        (
+            "Mozilla/5.0 (compatible; bingbot/2.0)",
+            "class: search",
+            "\"bingbot\"",
+        ),
+        (
+            "Mozilla/5.0 (compatible; Bytespider)",
+            "class: training",
+            "\"Bytespider\"",
+        ),
+        (
+            "Mozilla/5.0 (compatible; SemrushBot/7~bl)",
+            "class: other-bot",
+            "\"SemrushBot\"",
+        ),
+        ("Wget/1.21.4", "class: not-browser", "\"Wget/\""),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+            "class: human",
+            "browser marker",
+        ),
+    ];
+    for (agent, class, rule) in cases {
+        let out = classify(&[agent]);
+        assert!(out.contains(class) && out.contains(rule), "{agent}: {out}");
+    }
+    let out = classify(&["curl/8.5.0", "/guide/index.md?x=1"]);
+    assert!(
+        out.contains("/guide/index.md?x=1: a Markdown view of /guide: counted as AI"),
+        "{out}"
+    );
+    let out = classify(&["curl/8.5.0", "/guide"]);
+    assert!(
+        out.contains("a page view of /guide: counted in neither column"),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn a_rules_file_adds_an_agent() {
+    let home = tempfile::tempdir().unwrap();
+    let rules = home.path().join("acme.rules");
+    std::fs::write(
+        &rules,
+        "# our docs agent\r\n[ai-answer]\r\nAcmeDocsAgent\r\n",
+    )
+    .unwrap();
+    let out = classify(&[
+        "--ua-rules",
+        rules.to_str().unwrap(),
+        "AcmeDocsAgent/0.3",
+        "/guide",
+    ]);
+    assert!(
+        out.contains("class: ai-answer")
+            && out.contains("acme.rules, line 3")
+            && out.contains("counted as AI"),
+        "{out}"
+    );
+    let log = home.path().join("access.log");
+    std::fs::write(
+        &log,
+        "192.0.2.7 - - [20/Nov/2026:09:00:00 +0000] \"GET /guide HTTP/1.1\" 200 10 \"-\" \"AcmeDocsAgent/0.3\"\n",
+    )
+    .unwrap();
+    let out = import(
+        home.path(),
+        &["--format", "combined", log.to_str().unwrap()],
+    );
+    assert!(
+        text(&out.stdout).contains("page views by non-browsers 1"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = import(
+        home.path(),
+        &[
+            "--format",
+            "combined",
+            "--ua-rules",
+            rules.to_str().unwrap(),
+            log.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        text(&out.stdout).contains("kept 1 view (human 0, AI 1)"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(visitors(home.path()).await.1, (0, 1, 1));
+    let bad = home.path().join("bad.rules");
+    std::fs::write(&bad, "[robots]\nX\n").unwrap();
+    let out = import(
+        home.path(),
+        &[
+            "--format",
+            "combined",
+            "--ua-rules",
+            bad.to_str().unwrap(),
+            log.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("bad.rules line 1: unknown section [robots]"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_log_in_another_format_is_pointed_out() {
+    let home = tempfile::tempdir().unwrap();
+    let common = fixture("common.log");
+    let out = import(
+        home.path(),
+        &["--format", "combined", common.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no line of") && stderr.contains("another --format"),
+        "{stderr}"
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("skipped 13 broken lines") && stdout.contains("\n    ...\n"),
+        "{stdout}"
+    );
+    // The first line starts with the file's path; the rest fit 80 columns.
+    assert!(
+        stdout
+            .lines()
+            .skip(1)
+            .all(|line| line.chars().count() <= 80),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_missing_log_fails_with_what_to_check() {
+    let home = tempfile::tempdir().unwrap();
+    let out = import(home.path(), &["--format", "caddy", "no-such-access.log"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("cannot open no-such-access.log")
+            && stderr.contains("check the path, or use - for standard input"),
+        "{stderr}"
+    );
+}
