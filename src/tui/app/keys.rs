@@ -101,8 +101,9 @@ impl App {
         self.help_scroll.set(0);
     }
 
-    /// Keys of the help: close it, or scroll it where it does not fit.
-    pub(super) fn on_help_action(&mut self, action: Option<Action>) {
+    /// Keys of the help: close it, or scroll it where it does not fit. Returns whether
+    /// the key did anything.
+    pub(super) fn on_help_action(&mut self, action: Option<Action>) -> bool {
         let at = self.help_scroll.get();
         match action {
             Some(Action::Close) => self.close_help(),
@@ -112,8 +113,9 @@ impl App {
             Some(Action::NextPage) => self.help_scroll.set(at.saturating_add(10)),
             Some(Action::Top) => self.help_scroll.set(0),
             Some(Action::Bottom) => self.help_scroll.set(usize::MAX),
-            _ => self.dirty = false,
+            _ => return false,
         }
+        true
     }
 
     pub(super) fn close_help(&mut self) {

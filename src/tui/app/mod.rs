@@ -346,19 +346,25 @@ impl App {
         }
         let context = self.context();
         let action = keymap::action(context, key);
-        self.dirty = true;
         match (context, action) {
             (_, Some(action)) if self.refused_read_only(action) => {}
             (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
-            (Context::Help, action) => self.on_help_action(action),
+            (Context::Help, action) => {
+                if !self.on_help_action(action) {
+                    return;
+                }
+            }
             (Context::Form, action) => self.on_form_key(key, action, now, effects),
             (Context::Detail, Some(action)) => self.on_detail_action(action, now, effects),
             (Context::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
             (Context::Composer, Some(action)) => self.on_composer_action(action, now, effects),
             (Context::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),
-            (_, None) => self.dirty = false,
+            // An unbound key changes nothing; it leaves alone what an earlier message of
+            // the same batch asked for.
+            (_, None) => return,
         }
+        self.dirty = true;
     }
 
     fn on_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {

@@ -369,13 +369,52 @@ fn o_without_a_display_copies_the_link_and_says_so() {
     );
 }
 
+/// The loop applies every waiting message before it draws: a reply that changed a row
+/// and an unbound key in one batch must still draw the row.
+#[test]
+fn an_unbound_key_after_a_changed_row_in_one_batch_still_redraws() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.app.take_dirty();
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "completed", 0)),
+    });
+    h.key(KeyCode::F(12));
+    assert!(
+        h.app.take_dirty(),
+        "the changed row is drawn although the batch ended with an unbound key"
+    );
+    h.key(KeyCode::F(12));
+    assert!(!h.app.take_dirty(), "an unbound key alone draws nothing");
+}
+
+/// The same in the help, whose unbound keys also change nothing.
+#[test]
+fn an_unbound_key_in_the_help_keeps_an_earlier_redraw() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.key(KeyCode::Char('?'));
+    h.app.take_dirty();
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "completed", 0)),
+    });
+    h.key(KeyCode::F(12));
+    assert!(h.app.take_dirty());
+}
+
 #[test]
 fn idle_with_nothing_to_poll_sets_no_timer() {
     let mut h = Harness::new(vec![tracked("f", "failed", 0)]);
     // The job is two hours old: its AGE changes at three hours, and not before.
     let three_hours = h.clock().mono + Duration::from_secs(3600);
-    assert_eq!(h.app.next_wake(), Some(three_hours));
-    assert!(!h.app.take_dirty() || !h.app.take_dirty());
+    assert_eq!(h.app.poll.next_due(), None, "a failed job is not polled");
+    assert_eq!(
+        h.app.next_wake(),
+        Some(three_hours),
+        "the only timer is the next change of the age on screen"
+    );
+    assert!(h.app.take_dirty(), "the first frame is drawn");
+    assert!(!h.app.take_dirty(), "and nothing changed since");
     h.tick(100.0);
     assert!(
         !h.app.take_dirty(),
