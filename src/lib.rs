@@ -4,6 +4,7 @@
 pub mod api;
 pub mod cli;
 pub mod config;
+pub mod export;
 pub mod journal;
 pub mod server;
 pub mod sqlite;

@@ -28,8 +28,8 @@ pub struct ConsoleArgs {
     #[arg(long)]
     pub read_only: bool,
     /// How a job reaching a final status is announced besides the notice line
-    /// [env: DOCDECK_NOTIFY] [default: bell]
-    #[arg(long, value_enum, value_name = "HOW")]
+    /// (off, bell or desktop) [env: DOCDECK_NOTIFY] [default: bell]
+    #[arg(long, value_name = "HOW", value_parser = str::parse::<NotifyMode>)]
     pub notify: Option<NotifyMode>,
 }
 
@@ -177,11 +177,9 @@ fn config(
     ) {
         (Some(mode), _) => mode,
         (None, Some(value)) => {
-            <NotifyMode as clap::ValueEnum>::from_str(&value, true).map_err(|_| {
-                CliError::usage(format!(
-                    "DOCDECK_NOTIFY={value:?} is not one of off, bell, desktop"
-                ))
-            })?
+            value
+                .parse()
+                .map_err(|reason| CliError::usage(format!("DOCDECK_NOTIFY: {reason}")))?
         }
         (None, None) => NotifyMode::default(),
     };

@@ -25,7 +25,6 @@ use tracing_subscriber::util::SubscriberInitExt as _;
 
 pub use context::ClientArgs;
 pub use output::Format;
-pub use output::visitors as visitors_text;
 
 use crate::api::ApiError;
 use crate::config::ConfigError;
@@ -122,6 +121,12 @@ impl From<ApiError> for CliError {
 impl From<ConfigError> for CliError {
     fn from(err: ConfigError) -> Self {
         Self::usage(err.to_string())
+    }
+}
+
+impl From<crate::export::WriteError> for CliError {
+    fn from(err: crate::export::WriteError) -> Self {
+        Self::failed(err.to_string())
     }
 }
 

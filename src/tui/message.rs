@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
-use crate::cli::Format;
+use crate::export::DataFormat;
 use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
@@ -195,7 +195,7 @@ pub enum Effect {
     },
     Export {
         query: VisitorsQuery,
-        format: Format,
+        format: DataFormat,
         /// As typed: `~` and relative paths are resolved when the export runs.
         path: PathBuf,
         /// The user confirmed replacing the file; otherwise an existing file stops it.

@@ -11,7 +11,7 @@ use ratatui_textarea::{CursorMove, TextArea};
 use super::composer::is_line_break;
 use super::{App, Overlay, Range};
 use crate::api::{DateParam, VisitorsQuery, query::MAX_LIMIT};
-use crate::cli::Format;
+use crate::export::DataFormat;
 use crate::text::normalize_newlines;
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect};
@@ -262,7 +262,7 @@ impl FilterForm {
 /// `e`: where and how to write the whole range.
 #[derive(Debug)]
 pub struct ExportForm {
-    pub format: Format,
+    pub format: DataFormat,
     pub path: TextArea<'static>,
     pub on_format: bool,
     pub error: Option<String>,
@@ -293,7 +293,7 @@ impl ExportForm {
             day(query.date_to)
         );
         Self {
-            format: Format::Csv,
+            format: DataFormat::Csv,
             path: field(&name),
             on_format: true,
             error: None,
@@ -331,15 +331,12 @@ impl ExportForm {
     }
 
     fn toggle_format(&mut self) {
-        let (from, to) = match self.format {
-            Format::Json => (".json", ".csv"),
-            _ => (".csv", ".json"),
+        let from = self.format.extension();
+        self.format = match self.format {
+            DataFormat::Json => DataFormat::Csv,
+            DataFormat::Csv => DataFormat::Json,
         };
-        self.format = if self.format == Format::Json {
-            Format::Csv
-        } else {
-            Format::Json
-        };
+        let to = self.format.extension();
         let path = value(&self.path);
         if let Some(stem) = path.strip_suffix(from) {
             self.path = field(&format!("{stem}{to}"));

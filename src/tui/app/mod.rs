@@ -70,7 +70,7 @@ pub struct Config {
 }
 
 /// How a job reaching a final status is announced, beyond the notice line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum NotifyMode {
     /// Nothing beyond the notice line.
     Off,
@@ -80,6 +80,20 @@ pub enum NotifyMode {
     /// A desktop notification sent as a terminal escape (OSC 9), which reaches the
     /// user's own machine over SSH when the terminal supports it.
     Desktop,
+}
+
+impl std::str::FromStr for NotifyMode {
+    type Err = String;
+
+    /// `off`, `bell` or `desktop`, in any case.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.to_ascii_lowercase().as_str() {
+            "off" => Ok(Self::Off),
+            "bell" => Ok(Self::Bell),
+            "desktop" => Ok(Self::Desktop),
+            _ => Err(format!("{text:?} is not one of off, bell, desktop")),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,13 +10,13 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::Services;
 use crate::api::{ApiError, PageVisitors, VisitorsPage, VisitorsQuery};
-use crate::cli::Format;
+use crate::export::{self as data, DataFormat};
 use crate::tui::message::{ExportEnd, Msg};
 
 /// What the export is asked to do.
 pub(super) struct Job {
     pub query: VisitorsQuery,
-    pub format: Format,
+    pub format: DataFormat,
     pub path: PathBuf,
     pub overwrite: bool,
 }
@@ -136,9 +136,8 @@ fn incomplete_name(path: &Path) -> PathBuf {
 
 /// The file's text: CSV as the CLI writes it; JSON with the range and whether it is whole.
 fn text(page: &VisitorsPage, job: &Job, stop: Option<(u64, &str)>) -> Result<String, String> {
-    if job.format != Format::Json {
-        return crate::cli::visitors_text(page, &job.query, true, Format::Csv)
-            .map_err(|e| e.message);
+    if job.format == DataFormat::Csv {
+        return data::visitors_csv(page).map_err(|e| e.to_string());
     }
     let side = |d: Option<crate::api::DateParam>| d.map(|d| d.to_string());
     let mut value = serde_json::json!({
@@ -153,7 +152,7 @@ fn text(page: &VisitorsPage, job: &Job, stop: Option<(u64, &str)>) -> Result<Str
         object.insert("stoppedAtOffset".into(), offset.into());
         object.insert("stopReason".into(), reason.into());
     }
-    serde_json::to_string_pretty(&value)
+    data::json_text(&value, true)
         .map(|t| t + "\n")
         .map_err(|e| e.to_string())
 }

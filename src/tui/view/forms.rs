@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
 use super::ViewContext;
-use crate::cli::Format;
+use crate::export::DataFormat;
 use crate::tui::app::{ExportForm, FilterForm, FormField, TrackForm};
 
 fn boxed<'a>(title: &'a str, hint: &'a str, cx: &ViewContext) -> Block<'a> {
@@ -274,7 +274,7 @@ pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewCon
 
 pub fn export(frame: &mut Frame<'_>, area: Rect, form: &ExportForm, cx: &ViewContext) {
     let width = inner_width(area);
-    let chosen = usize::from(form.format == Format::Json);
+    let chosen = usize::from(form.format == DataFormat::Json);
     let mut parts = vec![
         Part::Choice("format", &["CSV", "JSON"], chosen, form.on_format),
         Part::Field("file", &form.path, !form.on_format),

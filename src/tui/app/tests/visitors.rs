@@ -244,7 +244,7 @@ fn the_export_form_opens_on_the_format_choice() {
     let Some(Overlay::Export(form)) = &h.app.overlay else {
         panic!()
     };
-    assert_eq!(form.format, crate::cli::Format::Json);
+    assert_eq!(form.format, crate::export::DataFormat::Json);
 }
 
 fn export_effect(effects: &[Effect]) -> (std::path::PathBuf, bool) {
