@@ -176,11 +176,9 @@ fn config(
             .filter(|v| !v.is_empty()),
     ) {
         (Some(mode), _) => mode,
-        (None, Some(value)) => {
-            value
-                .parse()
-                .map_err(|reason| CliError::usage(format!("DOCDECK_NOTIFY: {reason}")))?
-        }
+        (None, Some(value)) => value
+            .parse()
+            .map_err(|reason| CliError::usage(format!("DOCDECK_NOTIFY: {reason}")))?,
         (None, None) => NotifyMode::default(),
     };
     let has_display = cfg!(target_os = "macos")

@@ -14,7 +14,7 @@ use tokio::task::JoinHandle;
 mod export;
 
 use super::app::short_id;
-use super::message::{Budget, DraftKey, Effect, Msg, Startup, Submitted};
+use super::message::{Budget, DraftKey, Io, Msg, Startup, Submitted};
 use crate::api::{ApiError, Client, Job};
 use crate::journal::{IdMatch, Journal, JournalError, Recorded, Scope, SubmissionKind};
 
@@ -100,13 +100,12 @@ impl Effects {
         });
     }
 
-    /// Starts `effect`. Terminal effects (copy, bell, notify, edit) are returned for the
-    /// loop, which owns the terminal.
-    pub fn run(&mut self, effect: Effect) -> Option<Effect> {
+    /// Starts `effect` as a task that answers with messages.
+    pub fn run(&mut self, effect: Io) {
         let s = self.services.clone();
         let tx = self.tx.clone();
         match effect {
-            Effect::FetchJob(id) => {
+            Io::FetchJob(id) => {
                 let stored = Arc::clone(&self.stored);
                 spawn(tx, async move {
                     let result = s.client.get_job(&id).await;
@@ -119,16 +118,16 @@ impl Effects {
                     msgs
                 });
             }
-            Effect::Track { typed, submission } => {
+            Io::Track { typed, submission } => {
                 spawn(tx, async move { track(&s, typed, submission).await });
             }
-            Effect::LoadUnsure => spawn(tx, async move {
+            Io::LoadUnsure => spawn(tx, async move {
                 match s.journal(|j, scope| j.unsure_creates(scope)).await {
                     Ok(list) => vec![Msg::Unsure(list)],
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::DismissUnsure(submission) => spawn(tx, async move {
+            Io::DismissUnsure(submission) => spawn(tx, async move {
                 s.journal(move |j, scope| j.dismiss_unsure(scope, submission))
                     .await
                     .err()
@@ -136,7 +135,7 @@ impl Effects {
                     .into_iter()
                     .collect()
             }),
-            Effect::Untrack(id) => spawn(tx, async move {
+            Io::Untrack(id) => spawn(tx, async move {
                 s.journal(move |j, scope| j.untrack(scope, &id))
                     .await
                     .err()
@@ -144,10 +143,10 @@ impl Effects {
                     .into_iter()
                     .collect()
             }),
-            Effect::Submit { draft, prompt } => {
+            Io::Submit { draft, prompt } => {
                 spawn(tx, async move { vec![submit(&s, draft, prompt).await] })
             }
-            Effect::LoadDetail(id) => spawn(tx, async move {
+            Io::LoadDetail(id) => spawn(tx, async move {
                 let job = id.clone();
                 match s
                     .journal(move |j, scope| {
@@ -163,13 +162,13 @@ impl Effects {
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::FetchVisitors { generation, query } => spawn(tx, async move {
+            Io::FetchVisitors { generation, query } => spawn(tx, async move {
                 vec![Msg::Visitors {
                     generation,
                     result: s.client.visitors(&query).await,
                 }]
             }),
-            Effect::Export {
+            Io::Export {
                 query,
                 format,
                 path,
@@ -186,17 +185,17 @@ impl Effects {
                 };
                 self.export = Some(tokio::spawn(export::run(s, tx, job)));
             }
-            Effect::CancelExport => {
+            Io::CancelExport => {
                 if let Some(task) = self.export.take() {
                     task.abort();
                 }
             }
-            Effect::SaveDraft { draft, text } => {
+            Io::SaveDraft { draft, text } => {
                 if let Some(drafts) = &self.drafts {
                     let _ = drafts.send((draft, text));
                 }
             }
-            Effect::SaveSetting { name, value } => spawn(tx, async move {
+            Io::SaveSetting { name, value } => spawn(tx, async move {
                 s.journal(move |j, scope| j.save_setting(scope, name, &value))
                     .await
                     .err()
@@ -204,32 +203,24 @@ impl Effects {
                     .into_iter()
                     .collect()
             }),
-            Effect::RefreshBudget => spawn(tx, async move {
+            Io::RefreshBudget => spawn(tx, async move {
                 match s.journal(|j, scope| budget(j, scope)).await {
                     Ok(b) => vec![Msg::Budget(b)],
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::ReloadTracked => spawn(tx, async move {
+            Io::ReloadTracked => spawn(tx, async move {
                 match s.journal(|j, scope| j.tracked(scope)).await {
                     Ok(jobs) => vec![Msg::TrackedList(jobs)],
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::CheckLink => spawn(tx, async move {
+            Io::CheckLink => spawn(tx, async move {
                 let result = s.client.get_job(crate::tui::app::CHECK_JOB_ID).await;
                 vec![Msg::LinkChecked(result.map(|_| ()))]
             }),
-            Effect::OpenUrl(url) => open_url(opener(), url, tx),
-            terminal @ (Effect::Copy(_)
-            | Effect::Bell
-            | Effect::Notify { .. }
-            | Effect::Edit { .. }
-            | Effect::Suspend) => {
-                return Some(terminal);
-            }
+            Io::OpenUrl(url) => open_url(opener(), url, tx),
         }
-        None
     }
 
     /// Writes every draft still queued, then stops the writer: called on quit.

@@ -7,6 +7,7 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
+use super::editor::EditorError;
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
@@ -132,7 +133,7 @@ pub enum Msg {
     Unsure(Vec<UnsureSend>),
     EditorDone {
         draft: DraftKey,
-        result: Result<String, String>,
+        result: Result<String, EditorError>,
     },
     /// Something local failed (the journal, the opener); the console goes on and says so.
     LocalFailure(String),
@@ -171,28 +172,50 @@ pub enum ExportEnd {
     Failed(String),
 }
 
-/// Something `update` wants done. Effects run as tasks and answer with a `Msg`.
+/// Something `update` wants done. Split by who carries it out, so each side matches
+/// its own kind exhaustively and a new effect cannot be dropped without a word.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
+    /// Network, journal, files and the opener: the runner (`effects.rs`) starts a task that
+    /// answers with a `Msg`.
+    Io(Io),
+    /// Writes to the terminal or hands it over: the loop (`mod.rs`), which owns it.
+    Tty(Tty),
+}
+
+/// What the runner does: each effect becomes a task that answers with zero or more `Msg`s.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Io {
+    /// Reads one job (a poll or a refresh); answers `JobFetched`. A read that changed the
+    /// job is stored in the journal first.
     FetchJob(String),
     /// Looks up a typed id (or a unique prefix of a known one) and tracks the job; with a
     /// submission, the new-job prompt of unknown outcome is recorded as that job's.
+    /// Answers `Tracked`.
     Track {
         typed: String,
         submission: Option<i64>,
     },
+    /// Reads the new-job prompts of unknown outcome again; answers `Unsure`.
     LoadUnsure,
+    /// The user said a prompt of unknown outcome made no job: the journal forgets it.
     DismissUnsure(i64),
+    /// `x`: the journal stops tracking a job (the service keeps it).
     Untrack(String),
-    Submit {
-        draft: DraftKey,
-        prompt: String,
-    },
+    /// Records a prompt, sends it once, records the outcome; answers `Submitted`. Never
+    /// retried: a send that may have reached the service is reported as such.
+    Submit { draft: DraftKey, prompt: String },
+    /// Reads the conversation and timeline of the job whose detail opened; answers
+    /// `Detail`.
     LoadDetail(String),
+    /// Reads one page of visitors; answers `Visitors` with the same generation, so a
+    /// reply for a page no longer wanted is dropped.
     FetchVisitors {
         generation: u64,
         query: VisitorsQuery,
     },
+    /// Writes every row of a range to a file in the background; answers
+    /// `ExportProgress` as pages come and `ExportDone` at the end.
     Export {
         query: VisitorsQuery,
         format: DataFormat,
@@ -201,32 +224,37 @@ pub enum Effect {
         /// The user confirmed replacing the file; otherwise an existing file stops it.
         overwrite: bool,
     },
+    /// Esc during an export: stops it; no file is written.
     CancelExport,
-    SaveDraft {
-        draft: DraftKey,
-        text: String,
-    },
-    SaveSetting {
-        name: &'static str,
-        value: String,
-    },
+    /// Keeps a draft's text in the journal, so it survives a crash or an SSH drop (only
+    /// the newest text of each draft is written when typing outruns the disk).
+    SaveDraft { draft: DraftKey, text: String },
+    /// Remembers a setting of the console (the visitors filter) for the next start.
+    SaveSetting { name: &'static str, value: String },
+    /// Counts the hour's uses of create and message again; answers `Budget`.
     RefreshBudget,
-    /// Checks the key and project with one read that costs no budget.
+    /// Checks the key and project with one read that costs no budget; answers
+    /// `LinkChecked`.
     CheckLink,
-    /// Re-reads the tracked jobs from the journal.
+    /// Re-reads the tracked jobs from the journal (another docdeck may have added some);
+    /// answers `TrackedList`.
     ReloadTracked,
-    /// Terminal effects, done by the loop that owns the terminal.
-    Copy(String),
-    Bell,
-    Notify {
-        title: String,
-        body: String,
-    },
+    /// Opens a link with the desktop's opener; answers `OpenFailed` when it cannot.
     OpenUrl(String),
+}
+
+/// What the loop does itself, because it owns the terminal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tty {
+    /// Puts text on the user's clipboard with an OSC 52 escape (works over SSH).
+    Copy(String),
+    /// Rings the terminal bell: a job reached a final status.
+    Bell,
+    /// A desktop notification as an OSC 9 escape, which reaches the user's own machine
+    /// over SSH when the terminal supports it.
+    Notify { title: String, body: String },
     /// Ctrl+Z: give the terminal back and stop, as a shell job does; `fg` resumes.
     Suspend,
-    Edit {
-        draft: DraftKey,
-        text: String,
-    },
+    /// Ctrl+E: hands the terminal to `$EDITOR` on the draft; answers `EditorDone`.
+    Edit { draft: DraftKey, text: String },
 }

@@ -8,7 +8,7 @@ use crate::api::{ApiError, Job, JobStatus};
 use crate::journal::{SentPrompt, StatusChange, TrackedJob};
 use crate::text::sanitize;
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, DraftKey, Effect};
+use crate::tui::message::{Clock, DraftKey, Effect, Io, Tty};
 
 /// One tracked job as the console shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -236,7 +236,7 @@ impl App {
                 if let Some(row) = self.jobs.selected() {
                     let id = row.id.clone();
                     self.overlay = Some(Overlay::Detail(DetailView::new(id.clone())));
-                    effects.push(Effect::LoadDetail(id));
+                    effects.push(Effect::Io(Io::LoadDetail(id)));
                 }
             }
             Action::NewJob => {
@@ -249,7 +249,7 @@ impl App {
                 if let Some(id) = self.jobs.selected().map(|r| r.id.clone()) {
                     self.jobs.remove(&id);
                     self.poll.remove(&id);
-                    effects.push(Effect::Untrack(id.clone()));
+                    effects.push(Effect::Io(Io::Untrack(id.clone())));
                     self.notify(
                         NoticeKind::Info,
                         format!(
@@ -330,7 +330,7 @@ impl App {
             Some(link) => ("PR link", link.to_owned()),
             None => ("job id", row.id.clone()),
         };
-        effects.push(Effect::Copy(text));
+        effects.push(Effect::Tty(Tty::Copy(text)));
         self.notify(
             NoticeKind::Info,
             format!("copied the {what} to the clipboard (OSC 52)"),
@@ -358,10 +358,10 @@ impl App {
             return;
         };
         if self.config.has_display {
-            effects.push(Effect::OpenUrl(link));
+            effects.push(Effect::Io(Io::OpenUrl(link)));
             self.notify(NoticeKind::Info, "opening the PR link in the browser");
         } else {
-            effects.push(Effect::Copy(link));
+            effects.push(Effect::Tty(Tty::Copy(link)));
             self.notify(
                 NoticeKind::Info,
                 "no local display to open a browser: copied the PR link instead (OSC 52)",
@@ -459,7 +459,7 @@ impl App {
             return;
         }
         if matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id) {
-            effects.push(Effect::LoadDetail(id.to_owned()));
+            effects.push(Effect::Io(Io::LoadDetail(id.to_owned())));
         }
         if !after.is_final() || before.is_none_or(JobStatus::is_final) {
             return;
@@ -478,11 +478,11 @@ impl App {
         self.notify(kind, text.clone());
         match self.config.notify {
             super::NotifyMode::Off => {}
-            super::NotifyMode::Bell => effects.push(Effect::Bell),
-            super::NotifyMode::Desktop => effects.push(Effect::Notify {
+            super::NotifyMode::Bell => effects.push(Effect::Tty(Tty::Bell)),
+            super::NotifyMode::Desktop => effects.push(Effect::Tty(Tty::Notify {
                 title: "docdeck".to_owned(),
                 body: text,
-            }),
+            })),
         }
     }
 }

@@ -6,7 +6,7 @@ use crossterm::event::KeyEvent;
 
 use super::{App, NoticeKind, Overlay};
 use crate::tui::keymap::{self, Action, Context};
-use crate::tui::message::{Clock, DraftKey, Effect};
+use crate::tui::message::{Clock, DraftKey, Effect, Tty};
 
 /// Smallest terminal the console draws in; below it only `q` and Ctrl+C are read.
 pub const MIN_WIDTH: u16 = 60;
@@ -25,7 +25,7 @@ impl App {
     pub(super) fn on_key_too_small(&mut self, key: &KeyEvent, effects: &mut Vec<Effect>) {
         match keymap::action(Context::Jobs, key) {
             Some(Action::Quit) => self.quit = true,
-            Some(Action::Suspend) => effects.push(Effect::Suspend),
+            Some(Action::Suspend) => effects.push(Effect::Tty(Tty::Suspend)),
             _ => {}
         }
     }
@@ -47,7 +47,7 @@ impl App {
     pub(super) fn on_global(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
         match action {
             Action::Quit => self.quit = true,
-            Action::Suspend => effects.push(Effect::Suspend),
+            Action::Suspend => effects.push(Effect::Tty(Tty::Suspend)),
             Action::Help => self.open_help(),
             Action::NextPane
             | Action::PrevPane

@@ -32,7 +32,7 @@ pub use track::unsure_submission;
 pub use visitors::{BarScale, PAGE_SIZES, Range, VisitorsTable, export_end_text};
 
 use super::keymap::{self, Action, Context};
-use super::message::{Budget, Clock, DraftKey, Effect, Msg, Startup, Submitted};
+use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
 use poll::{Cadences, FirstRead, Scheduler};
 
 /// The first row to show so that `selected` is visible in `visible` rows, moving the
@@ -210,7 +210,7 @@ impl App {
             }
             Msg::LinkChecked(result) => self.on_link_checked(result, now),
             Msg::OpenFailed { url, reason } => {
-                effects.push(Effect::Copy(url));
+                effects.push(Effect::Tty(Tty::Copy(url)));
                 self.notify(
                     NoticeKind::Warning,
                     format!(
@@ -231,7 +231,7 @@ impl App {
                 if draft == DraftKey::NewJob
                     && matches!(&outcome, Submitted::Failed(err) if err.may_have_reached_server())
                 {
-                    effects.push(Effect::LoadUnsure);
+                    effects.push(Effect::Io(Io::LoadUnsure));
                 }
                 self.on_submitted(draft, outcome, now, &mut effects);
             }
@@ -303,10 +303,10 @@ impl App {
         if !self.check.in_flight && self.check.due.is_some_and(|due| due <= now.mono) {
             self.check.due = None;
             self.check.in_flight = true;
-            effects.push(Effect::CheckLink);
+            effects.push(Effect::Io(Io::CheckLink));
         }
         for id in self.poll.take_due(now.mono) {
-            effects.push(Effect::FetchJob(id));
+            effects.push(Effect::Io(Io::FetchJob(id)));
         }
     }
 
@@ -436,7 +436,7 @@ impl App {
             }
             Pane::Composer => {
                 self.aim_composer();
-                effects.push(Effect::RefreshBudget);
+                effects.push(Effect::Io(Io::RefreshBudget));
             }
             _ => {}
         }
@@ -448,9 +448,9 @@ impl App {
         if self.focus == Pane::Visitors {
             self.fetch_visitors(now, effects);
         }
-        effects.push(Effect::RefreshBudget);
-        effects.push(Effect::ReloadTracked);
-        effects.push(Effect::LoadUnsure);
+        effects.push(Effect::Io(Io::RefreshBudget));
+        effects.push(Effect::Io(Io::ReloadTracked));
+        effects.push(Effect::Io(Io::LoadUnsure));
         self.check.due = Some(now.mono);
         let paused: Vec<String> = CallClass::ALL
             .into_iter()

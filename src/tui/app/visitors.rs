@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use super::{App, CallClass, ExportForm, FilterForm, NoticeKind, Overlay};
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect, ExportEnd};
+use crate::tui::message::{Clock, Effect, ExportEnd, Io};
 
 mod export;
 mod range;
@@ -198,10 +198,10 @@ impl App {
         self.visitors.generation += 1;
         self.visitors.loading = true;
         self.visitors.pending = Some(query.clone());
-        effects.push(Effect::FetchVisitors {
+        effects.push(Effect::Io(Io::FetchVisitors {
             generation: self.visitors.generation,
             query,
-        });
+        }));
     }
 
     pub(super) fn on_visitors(
@@ -276,7 +276,7 @@ impl App {
             }
             Action::Export => {
                 if self.visitors.export.take().is_some() {
-                    effects.push(Effect::CancelExport);
+                    effects.push(Effect::Io(Io::CancelExport));
                     self.notify(NoticeKind::Info, "export cancelled; nothing was written");
                 } else {
                     let query = self.visitors.query(now.wall.date_naive());
@@ -305,10 +305,10 @@ impl App {
         table.range = range;
         table.limit = limit;
         table.selected = 0;
-        effects.push(Effect::SaveSetting {
+        effects.push(Effect::Io(Io::SaveSetting {
             name: "visitors.filter",
             value: table.setting(),
-        });
+        }));
         self.fetch_visitors(now, effects);
     }
 }

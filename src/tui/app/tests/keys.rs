@@ -90,7 +90,8 @@ fn check(at: Place, key: &str, then: Then) {
         }
         Then::Closes => !app.quit && app.overlay.is_none() && app.focus == Pane::Jobs,
         Then::Refreshes => {
-            effects.contains(&Effect::ReloadTracked) && h.app.context() == place(at).app.context()
+            effects.contains(&Effect::Io(Io::ReloadTracked))
+                && h.app.context() == place(at).app.context()
         }
         Then::Pauses => app.poll.is_paused() && h.app.context() == place(at).app.context(),
         Then::Pane(pane) => !app.quit && app.overlay.is_none() && app.focus == pane,

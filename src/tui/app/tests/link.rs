@@ -22,14 +22,14 @@ fn unauthorized() -> ApiError {
 fn submits(effects: &[Effect]) -> usize {
     effects
         .iter()
-        .filter(|e| matches!(e, Effect::Submit { .. }))
+        .filter(|e| matches!(e, Effect::Io(Io::Submit { .. })))
         .count()
 }
 
 fn visitor_fetches(effects: &[Effect]) -> usize {
     effects
         .iter()
-        .filter(|e| matches!(e, Effect::FetchVisitors { .. }))
+        .filter(|e| matches!(e, Effect::Io(Io::FetchVisitors { .. })))
         .count()
 }
 
@@ -37,7 +37,7 @@ fn visitor_fetches(effects: &[Effect]) -> usize {
 fn an_analytics_429_pauses_analytics_only() {
     let mut h = Harness::new(vec![tracked("a", "active", 1)]);
     let first = h.key(KeyCode::Char('3'));
-    let Some(Effect::FetchVisitors { generation, .. }) = first.first().cloned() else {
+    let Some(Effect::Io(Io::FetchVisitors { generation, .. })) = first.first().cloned() else {
         panic!("{first:?}")
     };
     h.send(Msg::Visitors {
@@ -125,7 +125,7 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
     let mut h = Harness::new(vec![]);
     let mut fresh = App::new(config());
     let effects = fresh.update(Msg::Loaded(Box::default()), h.clock());
-    assert!(effects.contains(&Effect::CheckLink), "{effects:?}");
+    assert!(effects.contains(&Effect::Io(Io::CheckLink)), "{effects:?}");
     h.send(Msg::LinkChecked(Err(unauthorized())));
     assert_eq!(h.app.link, Link::KeyRejected);
     let notice = h.app.notice.as_ref().unwrap();
@@ -137,7 +137,10 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
         "a rejected key is not retried alone"
     );
     // `r` checks again; an accepted key answers 404 for the made-up job.
-    assert!(h.key(KeyCode::Char('r')).contains(&Effect::CheckLink));
+    assert!(
+        h.key(KeyCode::Char('r'))
+            .contains(&Effect::Io(Io::CheckLink))
+    );
     h.send(Msg::LinkChecked(Err(ApiError::NotFound {
         message: "Job not found".into(),
         missing: crate::api::Missing::Job,
@@ -187,13 +190,13 @@ fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     assert!(h.app.notice.as_ref().unwrap().text == error);
     let first = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(first, Duration::from_secs(2));
-    assert!(h.tick(2.0).contains(&Effect::CheckLink));
+    assert!(h.tick(2.0).contains(&Effect::Io(Io::CheckLink)));
     h.send(Msg::LinkChecked(Err(network_error(false))));
     let second = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(second, Duration::from_secs(4));
     // The same error again is not announced again over a newer notice.
     h.app.notify(NoticeKind::Info, "something else");
-    assert!(h.tick(6.0).contains(&Effect::CheckLink));
+    assert!(h.tick(6.0).contains(&Effect::Io(Io::CheckLink)));
     h.send(Msg::LinkChecked(Err(network_error(false))));
     assert_eq!(h.app.notice.as_ref().unwrap().text, "something else");
     h.tick(14.0);
@@ -265,7 +268,10 @@ fn a_failed_opener_copies_the_link_and_says_so() {
         url: "https://x/pull/1".into(),
         reason: "xdg-open exited with 3".into(),
     });
-    assert_eq!(effects, vec![Effect::Copy("https://x/pull/1".into())]);
+    assert_eq!(
+        effects,
+        vec![Effect::Tty(Tty::Copy("https://x/pull/1".into()))]
+    );
     let notice = h.app.notice.as_ref().unwrap();
     assert!(
         notice.text.contains("exited with 3") && notice.text.contains("copied"),
@@ -277,17 +283,17 @@ fn a_failed_opener_copies_the_link_and_says_so() {
 #[test]
 fn ctrl_z_suspends_from_every_context() {
     let mut h = Harness::new(vec![tracked("a", "active", 1)]);
-    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Tty(Tty::Suspend)]);
     h.key(KeyCode::Char('n'));
     h.type_text("draft");
-    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Tty(Tty::Suspend)]);
     assert_eq!(h.app.composer.text(), "draft", "the key is not typed");
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('a'));
-    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Tty(Tty::Suspend)]);
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('?'));
-    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Tty(Tty::Suspend)]);
 }
 
 #[test]

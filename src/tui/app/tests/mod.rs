@@ -15,7 +15,7 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use super::*;
 use crate::api::{Job, JobStatus, PageVisitors, VisitorTotals, VisitorsPage};
 use crate::journal::TrackedJob;
-use crate::tui::message::{DraftKey, Submitted};
+use crate::tui::message::{DraftKey, Io, Submitted, Tty};
 
 pub(super) struct Harness {
     pub app: App,
@@ -140,7 +140,7 @@ pub(super) fn fetches(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::FetchJob(id) => Some(id.clone()),
+            Effect::Io(Io::FetchJob(id)) => Some(id.clone()),
             _ => None,
         })
         .collect()
@@ -294,7 +294,7 @@ fn the_cursor_stays_on_its_job_across_refreshes_and_new_jobs() {
     // Untracking the selected job moves the cursor to the one that took its place.
     let removed = h.app.jobs.selected().unwrap().id.clone();
     let effects = h.key(KeyCode::Char('x'));
-    assert!(effects.contains(&Effect::Untrack(removed.clone())));
+    assert!(effects.contains(&Effect::Io(Io::Untrack(removed.clone()))));
     assert!(h.app.jobs.get(&removed).is_none());
     assert!(h.app.jobs.selected().is_some());
     assert_eq!(removed, "old");
@@ -314,7 +314,7 @@ fn a_final_status_seen_live_is_announced_once() {
         id: "a".into(),
         result: Ok(done.clone()),
     });
-    assert!(effects.contains(&Effect::Bell));
+    assert!(effects.contains(&Effect::Tty(Tty::Bell)));
     let notice = h.app.notice.clone().unwrap();
     assert_eq!(notice.kind, NoticeKind::Done);
     assert!(
@@ -327,7 +327,7 @@ fn a_final_status_seen_live_is_announced_once() {
         result: Ok(done),
     });
     assert!(
-        !again.contains(&Effect::Bell),
+        !again.contains(&Effect::Tty(Tty::Bell)),
         "no second bell for the same status"
     );
 }
@@ -345,7 +345,9 @@ fn o_without_a_display_copies_the_link_and_says_so() {
     let effects = h.key(KeyCode::Char('o'));
     assert_eq!(
         effects,
-        vec![Effect::Copy("https://github.com/o/r/pull/7".into())]
+        vec![Effect::Tty(Tty::Copy(
+            "https://github.com/o/r/pull/7".into()
+        ))]
     );
     assert!(h.app.notice.as_ref().unwrap().text.contains("copied"));
     let mut h = Harness::with_config(
@@ -365,7 +367,7 @@ fn o_without_a_display_copies_the_link_and_says_so() {
     });
     assert_eq!(
         h.key(KeyCode::Char('o')),
-        vec![Effect::OpenUrl("https://x/pull/1".into())]
+        vec![Effect::Io(Io::OpenUrl("https://x/pull/1".into()))]
     );
 }
 
@@ -426,7 +428,7 @@ fn idle_with_nothing_to_poll_sets_no_timer() {
 fn r_picks_up_jobs_another_docdeck_tracked() {
     let mut h = Harness::new(vec![tracked("a", "completed", 0)]);
     let effects = h.key(KeyCode::Char('r'));
-    assert!(effects.contains(&Effect::ReloadTracked));
+    assert!(effects.contains(&Effect::Io(Io::ReloadTracked)));
     let effects = h.send(Msg::TrackedList(vec![
         tracked("a", "completed", 0),
         tracked("cli", "active", 5),

@@ -9,7 +9,7 @@ use crate::tui::message::ExportEnd;
 fn replies_for_a_page_no_longer_wanted_are_dropped() {
     let mut h = Harness::new(vec![]);
     let first = h.key(KeyCode::Char('3'));
-    let Some(Effect::FetchVisitors { generation: g1, .. }) = first.first().cloned() else {
+    let Some(Effect::Io(Io::FetchVisitors { generation: g1, .. })) = first.first().cloned() else {
         panic!("{first:?}")
     };
     let page = |path: &str, more: bool| VisitorsPage {
@@ -31,19 +31,19 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
         result: Ok(page("/one", true)),
     });
     let next = h.key(KeyCode::Char('n'));
-    let Some(Effect::FetchVisitors {
+    let Some(Effect::Io(Io::FetchVisitors {
         generation: g2,
         query,
-    }) = next.first().cloned()
+    })) = next.first().cloned()
     else {
         panic!("{next:?}")
     };
     assert_eq!(query.offset, Some(50));
     let back = h.key(KeyCode::Char('p'));
-    let Some(Effect::FetchVisitors {
+    let Some(Effect::Io(Io::FetchVisitors {
         generation: g3,
         query,
-    }) = back.first().cloned()
+    })) = back.first().cloned()
     else {
         panic!("{back:?}")
     };
@@ -115,9 +115,9 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
     h.type_text("08");
     let effects = h.key(KeyCode::Enter);
     assert!(h.app.overlay.is_none());
-    assert!(effects.iter().any(|e| matches!(e, Effect::SaveSetting { value, .. } if value.starts_with("custom 2026-11-01"))), "{effects:?}");
+    assert!(effects.iter().any(|e| matches!(e, Effect::Io(Io::SaveSetting { value, .. }) if value.starts_with("custom 2026-11-01"))), "{effects:?}");
     let query = effects.iter().find_map(|e| match e {
-        Effect::FetchVisitors { query, .. } => Some(query.clone()),
+        Effect::Io(Io::FetchVisitors { query, .. }) => Some(query.clone()),
         _ => None,
     });
     let query = query.unwrap();
@@ -196,7 +196,7 @@ fn a_paste_with_line_breaks_into_a_form_field_stays_on_one_line() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::Export { path, .. } if path.ends_with("a b.csv"))),
+            .any(|e| matches!(e, Effect::Io(Io::Export { path, .. }) if path.ends_with("a b.csv"))),
         "{effects:?}"
     );
 }
@@ -251,9 +251,9 @@ fn export_effect(effects: &[Effect]) -> (std::path::PathBuf, bool) {
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::Export {
+            Effect::Io(Io::Export {
                 path, overwrite, ..
-            } => Some((path.clone(), *overwrite)),
+            }) => Some((path.clone(), *overwrite)),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no export in {effects:?}"))
@@ -329,7 +329,7 @@ fn a_full_bar_means_the_same_on_every_page() {
         effects
             .iter()
             .find_map(|e| match e {
-                Effect::FetchVisitors { generation, .. } => Some(*generation),
+                Effect::Io(Io::FetchVisitors { generation, .. }) => Some(*generation),
                 _ => None,
             })
             .unwrap()

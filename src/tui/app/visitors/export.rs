@@ -3,7 +3,7 @@
 
 use super::ExportProgress;
 use crate::tui::app::{App, ExportForm, NoticeKind, Overlay};
-use crate::tui::message::{Effect, ExportEnd};
+use crate::tui::message::{Effect, ExportEnd, Io};
 
 impl App {
     /// Starts an export from its form, kept aside in case the file exists.
@@ -19,12 +19,12 @@ impl App {
             pages: 0,
         });
         self.visitors.export_end = None;
-        effects.push(Effect::Export {
+        effects.push(Effect::Io(Io::Export {
             query: form.query().clone(),
             format: form.format,
             path,
             overwrite,
-        });
+        }));
         self.visitors.export_form = Some(form);
     }
 
