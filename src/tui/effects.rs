@@ -31,18 +31,27 @@ impl Services {
     async fn journal<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Journal, &Scope) -> Result<T, JournalError> + Send + 'static,
-    ) -> Result<T, String> {
+    ) -> Result<T, LocalError> {
         let journal = Arc::clone(&self.journal);
         let scope = Arc::clone(&self.scope);
         tokio::task::spawn_blocking(move || {
-            let mut guard = journal.lock().map_err(|_| {
-                "the journal is unavailable after a crash in another task".to_owned()
-            })?;
-            f(&mut guard, &scope).map_err(|e| format!("journal: {e}"))
+            let mut guard = journal.lock().map_err(|_| LocalError::JournalPoisoned)?;
+            Ok(f(&mut guard, &scope)?)
         })
-        .await
-        .map_err(|e| e.to_string())?
+        .await?
     }
+}
+
+/// Something on this machine that failed while carrying out an effect: the console goes
+/// on and says so.
+#[derive(Debug, thiserror::Error)]
+pub enum LocalError {
+    #[error("journal: {0}")]
+    Journal(#[from] JournalError),
+    #[error("the journal is unavailable after a crash in another task")]
+    JournalPoisoned,
+    #[error("a background task failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
 }
 
 /// The runner: spawns a task per effect and hands terminal effects back to the loop.
@@ -356,9 +365,7 @@ async fn submit(s: &Services, draft: DraftKey, prompt: String) -> Msg {
         Err(reason) => {
             return Msg::Submitted {
                 draft,
-                outcome: Submitted::NotSent(format!(
-                    "the journal could not record the prompt ({reason})"
-                )),
+                outcome: Submitted::NotSent(reason),
             };
         }
     };
@@ -420,9 +427,7 @@ async fn write_drafts(
             })
             .await;
         if let Err(reason) = written {
-            let _ = tx.send(Msg::LocalFailure(format!(
-                "the draft could not be saved: {reason}"
-            )));
+            let _ = tx.send(Msg::DraftNotSaved(reason));
         }
     }
 }

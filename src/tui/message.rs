@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
 use super::editor::EditorError;
+use super::effects::LocalError;
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
@@ -81,12 +82,12 @@ pub struct Budget {
 }
 
 /// How a submission ended.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Submitted {
     Accepted(Job),
     Failed(ApiError),
     /// Failed before anything was sent (the journal could not record the prompt).
-    NotSent(String),
+    NotSent(LocalError),
 }
 
 /// Something that happened, for `update` to take in.
@@ -136,7 +137,10 @@ pub enum Msg {
         result: Result<String, EditorError>,
     },
     /// Something local failed (the journal, the opener); the console goes on and says so.
-    LocalFailure(String),
+    LocalFailure(LocalError),
+    /// The journal could not keep a draft: the text is still on screen, but would not
+    /// survive a crash.
+    DraftNotSaved(LocalError),
     /// The answer to the start-up check of the key and project (a read of a job id that
     /// does not exist: 404 means both were accepted).
     LinkChecked(Result<(), ApiError>),
@@ -164,12 +168,31 @@ pub enum ExportEnd {
     /// `kept` (a file of their own, never the one asked for), when it could be written.
     Stopped {
         offset: u64,
-        reason: String,
+        reason: ApiError,
         rows: u64,
         kept: Option<PathBuf>,
     },
     /// Nothing was written.
-    Failed(String),
+    Failed(ExportError),
+}
+
+/// Why an export wrote nothing, or stopped. I/O errors are kept as their words, so an
+/// end can be compared and cloned like the rest of the state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    #[error("~ needs HOME to be set: type the whole path")]
+    NoHome,
+    #[error("cannot tell the current folder ({0}): type the whole path")]
+    NoCurrentFolder(String),
+    #[error("cannot write {}: {reason}", path.display())]
+    Write { path: PathBuf, reason: String },
+    #[error("cannot encode the rows: {0}")]
+    Encode(String),
+    #[error("the export's task failed: {0}")]
+    Task(String),
+    /// The service failed before any row came.
+    #[error("{0}")]
+    Service(ApiError),
 }
 
 /// Something `update` wants done. Split by who carries it out, so each side matches

@@ -330,7 +330,9 @@ impl App {
                 self.composer.error = Some(submit_error(&err, &draft));
             }
             Submitted::NotSent(reason) => {
-                self.composer.error = Some(format!("not sent: {reason}; the text is kept"));
+                self.composer.error = Some(format!(
+                    "not sent: the journal could not record the prompt ({reason}); the text is kept"
+                ));
             }
         }
     }

@@ -255,6 +255,7 @@ impl RowsChange {
             | Msg::Budget(_)
             | Msg::EditorDone { .. }
             | Msg::LocalFailure(_)
+            | Msg::DraftNotSaved(_)
             | Msg::LinkChecked(_)
             | Msg::OpenFailed { .. }
             | Msg::Terminate

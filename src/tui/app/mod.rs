@@ -29,7 +29,7 @@ use link::RowsChange;
 pub use link::{CHECK_JOB_ID, Link, LinkCheck, countdown_text};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
-pub use visitors::{BarScale, PAGE_SIZES, Range, VisitorsTable, export_end_text};
+pub use visitors::{BarScale, PAGE_SIZES, Range, VisitorsTable, export_end_text, stopped_text};
 
 use super::keymap::{self, Action, Context};
 use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
@@ -263,9 +263,11 @@ impl App {
                 self.budget = budget;
             }
             Msg::EditorDone { draft, result } => self.on_editor_done(draft, result, &mut effects),
-            Msg::LocalFailure(reason) => {
-                self.notify(NoticeKind::Error, reason);
-            }
+            Msg::LocalFailure(reason) => self.notify(NoticeKind::Error, reason.to_string()),
+            Msg::DraftNotSaved(reason) => self.notify(
+                NoticeKind::Error,
+                format!("the draft could not be saved: {reason}"),
+            ),
             Msg::Terminate => self.quit = true,
             Msg::Continued => self.dirty = true,
         }

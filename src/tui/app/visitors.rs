@@ -13,7 +13,7 @@ use crate::tui::message::{Clock, Effect, ExportEnd, Io};
 mod export;
 mod range;
 
-pub use export::export_end_text;
+pub use export::{export_end_text, stopped_text};
 pub use range::Range;
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).

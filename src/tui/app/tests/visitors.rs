@@ -299,7 +299,10 @@ fn an_export_that_stops_part_way_says_where_and_why_and_what_it_kept() {
     });
     h.send(Msg::ExportDone(ExportEnd::Stopped {
         offset: 500,
-        reason: "the service sent the same page again".into(),
+        reason: crate::api::ApiError::Server {
+            status: 503,
+            message: String::new(),
+        },
         rows: 500,
         kept: Some("/tmp/v.incomplete.csv".into()),
     }));
@@ -307,8 +310,8 @@ fn an_export_that_stops_part_way_says_where_and_why_and_what_it_kept() {
     assert_eq!(notice.kind, NoticeKind::Error);
     assert_eq!(
         notice.text,
-        "export stopped at offset 500: the service sent the same page again; kept 500 rows \
-         in /tmp/v.incomplete.csv"
+        "export stopped at offset 500: the service failed (503): try again later; kept 500 \
+         rows in /tmp/v.incomplete.csv"
     );
     assert!(h.app.visitors.export.is_none());
     assert!(
@@ -375,13 +378,17 @@ fn a_full_bar_means_the_same_on_every_page() {
 fn a_stop_whose_reason_names_the_offset_does_not_say_it_twice() {
     let end = ExportEnd::Stopped {
         offset: 250,
-        reason: "paging stopped at offset 250: the service sent no rows".into(),
+        reason: crate::api::ApiError::BrokenPaging {
+            offset: 250,
+            fault: crate::api::PagingFault::Empty,
+        },
         rows: 250,
         kept: None,
     };
     assert_eq!(
         crate::tui::app::export_end_text(&end),
-        "export stopped: paging stopped at offset 250: the service sent no rows; the 250 rows \
-         fetched could not be kept"
+        "export stopped: paging stopped at offset 250: the service said there were more rows \
+         but sent none; docdeck stopped rather than ask forever; the 250 rows fetched could \
+         not be kept"
     );
 }

@@ -110,14 +110,18 @@ fn an_export_that_stopped_says_it_under_the_table() {
     let mut scene = scene_with(page());
     scene.send(Msg::ExportDone(ExportEnd::Stopped {
         offset: 500,
-        reason: "the service sent the same rows as the page before; docdeck stopped rather \
-                 than ask forever"
-            .into(),
+        reason: crate::api::ApiError::BrokenPaging {
+            offset: 500,
+            fault: crate::api::PagingFault::Repeated,
+        },
         rows: 500,
         kept: Some("/home/someone/reports/visitors-2026-11-16-2026-11-23.incomplete.csv".into()),
     }));
     let screen = scene.render(80, 24);
-    assert!(screen.contains("export stopped at offset 500"), "{screen}");
+    assert!(
+        screen.contains("export stopped: paging stopped at offset 500"),
+        "{screen}"
+    );
     assert!(screen.contains("2026-11-23.incomplete.csv"), "{screen}");
     both("visitors_export_stopped", &scene);
 }
