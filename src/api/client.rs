@@ -119,12 +119,6 @@ impl Client {
         })
     }
 
-    /// The project every call is scoped to.
-    #[must_use]
-    pub fn project(&self) -> &str {
-        &self.project
-    }
-
     /// Starts a job. Never resent once it may have reached the service: a duplicate job
     /// is worse than an error the user can check.
     pub async fn create_job(&self, prompt: &str) -> Result<Job, ApiError> {

@@ -14,5 +14,5 @@ pub use model::{
     ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals,
     VisitorsPage, format_timestamp,
 };
-pub use paging::{Incomplete, MAX_PAGES};
+pub use paging::MAX_PAGES;
 pub use query::{DateParam, QueryError, VisitorsQuery};

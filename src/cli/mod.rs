@@ -23,8 +23,7 @@ use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
-pub use context::ClientArgs;
-pub use output::Format;
+pub(crate) use context::ClientArgs;
 
 use crate::api::ApiError;
 use crate::config::ConfigError;

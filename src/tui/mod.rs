@@ -5,9 +5,9 @@
 //! countdown) reads differently.
 
 pub mod app;
-pub mod editor;
+mod editor;
 pub mod effects;
-pub mod keymap;
+pub(crate) mod keymap;
 pub mod message;
 pub mod terminal;
 pub mod view;

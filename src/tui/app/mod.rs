@@ -7,7 +7,7 @@ mod forms;
 mod jobs;
 mod keys;
 mod link;
-pub mod poll;
+pub(crate) mod poll;
 mod rate;
 mod track;
 mod visitors;

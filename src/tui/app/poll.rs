@@ -97,11 +97,6 @@ impl Scheduler {
         }
     }
 
-    #[must_use]
-    pub fn cadences(&self) -> Cadences {
-        self.cadences
-    }
-
     /// Schedules a job from its last known status, first read as `first` says.
     pub fn schedule(
         &mut self,
@@ -269,12 +264,6 @@ impl Scheduler {
         self.paused
     }
 
-    /// Until when a 429 holds the reads, if it still does at `now`.
-    #[must_use]
-    pub fn rate_paused_until(&self, now: Instant) -> Option<Instant> {
-        self.rate_paused_until.filter(|until| *until > now)
-    }
-
     /// When the next read is due (after any pause), or `None` when nothing is polled.
     #[must_use]
     pub fn next_due(&self) -> Option<Instant> {
@@ -283,12 +272,6 @@ impl Scheduler {
         }
         let next = self.queue.first().map(|(at, _)| *at)?;
         Some(self.rate_paused_until.map_or(next, |until| next.max(until)))
-    }
-
-    /// Whether any job is read on a schedule (or is being read).
-    #[must_use]
-    pub fn is_polling(&self) -> bool {
-        self.in_flight > 0 || !self.queue.is_empty()
     }
 
     #[must_use]
