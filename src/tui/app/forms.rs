@@ -106,8 +106,38 @@ pub enum FormField {
     Rows,
 }
 
-/// The ranges the filter form offers, in order.
-pub const PRESETS: &[&str] = &["7 days", "30 days", "90 days", "month", "custom", "all"];
+/// The ranges the filter form offers, in order, each with its name; `None` is "custom":
+/// the dates typed in the form.
+pub const PRESETS: [(&str, Option<Range>); 6] = [
+    ("7 days", Some(Range::LastDays(7))),
+    ("30 days", Some(Range::LastDays(30))),
+    ("90 days", Some(Range::LastDays(90))),
+    ("month", Some(Range::ThisMonth)),
+    ("custom", None),
+    ("all", Some(Range::AllTime)),
+];
+
+/// The names of [`PRESETS`], as the form shows them.
+#[must_use]
+pub fn preset_names() -> [&'static str; PRESETS.len()] {
+    PRESETS.map(|(name, _)| name)
+}
+
+/// Which choice of [`PRESETS`] stands for `range`: "custom" when no preset is it.
+fn choice_of(range: &Range) -> usize {
+    PRESETS
+        .iter()
+        .position(|(_, preset)| preset.as_ref() == Some(range))
+        .unwrap_or_else(custom_choice)
+}
+
+/// The "custom" choice of [`PRESETS`].
+fn custom_choice() -> usize {
+    PRESETS
+        .iter()
+        .position(|(_, preset)| preset.is_none())
+        .unwrap_or(0)
+}
 
 /// `f`: dates (a preset or custom) and rows per page.
 #[derive(Debug)]
@@ -135,16 +165,9 @@ pub struct FilterProblems {
 impl FilterForm {
     #[must_use]
     pub fn new(range: &Range, limit: u32, today: NaiveDate) -> Self {
-        let choice = match range {
-            Range::LastDays(7) => 0,
-            Range::LastDays(30) => 1,
-            Range::LastDays(90) => 2,
-            Range::ThisMonth => 3,
-            Range::AllTime => 5,
-            Range::LastDays(_) | Range::Custom { .. } => 4,
-        };
+        let choice = choice_of(range);
         let (from, to) = range.bounds(today);
-        let show = |d: Option<DateParam>| d.map(|d| d.to_string()).unwrap_or_default();
+        let show = |d| DateParam::shown(d, "");
         Self {
             field: FormField::Range,
             choice,
@@ -157,14 +180,7 @@ impl FilterForm {
     }
 
     fn preset(&self) -> Option<Range> {
-        match self.choice {
-            0 => Some(Range::LastDays(7)),
-            1 => Some(Range::LastDays(30)),
-            2 => Some(Range::LastDays(90)),
-            3 => Some(Range::ThisMonth),
-            5 => Some(Range::AllTime),
-            _ => None,
-        }
+        PRESETS.get(self.choice).and_then(|(_, range)| *range)
     }
 
     /// Picks another preset and shows its dates in the date fields.
@@ -175,7 +191,7 @@ impl FilterForm {
             .cast_unsigned();
         if let Some(range) = self.preset() {
             let (from, to) = range.bounds(self.today);
-            let show = |d: Option<DateParam>| d.map(|d| d.to_string()).unwrap_or_default();
+            let show = |d| DateParam::shown(d, "");
             self.from = field(&show(from));
             self.to = field(&show(to));
         }
@@ -193,7 +209,7 @@ impl FilterForm {
 
     fn typed(&mut self) {
         if matches!(self.field, FormField::From | FormField::To) {
-            self.choice = 4;
+            self.choice = custom_choice();
         }
     }
 

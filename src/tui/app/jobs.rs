@@ -21,6 +21,19 @@ pub struct JobRow {
     pub problem: Option<String>,
 }
 
+impl From<TrackedJob> for JobRow {
+    /// A job as the journal tracks it: its last snapshot, no read failed yet.
+    fn from(tracked: TrackedJob) -> Self {
+        Self {
+            id: tracked.id,
+            job: tracked.snapshot,
+            first_prompt: tracked.first_prompt,
+            seen_at: tracked.seen_at,
+            problem: None,
+        }
+    }
+}
+
 impl JobRow {
     #[must_use]
     pub fn status(&self) -> Option<&JobStatus> {
@@ -50,16 +63,7 @@ pub struct JobList {
 
 impl JobList {
     pub fn load(&mut self, jobs: Vec<TrackedJob>) {
-        self.rows = jobs
-            .into_iter()
-            .map(|t| JobRow {
-                id: t.id,
-                job: t.snapshot,
-                first_prompt: t.first_prompt,
-                seen_at: t.seen_at,
-                problem: None,
-            })
-            .collect();
+        self.rows = jobs.into_iter().map(JobRow::from).collect();
         self.sort();
         if self.selected_index().is_none() {
             self.selected = self.rows.first().map(|r| r.id.clone());

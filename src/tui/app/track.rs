@@ -77,13 +77,7 @@ impl App {
                 now.mono,
                 super::poll::FirstRead::Now,
             );
-            self.jobs.upsert(JobRow {
-                id: tracked.id,
-                job: tracked.snapshot,
-                first_prompt: tracked.first_prompt,
-                seen_at: tracked.seen_at,
-                problem: None,
-            });
+            self.jobs.upsert(JobRow::from(tracked));
             self.dirty = true;
         }
     }

@@ -224,9 +224,10 @@ pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewCon
     let width = inner_width(area);
     let problems = form.check().err().unwrap_or_default();
     let error = |p: Option<&str>| p.map(|p| text(p, width, cx.theme.error()));
+    let presets = crate::tui::app::preset_names();
     let mut parts = vec![Part::Choice(
         "range",
-        crate::tui::app::PRESETS,
+        &presets,
         form.choice,
         form.field == FormField::Range,
     )];

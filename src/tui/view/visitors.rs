@@ -37,20 +37,6 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     draw_footer(frame, footer, app, &query, cx);
 }
 
-fn date(d: Option<DateParam>, open: &str) -> String {
-    d.map_or_else(
-        || open.to_owned(),
-        |d| {
-            let instant = d.instant();
-            if instant.time() == chrono::NaiveTime::MIN {
-                instant.format("%Y-%m-%d").to_string()
-            } else {
-                d.to_string()
-            }
-        },
-    )
-}
-
 /// Where the user's local day starts, in UTC, when it is not UTC midnight: ranges are
 /// whole UTC days, and "today" here is not the user's today.
 #[must_use]
@@ -107,8 +93,8 @@ fn draw_strip(
     let dates = format!(
         " {} · {} → {}",
         table.range.label(),
-        date(query.date_from, "the start"),
-        date(query.date_to, "now")
+        DateParam::shown(query.date_from, "the start"),
+        DateParam::shown(query.date_to, "now")
     );
     let mut ranges = Vec::new();
     if let Some(note) = local_midnight(cx) {

@@ -63,7 +63,7 @@ impl Range {
     /// The form the journal keeps it in.
     #[must_use]
     pub fn to_setting(&self) -> String {
-        let side = |d: Option<DateParam>| d.map_or_else(|| "-".to_owned(), |d| d.to_string());
+        let side = |d| DateParam::shown(d, "-");
         match self {
             Self::LastDays(days) => format!("{days}d"),
             Self::ThisMonth => "month".to_owned(),
