@@ -149,11 +149,17 @@ pub fn parse() -> Cli {
 /// Runs a parsed command line to completion.
 #[must_use]
 pub fn run(cli: Cli) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    // The console against a service elsewhere does little work at a time: one thread
+    // handles a burst of replies in one wake, where worker threads would wake each other.
+    // The journal still runs on the blocking pool.
+    let mut builder = if cli.command.is_none() {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        builder.worker_threads(2);
+        builder
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => return report(&CliError::failed(format!("cannot start: {err}"))),
     };

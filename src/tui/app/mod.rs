@@ -281,7 +281,7 @@ impl App {
     /// the next change of a relative time on screen. `None`: sleep until input.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        [self.poll.next_due(), self.check.due, self.display_due]
+        [self.poll.next_wake(), self.check.due, self.display_due]
             .into_iter()
             .flatten()
             .min()
