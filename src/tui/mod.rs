@@ -1,8 +1,10 @@
 //! The console. One task owns the state ([`app::App`]); input, replies and timers arrive
-//! as messages; `update` returns effects that run as tasks; the screen is drawn only
-//! when something changed and the queue is empty. Idle means asleep: the only timers are
-//! the next poll or link check, and the next moment a relative time on screen (an age, a
-//! countdown) reads differently.
+//! as messages; `update` returns effects: `Io` effects run as tasks in `effects.rs` (the
+//! network, the journal, files), `Tty` effects run here, as only the loop owns the
+//! terminal (escapes, suspend, the `$EDITOR` hand-off in `editor.rs`). The screen is
+//! drawn only when something changed and the queue is empty. Idle means asleep: the only
+//! timers are the next poll or link check, and the next moment a relative time on screen
+//! (an age, a countdown) reads differently.
 
 pub mod app;
 mod editor;
