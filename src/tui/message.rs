@@ -93,12 +93,17 @@ pub enum Submitted {
 /// Something that happened, for `update` to take in.
 #[derive(Debug)]
 pub enum Msg {
+    /// A key, a paste, a resize or focus, from the terminal.
     Input(Event),
     /// A timer the loop set from `App::next_wake` went off.
     Tick,
+    /// What the journal held at start (tracked jobs, drafts, settings): the console
+    /// starts reading only once it has this.
     Loaded(Box<Startup>),
     /// The tracked jobs as the journal has them now (another docdeck may have added some).
     TrackedList(Vec<TrackedJob>),
+    /// The answer to a poll or refresh of one job: a changed row, or a failed read that
+    /// backs off.
     JobFetched {
         id: String,
         result: Result<Job, ApiError>,
@@ -111,27 +116,35 @@ pub enum Msg {
         result: Result<Job, ApiError>,
         first_prompt: Option<String>,
     },
+    /// How a new job or follow-up ended: accepted (the job is listed and polled), failed,
+    /// or never sent.
     Submitted {
         draft: DraftKey,
         outcome: Submitted,
     },
+    /// The journal's conversation and status timeline of the job whose detail is open.
     Detail {
         id: String,
         conversation: Vec<SentPrompt>,
         timeline: Vec<StatusChange>,
     },
+    /// A page of visitors, or why not; dropped when its generation is not the latest.
     Visitors {
         generation: u64,
         result: Result<VisitorsPage, ApiError>,
     },
+    /// Rows and pages fetched so far by the running export, shown under the table.
     ExportProgress {
         rows: u64,
         pages: u64,
     },
+    /// How the export ended.
     ExportDone(ExportEnd),
+    /// The hour's uses of create and message as the journal counts them now.
     Budget(Budget),
     /// New-job prompts of unknown outcome, as the journal has them now.
     Unsure(Vec<UnsureSend>),
+    /// `$EDITOR` has given the terminal back: the draft's new text, or why it is unchanged.
     EditorDone {
         draft: DraftKey,
         result: Result<String, EditorError>,
