@@ -43,9 +43,6 @@ impl JobRow {
 pub struct JobList {
     pub rows: Vec<JobRow>,
     selected: Option<String>,
-    window: std::cell::Cell<usize>,
-    /// Rows on screen as last drawn: how far PgDn and PgUp move.
-    page_rows: std::cell::Cell<usize>,
 }
 
 impl JobList {
@@ -78,13 +75,6 @@ impl JobList {
         self.rows.iter().position(|r| r.id == id)
     }
 
-    /// The first row on screen for `visible` rows (see [`super::scroll_window`]).
-    #[must_use]
-    pub fn window(&self, selected: usize, visible: usize) -> usize {
-        self.page_rows.set(visible);
-        super::scroll_window(&self.window, selected, visible, self.rows.len())
-    }
-
     #[must_use]
     pub fn selected(&self) -> Option<&JobRow> {
         self.selected_index().map(|i| &self.rows[i])
@@ -107,10 +97,10 @@ impl JobList {
         }
     }
 
-    /// PgDn / PgUp: a screen of rows (as last drawn) down or up.
-    fn page(&mut self, down: bool) {
+    /// PgDn / PgUp: a screen of `rows` (as last drawn) down or up.
+    fn page(&mut self, down: bool, rows: usize) {
         let at = self.selected_index().unwrap_or(0);
-        let rows = self.page_rows.get().max(1);
+        let rows = rows.max(1);
         let next = if down {
             at.saturating_add(rows)
         } else {
@@ -189,11 +179,9 @@ pub struct DetailView {
     pub conversation: Option<Vec<SentPrompt>>,
     pub timeline: Vec<StatusChange>,
     /// The first screen row shown, counted after wrapping. Keys move it freely; the view
-    /// clamps it to the last page as it draws (only it knows how lines wrap) and
-    /// remembers the clamped value, so `k` after `G` moves at once.
-    pub scroll: std::cell::Cell<usize>,
-    /// Rows of one page as last drawn: how far PgDn and PgUp move.
-    pub page: std::cell::Cell<usize>,
+    /// clamps it to the last page as it draws (only it knows how lines wrap), and a move
+    /// starts from where the last frame could show it, so `k` after `G` moves at once.
+    pub scroll: usize,
 }
 
 impl DetailView {
@@ -203,14 +191,8 @@ impl DetailView {
             id,
             conversation: None,
             timeline: Vec::new(),
-            scroll: std::cell::Cell::new(0),
-            page: std::cell::Cell::new(1),
+            scroll: 0,
         }
-    }
-
-    fn scroll_by(&self, rows: isize) {
-        let at = self.scroll.get();
-        self.scroll.set(at.saturating_add_signed(rows));
     }
 }
 
@@ -230,12 +212,13 @@ impl App {
             Action::Down => self.jobs.step(true),
             Action::Top => self.jobs.move_to(0),
             Action::Bottom => self.jobs.move_to(usize::MAX),
-            Action::NextPage => self.jobs.page(true),
-            Action::PrevPage => self.jobs.page(false),
+            Action::NextPage => self.jobs.page(true, self.viewport.jobs_rows),
+            Action::PrevPage => self.jobs.page(false, self.viewport.jobs_rows),
             Action::Open => {
                 if let Some(row) = self.jobs.selected() {
                     let id = row.id.clone();
                     self.overlay = Some(Overlay::Detail(DetailView::new(id.clone())));
+                    self.viewport.detail = None;
                     effects.push(Effect::LoadDetail(id));
                 }
             }
@@ -274,15 +257,17 @@ impl App {
         let Some(Overlay::Detail(detail)) = &mut self.overlay else {
             return;
         };
-        let page = detail.page.get().max(1).cast_signed();
+        let extent = self.viewport.detail;
+        let page = extent.map_or(1, |e| e.rows).max(1).cast_signed();
+        let by = |rows: isize| super::scrolled(detail.scroll, extent, rows);
         match action {
             Action::Close => self.overlay = None,
-            Action::Up => detail.scroll_by(-1),
-            Action::Down => detail.scroll_by(1),
-            Action::PrevPage => detail.scroll_by(-page),
-            Action::NextPage => detail.scroll_by(page),
-            Action::Top => detail.scroll.set(0),
-            Action::Bottom => detail.scroll.set(usize::MAX),
+            Action::Up => detail.scroll = by(-1),
+            Action::Down => detail.scroll = by(1),
+            Action::PrevPage => detail.scroll = by(-page),
+            Action::NextPage => detail.scroll = by(page),
+            Action::Top => detail.scroll = 0,
+            Action::Bottom => detail.scroll = usize::MAX,
             Action::FollowUp => {
                 let id = detail.id.clone();
                 self.overlay = None;

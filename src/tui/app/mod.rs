@@ -15,7 +15,6 @@ mod visitors;
 #[cfg(test)]
 mod tests;
 
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
@@ -29,26 +28,38 @@ use link::RowsChange;
 pub use link::{CHECK_JOB_ID, Link, LinkCheck, countdown_text};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
-pub use visitors::{BarScale, PAGE_SIZES, Range, VisitorsTable, export_end_text};
+pub use visitors::{BarScale, PAGE_SIZES, PageLoad, Range, Shown, VisitorsTable, export_end_text};
 
 use super::keymap::{self, Action, Context};
 use super::message::{Budget, Clock, DraftKey, Effect, Msg, Startup, Submitted};
 use poll::{Cadences, FirstRead, Scheduler};
 
-/// The first row to show so that `selected` is visible in `visible` rows, moving the
-/// remembered window as little as possible (views call it while drawing; only the window
-/// position is remembered, as a scrolled list would).
-#[must_use]
-pub fn scroll_window(memory: &Cell<usize>, selected: usize, visible: usize, len: usize) -> usize {
-    let mut offset = memory.get();
-    if selected < offset {
-        offset = selected;
-    } else if selected >= offset + visible {
-        offset = selected + 1 - visible;
-    }
-    offset = offset.min(len.saturating_sub(visible));
-    memory.set(offset);
-    offset
+/// What the last frame measured, handed to the app by the loop after each draw (the view
+/// keeps its own memory; the app keeps only these numbers, so `update` stays a pure
+/// function of its state): how far page-wise keys move and where a text scroll ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Viewport {
+    /// Rows of the jobs list on screen as last drawn (0 before the first frame).
+    pub jobs_rows: usize,
+    /// The detail overlay as last drawn; `None` when the text changed since.
+    pub detail: Option<TextExtent>,
+    /// The help overlay as last drawn; `None` when it was opened since.
+    pub help: Option<TextExtent>,
+}
+
+/// A scrolled text as drawn: the rows on screen and the last position that fills them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextExtent {
+    pub rows: usize,
+    pub last: usize,
+}
+
+/// A text scroll at `at` moved by `by` rows. The view clamps the position as it draws;
+/// the move starts from where the last frame could show it, so `k` after `G` moves at
+/// once.
+fn scrolled(at: usize, extent: Option<TextExtent>, by: isize) -> usize {
+    let shown = extent.map_or(at, |e| at.min(e.last));
+    shown.saturating_add_signed(by)
 }
 
 /// What the console was opened with.
@@ -144,7 +155,9 @@ pub struct App {
     /// The overlay the help was opened over, back when the help closes.
     under_help: Option<Box<Overlay>>,
     /// The first help row shown, when the help scrolls (the view clamps it).
-    pub help_scroll: Cell<usize>,
+    pub help_scroll: usize,
+    /// What the last frame measured (see [`Viewport`]).
+    viewport: Viewport,
     dirty: bool,
 }
 
@@ -172,10 +185,16 @@ impl App {
             quit: false,
             size: None,
             under_help: None,
-            help_scroll: Cell::new(0),
+            help_scroll: 0,
+            viewport: Viewport::default(),
             dirty: true,
             config,
         }
+    }
+
+    /// What the frame just drawn measured: the loop hands it over after each draw.
+    pub fn set_viewport(&mut self, viewport: Viewport) {
+        self.viewport = viewport;
     }
 
     /// Whether something visible changed since the last call (and forgets it).
@@ -235,6 +254,7 @@ impl App {
                 {
                     detail.conversation = Some(conversation);
                     detail.timeline = timeline;
+                    self.viewport.detail = None;
                 }
                 self.dirty = true;
             }
@@ -317,6 +337,9 @@ impl App {
             Event::Paste(text) => self.on_paste(&text, effects),
             Event::Resize(width, height) => {
                 self.size = Some((width, height));
+                // Text wraps anew: where it ends is known again after the next frame.
+                self.viewport.detail = None;
+                self.viewport.help = None;
                 self.dirty = true;
             }
             Event::FocusGained => self.dirty = true,
@@ -411,7 +434,7 @@ impl App {
         }
         self.focus = pane;
         match pane {
-            Pane::Visitors if self.visitors.page.is_none() && !self.visitors.loading => {
+            Pane::Visitors if self.visitors.wants_first_page() => {
                 self.fetch_visitors(now, effects);
             }
             Pane::Composer => {
