@@ -21,7 +21,7 @@ use chrono::{DateTime, Utc};
 use crossterm::event::{Event, KeyEvent};
 
 pub use composer::Composer;
-pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
+pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, PRESETS, TrackForm};
 pub use jobs::{DetailView, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 use link::RowsChange;
