@@ -10,6 +10,7 @@ mod link;
 pub mod poll;
 mod rate;
 mod track;
+mod viewport;
 mod visitors;
 
 #[cfg(test)]
@@ -28,39 +29,13 @@ use link::RowsChange;
 pub use link::{CHECK_JOB_ID, Link, LinkCheck, countdown_text};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
+use viewport::scrolled;
+pub use viewport::{TextExtent, Viewport};
 pub use visitors::{BarScale, PAGE_SIZES, PageLoad, Range, Shown, VisitorsTable, export_end_text};
 
 use super::keymap::{self, Action, Context};
 use super::message::{Budget, Clock, DraftKey, Effect, Msg, Startup, Submitted};
 use poll::{Cadences, FirstRead, Scheduler};
-
-/// What the last frame measured, handed to the app by the loop after each draw (the view
-/// keeps its own memory; the app keeps only these numbers, so `update` stays a pure
-/// function of its state): how far page-wise keys move and where a text scroll ends.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Viewport {
-    /// Rows of the jobs list on screen as last drawn (0 before the first frame).
-    pub jobs_rows: usize,
-    /// The detail overlay as last drawn; `None` when the text changed since.
-    pub detail: Option<TextExtent>,
-    /// The help overlay as last drawn; `None` when it was opened since.
-    pub help: Option<TextExtent>,
-}
-
-/// A scrolled text as drawn: the rows on screen and the last position that fills them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TextExtent {
-    pub rows: usize,
-    pub last: usize,
-}
-
-/// A text scroll at `at` moved by `by` rows. The view clamps the position as it draws;
-/// the move starts from where the last frame could show it, so `k` after `G` moves at
-/// once.
-fn scrolled(at: usize, extent: Option<TextExtent>, by: isize) -> usize {
-    let shown = extent.map_or(at, |e| at.min(e.last));
-    shown.saturating_add_signed(by)
-}
 
 /// What the console was opened with.
 #[derive(Debug, Clone)]
