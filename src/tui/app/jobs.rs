@@ -97,22 +97,17 @@ impl JobList {
         }
     }
 
-    /// PgDn / PgUp: a screen of `rows` (as last drawn) down or up.
-    fn page(&mut self, down: bool, rows: usize) {
+    /// Moves the cursor for a key of the list (see [`super::cursor::moved`]), with
+    /// `page` rows on screen; whether the key was one.
+    fn navigate(&mut self, action: Action, page: usize) -> bool {
         let at = self.selected_index().unwrap_or(0);
-        let rows = rows.max(1);
-        let next = if down {
-            at.saturating_add(rows)
-        } else {
-            at.saturating_sub(rows)
-        };
-        self.move_to(next);
-    }
-
-    fn step(&mut self, down: bool) {
-        let at = self.selected_index().unwrap_or(0);
-        let next = if down { at + 1 } else { at.saturating_sub(1) };
-        self.move_to(next);
+        match super::cursor::moved(at, self.rows.len(), action, page) {
+            Some(next) => {
+                self.move_to(next);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Adds or replaces a row, keeping the order and the cursor. Re-sorts only when the
@@ -207,13 +202,10 @@ impl App {
         {
             return;
         }
+        if self.jobs.navigate(action, self.viewport.jobs_rows) {
+            return;
+        }
         match action {
-            Action::Up => self.jobs.step(false),
-            Action::Down => self.jobs.step(true),
-            Action::Top => self.jobs.move_to(0),
-            Action::Bottom => self.jobs.move_to(usize::MAX),
-            Action::NextPage => self.jobs.page(true, self.viewport.jobs_rows),
-            Action::PrevPage => self.jobs.page(false, self.viewport.jobs_rows),
             Action::Open => {
                 if let Some(row) = self.jobs.selected() {
                     let id = row.id.clone();

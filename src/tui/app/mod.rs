@@ -3,6 +3,7 @@
 //! the clock is passed in, so every behaviour is testable without a terminal or network.
 
 mod composer;
+mod cursor;
 mod forms;
 mod jobs;
 mod keys;

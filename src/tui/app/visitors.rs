@@ -175,12 +175,14 @@ impl VisitorsTable {
 
     /// What a key of the pane does to the pane itself, and what it asks of the app.
     fn on_action(&mut self, action: Action, today: NaiveDate) -> PaneOutcome {
-        let rows = self.rows().len();
         match action {
-            Action::Up => self.selected = self.selected.saturating_sub(1),
-            Action::Down => self.selected = (self.selected + 1).min(rows.saturating_sub(1)),
-            Action::Top => self.selected = 0,
-            Action::Bottom => self.selected = rows.saturating_sub(1),
+            // PgDn and PgUp are the service's pages here (`n` and `p`), never a screen.
+            Action::Up | Action::Down | Action::Top | Action::Bottom => {
+                let rows = self.rows().len();
+                if let Some(next) = super::cursor::moved(self.selected, rows, action, 1) {
+                    self.selected = next;
+                }
+            }
             Action::NextPage => {
                 // The page shown decides: paging while a fetch runs pages from the target.
                 let has_more = self.load.shown().is_some_and(|s| s.page.has_more);
