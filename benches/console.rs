@@ -168,7 +168,7 @@ fn render(c: &mut Criterion) {
     key(&mut app, KeyCode::Esc, base);
 
     key(&mut app, KeyCode::Char('3'), base);
-    let generation = app.visitors.load.generation().unwrap_or_default();
+    let generation = app.visitors.load().generation().unwrap_or_default();
     let page = VisitorsPage {
         totals: VisitorTotals {
             human: 912_345,

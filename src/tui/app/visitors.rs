@@ -35,8 +35,9 @@ pub struct VisitorsTable {
     pub range: Range,
     pub limit: u32,
     pub offset: u64,
-    /// The page on screen and the request out, if any.
-    pub load: PageLoad,
+    /// The page on screen and the request out, if any (changed only by the pane's own
+    /// transitions).
+    load: PageLoad,
     /// The number of the last request sent (the next one gets the next number).
     requests: u64,
     pub selected: usize,
@@ -142,6 +143,12 @@ impl VisitorsTable {
             Some(top) => BarScale::TopRow(top.total),
             None => BarScale::Total(page.totals.total),
         })
+    }
+
+    /// Where the pane's page stands.
+    #[must_use]
+    pub fn load(&self) -> &PageLoad {
+        &self.load
     }
 
     /// The rows of the page on screen (none before the first page).

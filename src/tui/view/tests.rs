@@ -263,7 +263,7 @@ fn composer_new_job_and_follow_up() {
 fn visitors_pane() {
     let mut scene = Scene::new();
     scene.key(KeyCode::Char('3'));
-    let generation = scene.app.visitors.load.generation().unwrap();
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page()),
@@ -383,7 +383,7 @@ fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
     check(&scene, "the detail");
     scene.key(KeyCode::Esc);
     scene.key(KeyCode::Char('3'));
-    let generation = scene.app.visitors.load.generation().unwrap();
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page),

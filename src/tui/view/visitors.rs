@@ -34,7 +34,7 @@ pub fn draw(
         Constraint::Length(1),
     ])
     .areas(area);
-    let query = table.load.shown().map_or_else(
+    let query = table.load().shown().map_or_else(
         || table.query(cx.wall.date_naive()),
         |shown| shown.query.clone(),
     );
@@ -131,7 +131,7 @@ fn draw_strip(
             .collect(),
         area.width,
     );
-    let totals = match table.load.shown() {
+    let totals = match table.load().shown() {
         Some(Shown { page, .. }) => fitting(
             vec![
                 totals_line(page.totals, false, true, cx),
@@ -185,8 +185,8 @@ fn draw_rows(
     let theme = cx.theme;
     let table = &app.visitors;
     let block = Block::default().borders(Borders::TOP);
-    let Some(Shown { page, .. }) = table.load.shown() else {
-        let text = match &table.load {
+    let Some(Shown { page, .. }) = table.load().shown() else {
+        let text = match table.load() {
             PageLoad::Failed { error, .. } => Span::styled(sanitize(error), theme.error()),
             PageLoad::Fetching { .. } => Span::styled("loading…", theme.dim()),
             PageLoad::Idle | PageLoad::Shown(_) => Span::styled("r loads the page", theme.dim()),
@@ -265,17 +265,17 @@ fn draw_footer(
     let theme = cx.theme;
     let table = &app.visitors;
     let mut spans = vec![Span::raw(" ")];
-    if let Some(shown) = table.load.shown() {
+    if let Some(shown) = table.load().shown() {
         spans.push(Span::styled(shown.page.position(query), theme.bold()));
     }
     spans.push(Span::styled(
         format!(" · {} per page", table.limit),
         theme.dim(),
     ));
-    if table.load.is_fetching() {
+    if table.load().is_fetching() {
         spans.push(Span::styled(" · loading…", theme.warning()));
     }
-    if let (Some(error), Some(_)) = (table.load.error(), table.load.shown()) {
+    if let (Some(error), Some(_)) = (table.load().error(), table.load().shown()) {
         spans.push(Span::styled(
             format!(" · {}", sanitize(error)),
             theme.error(),

@@ -57,14 +57,14 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
         result: Ok(page("/two", false)),
     });
     assert_eq!(h.app.visitors.rows()[0].path, "/one");
-    assert!(h.app.visitors.load.is_fetching());
+    assert!(h.app.visitors.load().is_fetching());
     h.send(Msg::Visitors {
         generation: g3,
         result: Ok(page("/one-again", true)),
     });
     assert_eq!(h.app.visitors.rows()[0].path, "/one-again");
-    assert!(!h.app.visitors.load.is_fetching());
-    assert_eq!(h.app.visitors.load.shown().unwrap().query.offset, Some(0));
+    assert!(!h.app.visitors.load().is_fetching());
+    assert_eq!(h.app.visitors.load().shown().unwrap().query.offset, Some(0));
 }
 
 #[test]
