@@ -17,7 +17,7 @@ use docdeck::journal::{Journal, Scope, SentPrompt, StatusChange, SubmissionKind,
 use docdeck::tui::app::{App, Config, NotifyMode};
 use docdeck::tui::message::{Budget, Clock, Msg, Startup};
 use docdeck::tui::view::theme::Theme;
-use docdeck::tui::view::{ViewContext, draw};
+use docdeck::tui::view::{ViewContext, ViewMemory, draw};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -111,11 +111,14 @@ fn full_redraw(c: &mut Criterion, name: &str, app: &App, base: Instant) {
         utc: true,
     };
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let mut memory = ViewMemory::default();
     c.bench_function(name, |b| {
         b.iter(|| {
             // A cleared screen makes every cell new: the whole frame is laid out and sent.
             terminal.clear().unwrap();
-            terminal.draw(|frame| draw(frame, app, &cx)).unwrap();
+            terminal
+                .draw(|frame| draw(frame, app, &cx, &mut memory))
+                .unwrap();
         });
     });
 }
@@ -165,7 +168,7 @@ fn render(c: &mut Criterion) {
     key(&mut app, KeyCode::Esc, base);
 
     key(&mut app, KeyCode::Char('3'), base);
-    let generation = app.visitors.generation;
+    let generation = app.visitors.load().generation().unwrap_or_default();
     let page = VisitorsPage {
         totals: VisitorTotals {
             human: 912_345,

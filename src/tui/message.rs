@@ -118,10 +118,7 @@ pub enum Msg {
     },
     /// How a new job or follow-up ended: accepted (the job is listed and polled), failed,
     /// or never sent.
-    Submitted {
-        draft: DraftKey,
-        outcome: Submitted,
-    },
+    Submitted { draft: DraftKey, outcome: Submitted },
     /// The journal's conversation and status timeline of the job whose detail is open.
     Detail {
         id: String,
@@ -134,10 +131,7 @@ pub enum Msg {
         result: Result<VisitorsPage, ApiError>,
     },
     /// Rows and pages fetched so far by the running export, shown under the table.
-    ExportProgress {
-        rows: u64,
-        pages: u64,
-    },
+    ExportProgress { rows: u64, pages: u64 },
     /// How the export ended.
     ExportDone(ExportEnd),
     /// The hour's uses of create and message as the journal counts them now.
@@ -159,10 +153,7 @@ pub enum Msg {
     LinkChecked(Result<(), ApiError>),
     /// The desktop's opener could not open `url` (it failed to start or exited with an
     /// error): the console copies the link instead.
-    OpenFailed {
-        url: String,
-        reason: String,
-    },
+    OpenFailed { url: String, reason: String },
     /// SIGTERM, SIGHUP or SIGINT: leave cleanly.
     Terminate,
     /// The process goes on after a stop (Ctrl+Z, then `fg`): the loop has taken the

@@ -31,8 +31,8 @@ use app::App;
 use effects::{Effects, Services};
 use message::{Clock, Effect, Msg, Tty};
 use terminal::Host;
-use view::ViewContext;
 use view::theme::Theme;
+use view::{ViewContext, ViewMemory};
 
 /// A source of terminal input. The loop asks for a new one after `$EDITOR` has run,
 /// because the old one may have read keys meant for the editor.
@@ -98,11 +98,14 @@ pub async fn drive<B: Backend>(
         );
     }
     let mut keys = KeyReader::start(input);
+    // The view's memory between frames (list windows), owned here beside the app.
+    let mut memory = ViewMemory::default();
     let outcome = loop {
-        if app.take_dirty()
-            && let Err(err) = draw(terminal, &app, &mut options)
-        {
-            break Err(err);
+        if app.take_dirty() {
+            if let Err(err) = draw(terminal, &app, &mut memory, &mut options) {
+                break Err(err);
+            }
+            app.set_viewport(memory.viewport());
         }
         if app.quit {
             break Ok(());
@@ -273,6 +276,7 @@ async fn next_msg(
 fn draw<B: Backend>(
     terminal: &mut Terminal<B>,
     app: &App,
+    memory: &mut ViewMemory,
     options: &mut LoopOptions,
 ) -> Result<(), LoopError> {
     let cx = ViewContext {
@@ -282,7 +286,7 @@ fn draw<B: Backend>(
         utc: options.utc,
     };
     let frame = terminal
-        .draw(|frame| view::draw(frame, app, &cx))
+        .draw(|frame| view::draw(frame, app, &cx, memory))
         .map_err(|err| LoopError::Terminal(err.to_string()))?;
     if let Some(on_frame) = &mut options.on_frame {
         on_frame(frame.buffer);

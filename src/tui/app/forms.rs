@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use chrono::NaiveDate;
 use crossterm::event::KeyEvent;
+use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{CursorMove, TextArea};
 
 use super::composer::is_line_break;
@@ -16,11 +17,25 @@ use crate::text::normalize_newlines;
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect};
 
-/// A one-line text field.
-fn field(text: &str) -> TextArea<'static> {
+/// A one-line text field, drawn as it is: its look follows the cursor when the cursor
+/// moves ([`show_focus`]), not on every frame.
+fn field(text: &str, focused: bool) -> TextArea<'static> {
     let mut area = TextArea::new(vec![text.to_owned()]);
     area.move_cursor(CursorMove::End);
+    area.set_cursor_line_style(Style::new());
+    show_focus(&mut area, focused);
     area
+}
+
+/// The field with the cursor is underlined and shows the cursor; the others show neither.
+fn show_focus(area: &mut TextArea<'static>, focused: bool) {
+    if focused {
+        area.set_cursor_style(Style::new().add_modifier(Modifier::REVERSED));
+        area.set_style(Style::new().add_modifier(Modifier::UNDERLINED));
+    } else {
+        area.set_cursor_style(Style::new());
+        area.set_style(Style::new());
+    }
 }
 
 fn value(area: &TextArea<'_>) -> String {
@@ -65,7 +80,7 @@ impl TrackForm {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            id: field(""),
+            id: field("", true),
             error: None,
             looking_up: false,
             for_submission: None,
@@ -142,7 +157,7 @@ fn custom_choice() -> usize {
 /// `f`: dates (a preset or custom) and rows per page.
 #[derive(Debug)]
 pub struct FilterForm {
-    pub field: FormField,
+    field: FormField,
     pub choice: usize,
     pub from: TextArea<'static>,
     pub to: TextArea<'static>,
@@ -150,6 +165,9 @@ pub struct FilterForm {
     /// Enter was pressed with a field marked: the form says to fix them (in the form, so
     /// the words go away with it).
     pub refused: bool,
+    /// What is wrong with the fields as they stand: checked when they change, not when
+    /// they are drawn.
+    problems: FilterProblems,
     today: NaiveDate,
 }
 
@@ -168,15 +186,40 @@ impl FilterForm {
         let choice = choice_of(range);
         let (from, to) = range.bounds(today);
         let show = |d| DateParam::shown(d, "");
-        Self {
+        let mut form = Self {
             field: FormField::Range,
             choice,
-            from: field(&show(from)),
-            to: field(&show(to)),
-            rows: field(&limit.to_string()),
+            from: field(&show(from), false),
+            to: field(&show(to), false),
+            rows: field(&limit.to_string(), false),
             refused: false,
+            problems: FilterProblems::default(),
             today,
-        }
+        };
+        form.recheck();
+        form
+    }
+
+    /// Which field has the cursor.
+    #[must_use]
+    pub fn field(&self) -> FormField {
+        self.field
+    }
+
+    /// What is wrong with the fields, as last checked.
+    #[must_use]
+    pub fn problems(&self) -> &FilterProblems {
+        &self.problems
+    }
+
+    fn recheck(&mut self) {
+        self.problems = self.check().err().unwrap_or_default();
+    }
+
+    fn show_focus(&mut self) {
+        show_focus(&mut self.from, self.field == FormField::From);
+        show_focus(&mut self.to, self.field == FormField::To);
+        show_focus(&mut self.rows, self.field == FormField::Rows);
     }
 
     fn preset(&self) -> Option<Range> {
@@ -192,9 +235,10 @@ impl FilterForm {
         if let Some(range) = self.preset() {
             let (from, to) = range.bounds(self.today);
             let show = |d| DateParam::shown(d, "");
-            self.from = field(&show(from));
-            self.to = field(&show(to));
+            self.from = field(&show(from), false);
+            self.to = field(&show(to), false);
         }
+        self.recheck();
     }
 
     pub fn paste(&mut self, text: &str) {
@@ -207,10 +251,13 @@ impl FilterForm {
         self.typed();
     }
 
+    /// A field's text changed: a typed date makes the range custom, and the fields are
+    /// checked again.
     fn typed(&mut self) {
         if matches!(self.field, FormField::From | FormField::To) {
             self.choice = custom_choice();
         }
+        self.recheck();
     }
 
     /// The range and page size, or what is wrong with them.
@@ -272,6 +319,7 @@ impl FilterForm {
         ];
         let at = ORDER.iter().position(|f| *f == self.field).unwrap_or(0);
         self.field = ORDER[if forward { (at + 1) % 4 } else { (at + 3) % 4 }];
+        self.show_focus();
     }
 }
 
@@ -280,7 +328,7 @@ impl FilterForm {
 pub struct ExportForm {
     pub format: DataFormat,
     pub path: TextArea<'static>,
-    pub on_format: bool,
+    on_format: bool,
     pub error: Option<String>,
     /// The file exists: the path as typed and where it resolved. Enter on the same text
     /// replaces it; any edit asks again.
@@ -310,12 +358,23 @@ impl ExportForm {
         );
         Self {
             format: DataFormat::Csv,
-            path: field(&name),
+            path: field(&name, false),
             on_format: true,
             error: None,
             replace: None,
             query,
         }
+    }
+
+    /// Whether the cursor is on the format (else on the file name).
+    #[must_use]
+    pub fn on_format(&self) -> bool {
+        self.on_format
+    }
+
+    fn set_on_format(&mut self, on: bool) {
+        self.on_format = on;
+        show_focus(&mut self.path, !on);
     }
 
     /// The range to export, whole (no page).
@@ -335,7 +394,7 @@ impl ExportForm {
     /// The export found the file there: ask on the file field.
     pub fn ask_overwrite(&mut self, resolved: PathBuf) {
         self.replace = Some((value(&self.path), resolved));
-        self.on_format = false;
+        self.set_on_format(false);
         self.error = None;
     }
 
@@ -355,7 +414,7 @@ impl ExportForm {
         let to = self.format.extension();
         let path = value(&self.path);
         if let Some(stem) = path.strip_suffix(from) {
-            self.path = field(&format!("{stem}{to}"));
+            self.path = field(&format!("{stem}{to}"), !self.on_format);
         }
     }
 }
@@ -458,13 +517,16 @@ impl App {
             Some(Action::Apply) => {
                 if value(&form.path).is_empty() {
                     form.error = Some("type the file to write".to_owned());
-                    form.on_format = false;
+                    form.set_on_format(false);
                 } else {
                     self.start_export(form, effects);
                     return None;
                 }
             }
-            Some(Action::NextField | Action::PrevField) => form.on_format = !form.on_format,
+            Some(Action::NextField | Action::PrevField) => {
+                let on = !form.on_format;
+                form.set_on_format(on);
+            }
             Some(Action::ChoiceLeft | Action::ChoiceRight) if form.on_format => {
                 form.toggle_format()
             }

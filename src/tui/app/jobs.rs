@@ -56,9 +56,6 @@ impl JobRow {
 pub struct JobList {
     pub rows: Vec<JobRow>,
     selected: Option<String>,
-    window: std::cell::Cell<usize>,
-    /// Rows on screen as last drawn: how far PgDn and PgUp move.
-    page_rows: std::cell::Cell<usize>,
 }
 
 impl JobList {
@@ -80,13 +77,6 @@ impl JobList {
     pub fn selected_index(&self) -> Option<usize> {
         let id = self.selected.as_deref()?;
         self.rows.iter().position(|r| r.id == id)
-    }
-
-    /// The first row on screen for `visible` rows (see [`super::scroll_window`]).
-    #[must_use]
-    pub fn window(&self, selected: usize, visible: usize) -> usize {
-        self.page_rows.set(visible);
-        super::scroll_window(&self.window, selected, visible, self.rows.len())
     }
 
     #[must_use]
@@ -111,22 +101,17 @@ impl JobList {
         }
     }
 
-    /// PgDn / PgUp: a screen of rows (as last drawn) down or up.
-    fn page(&mut self, down: bool) {
+    /// Moves the cursor for a key of the list (see [`super::cursor::moved`]), with
+    /// `page` rows on screen; whether the key was one.
+    fn navigate(&mut self, action: Action, page: usize) -> bool {
         let at = self.selected_index().unwrap_or(0);
-        let rows = self.page_rows.get().max(1);
-        let next = if down {
-            at.saturating_add(rows)
-        } else {
-            at.saturating_sub(rows)
-        };
-        self.move_to(next);
-    }
-
-    fn step(&mut self, down: bool) {
-        let at = self.selected_index().unwrap_or(0);
-        let next = if down { at + 1 } else { at.saturating_sub(1) };
-        self.move_to(next);
+        match super::cursor::moved(at, self.rows.len(), action, page) {
+            Some(next) => {
+                self.move_to(next);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Adds or replaces a row, keeping the order and the cursor. Re-sorts only when the
@@ -193,11 +178,9 @@ pub struct DetailView {
     pub conversation: Option<Vec<SentPrompt>>,
     pub timeline: Vec<StatusChange>,
     /// The first screen row shown, counted after wrapping. Keys move it freely; the view
-    /// clamps it to the last page as it draws (only it knows how lines wrap) and
-    /// remembers the clamped value, so `k` after `G` moves at once.
-    pub scroll: std::cell::Cell<usize>,
-    /// Rows of one page as last drawn: how far PgDn and PgUp move.
-    pub page: std::cell::Cell<usize>,
+    /// clamps it to the last page as it draws (only it knows how lines wrap), and a move
+    /// starts from where the last frame could show it, so `k` after `G` moves at once.
+    pub scroll: usize,
 }
 
 impl DetailView {
@@ -207,14 +190,8 @@ impl DetailView {
             id,
             conversation: None,
             timeline: Vec::new(),
-            scroll: std::cell::Cell::new(0),
-            page: std::cell::Cell::new(1),
+            scroll: 0,
         }
-    }
-
-    fn scroll_by(&self, rows: isize) {
-        let at = self.scroll.get();
-        self.scroll.set(at.saturating_add_signed(rows));
     }
 }
 
@@ -229,17 +206,15 @@ impl App {
         {
             return;
         }
+        if self.jobs.navigate(action, self.viewport.jobs_rows) {
+            return;
+        }
         match action {
-            Action::Up => self.jobs.step(false),
-            Action::Down => self.jobs.step(true),
-            Action::Top => self.jobs.move_to(0),
-            Action::Bottom => self.jobs.move_to(usize::MAX),
-            Action::NextPage => self.jobs.page(true),
-            Action::PrevPage => self.jobs.page(false),
             Action::Open => {
                 if let Some(row) = self.jobs.selected() {
                     let id = row.id.clone();
                     self.overlay = Some(Overlay::Detail(DetailView::new(id.clone())));
+                    self.viewport.detail = None;
                     effects.push(Effect::Io(Io::LoadDetail(id)));
                 }
             }
@@ -278,15 +253,17 @@ impl App {
         let Some(Overlay::Detail(detail)) = &mut self.overlay else {
             return;
         };
-        let page = detail.page.get().max(1).cast_signed();
+        let extent = self.viewport.detail;
+        let page = extent.map_or(1, |e| e.rows).max(1).cast_signed();
+        let by = |rows: isize| super::scrolled(detail.scroll, extent, rows);
         match action {
             Action::Close => self.overlay = None,
-            Action::Up => detail.scroll_by(-1),
-            Action::Down => detail.scroll_by(1),
-            Action::PrevPage => detail.scroll_by(-page),
-            Action::NextPage => detail.scroll_by(page),
-            Action::Top => detail.scroll.set(0),
-            Action::Bottom => detail.scroll.set(usize::MAX),
+            Action::Up => detail.scroll = by(-1),
+            Action::Down => detail.scroll = by(1),
+            Action::PrevPage => detail.scroll = by(-page),
+            Action::NextPage => detail.scroll = by(page),
+            Action::Top => detail.scroll = 0,
+            Action::Bottom => detail.scroll = usize::MAX,
             Action::FollowUp => {
                 let id = detail.id.clone();
                 self.overlay = None;

@@ -98,21 +98,22 @@ impl App {
         }
         self.under_help = self.overlay.take().map(Box::new);
         self.overlay = Some(Overlay::Help(context));
-        self.help_scroll.set(0);
+        self.help_scroll = 0;
+        self.viewport.help = None;
     }
 
     /// Keys of the help: close it, or scroll it where it does not fit. Returns whether
     /// the key did anything.
     pub(super) fn on_help_action(&mut self, action: Option<Action>) -> bool {
-        let at = self.help_scroll.get();
+        let by = |rows: isize| super::scrolled(self.help_scroll, self.viewport.help, rows);
         match action {
             Some(Action::Close) => self.close_help(),
-            Some(Action::Up) => self.help_scroll.set(at.saturating_sub(1)),
-            Some(Action::Down) => self.help_scroll.set(at.saturating_add(1)),
-            Some(Action::PrevPage) => self.help_scroll.set(at.saturating_sub(10)),
-            Some(Action::NextPage) => self.help_scroll.set(at.saturating_add(10)),
-            Some(Action::Top) => self.help_scroll.set(0),
-            Some(Action::Bottom) => self.help_scroll.set(usize::MAX),
+            Some(Action::Up) => self.help_scroll = by(-1),
+            Some(Action::Down) => self.help_scroll = by(1),
+            Some(Action::PrevPage) => self.help_scroll = by(-10),
+            Some(Action::NextPage) => self.help_scroll = by(10),
+            Some(Action::Top) => self.help_scroll = 0,
+            Some(Action::Bottom) => self.help_scroll = usize::MAX,
             _ => return false,
         }
         true

@@ -3,6 +3,7 @@
 //! the clock is passed in, so every behaviour is testable without a terminal or network.
 
 mod composer;
+mod cursor;
 mod forms;
 mod jobs;
 mod keys;
@@ -10,46 +11,34 @@ mod link;
 pub(crate) mod poll;
 mod rate;
 mod track;
+mod viewport;
 mod visitors;
 
 #[cfg(test)]
 mod tests;
 
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use crossterm::event::{Event, KeyEvent};
 
 pub use composer::Composer;
-pub use forms::{ExportForm, FilterForm, FormField, TrackForm, preset_names};
+pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub use jobs::{DetailView, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 use link::RowsChange;
 pub use link::{CHECK_JOB_ID, Link, LinkCheck, countdown_text};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
-pub use visitors::{BarScale, PAGE_SIZES, Range, VisitorsTable, export_end_text, stopped_text};
+use viewport::scrolled;
+pub use viewport::{TextExtent, Viewport};
+pub use visitors::{
+    BarScale, PAGE_SIZES, PageLoad, Range, Shown, VisitorsTable, export_end_text, stopped_text,
+};
 
 use super::keymap::{self, Action, Context};
 use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
 use poll::{Cadences, FirstRead, Scheduler};
-
-/// The first row to show so that `selected` is visible in `visible` rows, moving the
-/// remembered window as little as possible (views call it while drawing; only the window
-/// position is remembered, as a scrolled list would).
-#[must_use]
-pub fn scroll_window(memory: &Cell<usize>, selected: usize, visible: usize, len: usize) -> usize {
-    let mut offset = memory.get();
-    if selected < offset {
-        offset = selected;
-    } else if selected >= offset + visible {
-        offset = selected + 1 - visible;
-    }
-    offset = offset.min(len.saturating_sub(visible));
-    memory.set(offset);
-    offset
-}
 
 /// What the console was opened with.
 #[derive(Debug, Clone)]
@@ -158,7 +147,9 @@ pub struct App {
     /// The overlay the help was opened over, back when the help closes.
     under_help: Option<Box<Overlay>>,
     /// The first help row shown, when the help scrolls (the view clamps it).
-    pub help_scroll: Cell<usize>,
+    pub help_scroll: usize,
+    /// What the last frame measured (see [`Viewport`]).
+    viewport: Viewport,
     dirty: bool,
 }
 
@@ -186,10 +177,16 @@ impl App {
             quit: false,
             size: None,
             under_help: None,
-            help_scroll: Cell::new(0),
+            help_scroll: 0,
+            viewport: Viewport::default(),
             dirty: true,
             config,
         }
+    }
+
+    /// What the frame just drawn measured: the loop hands it over after each draw.
+    pub fn set_viewport(&mut self, viewport: Viewport) {
+        self.viewport = viewport;
     }
 
     /// Whether something visible changed since the last call (and forgets it).
@@ -249,6 +246,7 @@ impl App {
                 {
                     detail.conversation = Some(conversation);
                     detail.timeline = timeline;
+                    self.viewport.detail = None;
                 }
                 self.dirty = true;
             }
@@ -333,6 +331,9 @@ impl App {
             Event::Paste(text) => self.on_paste(&text, effects),
             Event::Resize(width, height) => {
                 self.size = Some((width, height));
+                // Text wraps anew: where it ends is known again after the next frame.
+                self.viewport.detail = None;
+                self.viewport.help = None;
                 self.dirty = true;
             }
             Event::FocusGained => self.dirty = true,
@@ -433,7 +434,7 @@ impl App {
         }
         self.focus = pane;
         match pane {
-            Pane::Visitors if self.visitors.page.is_none() && !self.visitors.loading => {
+            Pane::Visitors if self.visitors.wants_first_page() => {
                 self.fetch_visitors(now, effects);
             }
             Pane::Composer => {

@@ -120,6 +120,8 @@ fn page() -> VisitorsPage {
 struct Scene {
     app: App,
     base: Instant,
+    /// The view's memory, kept from render to render as the loop keeps it.
+    memory: std::cell::RefCell<ViewMemory>,
 }
 
 impl Scene {
@@ -138,6 +140,7 @@ impl Scene {
         let mut scene = Self {
             app: App::new(config),
             base: Instant::now(),
+            memory: std::cell::RefCell::default(),
         };
         scene.send(Msg::Loaded(Box::new(Startup {
             jobs: jobs(),
@@ -168,6 +171,8 @@ impl Scene {
     }
 
     fn send(&mut self, msg: Msg) {
+        // As the loop does after each frame: the app learns what the last one measured.
+        self.app.set_viewport(self.memory.borrow().viewport());
         let now = self.clock();
         let _ = self.app.update(msg, now);
     }
@@ -187,7 +192,10 @@ impl Scene {
             theme: Theme { color: true },
             utc: true,
         };
-        terminal.draw(|frame| draw(frame, &self.app, &cx)).unwrap();
+        let mut memory = self.memory.borrow_mut();
+        terminal
+            .draw(|frame| draw(frame, &self.app, &cx, &mut memory))
+            .unwrap();
         terminal.backend().to_string()
     }
 }
@@ -255,7 +263,7 @@ fn composer_new_job_and_follow_up() {
 fn visitors_pane() {
     let mut scene = Scene::new();
     scene.key(KeyCode::Char('3'));
-    let generation = scene.app.visitors.generation;
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page()),
@@ -287,7 +295,9 @@ fn no_color_draws_without_any_colour_but_keeps_every_status_word() {
         theme: Theme { color: false },
         utc: true,
     };
-    terminal.draw(|frame| draw(frame, &scene.app, &cx)).unwrap();
+    terminal
+        .draw(|frame| draw(frame, &scene.app, &cx, &mut ViewMemory::default()))
+        .unwrap();
     let buffer = terminal.backend().buffer();
     let coloured = buffer
         .content
@@ -373,7 +383,7 @@ fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
     check(&scene, "the detail");
     scene.key(KeyCode::Esc);
     scene.key(KeyCode::Char('3'));
-    let generation = scene.app.visitors.generation;
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page),

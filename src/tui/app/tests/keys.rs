@@ -306,3 +306,62 @@ fn read_only_says_why_n_m_and_2_do_nothing() {
     assert_eq!(h.app.context(), Context::Detail);
     assert!(h.app.notice.unwrap().text.starts_with("read-only:"));
 }
+
+#[test]
+fn page_keys_move_by_the_rows_the_last_frame_showed() {
+    let jobs = (0..30)
+        .map(|i| tracked(&format!("j{i:02}"), "completed", -i))
+        .collect();
+    let mut h = Harness::new(jobs);
+    h.key(KeyCode::PageDown);
+    assert_eq!(
+        h.app.jobs.selected_index(),
+        Some(1),
+        "one row before any frame"
+    );
+    h.app.set_viewport(Viewport {
+        jobs_rows: 7,
+        ..Viewport::default()
+    });
+    h.key(KeyCode::PageDown);
+    assert_eq!(h.app.jobs.selected_index(), Some(8));
+    h.key(KeyCode::PageUp);
+    assert_eq!(h.app.jobs.selected_index(), Some(1));
+}
+
+#[test]
+fn a_text_scroll_moves_from_where_the_last_frame_could_show_it() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 0)]);
+    h.key(KeyCode::Enter);
+    let scroll = |h: &Harness| match &h.app.overlay {
+        Some(Overlay::Detail(detail)) => detail.scroll,
+        other => panic!("{other:?}"),
+    };
+    h.key(KeyCode::Char('G'));
+    // Drawn: 10 rows on screen, the last page starts at row 25.
+    h.app.set_viewport(Viewport {
+        detail: Some(TextExtent { rows: 10, last: 25 }),
+        ..Viewport::default()
+    });
+    h.key(KeyCode::Char('k'));
+    assert_eq!(scroll(&h), 24, "k after G moves at once");
+    h.key(KeyCode::PageUp);
+    assert_eq!(scroll(&h), 14, "a page is the rows on screen");
+    for _ in 0..40 {
+        h.key(KeyCode::Char('j'));
+    }
+    h.key(KeyCode::Char('k'));
+    assert_eq!(
+        scroll(&h),
+        24,
+        "past the end, then up one from the last page"
+    );
+    // New text: where it ends is not known until it is drawn, so nothing is clamped.
+    h.send(Msg::Detail {
+        id: "a".into(),
+        conversation: Vec::new(),
+        timeline: Vec::new(),
+    });
+    h.key(KeyCode::Char('j'));
+    assert_eq!(scroll(&h), 25);
+}

@@ -57,7 +57,7 @@ fn an_analytics_429_pauses_analytics_only() {
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('3'));
     assert_eq!(visitor_fetches(&h.key(KeyCode::Char('r'))), 0);
-    let error = h.app.visitors.error.as_deref().unwrap();
+    let error = h.app.visitors.load().error().unwrap();
     assert!(
         error.contains("analytics") && error.contains("status bar"),
         "{error}"

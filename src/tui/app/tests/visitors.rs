@@ -2,7 +2,10 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
+use ratatui::style::Style;
+
 use super::*;
+use crate::tui::app::{FilterForm, FilterProblems};
 use crate::tui::message::ExportEnd;
 
 #[test]
@@ -53,21 +56,15 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
         generation: g2,
         result: Ok(page("/two", false)),
     });
-    assert_eq!(
-        h.app.visitors.page.as_ref().unwrap().visitors[0].path,
-        "/one"
-    );
-    assert!(h.app.visitors.loading);
+    assert_eq!(h.app.visitors.rows()[0].path, "/one");
+    assert!(h.app.visitors.load().is_fetching());
     h.send(Msg::Visitors {
         generation: g3,
         result: Ok(page("/one-again", true)),
     });
-    assert_eq!(
-        h.app.visitors.page.as_ref().unwrap().visitors[0].path,
-        "/one-again"
-    );
-    assert!(!h.app.visitors.loading);
-    assert_eq!(h.app.visitors.shown.as_ref().unwrap().offset, Some(0));
+    assert_eq!(h.app.visitors.rows()[0].path, "/one-again");
+    assert!(!h.app.visitors.load().is_fetching());
+    assert_eq!(h.app.visitors.load().shown().unwrap().query.offset, Some(0));
 }
 
 #[test]
@@ -83,7 +80,8 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
     let Some(Overlay::Filter(form)) = &h.app.overlay else {
         panic!()
     };
-    let problems = form.check().unwrap_err();
+    let problems = form.problems().clone();
+    assert_eq!(Err(problems.clone()), form.check(), "kept as typed");
     assert!(problems.from.unwrap().contains("not a valid date"));
     assert!(
         h.key(KeyCode::Enter).is_empty(),
@@ -103,9 +101,9 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
         panic!()
     };
     assert!(
-        form.check()
-            .unwrap_err()
+        form.problems()
             .range
+            .as_deref()
             .unwrap()
             .contains("dateTo is exclusive")
     );
@@ -239,7 +237,7 @@ fn the_export_form_opens_on_the_format_choice() {
     let Some(Overlay::Export(form)) = &h.app.overlay else {
         panic!("{:?}", h.app.overlay)
     };
-    assert!(form.on_format);
+    assert!(form.on_format());
     h.key(KeyCode::Right);
     let Some(Overlay::Export(form)) = &h.app.overlay else {
         panic!()
@@ -276,7 +274,7 @@ fn an_existing_file_is_replaced_only_after_asking() {
         form.replace.as_ref().map(|(_, p)| p.clone()),
         Some("/home/u/out.csv".into())
     );
-    assert!(!form.on_format, "the cursor is on the file name");
+    assert!(!form.on_format(), "the cursor is on the file name");
     assert!(h.app.visitors.export.is_none());
     let (_, overwrite) = export_effect(&h.key(KeyCode::Enter));
     assert!(overwrite, "Enter on the same name replaces it");
@@ -391,4 +389,72 @@ fn a_stop_whose_reason_names_the_offset_does_not_say_it_twice() {
          but sent none; docdeck stopped rather than ask forever; the 250 rows fetched could \
          not be kept"
     );
+}
+
+fn filter_form(h: &Harness) -> &FilterForm {
+    let Some(Overlay::Filter(form)) = &h.app.overlay else {
+        panic!("no filter form: {:?}", h.app.overlay)
+    };
+    form
+}
+
+#[test]
+fn the_filter_forms_problems_follow_every_change_without_a_frame() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('f'));
+    assert_eq!(*filter_form(&h).problems(), FilterProblems::default());
+    // The rows field, by typing and by pasting.
+    for _ in 0..3 {
+        h.key(KeyCode::Tab);
+    }
+    h.type_text("x");
+    assert!(filter_form(&h).problems().rows.is_some(), "typed");
+    h.key(KeyCode::Backspace);
+    assert_eq!(*filter_form(&h).problems(), FilterProblems::default());
+    h.send(Msg::Input(Event::Paste("999".into())));
+    assert!(filter_form(&h).problems().rows.is_some(), "pasted");
+    for _ in 0..3 {
+        h.key(KeyCode::Backspace);
+    }
+    // A bad date, then a preset that replaces it.
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    h.type_text("zz");
+    assert!(filter_form(&h).problems().from.is_some());
+    h.key(KeyCode::BackTab);
+    h.key(KeyCode::Right);
+    let form = filter_form(&h);
+    assert_eq!(*form.problems(), FilterProblems::default());
+    assert!(
+        form.check().is_ok(),
+        "the preset's dates replaced the bad one"
+    );
+}
+
+#[test]
+fn only_the_field_with_the_cursor_shows_it() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('f'));
+    let shows = |area: &ratatui_textarea::TextArea<'_>| area.cursor_style() != Style::new();
+    let form = filter_form(&h);
+    assert!(!shows(&form.from) && !shows(&form.to) && !shows(&form.rows));
+    h.key(KeyCode::Tab);
+    let form = filter_form(&h);
+    assert!(shows(&form.from) && !shows(&form.to) && !shows(&form.rows));
+    h.key(KeyCode::Tab);
+    let form = filter_form(&h);
+    assert!(!shows(&form.from) && shows(&form.to) && !shows(&form.rows));
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(form)) = &h.app.overlay else {
+        panic!()
+    };
+    assert!(form.on_format() && !shows(&form.path));
+    h.key(KeyCode::Tab);
+    let Some(Overlay::Export(form)) = &h.app.overlay else {
+        panic!()
+    };
+    assert!(!form.on_format() && shows(&form.path));
 }

@@ -34,7 +34,7 @@ fn big_page() -> VisitorsPage {
 fn scene_with(page: VisitorsPage) -> Scene {
     let mut scene = Scene::new();
     scene.key(KeyCode::Char('3'));
-    let generation = scene.app.visitors.generation;
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page),
@@ -94,7 +94,7 @@ fn a_small_row_on_a_later_page_gets_a_small_bar() {
     // Page 2 of the same range: the scale stays page 1's largest row.
     scene.app.visitors.offset = 50;
     scene.key(KeyCode::Char('r'));
-    let generation = scene.app.visitors.generation;
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page),
