@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone as _, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use docdeck::api::{Job, JobStatus, PageVisitors, Source, VisitorTotals, VisitorsPage};
+use docdeck::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use docdeck::journal::{Journal, Scope, SentPrompt, StatusChange, SubmissionKind, TrackedJob};
-use docdeck::tui::app::{App, Config, NotifyMode};
+use docdeck::tui::app::{App, ConsoleOptions, NotifyMode};
 use docdeck::tui::message::{Budget, Clock, Msg, Startup};
 use docdeck::tui::view::theme::Theme;
 use docdeck::tui::view::{ViewContext, ViewMemory, draw};
@@ -23,8 +23,8 @@ use ratatui::backend::TestBackend;
 
 const JOBS: usize = 10_000;
 
-fn config() -> Config {
-    Config {
+fn config() -> ConsoleOptions {
+    ConsoleOptions {
         profile: Some("work".into()),
         project: "acme-docs".into(),
         host: "api.mintlify.com".into(),
@@ -176,7 +176,7 @@ fn render(c: &mut Criterion) {
             total: 1_100_000,
         },
         visitors: (0..250u64)
-            .map(|i| PageVisitors {
+            .map(|i| PathVisitors {
                 path: format!("/docs/guides/section-{}/page-{i}", i % 17),
                 human: 90_000 - i * 300,
                 ai: 30_000 - i * 100,

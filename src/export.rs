@@ -81,19 +81,19 @@ pub fn json_text(value: &impl serde::Serialize, pretty: bool) -> Result<String, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{PageVisitors, VisitorTotals};
+    use crate::api::{PathVisitors, VisitorTotals};
 
     #[test]
     fn visitors_csv_quotes_what_needs_it_and_keeps_the_order() {
         let page = VisitorsPage {
             visitors: vec![
-                PageVisitors {
+                PathVisitors {
                     path: "/a,b".into(),
                     human: 3,
                     ai: 1,
                     total: 4,
                 },
-                PageVisitors {
+                PathVisitors {
                     path: "/c".into(),
                     human: 0,
                     ai: 2,

@@ -11,7 +11,7 @@ pub mod query;
 pub use client::{Client, ClientOptions, RetryPolicy};
 pub use error::{ApiError, Asked, HumanWait, Missing, PagingFault};
 pub use model::{
-    ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals,
+    ErrorBody, ErrorDetail, Job, JobStatus, PathVisitors, PromptRequest, Source, VisitorTotals,
     VisitorsPage, format_timestamp,
 };
 pub use paging::MAX_PAGES;

@@ -155,7 +155,7 @@ impl VisitorsPage {
 
 /// Unique visitors of one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PageVisitors {
+pub struct PathVisitors {
     pub path: String,
     #[serde(deserialize_with = "count")]
     pub human: u64,
@@ -170,7 +170,7 @@ pub struct PageVisitors {
 #[serde(rename_all = "camelCase")]
 pub struct VisitorsPage {
     pub totals: VisitorTotals,
-    pub visitors: Vec<PageVisitors>,
+    pub visitors: Vec<PathVisitors>,
     pub has_more: bool,
 }
 

@@ -5,11 +5,11 @@
 
 mod args;
 mod console;
-mod context;
 mod import;
 mod jobs;
 mod output;
 mod serve;
+mod setup;
 mod table;
 mod visitors;
 mod wait;
@@ -23,7 +23,7 @@ use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
-pub(crate) use context::ClientArgs;
+pub(crate) use setup::ClientArgs;
 
 use crate::api::ApiError;
 use crate::config::ConfigError;

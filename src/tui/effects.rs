@@ -224,9 +224,9 @@ impl Effects {
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Io::CheckLink => spawn(tx, async move {
+            Io::CheckConnection => spawn(tx, async move {
                 let result = s.client.get_job(crate::tui::app::CHECK_JOB_ID).await;
-                vec![Msg::LinkChecked(result.map(|_| ()))]
+                vec![Msg::ConnectionChecked(result.map(|_| ()))]
             }),
             Io::OpenUrl(url) => open_url(opener(), url, tx),
         }

@@ -150,7 +150,7 @@ pub enum Msg {
     DraftNotSaved(LocalError),
     /// The answer to the start-up check of the key and project (a read of a job id that
     /// does not exist: 404 means both were accepted).
-    LinkChecked(Result<(), ApiError>),
+    ConnectionChecked(Result<(), ApiError>),
     /// The desktop's opener could not open `url` (it failed to start or exited with an
     /// error): the console copies the link instead.
     OpenFailed { url: String, reason: String },
@@ -261,8 +261,8 @@ pub enum Io {
     /// Counts the hour's uses of create and message again; answers `Budget`.
     RefreshBudget,
     /// Checks the key and project with one read that costs no budget; answers
-    /// `LinkChecked`.
-    CheckLink,
+    /// `ConnectionChecked`.
+    CheckConnection,
     /// Re-reads the tracked jobs from the journal (another docdeck may have added some);
     /// answers `TrackedList`.
     ReloadTracked,

@@ -10,7 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{CursorMove, TextArea};
 
 use super::composer::is_line_break;
-use super::{App, Overlay, Range};
+use super::{App, DateRange, Overlay};
 use crate::api::{DateParam, VisitorsQuery, query::MAX_LIMIT};
 use crate::export::DataFormat;
 use crate::text::normalize_newlines;
@@ -123,13 +123,13 @@ pub enum FormField {
 
 /// The ranges the filter form offers, in order, each with its name; `None` is "custom":
 /// the dates typed in the form.
-pub const PRESETS: [(&str, Option<Range>); 6] = [
-    ("7 days", Some(Range::LastDays(7))),
-    ("30 days", Some(Range::LastDays(30))),
-    ("90 days", Some(Range::LastDays(90))),
-    ("month", Some(Range::ThisMonth)),
+pub const PRESETS: [(&str, Option<DateRange>); 6] = [
+    ("7 days", Some(DateRange::LastDays(7))),
+    ("30 days", Some(DateRange::LastDays(30))),
+    ("90 days", Some(DateRange::LastDays(90))),
+    ("month", Some(DateRange::ThisMonth)),
     ("custom", None),
-    ("all", Some(Range::AllTime)),
+    ("all", Some(DateRange::AllTime)),
 ];
 
 /// The names of [`PRESETS`], as the form shows them.
@@ -139,7 +139,7 @@ pub fn preset_names() -> [&'static str; PRESETS.len()] {
 }
 
 /// Which choice of [`PRESETS`] stands for `range`: "custom" when no preset is it.
-fn choice_of(range: &Range) -> usize {
+fn choice_of(range: &DateRange) -> usize {
     PRESETS
         .iter()
         .position(|(_, preset)| preset.as_ref() == Some(range))
@@ -182,7 +182,7 @@ pub struct FilterProblems {
 
 impl FilterForm {
     #[must_use]
-    pub fn new(range: &Range, limit: u32, today: NaiveDate) -> Self {
+    pub fn new(range: &DateRange, limit: u32, today: NaiveDate) -> Self {
         let choice = choice_of(range);
         let (from, to) = range.bounds(today);
         let show = |d| DateParam::shown(d, "");
@@ -222,7 +222,7 @@ impl FilterForm {
         show_focus(&mut self.rows, self.field == FormField::Rows);
     }
 
-    fn preset(&self) -> Option<Range> {
+    fn preset(&self) -> Option<DateRange> {
         PRESETS.get(self.choice).and_then(|(_, range)| *range)
     }
 
@@ -261,7 +261,7 @@ impl FilterForm {
     }
 
     /// The range and page size, or what is wrong with them.
-    pub fn check(&self) -> Result<(Range, u32), FilterProblems> {
+    pub fn check(&self) -> Result<(DateRange, u32), FilterProblems> {
         let mut problems = FilterProblems::default();
         let date = |field, area: &TextArea<'_>, slot: &mut Option<String>| {
             let text = value(area);
@@ -284,7 +284,7 @@ impl FilterForm {
                 "rows per page must be a whole number from 1 to {MAX_LIMIT}"
             ));
         }
-        let range = self.preset().unwrap_or(Range::Custom { from, to });
+        let range = self.preset().unwrap_or(DateRange::Custom { from, to });
         let (date_from, date_to) = range.bounds(self.today);
         let query = VisitorsQuery {
             date_from,

@@ -173,7 +173,7 @@ fn order_key(row: &JobRow) -> std::cmp::Reverse<i64> {
 
 /// The opened job: its conversation and timeline come from the journal.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DetailView {
+pub struct JobDetail {
     pub id: String,
     pub conversation: Option<Vec<SentPrompt>>,
     pub timeline: Vec<StatusChange>,
@@ -183,7 +183,7 @@ pub struct DetailView {
     pub scroll: usize,
 }
 
-impl DetailView {
+impl JobDetail {
     #[must_use]
     pub fn new(id: String) -> Self {
         Self {
@@ -213,7 +213,7 @@ impl App {
             Action::Open => {
                 if let Some(row) = self.jobs.selected() {
                     let id = row.id.clone();
-                    self.overlay = Some(Overlay::Detail(DetailView::new(id.clone())));
+                    self.overlay = Some(Overlay::Detail(JobDetail::new(id.clone())));
                     self.viewport.detail = None;
                     effects.push(Effect::Io(Io::LoadDetail(id)));
                 }
@@ -357,7 +357,7 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
-        let link_before = self.link;
+        let link_before = self.connection;
         self.record_call(result.as_ref().map(|_| ()), CallClass::Read, Some(id), now);
         let Some(row) = self.jobs.get(id).cloned() else {
             // Untracked while the read was in flight: drop the answer.
@@ -374,7 +374,7 @@ impl App {
         // this read does change.
         let unchanged =
             matches!(&result, Ok(job) if row.job.as_ref() == Some(job)) && row.problem.is_none();
-        self.dirty |= !unchanged || self.link != link_before || !self.clock_ticking(now.mono);
+        self.dirty |= !unchanged || self.connection != link_before || !self.clock_ticking(now.mono);
         // A job without a status tells nothing (a broken body can read as an empty job):
         // the last known state stays, and the read counts as failed.
         let result = result.and_then(|job| {

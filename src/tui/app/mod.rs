@@ -3,11 +3,11 @@
 //! the clock is passed in, so every behaviour is testable without a terminal or network.
 
 mod composer;
+mod connection;
 mod cursor;
 mod forms;
 mod jobs;
 mod keys;
-mod link;
 pub(crate) mod poll;
 mod rate;
 mod track;
@@ -23,26 +23,26 @@ use chrono::{DateTime, Utc};
 use crossterm::event::{Event, KeyEvent};
 
 pub use composer::Composer;
+use connection::RowsChange;
+pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
-pub use jobs::{DetailView, JobList, JobRow, short_id};
+pub use jobs::{JobDetail, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
-use link::RowsChange;
-pub use link::{CHECK_JOB_ID, Link, LinkCheck, countdown_text};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
 use viewport::scrolled;
 pub use viewport::{TextExtent, Viewport};
 pub use visitors::{
-    BarScale, PAGE_SIZES, PageLoad, Range, Shown, VisitorsTable, export_end_text, stopped_text,
+    BarScale, DateRange, PAGE_SIZES, PageLoad, Shown, VisitorsTable, export_end_text, stopped_text,
 };
 
-use super::keymap::{self, Action, Context};
+use super::keymap::{self, Action, KeyContext};
 use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
 use poll::{Cadences, FirstRead, Scheduler};
 
 /// What the console was opened with.
 #[derive(Debug, Clone)]
-pub struct Config {
+pub struct ConsoleOptions {
     pub profile: Option<String>,
     pub project: String,
     /// The service's host (and port), for the status bar.
@@ -95,8 +95,8 @@ pub enum Pane {
 /// A window on top of the panes that takes the keys while open.
 #[derive(Debug)]
 pub enum Overlay {
-    Help(Context),
-    Detail(DetailView),
+    Help(KeyContext),
+    Detail(JobDetail),
     Track(Box<TrackForm>),
     Filter(Box<FilterForm>),
     Export(Box<ExportForm>),
@@ -120,20 +120,20 @@ pub struct Notice {
 /// All the console's state.
 #[derive(Debug)]
 pub struct App {
-    pub config: Config,
+    pub config: ConsoleOptions,
     pub focus: Pane,
     pub overlay: Option<Overlay>,
     pub jobs: JobList,
     pub composer: Composer,
     pub visitors: VisitorsTable,
     pub poll: Scheduler,
-    pub link: Link,
+    pub connection: Connection,
     pub last_ok: Option<DateTime<Utc>>,
     /// Why the link is failing, until it recovers.
     pub last_error: Option<String>,
     /// The 429 pause of each class of call.
     pub pauses: RatePauses,
-    pub check: LinkCheck,
+    pub check: ConnectionCheck,
     /// When something on screen next changes with the clock alone.
     display_due: Option<Instant>,
     /// When the first age in the jobs list next reads differently (shown or not).
@@ -155,7 +155,7 @@ pub struct App {
 
 impl App {
     #[must_use]
-    pub fn new(config: Config) -> Self {
+    pub fn new(config: ConsoleOptions) -> Self {
         let poll = Scheduler::new(Cadences::with_interval(config.poll_interval), config.seed);
         Self {
             focus: Pane::Jobs,
@@ -164,11 +164,11 @@ impl App {
             composer: Composer::new(),
             visitors: VisitorsTable::default(),
             poll,
-            link: Link::Waiting,
+            connection: Connection::Waiting,
             last_ok: None,
             last_error: None,
             pauses: RatePauses::default(),
-            check: LinkCheck::default(),
+            check: ConnectionCheck::default(),
             display_due: None,
             ages_due: None,
             budget: Budget::default(),
@@ -205,7 +205,7 @@ impl App {
                 self.dirty |= self.clock_ticking(now.mono)
                     || self.display_due.is_some_and(|due| due <= now.mono);
             }
-            Msg::LinkChecked(result) => self.on_link_checked(result, now),
+            Msg::ConnectionChecked(result) => self.on_link_checked(result, now),
             Msg::OpenFailed { url, reason } => {
                 effects.push(Effect::Tty(Tty::Copy(url)));
                 self.notify(
@@ -303,7 +303,7 @@ impl App {
         if !self.check.in_flight && self.check.due.is_some_and(|due| due <= now.mono) {
             self.check.due = None;
             self.check.in_flight = true;
-            effects.push(Effect::Io(Io::CheckLink));
+            effects.push(Effect::Io(Io::CheckConnection));
         }
         for id in self.poll.take_due(now.mono) {
             effects.push(Effect::Io(Io::FetchJob(id)));
@@ -312,15 +312,15 @@ impl App {
 
     /// The context that reads keys now.
     #[must_use]
-    pub fn context(&self) -> Context {
+    pub fn context(&self) -> KeyContext {
         match &self.overlay {
-            Some(Overlay::Help(_)) => Context::Help,
-            Some(Overlay::Detail(_)) => Context::Detail,
-            Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => Context::Form,
+            Some(Overlay::Help(_)) => KeyContext::Help,
+            Some(Overlay::Detail(_)) => KeyContext::Detail,
+            Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
             None => match self.focus {
-                Pane::Jobs => Context::Jobs,
-                Pane::Composer => Context::Composer,
-                Pane::Visitors => Context::Visitors,
+                Pane::Jobs => KeyContext::Jobs,
+                Pane::Composer => KeyContext::Composer,
+                Pane::Visitors => KeyContext::Visitors,
             },
         }
     }
@@ -366,16 +366,16 @@ impl App {
         match (context, action) {
             (_, Some(action)) if self.refused_read_only(action) => {}
             (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
-            (Context::Help, action) => {
+            (KeyContext::Help, action) => {
                 if !self.on_help_action(action) {
                     return;
                 }
             }
-            (Context::Form, action) => self.on_form_key(key, action, now, effects),
-            (Context::Detail, Some(action)) => self.on_detail_action(action, now, effects),
-            (Context::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
-            (Context::Composer, Some(action)) => self.on_composer_action(action, now, effects),
-            (Context::Composer, None) => self.composer.key(key, effects),
+            (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
+            (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
+            (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
+            (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
+            (KeyContext::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),
             // An unbound key changes nothing; it leaves alone what an earlier message of
             // the same batch asked for.

@@ -16,7 +16,7 @@ mod range;
 
 pub use export::{export_end_text, stopped_text};
 pub use load::{PageLoad, Shown};
-pub use range::Range;
+pub use range::DateRange;
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -32,7 +32,7 @@ pub struct ExportProgress {
 /// The visitors pane's state.
 #[derive(Debug)]
 pub struct VisitorsTable {
-    pub range: Range,
+    pub range: DateRange,
     pub limit: u32,
     pub offset: u64,
     /// The page on screen and the request out, if any (changed only by the pane's own
@@ -81,7 +81,7 @@ impl BarScale {
 impl Default for VisitorsTable {
     fn default() -> Self {
         Self {
-            range: Range::LastDays(7),
+            range: DateRange::LastDays(7),
             limit: crate::api::query::DEFAULT_LIMIT,
             offset: 0,
             load: PageLoad::Idle,
@@ -99,7 +99,7 @@ impl VisitorsTable {
     /// Restores the filter saved by an earlier session: `RANGE` or `RANGE|LIMIT`.
     pub fn restore(&mut self, saved: &str) {
         let (range, limit) = saved.split_once('|').unwrap_or((saved, ""));
-        if let Some(range) = Range::from_setting(range) {
+        if let Some(range) = DateRange::from_setting(range) {
             self.range = range;
         }
         if let Ok(limit) = limit.parse::<u32>()
@@ -153,7 +153,7 @@ impl VisitorsTable {
 
     /// The rows of the page on screen (none before the first page).
     #[must_use]
-    pub fn rows(&self) -> &[crate::api::PageVisitors] {
+    pub fn rows(&self) -> &[crate::api::PathVisitors] {
         self.load.shown().map_or(&[], |s| &s.page.visitors)
     }
 
@@ -268,7 +268,7 @@ enum PaneOutcome {
     /// Nothing to do, and the notice line says why.
     Notice(&'static str),
     /// A new range or page size, saved and fetched.
-    SetFilter(Range, u32),
+    SetFilter(DateRange, u32),
     /// A form to open over the pane.
     Open(Overlay),
     /// The running export was cancelled.
@@ -329,7 +329,7 @@ impl App {
     /// saved for the next session, and fetched.
     pub(super) fn set_filter(
         &mut self,
-        range: Range,
+        range: DateRange,
         limit: u32,
         now: Clock,
         effects: &mut Vec<Effect>,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::Services;
-use crate::api::{ApiError, PageVisitors, VisitorsPage, VisitorsQuery};
+use crate::api::{ApiError, PathVisitors, VisitorsPage, VisitorsQuery};
 use crate::export::{self as data, DataFormat};
 use crate::tui::message::{ExportEnd, ExportError, Msg};
 
@@ -36,7 +36,7 @@ async fn export(s: &Services, tx: &UnboundedSender<Msg>, job: Job) -> ExportEnd 
         return ExportEnd::Exists(path);
     }
     // The rows are kept as they arrive, so a stop part-way loses none of them.
-    let mut kept: Vec<PageVisitors> = Vec::new();
+    let mut kept: Vec<PathVisitors> = Vec::new();
     let mut totals = None;
     let mut pages = 0u64;
     let fetched = s
@@ -66,7 +66,7 @@ async fn export(s: &Services, tx: &UnboundedSender<Msg>, job: Job) -> ExportEnd 
 /// The service failed or paged without end: keep what came, next to the file asked for.
 async fn stopped(
     err: impl Into<ApiError>,
-    rows: Vec<PageVisitors>,
+    rows: Vec<PathVisitors>,
     totals: Option<crate::api::VisitorTotals>,
     path: &Path,
     job: &Job,

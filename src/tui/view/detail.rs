@@ -11,13 +11,13 @@ use super::wrap::wrap;
 use crate::api::JobStatus;
 use crate::journal::SubmissionKind;
 use crate::text::sanitize;
-use crate::tui::app::{App, DetailView, TextExtent};
+use crate::tui::app::{App, JobDetail, TextExtent};
 
 /// Draws the detail; returns how it scrolls as drawn.
 pub fn draw(
     frame: &mut Frame<'_>,
     area: Rect,
-    detail: &DetailView,
+    detail: &JobDetail,
     app: &App,
     cx: &ViewContext,
 ) -> TextExtent {
@@ -83,7 +83,7 @@ pub fn draw(
 }
 
 /// The detail's lines before wrapping, each with the indent its continuation rows keep.
-fn lines(detail: &DetailView, app: &App, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
+fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
     let theme = cx.theme;
     let row = app.jobs.get(&detail.id);
     let job = row.and_then(|r| r.job.as_ref());
@@ -192,7 +192,7 @@ fn lines(detail: &DetailView, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
     lines
 }
 
-fn conversation(lines: &mut Vec<(Line<'static>, usize)>, detail: &DetailView, cx: &ViewContext) {
+fn conversation(lines: &mut Vec<(Line<'static>, usize)>, detail: &JobDetail, cx: &ViewContext) {
     let theme = cx.theme;
     match &detail.conversation {
         None => lines.push((Line::from(Span::styled("  loading…", theme.dim())), 2)),

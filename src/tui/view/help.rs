@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
 use crate::tui::app::{App, TextExtent};
-use crate::tui::keymap::{self, Binding, Context};
+use crate::tui::keymap::{self, Binding, KeyContext};
 
 fn section(
     title: &'static str,
@@ -34,21 +34,21 @@ fn section(
 pub fn draw(
     frame: &mut Frame<'_>,
     area: Rect,
-    context: Context,
+    context: KeyContext,
     app: &App,
     cx: &ViewContext,
 ) -> TextExtent {
     let read_only = app.config.read_only;
     let name = match context {
-        Context::Jobs => "Jobs",
-        Context::Composer => "Composer",
-        Context::Visitors => "Visitors",
-        Context::Detail => "Job detail",
-        Context::Form => "Form",
-        Context::Help => "Help",
+        KeyContext::Jobs => "Jobs",
+        KeyContext::Composer => "Composer",
+        KeyContext::Visitors => "Visitors",
+        KeyContext::Detail => "Job detail",
+        KeyContext::Form => "Form",
+        KeyContext::Help => "Help",
     };
     let mut local = section(name, keymap::bindings(context), read_only, cx);
-    if context == Context::Composer {
+    if context == KeyContext::Composer {
         local.push(Line::from(Span::styled(
             " other keys edit the text",
             cx.theme.dim(),

@@ -10,9 +10,9 @@ use ratatui::backend::TestBackend;
 use super::*;
 
 mod jobs;
-use crate::api::{Job, JobStatus, PageVisitors, Source, VisitorTotals, VisitorsPage};
+use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
-use crate::tui::app::{Config, NotifyMode};
+use crate::tui::app::{ConsoleOptions, NotifyMode};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
 mod composer;
@@ -86,20 +86,20 @@ fn jobs() -> Vec<TrackedJob> {
 }
 
 fn page() -> VisitorsPage {
-    let mut visitors = vec![PageVisitors {
+    let mut visitors = vec![PathVisitors {
         path: "/introduction".into(),
         human: 987,
         ai: 194,
         total: 1179,
     }];
-    visitors.push(PageVisitors {
+    visitors.push(PathVisitors {
         path: "/x\x1b[2J\x1b]52;c;ZXZpbA==\x07/clear".into(),
         human: 500,
         ai: 300,
         total: 700,
     });
     for i in 0..48u64 {
-        visitors.push(PageVisitors {
+        visitors.push(PathVisitors {
             path: format!("/guides/page-{i:02}"),
             human: 400 - i * 8,
             ai: 10 + i,
@@ -126,7 +126,7 @@ struct Scene {
 
 impl Scene {
     fn new() -> Self {
-        let config = Config {
+        let config = ConsoleOptions {
             profile: Some("work".into()),
             project: "acme-docs".into(),
             host: "api.mintlify.com".into(),
@@ -354,7 +354,7 @@ fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
     for (i, text) in texts.iter().enumerate() {
         page.visitors.insert(
             i,
-            PageVisitors {
+            PathVisitors {
                 path: text.clone(),
                 human: 9_999_999,
                 ai: u64::MAX,
@@ -405,9 +405,11 @@ fn a_rejected_key_and_an_analytics_pause_are_readable_at_80_columns() {
             retry_after: Some(Duration::from_secs(3597)),
         }),
     });
-    scene.send(Msg::LinkChecked(Err(crate::api::ApiError::Unauthorized {
-        message: "Invalid API key".into(),
-    })));
+    scene.send(Msg::ConnectionChecked(Err(
+        crate::api::ApiError::Unauthorized {
+            message: "Invalid API key".into(),
+        },
+    )));
     let small = scene.render(80, 24);
     assert!(small.contains("✗ key rejected (401)"), "{small}");
     assert!(small.contains("⏸ analytics 60m"), "{small}");

@@ -105,7 +105,7 @@ fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
 #[test]
 fn read_only_hides_everything_that_writes() {
     let mut h = Harness::with_config(
-        Config {
+        ConsoleOptions {
             read_only: true,
             ..config()
         },

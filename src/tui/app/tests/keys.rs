@@ -4,7 +4,7 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::tui::keymap::Context;
+use crate::tui::keymap::KeyContext;
 
 /// Where a key is pressed, set up from the jobs list.
 #[derive(Debug, Clone, Copy)]
@@ -21,7 +21,7 @@ enum Place {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Then {
     Quits,
-    HelpOver(Context),
+    HelpOver(KeyContext),
     /// The overlay closes onto the jobs list.
     Closes,
     /// Everything is read again; the place stays open.
@@ -96,7 +96,7 @@ fn check(at: Place, key: &str, then: Then) {
         Then::Pauses => app.poll.is_paused() && h.app.context() == place(at).app.context(),
         Then::Pane(pane) => !app.quit && app.overlay.is_none() && app.focus == pane,
         Then::Types => !app.quit && typed(&h) == key,
-        Then::NextField => !app.quit && app.context() == Context::Form && typed(&h).is_empty(),
+        Then::NextField => !app.quit && app.context() == KeyContext::Form && typed(&h).is_empty(),
     };
     assert!(
         ok,
@@ -130,8 +130,8 @@ fn the_keys_called_everywhere_work_in_every_place() {
             [
                 Quits,
                 Quits,
-                HelpOver(Context::Jobs),
-                HelpOver(Context::Jobs),
+                HelpOver(KeyContext::Jobs),
+                HelpOver(KeyContext::Jobs),
                 Refreshes,
                 Pauses,
                 P(Pane::Jobs),
@@ -146,8 +146,8 @@ fn the_keys_called_everywhere_work_in_every_place() {
             [
                 Quits,
                 Quits,
-                HelpOver(Context::Visitors),
-                HelpOver(Context::Visitors),
+                HelpOver(KeyContext::Visitors),
+                HelpOver(KeyContext::Visitors),
                 Refreshes,
                 Pauses,
                 P(Pane::Jobs),
@@ -163,8 +163,8 @@ fn the_keys_called_everywhere_work_in_every_place() {
             [
                 Closes,
                 Quits,
-                HelpOver(Context::Detail),
-                HelpOver(Context::Detail),
+                HelpOver(KeyContext::Detail),
+                HelpOver(KeyContext::Detail),
                 Refreshes,
                 Pauses,
                 P(Pane::Jobs),
@@ -197,7 +197,7 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 Types,
                 Quits,
                 Types,
-                HelpOver(Context::Composer),
+                HelpOver(KeyContext::Composer),
                 Types,
                 Types,
                 Types,
@@ -214,7 +214,7 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 Types,
                 Quits,
                 Types,
-                HelpOver(Context::Form),
+                HelpOver(KeyContext::Form),
                 Types,
                 Types,
                 Types,
@@ -237,13 +237,13 @@ fn help_over_the_detail_or_a_form_goes_back_to_it_with_what_was_typed() {
     let mut h = place(Place::TrackForm);
     h.type_text("job_");
     press(&mut h, "F1");
-    assert_eq!(h.app.context(), Context::Help);
+    assert_eq!(h.app.context(), KeyContext::Help);
     h.key(KeyCode::Esc);
     assert_eq!(typed(&h), "job_", "the form is back with its text");
     let mut h = place(Place::Detail);
     press(&mut h, "?");
     press(&mut h, "q");
-    assert_eq!(h.app.context(), Context::Detail);
+    assert_eq!(h.app.context(), KeyContext::Detail);
 }
 
 #[test]
@@ -285,7 +285,7 @@ fn on_the_too_small_screen_only_quit_is_read() {
 
 #[test]
 fn read_only_says_why_n_m_and_2_do_nothing() {
-    let read_only = Config {
+    let read_only = ConsoleOptions {
         read_only: true,
         ..config()
     };
@@ -303,7 +303,7 @@ fn read_only_says_why_n_m_and_2_do_nothing() {
     let mut h = Harness::with_config(read_only, vec![tracked("job_a", "active", 0)]);
     h.key(KeyCode::Enter);
     press(&mut h, "m");
-    assert_eq!(h.app.context(), Context::Detail);
+    assert_eq!(h.app.context(), KeyContext::Detail);
     assert!(h.app.notice.unwrap().text.starts_with("read-only:"));
 }
 

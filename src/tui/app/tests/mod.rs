@@ -2,8 +2,8 @@
 //! no real clock. This file holds the harness and the jobs and polling tests.
 
 mod composer;
+mod connection;
 mod keys;
-mod link;
 mod track;
 mod visitors;
 
@@ -13,7 +13,7 @@ use chrono::{TimeZone as _, Utc};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::api::{Job, JobStatus, PageVisitors, VisitorTotals, VisitorsPage};
+use crate::api::{Job, JobStatus, PathVisitors, VisitorTotals, VisitorsPage};
 use crate::journal::TrackedJob;
 use crate::tui::message::{DraftKey, Io, Submitted, Tty};
 
@@ -23,8 +23,8 @@ pub(super) struct Harness {
     secs: f64,
 }
 
-pub(super) fn config() -> Config {
-    Config {
+pub(super) fn config() -> ConsoleOptions {
+    ConsoleOptions {
         profile: None,
         project: "p".into(),
         host: "127.0.0.1:1".into(),
@@ -63,7 +63,7 @@ impl Harness {
         Self::with_config(config(), jobs)
     }
 
-    pub(super) fn with_config(config: Config, jobs: Vec<TrackedJob>) -> Self {
+    pub(super) fn with_config(config: ConsoleOptions, jobs: Vec<TrackedJob>) -> Self {
         let mut h = Self {
             app: App::new(config),
             base: Instant::now(),
@@ -239,7 +239,7 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
         waits[7] >= Duration::from_secs(30),
         "equal jitter keeps half: {waits:?}"
     );
-    assert_eq!(h.app.link, Link::Trouble);
+    assert_eq!(h.app.connection, Connection::Trouble);
     assert!(
         h.app
             .jobs
@@ -264,7 +264,7 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
             .duration_since(h.clock().mono),
         Duration::from_secs(3)
     );
-    assert_eq!(h.app.link, Link::Online);
+    assert_eq!(h.app.connection, Connection::Online);
 }
 
 #[test]
@@ -351,7 +351,7 @@ fn o_without_a_display_copies_the_link_and_says_so() {
     );
     assert!(h.app.notice.as_ref().unwrap().text.contains("copied"));
     let mut h = Harness::with_config(
-        Config {
+        ConsoleOptions {
             has_display: true,
             ..config()
         },

@@ -21,7 +21,7 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
             ai: 0,
             total: 1,
         },
-        visitors: vec![PageVisitors {
+        visitors: vec![PathVisitors {
             path: path.into(),
             human: 1,
             ai: 0,
@@ -132,24 +132,24 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
 fn ranges_round_trip_through_the_journal_setting() {
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
     for range in [
-        Range::LastDays(7),
-        Range::ThisMonth,
-        Range::AllTime,
-        Range::LastDays(90),
+        DateRange::LastDays(7),
+        DateRange::ThisMonth,
+        DateRange::AllTime,
+        DateRange::LastDays(90),
     ] {
-        assert_eq!(Range::from_setting(&range.to_setting()), Some(range));
+        assert_eq!(DateRange::from_setting(&range.to_setting()), Some(range));
     }
-    let (from, to) = Range::LastDays(7).bounds(today);
+    let (from, to) = DateRange::LastDays(7).bounds(today);
     assert_eq!(
         (from.unwrap().to_string(), to.unwrap().to_string()),
         ("2026-11-16".into(), "2026-11-23".into())
     );
-    let (from, to) = Range::ThisMonth.bounds(today);
+    let (from, to) = DateRange::ThisMonth.bounds(today);
     assert_eq!(
         (from.unwrap().to_string(), to.unwrap().to_string()),
         ("2026-11-01".into(), "2026-12-01".into())
     );
-    assert_eq!(Range::from_setting("garbage"), None);
+    assert_eq!(DateRange::from_setting("garbage"), None);
 }
 
 fn form_field(h: &Harness) -> String {
@@ -343,7 +343,7 @@ fn a_full_bar_means_the_same_on_every_page() {
         },
         visitors: totals
             .iter()
-            .map(|t| PageVisitors {
+            .map(|t| PathVisitors {
                 path: format!("/p{t}"),
                 human: *t,
                 ai: 0,

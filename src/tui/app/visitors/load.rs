@@ -121,7 +121,7 @@ impl PageLoad {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{PageVisitors, VisitorTotals};
+    use crate::api::{PathVisitors, VisitorTotals};
 
     fn query(offset: u64) -> VisitorsQuery {
         VisitorsQuery {
@@ -139,7 +139,7 @@ mod tests {
                 ai: 0,
                 total: 1,
             },
-            visitors: vec![PageVisitors {
+            visitors: vec![PathVisitors {
                 path: path.into(),
                 human: 1,
                 ai: 0,

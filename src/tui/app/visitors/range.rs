@@ -7,7 +7,7 @@ use crate::api::DateParam;
 
 /// Which dates the pane shows. Presets are resolved against today (UTC) at each fetch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Range {
+pub enum DateRange {
     /// The last N days including today: `[today - (N-1), today + 1)`.
     LastDays(u32),
     /// `[first of this month, first of next month)`.
@@ -19,7 +19,7 @@ pub enum Range {
     AllTime,
 }
 
-impl Range {
+impl DateRange {
     /// `dateFrom` and `dateTo` (exclusive) for this range, as of `today`.
     #[must_use]
     pub fn bounds(&self, today: NaiveDate) -> (Option<DateParam>, Option<DateParam>) {

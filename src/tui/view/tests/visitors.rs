@@ -7,7 +7,7 @@ use super::*;
 use crate::tui::message::ExportEnd;
 
 fn big_page() -> VisitorsPage {
-    let row = |path: &str, human: u64, ai: u64, total: u64| PageVisitors {
+    let row = |path: &str, human: u64, ai: u64, total: u64| PathVisitors {
         path: path.into(),
         human,
         ai,
@@ -84,7 +84,7 @@ fn a_row_whose_ai_exceeds_its_total_is_shown_and_marked() {
 #[test]
 fn a_small_row_on_a_later_page_gets_a_small_bar() {
     let mut page = big_page();
-    page.visitors = vec![PageVisitors {
+    page.visitors = vec![PathVisitors {
         path: "/tiny".into(),
         human: 4,
         ai: 0,

@@ -70,7 +70,7 @@ fn an_analytics_429_pauses_analytics_only() {
         .map(|(class, _)| class)
         .collect();
     assert_eq!(paused, vec![CallClass::Analytics]);
-    assert_eq!(h.app.link, Link::Online, "a 429 is an answer");
+    assert_eq!(h.app.connection, Connection::Online, "a 429 is an answer");
     // The pause ends on time.
     h.at(3598.0);
     assert_eq!(visitor_fetches(&h.key(KeyCode::Char('r'))), 1);
@@ -125,9 +125,12 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
     let mut h = Harness::new(vec![]);
     let mut fresh = App::new(config());
     let effects = fresh.update(Msg::Loaded(Box::default()), h.clock());
-    assert!(effects.contains(&Effect::Io(Io::CheckLink)), "{effects:?}");
-    h.send(Msg::LinkChecked(Err(unauthorized())));
-    assert_eq!(h.app.link, Link::KeyRejected);
+    assert!(
+        effects.contains(&Effect::Io(Io::CheckConnection)),
+        "{effects:?}"
+    );
+    h.send(Msg::ConnectionChecked(Err(unauthorized())));
+    assert_eq!(h.app.connection, Connection::KeyRejected);
     let notice = h.app.notice.as_ref().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
     assert!(notice.text.contains("401"), "{}", notice.text);
@@ -139,13 +142,13 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
     // `r` checks again; an accepted key answers 404 for the made-up job.
     assert!(
         h.key(KeyCode::Char('r'))
-            .contains(&Effect::Io(Io::CheckLink))
+            .contains(&Effect::Io(Io::CheckConnection))
     );
-    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: "Job not found".into(),
         missing: crate::api::Missing::Job,
     })));
-    assert_eq!(h.app.link, Link::Online);
+    assert_eq!(h.app.connection, Connection::Online);
     assert_eq!(h.app.last_error, None, "recovery clears the error");
     assert_eq!(h.app.notice, None, "and its notice");
 }
@@ -153,11 +156,11 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
 #[test]
 fn a_404_that_is_not_the_services_own_shows_the_base_url_as_trouble() {
     let mut h = Harness::new(vec![]);
-    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: String::new(),
         missing: crate::api::Missing::Service,
     })));
-    assert_eq!(h.app.link, Link::Trouble);
+    assert_eq!(h.app.connection, Connection::Trouble);
     let notice = h.app.notice.as_ref().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
     assert!(notice.text.contains("base URL"), "{}", notice.text);
@@ -167,46 +170,46 @@ fn a_404_that_is_not_the_services_own_shows_the_base_url_as_trouble() {
 #[test]
 fn a_key_revoked_mid_session_or_another_projects_key_is_shown() {
     let mut h = Harness::new(vec![tracked("a", "active", 1)]);
-    assert_eq!(h.app.link, Link::Online);
+    assert_eq!(h.app.connection, Connection::Online);
     h.tick(3.0);
     h.send(Msg::JobFetched {
         id: "a".into(),
         result: Err(unauthorized()),
     });
-    assert_eq!(h.app.link, Link::KeyRejected);
-    h.send(Msg::LinkChecked(Err(ApiError::Forbidden {
+    assert_eq!(h.app.connection, Connection::KeyRejected);
+    h.send(Msg::ConnectionChecked(Err(ApiError::Forbidden {
         message: String::new(),
     })));
-    assert_eq!(h.app.link, Link::NotAllowed);
+    assert_eq!(h.app.connection, Connection::NotAllowed);
     assert!(h.app.notice.as_ref().unwrap().text.contains("403"));
 }
 
 #[test]
 fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     let mut h = Harness::new(vec![]);
-    h.send(Msg::LinkChecked(Err(network_error(false))));
-    assert_eq!(h.app.link, Link::Trouble);
+    h.send(Msg::ConnectionChecked(Err(network_error(false))));
+    assert_eq!(h.app.connection, Connection::Trouble);
     let error = h.app.last_error.clone().unwrap();
     assert!(h.app.notice.as_ref().unwrap().text == error);
     let first = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(first, Duration::from_secs(2));
-    assert!(h.tick(2.0).contains(&Effect::Io(Io::CheckLink)));
-    h.send(Msg::LinkChecked(Err(network_error(false))));
+    assert!(h.tick(2.0).contains(&Effect::Io(Io::CheckConnection)));
+    h.send(Msg::ConnectionChecked(Err(network_error(false))));
     let second = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(second, Duration::from_secs(4));
     // The same error again is not announced again over a newer notice.
     h.app.notify(NoticeKind::Info, "something else");
-    assert!(h.tick(6.0).contains(&Effect::Io(Io::CheckLink)));
-    h.send(Msg::LinkChecked(Err(network_error(false))));
+    assert!(h.tick(6.0).contains(&Effect::Io(Io::CheckConnection)));
+    h.send(Msg::ConnectionChecked(Err(network_error(false))));
     assert_eq!(h.app.notice.as_ref().unwrap().text, "something else");
     h.tick(14.0);
-    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: String::new(),
         missing: crate::api::Missing::Job,
     })));
     assert_eq!(
-        (h.app.link, h.app.last_error.as_ref()),
-        (Link::Online, None)
+        (h.app.connection, h.app.last_error.as_ref()),
+        (Connection::Online, None)
     );
     assert_eq!(h.app.next_wake(), None);
 }
@@ -220,7 +223,7 @@ fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
         snapshot: Some(created),
         ..tracked("a", "failed", 0)
     }]);
-    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: String::new(),
         missing: crate::api::Missing::Job,
     })));
@@ -243,7 +246,7 @@ fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
 #[test]
 fn a_pause_counts_down_in_minutes_then_seconds_and_ends_on_screen() {
     let mut h = Harness::new(vec![]);
-    h.send(Msg::LinkChecked(Err(limited(125))));
+    h.send(Msg::ConnectionChecked(Err(limited(125))));
     let start = h.clock().mono;
     // 125 s reads `3m`; it reads `2m` at 120 s left, `60s` at 60 s left.
     assert_eq!(h.app.next_wake(), Some(start + Duration::from_secs(5)));
@@ -299,7 +302,7 @@ fn ctrl_z_suspends_from_every_context() {
 #[test]
 fn a_younger_job_read_or_tracked_later_brings_the_wake_forward() {
     let mut h = Harness::new(vec![tracked("old", "failed", 0)]);
-    h.send(Msg::LinkChecked(Ok(())));
+    h.send(Msg::ConnectionChecked(Ok(())));
     let three_hours = h.clock().mono + Duration::from_secs(3600);
     assert_eq!(h.app.next_wake(), Some(three_hours));
     // A job tracked by id, 90 s old: its age reads `2m` in 30 s.

@@ -58,12 +58,12 @@ pub fn timeout_arg(text: &str) -> Result<Duration, String> {
 }
 
 /// Settings and the scope of the journal for one command.
-pub struct Context {
+pub struct Setup {
     pub settings: Settings,
     pub scope: Scope,
 }
 
-impl Context {
+impl Setup {
     /// Applies precedence and requires a project id.
     pub fn load(args: &ClientArgs) -> Result<Self, CliError> {
         let overrides = Overrides {
