@@ -159,6 +159,18 @@ impl Cli {
                     "connection flags are for commands that call a service; import's own flags go after it (docdeck import --help)",
                 )?;
             }
+            Some(Command::Doctor(args)) => {
+                refuse_console_flags(&console, "doctor")?;
+                args.client = client.merged(std::mem::take(&mut args.client));
+            }
+            Some(Command::Completions(_)) => {
+                refuse_console_flags(&console, "completions")?;
+                refuse_client_flags(&client, "completions", "completions reads no service")?;
+            }
+            Some(Command::Man(_)) => {
+                refuse_console_flags(&console, "man")?;
+                refuse_client_flags(&client, "man", "man reads no service")?;
+            }
         }
         Ok(self)
     }

@@ -1,0 +1,329 @@
+//! The checks that need the network: the host resolves, the service answers (with TLS for
+//! https), the key is accepted, and this machine's clock agrees with the service's.
+//! One read of a job that cannot exist does the last three: a 404 proves the key.
+
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use reqwest::Url;
+
+use super::Check;
+use super::settings::Target;
+use crate::api::{ApiError, Asked, Client, ClientOptions, HumanWait, Missing, Probe, RetryPolicy};
+use crate::config::{Origin, Secret};
+
+/// The id read to test the key: no service makes an id like it.
+const PROBE_JOB: &str = "docdeck-doctor-no-such-job";
+/// How far the clocks may disagree before dates and ages shown go wrong.
+const CLOCK_TOLERANCE: Duration = Duration::from_secs(60);
+const NAMES: [&str; 4] = ["address", "service", "key accepted", "clock"];
+
+pub(crate) async fn check(target: Option<&Target>) -> Vec<Check> {
+    let Some(target) = target else {
+        return skip_all(&NAMES, "the config must load first");
+    };
+    let mut checks = vec![resolve(&target.base_url).await];
+    if checks[0].verdict == super::Verdict::Fail {
+        checks.extend(skip_all(&NAMES[1..], "the host must resolve first"));
+        return checks;
+    }
+    // Without a usable key, a made-up one still shows whether the service answers and
+    // what its clock says; it is never the user's key sent where it must not go.
+    let (project, key) = match &target.credentials {
+        Ok((project, key)) => (project.clone(), key.clone()),
+        Err(_) => ("docdeck-doctor".to_owned(), Secret::new("docdeck_doctor")),
+    };
+    let mut options = ClientOptions::new(target.base_url.clone(), project.clone(), key);
+    options.connect_timeout = Duration::from_secs(5);
+    options.request_timeout = Duration::from_secs(10);
+    options.retry = RetryPolicy {
+        attempts: 1,
+        ..RetryPolicy::default()
+    };
+    let client = match Client::new(options) {
+        Ok(client) => client,
+        Err(err) => {
+            checks.push(Check::fail(
+                "service",
+                err.to_string(),
+                "check the base URL and the key",
+            ));
+            checks.extend(skip_all(&NAMES[2..], "no request could be made"));
+            return checks;
+        }
+    };
+    let before = Utc::now();
+    let started = Instant::now();
+    let probe = match client.probe_job(PROBE_JOB).await {
+        Ok(probe) => probe,
+        Err(err) => {
+            checks.push(unreachable(&target.base_url, &err));
+            checks.extend(skip_all(&NAMES[2..], "the service must answer first"));
+            return checks;
+        }
+    };
+    let elapsed = started.elapsed();
+    let midpoint = before + (Utc::now() - before) / 2;
+    checks.push(answered(&target.base_url, elapsed));
+    checks.push(match &target.credentials {
+        Ok(_) => key_accepted(&probe, &project, &target.key_origin),
+        Err(why) => Check::skip("key accepted", why.clone()),
+    });
+    checks.push(clock(probe.date.as_deref(), midpoint));
+    checks
+}
+
+fn skip_all(names: &[&'static str], why: &str) -> Vec<Check> {
+    names.iter().map(|name| Check::skip(name, why)).collect()
+}
+
+async fn resolve(url: &Url) -> Check {
+    let Some(host) = url.host_str() else {
+        return Check::fail(
+            "address",
+            "the base URL has no host",
+            "give a URL such as https://api.mintlify.com",
+        );
+    };
+    if url
+        .host()
+        .is_some_and(|host| !matches!(host, url::Host::Domain(_)))
+    {
+        return Check::ok(
+            "address",
+            format!("{host} is an IP address: nothing to resolve"),
+        );
+    }
+    let port = url.port_or_known_default().unwrap_or(443);
+    let lookup = tokio::net::lookup_host((host, port));
+    match tokio::time::timeout(Duration::from_secs(10), lookup).await {
+        Ok(Ok(addresses)) => {
+            let addresses: Vec<String> = addresses.map(|a| a.ip().to_string()).collect();
+            let shown = addresses
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = addresses.len().saturating_sub(3);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            Check::ok("address", format!("{host} resolves to {shown}{more}"))
+        }
+        Ok(Err(err)) => Check::fail(
+            "address",
+            format!("{host} does not resolve ({err})"),
+            "check the host name in the base URL, and this machine's DNS",
+        ),
+        Err(_) => Check::fail(
+            "address",
+            format!("resolving {host} took more than 10 s"),
+            "check this machine's DNS settings and network",
+        ),
+    }
+}
+
+fn unreachable(url: &Url, err: &ApiError) -> Check {
+    let reason = match err {
+        ApiError::Network { host, reason, .. } => format!("no answer from {host}: {reason}"),
+        other => other.to_string(),
+    };
+    let tls = url.scheme() == "https"
+        && ["certificate", "tls", "handshake"]
+            .iter()
+            .any(|word| reason.to_lowercase().contains(word));
+    let fix = if tls {
+        "the TLS connection failed: check that the base URL is right, the system's CA certificates, and any proxy that intercepts TLS".to_owned()
+    } else {
+        format!(
+            "check that a service runs at {url} and that no firewall or proxy stands in the way"
+        )
+    };
+    Check::fail("service", reason, fix)
+}
+
+fn answered(url: &Url, elapsed: Duration) -> Check {
+    let how = if url.scheme() == "https" {
+        "over TLS, certificate verified"
+    } else {
+        "over plain http"
+    };
+    Check::ok(
+        "service",
+        format!("{url} answered in {} ms, {how}", elapsed.as_millis()),
+    )
+}
+
+/// What the service's answer to a read of a job that cannot exist says about the key.
+pub(crate) fn key_accepted(probe: &Probe, project: &str, key_origin: &Origin) -> Check {
+    const NAME: &str = "key accepted";
+    let status = probe.status;
+    if (200..300).contains(&status) {
+        return Check::ok(
+            NAME,
+            format!("the key reads project {project} (HTTP {status})"),
+        );
+    }
+    match ApiError::for_request(Asked::Job, status, None, &probe.body) {
+        ApiError::NotFound {
+            missing: Missing::Job | Missing::Project,
+            ..
+        } => Check::ok(
+            NAME,
+            format!(
+                "a read of a job that cannot exist in project {project} got 404 from the service: the key works"
+            ),
+        ),
+        ApiError::NotFound {
+            missing: Missing::Service,
+            ..
+        } => Check::fail(
+            NAME,
+            "got 404 without the service's JSON error: something other than the service answered",
+            "check the base URL (it should be the API's root, such as https://api.mintlify.com)",
+        ),
+        ApiError::Unauthorized { .. } => Check::fail(
+            NAME,
+            format!("the service rejected the key ({key_origin}) with 401"),
+            "put a valid admin key there (keys are made on the dashboard's API keys page)",
+        ),
+        ApiError::Forbidden { .. } => Check::fail(
+            NAME,
+            format!("the key ({key_origin}) is not allowed to read project {project} (403)"),
+            "check that the key belongs to this project and has the read scope, and that this machine's IP is on its allowlist",
+        ),
+        ApiError::BadRequest { .. } => Check::warn(
+            NAME,
+            format!("the service refused the made-up job id ({status}) rather than the key"),
+            "the key is most likely accepted; run a real command (docdeck jobs list --refresh) to be sure",
+        ),
+        ApiError::RateLimited { .. } => Check::fail(
+            NAME,
+            "rate limited (429): the key could not be tested",
+            "wait a while and run docdeck doctor again",
+        ),
+        other => Check::fail(
+            NAME,
+            other.to_string(),
+            "try again later; if it lasts, check the base URL",
+        ),
+    }
+}
+
+/// Compares the service's `Date` header with this machine's clock at the request's midpoint.
+pub(crate) fn clock(date: Option<&str>, local: DateTime<Utc>) -> Check {
+    const NAME: &str = "clock";
+    let Some(date) = date else {
+        return Check::warn(
+            NAME,
+            "the service sent no Date header: the clocks cannot be compared",
+            "check this machine's clock by other means (timedatectl)",
+        );
+    };
+    let Ok(service) = DateTime::parse_from_rfc2822(date) else {
+        return Check::warn(
+            NAME,
+            format!(
+                "the service's Date header {:?} is not a date",
+                crate::text::excerpt(date, 40)
+            ),
+            "check this machine's clock by other means (timedatectl)",
+        );
+    };
+    let skew = local - service.with_timezone(&Utc);
+    let apart = skew.abs().to_std().unwrap_or_default();
+    // The header has whole seconds: a second apart is agreement.
+    let shown = Duration::from_secs(apart.as_secs());
+    if apart <= CLOCK_TOLERANCE {
+        return Check::ok(
+            NAME,
+            format!(
+                "agrees with the service's clock ({} apart)",
+                HumanWait(shown)
+            ),
+        );
+    }
+    let side = if skew > chrono::TimeDelta::zero() {
+        "ahead of"
+    } else {
+        "behind"
+    };
+    Check::fail(
+        NAME,
+        format!(
+            "this machine's clock is {} {side} the service's",
+            HumanWait(shown)
+        ),
+        "set the clock right (turn on time sync: timedatectl set-ntp true): date ranges and ages are computed from it",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Verdict;
+    use super::*;
+
+    const FROM_ENV: Origin = Origin::Env("DOCDECK_API_KEY");
+
+    fn probe(status: u16, body: &str) -> Probe {
+        Probe {
+            status,
+            date: None,
+            body: body.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_404_from_the_service_proves_the_key_and_401_403_say_what_to_do() {
+        let works = key_accepted(
+            &probe(404, r#"{"error":"Job not found"}"#),
+            "demo",
+            &FROM_ENV,
+        );
+        assert_eq!(works.verdict, Verdict::Ok, "{works}");
+        let rejected = key_accepted(&probe(401, r#"{"error":"bad key"}"#), "demo", &FROM_ENV);
+        assert_eq!(rejected.verdict, Verdict::Fail);
+        assert!(
+            rejected
+                .to_string()
+                .contains("(environment DOCDECK_API_KEY) with 401 → put a valid admin key there"),
+            "{rejected}"
+        );
+        let forbidden = key_accepted(&probe(403, ""), "demo", &FROM_ENV);
+        assert!(forbidden.to_string().contains("allowlist"), "{forbidden}");
+        let elsewhere = key_accepted(&probe(404, "<html>nginx</html>"), "demo", &FROM_ENV);
+        assert_eq!(elsewhere.verdict, Verdict::Fail);
+        assert!(
+            elsewhere.to_string().contains("check the base URL"),
+            "{elsewhere}"
+        );
+        assert_eq!(
+            key_accepted(&probe(400, "{}"), "demo", &FROM_ENV).verdict,
+            Verdict::Warn
+        );
+        assert_eq!(
+            key_accepted(&probe(500, "{}"), "demo", &FROM_ENV).verdict,
+            Verdict::Fail
+        );
+    }
+
+    #[test]
+    fn clocks_within_a_minute_agree() {
+        let local = DateTime::parse_from_rfc3339("2026-11-24T00:00:30Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let same = clock(Some("Tue, 24 Nov 2026 00:00:00 GMT"), local);
+        assert_eq!(same.verdict, Verdict::Ok, "{same}");
+        assert!(same.text.contains("30 s apart"), "{same}");
+        let ahead = clock(Some("Mon, 23 Nov 2026 23:55:00 GMT"), local);
+        assert_eq!(ahead.verdict, Verdict::Fail);
+        assert!(ahead.text.contains("5 min 30 s ahead of"), "{ahead}");
+        let behind = clock(Some("Tue, 24 Nov 2026 01:00:30 GMT"), local);
+        assert!(behind.text.contains("1 h 0 min behind"), "{behind}");
+        assert_eq!(clock(None, local).verdict, Verdict::Warn);
+        assert_eq!(clock(Some("soon"), local).verdict, Verdict::Warn);
+    }
+}

@@ -1,0 +1,170 @@
+//! `docdeck completions SHELL` and `docdeck man`: the files a shell and `man` need, made
+//! from the one definition of the command line, so they cannot drift from it.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::CommandFactory as _;
+use clap_complete::Shell;
+use clap_mangen::Man;
+use clap_mangen::roff::Roff;
+
+use super::output::emit;
+use super::{Cli, CliError, Outcome};
+
+/// `docdeck completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell to write the completion script for
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// `docdeck man`: no flags; the page goes to standard output.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {}
+
+/// Prints the completion script for `shell`.
+pub fn completions(args: &CompletionsArgs) -> Outcome {
+    emit(&completion_script(args.shell))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the manual page.
+pub fn man(_args: &ManArgs) -> Outcome {
+    let page =
+        man_page().map_err(|err| CliError::failed(format!("cannot write the page: {err}")))?;
+    emit(&page)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn completion_script(shell: Shell) -> String {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "docdeck", &mut script);
+    String::from_utf8_lossy(&script).into_owned()
+}
+
+/// docdeck(1) in roff: one page that holds every command as its own section (a packager
+/// installs one file, and `man docdeck` then shows all of it, `/jobs create` finds it).
+pub(crate) fn man_page() -> std::io::Result<String> {
+    let mut command = Cli::command();
+    command.build();
+    let mut page = Vec::new();
+    let top = Man::new(command.clone());
+    top.render_title(&mut page)?;
+    top.render_name_section(&mut page)?;
+    top.render_synopsis_section(&mut page)?;
+    top.render_description_section(&mut page)?;
+    top.render_options_section(&mut page)?;
+    write_commands(&command, &mut page)?;
+    top.render_version_section(&mut page)?;
+    Ok(String::from_utf8_lossy(&page).into_owned())
+}
+
+/// One section per command, depth first, in the order `--help` lists them.
+fn write_commands(parent: &clap::Command, page: &mut Vec<u8>) -> std::io::Result<()> {
+    for command in parent.get_subcommands() {
+        if command.is_hide_set() || command.get_name() == "help" {
+            continue;
+        }
+        let title = command
+            .get_bin_name()
+            .unwrap_or_else(|| command.get_name())
+            .to_uppercase();
+        Roff::new()
+            .control("SH", [title.as_str()])
+            .to_writer(page)?;
+        let man = Man::new(command.clone());
+        let mut body = Vec::new();
+        man.render_description_section(&mut body)?;
+        man.render_synopsis_section(&mut body)?;
+        man.render_options_section(&mut body)?;
+        page.write_all(&subsections(&String::from_utf8_lossy(&body)).into_bytes())?;
+        write_commands(command, page)?;
+    }
+    Ok(())
+}
+
+/// The sections of a command's own page as subsections of its section in docdeck(1):
+/// `.SH OPTIONS` becomes `.SS Options`, and the DESCRIPTION heading goes (the text
+/// follows the command's heading directly).
+fn subsections(roff: &str) -> String {
+    let mut out = String::with_capacity(roff.len());
+    for line in roff.lines() {
+        match line.strip_prefix(".SH ") {
+            Some("DESCRIPTION") => {}
+            Some(heading) => {
+                let heading = heading.trim_matches('"');
+                let mut letters = heading.chars();
+                let title: String = letters.next().into_iter().collect::<String>()
+                    + &letters.as_str().to_lowercase();
+                out.push_str(".SS ");
+                out.push_str(&title);
+                out.push('\n');
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum as _;
+
+    use super::*;
+
+    /// Every command's words, such as `jobs create`, for the checks below.
+    fn all_commands() -> Vec<String> {
+        fn walk(command: &clap::Command, prefix: &str, out: &mut Vec<String>) {
+            for sub in command.get_subcommands() {
+                let name = format!("{prefix}{}", sub.get_name());
+                out.push(name.clone());
+                walk(sub, &format!("{name} "), out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(&Cli::command(), "", &mut out);
+        out
+    }
+
+    #[test]
+    fn the_man_page_has_a_section_for_every_command() {
+        let page = man_page().unwrap();
+        assert!(page.contains("\n.TH docdeck 1 "), "{}", &page[..200]);
+        for command in all_commands() {
+            let heading = format!(".SH \"DOCDECK {}\"", command.to_uppercase());
+            assert!(page.contains(&heading), "no {heading} in the page");
+        }
+        assert!(page.contains(".SS Options") && page.contains(".SS Connection"));
+        // Sections of a command's own page are not top-level sections here.
+        assert_eq!(page.matches(".SH DESCRIPTION").count(), 1);
+        assert_eq!(page.matches(".SH OPTIONS").count(), 1);
+        assert!(
+            !page.contains("docdeck\\-jobs(1)"),
+            "points at pages not shipped"
+        );
+    }
+
+    #[test]
+    fn subsection_headings_are_title_case() {
+        let roff = ".SH DESCRIPTION\ntext\n.SH SYNOPSIS\nx\n.SH CONNECTION\n.TP\n";
+        assert_eq!(
+            subsections(roff),
+            "text\n.SS Synopsis\nx\n.SS Connection\n.TP\n"
+        );
+    }
+
+    #[test]
+    fn every_shell_gets_a_script_that_names_the_commands() {
+        for shell in Shell::value_variants() {
+            let script = completion_script(*shell);
+            for command in ["demo", "jobs", "visitors", "serve", "doctor", "completions"] {
+                assert!(script.contains(command), "{shell}: no {command}");
+            }
+        }
+    }
+}
