@@ -16,6 +16,8 @@ use crate::config::{Origin, Secret};
 const PROBE_JOB: &str = "docdeck-doctor-no-such-job";
 /// How far the clocks may disagree before dates and ages shown go wrong.
 const CLOCK_TOLERANCE: Duration = Duration::from_secs(60);
+/// Sent when there is no usable key, and to see how the service treats a wrong one.
+const MADE_UP_KEY: &str = "docdeck_doctor_made_up_key";
 const NAMES: [&str; 4] = ["address", "service", "key accepted", "clock"];
 
 pub(crate) async fn check(target: Option<&Target>) -> Vec<Check> {
@@ -31,31 +33,12 @@ pub(crate) async fn check(target: Option<&Target>) -> Vec<Check> {
     // what its clock says; it is never the user's key sent where it must not go.
     let (project, key) = match &target.credentials {
         Ok((project, key)) => (project.clone(), key.clone()),
-        Err(_) => ("docdeck-doctor".to_owned(), Secret::new("docdeck_doctor")),
-    };
-    let mut options = ClientOptions::new(target.base_url.clone(), project.clone(), key);
-    options.connect_timeout = Duration::from_secs(5);
-    options.request_timeout = Duration::from_secs(10);
-    options.retry = RetryPolicy {
-        attempts: 1,
-        ..RetryPolicy::default()
-    };
-    let client = match Client::new(options) {
-        Ok(client) => client,
-        Err(err) => {
-            checks.push(Check::fail(
-                "service",
-                err.to_string(),
-                "check the base URL and the key",
-            ));
-            checks.extend(skip_all(&NAMES[2..], "no request could be made"));
-            return checks;
-        }
+        Err(_) => ("docdeck-doctor".to_owned(), Secret::new(MADE_UP_KEY)),
     };
     let before = Utc::now();
     let started = Instant::now();
-    let probe = match client.probe_job(PROBE_JOB).await {
-        Ok(probe) => probe,
+    let answer = match probe(&target.base_url, &project, key).await {
+        Ok(answer) => answer,
         Err(err) => {
             checks.push(unreachable(&target.base_url, &err));
             checks.extend(skip_all(&NAMES[2..], "the service must answer first"));
@@ -66,11 +49,36 @@ pub(crate) async fn check(target: Option<&Target>) -> Vec<Check> {
     let midpoint = before + (Utc::now() - before) / 2;
     checks.push(answered(&target.base_url, elapsed));
     checks.push(match &target.credentials {
-        Ok(_) => key_accepted(&probe, &project, &target.key_origin),
+        Ok(_) => {
+            // A 404 proves the key only where a made-up key gets 401: a path that is not
+            // the API's gives every key the same 404.
+            let made_up = if answer.status == 404 {
+                let made_up = Secret::new(MADE_UP_KEY);
+                probe(&target.base_url, &project, made_up)
+                    .await
+                    .ok()
+                    .map(|p| p.status)
+            } else {
+                None
+            };
+            key_accepted(&answer, made_up, &project, &target.key_origin)
+        }
         Err(why) => Check::skip("key accepted", why.clone()),
     });
-    checks.push(clock(probe.date.as_deref(), midpoint));
+    checks.push(clock(answer.date.as_deref(), midpoint));
     checks
+}
+
+/// One read of the job that cannot exist, sent once with short timeouts.
+async fn probe(base_url: &Url, project: &str, key: Secret) -> Result<Probe, ApiError> {
+    let mut options = ClientOptions::new(base_url.clone(), project, key);
+    options.connect_timeout = Duration::from_secs(5);
+    options.request_timeout = Duration::from_secs(10);
+    options.retry = RetryPolicy {
+        attempts: 1,
+        ..RetryPolicy::default()
+    };
+    Client::new(options)?.probe_job(PROBE_JOB).await
 }
 
 fn skip_all(names: &[&'static str], why: &str) -> Vec<Check> {
@@ -126,17 +134,25 @@ async fn resolve(url: &Url) -> Check {
     }
 }
 
-fn unreachable(url: &Url, err: &ApiError) -> Check {
+/// The line for a request that got no answer, with the likely cause: TLS (rustls names
+/// its failures: certificates, alerts, a reply that is not TLS at all) or the connection.
+pub(crate) fn unreachable(url: &Url, err: &ApiError) -> Check {
     let reason = match err {
         ApiError::Network { host, reason, .. } => format!("no answer from {host}: {reason}"),
         other => other.to_string(),
     };
-    let tls = url.scheme() == "https"
-        && ["certificate", "tls", "handshake"]
-            .iter()
-            .any(|word| reason.to_lowercase().contains(word));
-    let fix = if tls {
-        "the TLS connection failed: check that the base URL is right, the system's CA certificates, and any proxy that intercepts TLS".to_owned()
+    let lower = reason.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|word| lower.contains(word));
+    let fix = if url.scheme() != "https" {
+        format!(
+            "check that a service runs at {url} and that no firewall or proxy stands in the way"
+        )
+    } else if has(&["invalidcontenttype"]) {
+        "the port answered, but not with TLS: it likely serves plain http (use http:// for this machine) or the URL has the wrong port".to_owned()
+    } else if has(&["certificate", "issuer", "expired"]) {
+        "the service's TLS certificate is not trusted here: check the host name in the base URL, the system's CA certificates, and any proxy that intercepts TLS".to_owned()
+    } else if has(&["tls", "handshake", "alert", "corrupt message", "peer"]) {
+        "the TLS handshake failed: check the base URL, and any proxy or firewall that intercepts TLS".to_owned()
     } else {
         format!(
             "check that a service runs at {url} and that no firewall or proxy stands in the way"
@@ -158,7 +174,13 @@ fn answered(url: &Url, elapsed: Duration) -> Check {
 }
 
 /// What the service's answer to a read of a job that cannot exist says about the key.
-pub(crate) fn key_accepted(probe: &Probe, project: &str, key_origin: &Origin) -> Check {
+/// `made_up` is the status a made-up key got, asked only after a 404.
+pub(crate) fn key_accepted(
+    probe: &Probe,
+    made_up: Option<u16>,
+    project: &str,
+    key_origin: &Origin,
+) -> Check {
     const NAME: &str = "key accepted";
     let status = probe.status;
     if (200..300).contains(&status) {
@@ -168,6 +190,14 @@ pub(crate) fn key_accepted(probe: &Probe, project: &str, key_origin: &Origin) ->
         );
     }
     match ApiError::for_request(Asked::Job, status, None, &probe.body) {
+        ApiError::NotFound {
+            missing: Missing::Job | Missing::Project,
+            ..
+        } if made_up == Some(404) => Check::fail(
+            NAME,
+            "the service answers 404 to a made-up key as well: the base URL is not the API's root, so the key was not tested",
+            "check the base URL (such as https://api.mintlify.com, with no path after it)",
+        ),
         ApiError::NotFound {
             missing: Missing::Job | Missing::Project,
             ..
@@ -278,13 +308,21 @@ mod tests {
 
     #[test]
     fn a_404_from_the_service_proves_the_key_and_401_403_say_what_to_do() {
-        let works = key_accepted(
-            &probe(404, r#"{"error":"Job not found"}"#),
+        let not_found = probe(404, r#"{"error":"Job not found"}"#);
+        let works = key_accepted(&not_found, Some(401), "demo", &FROM_ENV);
+        assert_eq!(works.verdict, Verdict::Ok, "{works}");
+        let no_api_here = key_accepted(&not_found, Some(404), "demo", &FROM_ENV);
+        assert_eq!(no_api_here.verdict, Verdict::Fail);
+        assert!(
+            no_api_here.to_string().contains("not the API's root"),
+            "{no_api_here}"
+        );
+        let rejected = key_accepted(
+            &probe(401, r#"{"error":"bad key"}"#),
+            Some(401),
             "demo",
             &FROM_ENV,
         );
-        assert_eq!(works.verdict, Verdict::Ok, "{works}");
-        let rejected = key_accepted(&probe(401, r#"{"error":"bad key"}"#), "demo", &FROM_ENV);
         assert_eq!(rejected.verdict, Verdict::Fail);
         assert!(
             rejected
@@ -292,20 +330,25 @@ mod tests {
                 .contains("(environment DOCDECK_API_KEY) with 401 → put a valid admin key there"),
             "{rejected}"
         );
-        let forbidden = key_accepted(&probe(403, ""), "demo", &FROM_ENV);
+        let forbidden = key_accepted(&probe(403, ""), Some(401), "demo", &FROM_ENV);
         assert!(forbidden.to_string().contains("allowlist"), "{forbidden}");
-        let elsewhere = key_accepted(&probe(404, "<html>nginx</html>"), "demo", &FROM_ENV);
+        let elsewhere = key_accepted(
+            &probe(404, "<html>nginx</html>"),
+            Some(401),
+            "demo",
+            &FROM_ENV,
+        );
         assert_eq!(elsewhere.verdict, Verdict::Fail);
         assert!(
             elsewhere.to_string().contains("check the base URL"),
             "{elsewhere}"
         );
         assert_eq!(
-            key_accepted(&probe(400, "{}"), "demo", &FROM_ENV).verdict,
+            key_accepted(&probe(400, "{}"), Some(401), "demo", &FROM_ENV).verdict,
             Verdict::Warn
         );
         assert_eq!(
-            key_accepted(&probe(500, "{}"), "demo", &FROM_ENV).verdict,
+            key_accepted(&probe(500, "{}"), Some(401), "demo", &FROM_ENV).verdict,
             Verdict::Fail
         );
     }
@@ -325,5 +368,31 @@ mod tests {
         assert!(behind.text.contains("1 h 0 min behind"), "{behind}");
         assert_eq!(clock(None, local).verdict, Verdict::Warn);
         assert_eq!(clock(Some("soon"), local).verdict, Verdict::Warn);
+    }
+
+    #[test]
+    fn a_failed_connection_says_whether_tls_or_the_network_is_at_fault() {
+        let failure = |reason: &str| ApiError::Network {
+            host: "h".into(),
+            reason: reason.into(),
+            may_have_reached_server: false,
+        };
+        let https: Url = "https://h:8443/".parse().unwrap();
+        let http: Url = "http://h:8080/".parse().unwrap();
+        let plain = unreachable(
+            &https,
+            &failure("received corrupt message of type InvalidContentType"),
+        );
+        assert!(plain.to_string().contains("not with TLS"), "{plain}");
+        let untrusted = unreachable(&https, &failure("invalid peer certificate: UnknownIssuer"));
+        assert!(
+            untrusted.to_string().contains("certificate is not trusted"),
+            "{untrusted}"
+        );
+        let refused = unreachable(&http, &failure("Connection refused (os error 111)"));
+        assert_eq!(
+            refused.to_string(),
+            "FAIL  service        no answer from h: Connection refused (os error 111) → check that a service runs at http://h:8080/ and that no firewall or proxy stands in the way"
+        );
     }
 }

@@ -126,7 +126,7 @@ fn base_url(settings: &Settings) -> (Check, bool) {
             Check::fail(
                 "base URL",
                 format!(
-                    "{text} is plain http to another machine: the key would cross the network readable"
+                    "{text} is plain http to another machine: anyone on the way could read the key"
                 ),
                 "use https, or pass --allow-insecure-http if this network is trusted",
             ),
@@ -172,8 +172,8 @@ fn key(settings: &Settings, checks: &mut Vec<Check>) -> Option<Secret> {
         (KeySource::Value(_) | KeySource::Command(_), Err(err)) => {
             checks.push(Check::fail(
                 "key",
-                format!("{origin}: {}", one_line(&err.to_string())),
-                "fix the command so that it prints the key on its first line",
+                format!("{} ({origin})", one_line(&err.to_string())),
+                "it must print the key on its first line",
             ));
             return None;
         }
