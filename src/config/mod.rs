@@ -1,7 +1,7 @@
 //! Where docdeck finds its service, project and key: flags, then environment, then a named
 //! profile in `config.toml`. The key is only ever held as a [`Secret`].
 
-mod origin;
+mod precedence;
 mod secret;
 
 use std::collections::BTreeMap;
@@ -14,7 +14,8 @@ use reqwest::Url;
 use serde::Deserialize;
 use thiserror::Error;
 
-pub use origin::{Origin, Origins};
+pub use precedence::{Origin, Origins};
+use precedence::{key_source, poll_interval};
 pub use secret::Secret;
 
 /// Base URL of the hosted service.
@@ -178,14 +179,14 @@ impl Settings {
         }
         let name = profile_name.as_deref();
 
-        let (base_url, base_url_origin) = origin::first(
+        let (base_url, base_url_origin) = precedence::first(
             ("--base-url", overrides.base_url.clone()),
             ("DOCDECK_BASE_URL", env("DOCDECK_BASE_URL")),
             ("base_url", profile.base_url.as_ref()),
             name,
         );
         let base_url = parse_base_url(base_url.as_deref().unwrap_or(DEFAULT_BASE_URL))?;
-        let (project_id, project_origin) = origin::first(
+        let (project_id, project_origin) = precedence::first(
             ("--project", overrides.project.clone()),
             ("DOCDECK_PROJECT_ID", env("DOCDECK_PROJECT_ID")),
             ("project_id", profile.project_id.as_ref()),
@@ -334,79 +335,6 @@ fn pick_profile(
             None => (None, Profile::default(), Origin::Default),
         }),
     }
-}
-
-/// Where the key comes from: `--api-key`, `DOCDECK_API_KEY`, the profile's `api_key`,
-/// then its `api_key_command` (run only when the key is needed).
-fn key_source(
-    overrides: &Overrides,
-    env_key: Option<String>,
-    profile: &Profile,
-    profile_name: Option<&str>,
-) -> (KeySource, Origin) {
-    let in_profile = |key| Origin::Profile {
-        key,
-        profile: profile_name.unwrap_or_default().to_owned(),
-    };
-    if let Some(key) = overrides.api_key.clone() {
-        (KeySource::Value(key), Origin::Flag("--api-key"))
-    } else if let Some(key) = env_key {
-        (
-            KeySource::Value(Secret::new(key)),
-            Origin::Env("DOCDECK_API_KEY"),
-        )
-    } else if let Some(key) = profile.api_key.clone() {
-        (KeySource::Value(Secret::new(key)), in_profile("api_key"))
-    } else if let Some(command) = profile.api_key_command.clone() {
-        (KeySource::Command(command), in_profile("api_key_command"))
-    } else {
-        (KeySource::Missing, Origin::Default)
-    }
-}
-
-/// The poll interval by precedence (flag, `DOCDECK_POLL_INTERVAL`, profile, default),
-/// refused below [`MIN_POLL_INTERVAL`] whichever place it came from.
-fn poll_interval(
-    flag: Option<Duration>,
-    env: Option<String>,
-    profile: &Profile,
-    profile_name: Option<&str>,
-    config_path: &Path,
-) -> Result<(Duration, Origin), ConfigError> {
-    let parse = |text: &str, from: String| {
-        parse_duration(text).ok_or_else(|| ConfigError::PollInterval {
-            value: text.to_owned(),
-            from,
-        })
-    };
-    let (interval, from, origin) = if let Some(interval) = flag {
-        let origin = Origin::Flag("--poll-interval");
-        (interval, "--poll-interval".to_owned(), origin)
-    } else if let Some(text) = env {
-        let from = "DOCDECK_POLL_INTERVAL".to_owned();
-        let origin = Origin::Env("DOCDECK_POLL_INTERVAL");
-        (parse(&text, from.clone())?, from, origin)
-    } else if let Some(text) = &profile.poll_interval {
-        let name = profile_name.unwrap_or_default();
-        let from = format!(
-            "poll_interval of profile {name:?} in {}",
-            config_path.display()
-        );
-        let origin = Origin::Profile {
-            key: "poll_interval",
-            profile: name.to_owned(),
-        };
-        (parse(text, from.clone())?, from, origin)
-    } else {
-        return Ok((DEFAULT_POLL_INTERVAL, Origin::Default));
-    };
-    if interval < MIN_POLL_INTERVAL {
-        return Err(ConfigError::PollIntervalTooShort {
-            value: humantime::format_duration(interval).to_string(),
-            from,
-        });
-    }
-    Ok((interval, origin))
 }
 
 /// Parses and checks a base URL: http or https, with a host and no credentials.

@@ -1,7 +1,15 @@
-//! Where each setting in force came from (flag, environment, profile, default), recorded
-//! while precedence is applied, so `docdeck doctor` can tell a user which place to edit.
+//! Which place each setting is taken from (flag, then environment, then the profile, then
+//! the default), recorded as it is applied, so `docdeck doctor` can tell a user which place
+//! to edit.
 
 use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+use super::{
+    ConfigError, DEFAULT_POLL_INTERVAL, KeySource, MIN_POLL_INTERVAL, Overrides, Profile, Secret,
+    parse_duration,
+};
 
 /// The place one setting was taken from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +70,79 @@ pub(super) fn first(
         return (Some(value.clone()), origin);
     }
     (None, Origin::Default)
+}
+
+/// Where the key comes from: `--api-key`, `DOCDECK_API_KEY`, the profile's `api_key`,
+/// then its `api_key_command` (run only when the key is needed).
+pub(super) fn key_source(
+    overrides: &Overrides,
+    env_key: Option<String>,
+    profile: &Profile,
+    profile_name: Option<&str>,
+) -> (KeySource, Origin) {
+    let in_profile = |key| Origin::Profile {
+        key,
+        profile: profile_name.unwrap_or_default().to_owned(),
+    };
+    if let Some(key) = overrides.api_key.clone() {
+        (KeySource::Value(key), Origin::Flag("--api-key"))
+    } else if let Some(key) = env_key {
+        (
+            KeySource::Value(Secret::new(key)),
+            Origin::Env("DOCDECK_API_KEY"),
+        )
+    } else if let Some(key) = profile.api_key.clone() {
+        (KeySource::Value(Secret::new(key)), in_profile("api_key"))
+    } else if let Some(command) = profile.api_key_command.clone() {
+        (KeySource::Command(command), in_profile("api_key_command"))
+    } else {
+        (KeySource::Missing, Origin::Default)
+    }
+}
+
+/// The poll interval by precedence (flag, `DOCDECK_POLL_INTERVAL`, profile, default),
+/// refused below [`MIN_POLL_INTERVAL`] whichever place it came from.
+pub(super) fn poll_interval(
+    flag: Option<Duration>,
+    env: Option<String>,
+    profile: &Profile,
+    profile_name: Option<&str>,
+    config_path: &Path,
+) -> Result<(Duration, Origin), ConfigError> {
+    let parse = |text: &str, from: String| {
+        parse_duration(text).ok_or_else(|| ConfigError::PollInterval {
+            value: text.to_owned(),
+            from,
+        })
+    };
+    let (interval, from, origin) = if let Some(interval) = flag {
+        let origin = Origin::Flag("--poll-interval");
+        (interval, "--poll-interval".to_owned(), origin)
+    } else if let Some(text) = env {
+        let from = "DOCDECK_POLL_INTERVAL".to_owned();
+        let origin = Origin::Env("DOCDECK_POLL_INTERVAL");
+        (parse(&text, from.clone())?, from, origin)
+    } else if let Some(text) = &profile.poll_interval {
+        let name = profile_name.unwrap_or_default();
+        let from = format!(
+            "poll_interval of profile {name:?} in {}",
+            config_path.display()
+        );
+        let origin = Origin::Profile {
+            key: "poll_interval",
+            profile: name.to_owned(),
+        };
+        (parse(text, from.clone())?, from, origin)
+    } else {
+        return Ok((DEFAULT_POLL_INTERVAL, Origin::Default));
+    };
+    if interval < MIN_POLL_INTERVAL {
+        return Err(ConfigError::PollIntervalTooShort {
+            value: humantime::format_duration(interval).to_string(),
+            from,
+        });
+    }
+    Ok((interval, origin))
 }
 
 #[cfg(test)]
