@@ -65,9 +65,11 @@ pub enum Command {
     Classify(import::ClassifyArgs),
     /// Check the configuration, key, service, clock, journal and terminal, one line each.
     Doctor(doctor::DoctorArgs),
-    /// Print the completion script for a shell (see the README for where it goes).
+    /// Print the completion script for a shell.
+    #[command(after_help = shell::WHERE_COMPLETIONS_GO)]
     Completions(shell::CompletionsArgs),
-    /// Print the manual page (roff), every command in it; install it as docdeck.1 in man1.
+    /// Print the manual page in roff, with every command in it.
+    #[command(after_help = shell::WHERE_MAN_GOES)]
     Man(shell::ManArgs),
 }
 

@@ -7,10 +7,31 @@ use std::process::ExitCode;
 use clap::CommandFactory as _;
 use clap_complete::Shell;
 use clap_mangen::Man;
-use clap_mangen::roff::Roff;
+use clap_mangen::roff::{Roff, roman};
 
 use super::output::emit;
 use super::{Cli, CliError, Outcome};
+
+/// Shown by `docdeck completions --help` (the README has the same, as a table).
+pub const WHERE_COMPLETIONS_GO: &str = "\
+Where the script goes (for you; in brackets, where packages put it):
+  bash        docdeck completions bash > ~/.local/share/bash-completion/completions/docdeck
+              [/usr/share/bash-completion/completions/docdeck]
+  zsh         docdeck completions zsh > ~/.zfunc/_docdeck
+              with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc
+              [/usr/share/zsh/site-functions/_docdeck]
+  fish        docdeck completions fish > ~/.config/fish/completions/docdeck.fish
+              [/usr/share/fish/vendor_completions.d/docdeck.fish]
+  elvish      eval (docdeck completions elvish | slurp)           in ~/.config/elvish/rc.elv
+  powershell  docdeck completions powershell | Out-String | Invoke-Expression   in $PROFILE
+Open a new shell afterwards.";
+
+/// Shown by `docdeck man --help`.
+pub const WHERE_MAN_GOES: &str = "\
+One page, docdeck(1); each command is a section of it (in man, type /JOBS CREATE).
+Read it now:   docdeck man | man -l -
+Install it:    docdeck man > ~/.local/share/man/man1/docdeck.1
+               [packages: /usr/share/man/man1/docdeck.1, gzipped]";
 
 /// `docdeck completions`.
 #[derive(Debug, clap::Args)]
@@ -80,9 +101,23 @@ fn write_commands(parent: &clap::Command, page: &mut Vec<u8>) -> std::io::Result
         man.render_synopsis_section(&mut body)?;
         man.render_options_section(&mut body)?;
         page.write_all(&subsections(&String::from_utf8_lossy(&body)).into_bytes())?;
+        if let Some(notes) = command.get_after_help() {
+            write_notes(&notes.to_string(), page)?;
+        }
         write_commands(command, page)?;
     }
     Ok(())
+}
+
+/// A command's notes (its `after_help`) as written, line for line: they are laid out as
+/// columns, which filling would run together.
+fn write_notes(notes: &str, page: &mut Vec<u8>) -> std::io::Result<()> {
+    let mut roff = Roff::new();
+    roff.control("SS", ["Notes"]).control("nf", []);
+    for line in notes.lines() {
+        roff.text([roman(line)]);
+    }
+    roff.control("fi", []).to_writer(page)
 }
 
 /// The sections of a command's own page as subsections of its section in docdeck(1):
@@ -140,6 +175,9 @@ mod tests {
             assert!(page.contains(&heading), "no {heading} in the page");
         }
         assert!(page.contains(".SS Options") && page.contains(".SS Connection"));
+        let notes = page.split(".SH \"DOCDECK COMPLETIONS\"").nth(1).unwrap();
+        assert!(notes.contains(".SS Notes\n.nf\n"), "{notes}");
+        assert!(notes.contains("vendor_completions.d"), "{notes}");
         // Sections of a command's own page are not top-level sections here.
         assert_eq!(page.matches(".SH DESCRIPTION").count(), 1);
         assert_eq!(page.matches(".SH OPTIONS").count(), 1);
