@@ -197,6 +197,30 @@ fn settings_from_a_profile_say_where_they_came_from() {
     assert_no_key(&out, KEY);
 }
 
+#[test]
+fn a_journal_that_cannot_open_fails_its_check() {
+    let home = tempfile::tempdir().unwrap();
+    let service = service(home.path());
+    // The data folder is a file: no journal can be made inside it.
+    let not_a_folder = home.path().join("data-file");
+    std::fs::write(&not_a_folder, "").unwrap();
+    let out = cli_command(home.path(), &service.base_url, KEY)
+        .env("XDG_DATA_HOME", &not_a_folder)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let journal = line(&stdout, "journal");
+    assert!(
+        journal.starts_with("FAIL  journal        cannot open the journal")
+            && journal.contains("is a folder you can write to"),
+        "{journal}"
+    );
+    // The service checks do not depend on it.
+    assert!(line(&stdout, "key accepted").starts_with("ok "), "{stdout}");
+}
+
 #[cfg(unix)]
 fn set_mode(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt as _;

@@ -22,7 +22,10 @@ pub(crate) fn journal() -> Check {
             return Check::fail(
                 NAME,
                 err.to_string(),
-                format!("check that {} can be written by you", path.display()),
+                format!(
+                    "check that {} is a folder you can write to",
+                    path.parent().unwrap_or(&path).display()
+                ),
             );
         }
     };
@@ -34,13 +37,20 @@ pub(crate) fn journal() -> Check {
         );
     }
     match journal.schema_version() {
-        Ok((version, known)) => Check::ok(
-            NAME,
-            format!(
-                "{} opens, schema version {version} (this docdeck knows up to {known})",
-                path.display()
-            ),
-        ),
+        Ok((version, known)) => {
+            let current = if usize::try_from(version).is_ok_and(|v| v == known) {
+                "the current one".to_owned()
+            } else {
+                format!("this docdeck knows up to {known}")
+            };
+            Check::ok(
+                NAME,
+                format!(
+                    "{} opens, schema version {version} ({current})",
+                    path.display()
+                ),
+            )
+        }
         Err(err) => Check::fail(
             NAME,
             err.to_string(),

@@ -112,7 +112,7 @@ fn profile(settings: &Settings) -> Check {
         ),
         None => Check::ok(
             "profile",
-            "none (no profile chosen and none named \"default\"): flags, environment and defaults apply",
+            "none: none was chosen and there is no profile named \"default\"",
         ),
     }
 }
@@ -194,7 +194,7 @@ pub(crate) fn key_shape(key: &Secret, origin: &Origin) -> Check {
         ),
         None if key.expose().starts_with("mint_") => Check::ok(
             "key",
-            format!("shaped like an admin key (mint_…, {length} characters) ({origin})"),
+            format!("shaped like an admin key: mint_…, {length} characters ({origin})"),
         ),
         None => Check::ok(
             "key",
@@ -256,7 +256,7 @@ mod tests {
         let good = key_shape(&Secret::new("mint_s3cr3tvalue"), &origin).to_string();
         assert_eq!(
             good,
-            "ok    key            shaped like an admin key (mint_…, 16 characters) (environment DOCDECK_API_KEY)"
+            "ok    key            shaped like an admin key: mint_…, 16 characters (environment DOCDECK_API_KEY)"
         );
         let other = key_shape(&Secret::new("corp_s3cr3tvalue"), &origin).to_string();
         assert!(
