@@ -196,6 +196,32 @@ mod tests {
         );
     }
 
+    /// clap_complete puts a possible value's help inside double quotes for fish and zsh
+    /// without escaping them: a `"` there breaks completion in those shells (fish then
+    /// reads `<` as a redirection and lists files instead).
+    #[test]
+    fn no_possible_value_help_holds_a_double_quote() {
+        fn walk(command: &clap::Command, found: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                for value in arg.get_possible_values() {
+                    let help = value
+                        .get_help()
+                        .map(ToString::to_string)
+                        .unwrap_or_default();
+                    if help.contains('"') {
+                        found.push(format!("{} --{}: {help}", command.get_name(), arg.get_id()));
+                    }
+                }
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, found);
+            }
+        }
+        let mut found = Vec::new();
+        walk(&Cli::command(), &mut found);
+        assert!(found.is_empty(), "{found:#?}");
+    }
+
     #[test]
     fn every_shell_gets_a_script_that_names_the_commands() {
         for shell in Shell::value_variants() {
