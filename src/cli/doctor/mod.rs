@@ -10,7 +10,7 @@ use std::fmt;
 use std::process::ExitCode;
 
 use super::output::emit;
-use super::{ClientArgs, Outcome};
+use super::{CliError, ClientArgs, Outcome};
 
 /// `docdeck doctor`: the connection flags, to check the settings a command would use.
 #[derive(Debug, clap::Args)]
@@ -109,23 +109,29 @@ impl fmt::Display for Check {
     }
 }
 
-/// Runs every check, prints one line for each as it finishes, and exits 1 if any failed.
-pub async fn run(args: &DoctorArgs) -> Outcome {
-    let mut failed = false;
-    let mut print = |check: &Check| -> Result<(), super::CliError> {
-        failed |= check.verdict == Verdict::Fail;
+/// Prints the lines as they come and remembers whether any failed.
+pub(crate) struct Report {
+    failed: bool,
+}
+
+impl Report {
+    pub fn add(&mut self, check: &Check) -> Result<(), CliError> {
+        self.failed |= check.verdict == Verdict::Fail;
         emit(&format!("{check}\n"))
-    };
+    }
+}
+
+/// Runs every check in order, printing each line as it is known; exit 1 if any failed.
+pub async fn run(args: &DoctorArgs) -> Outcome {
+    let mut report = Report { failed: false };
     let found = settings::check(&args.client);
     for check in &found.checks {
-        print(check)?;
+        report.add(check)?;
     }
-    for check in service::check(found.target.as_ref()).await {
-        print(&check)?;
-    }
-    print(&local::journal())?;
-    print(&local::terminal(&local::TerminalFacts::of_this_process()))?;
-    Ok(if failed {
+    service::check(found.target.as_ref(), &mut report).await?;
+    report.add(&local::journal())?;
+    report.add(&local::terminal(&local::TerminalFacts::of_this_process()))?;
+    Ok(if report.failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

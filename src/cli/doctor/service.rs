@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use reqwest::Url;
 
-use super::Check;
 use super::settings::Target;
+use super::{Check, Report};
 use crate::api::{ApiError, Asked, Client, ClientOptions, HumanWait, Missing, Probe, RetryPolicy};
+use crate::cli::CliError;
 use crate::config::{Origin, Secret};
 
 /// The id read to test the key: no service makes an id like it.
@@ -20,14 +21,17 @@ const CLOCK_TOLERANCE: Duration = Duration::from_secs(60);
 const MADE_UP_KEY: &str = "docdeck_doctor_made_up_key";
 const NAMES: [&str; 4] = ["address", "service", "key accepted", "clock"];
 
-pub(crate) async fn check(target: Option<&Target>) -> Vec<Check> {
+/// Runs the network checks in order, handing each line to `report` as soon as it is
+/// known (a DNS or connect timeout should not leave the screen still for seconds).
+pub(crate) async fn check(target: Option<&Target>, report: &mut Report) -> Result<(), CliError> {
     let Some(target) = target else {
-        return skip_all(&NAMES, "the config must load first");
+        return skip_all(&NAMES, "the config must load first", report);
     };
-    let mut checks = vec![resolve(&target.base_url).await];
-    if checks[0].verdict == super::Verdict::Fail {
-        checks.extend(skip_all(&NAMES[1..], "the host must resolve first"));
-        return checks;
+    let resolved = resolve(&target.base_url).await;
+    let failed = resolved.verdict == super::Verdict::Fail;
+    report.add(&resolved)?;
+    if failed {
+        return skip_all(&NAMES[1..], "the host must resolve first", report);
     }
     // Without a usable key, a made-up one still shows whether the service answers and
     // what its clock says; it is never the user's key sent where it must not go.
@@ -40,15 +44,14 @@ pub(crate) async fn check(target: Option<&Target>) -> Vec<Check> {
     let answer = match probe(&target.base_url, &project, key).await {
         Ok(answer) => answer,
         Err(err) => {
-            checks.push(unreachable(&target.base_url, &err));
-            checks.extend(skip_all(&NAMES[2..], "the service must answer first"));
-            return checks;
+            report.add(&unreachable(&target.base_url, &err))?;
+            return skip_all(&NAMES[2..], "the service must answer first", report);
         }
     };
     let elapsed = started.elapsed();
     let midpoint = before + (Utc::now() - before) / 2;
-    checks.push(answered(&target.base_url, elapsed));
-    checks.push(match &target.credentials {
+    report.add(&answered(&target.base_url, elapsed))?;
+    report.add(&match &target.credentials {
         Ok(_) => {
             // A 404 proves the key only where a made-up key gets 401: a path that is not
             // the API's gives every key the same 404.
@@ -64,9 +67,8 @@ pub(crate) async fn check(target: Option<&Target>) -> Vec<Check> {
             key_accepted(&answer, made_up, &project, &target.key_origin)
         }
         Err(why) => Check::skip("key accepted", why.clone()),
-    });
-    checks.push(clock(answer.date.as_deref(), midpoint));
-    checks
+    })?;
+    report.add(&clock(answer.date.as_deref(), midpoint))
 }
 
 /// One read of the job that cannot exist, sent once with short timeouts.
@@ -81,8 +83,11 @@ async fn probe(base_url: &Url, project: &str, key: Secret) -> Result<Probe, ApiE
     Client::new(options)?.probe_job(PROBE_JOB).await
 }
 
-fn skip_all(names: &[&'static str], why: &str) -> Vec<Check> {
-    names.iter().map(|name| Check::skip(name, why)).collect()
+fn skip_all(names: &[&'static str], why: &str, report: &mut Report) -> Result<(), CliError> {
+    for name in names {
+        report.add(&Check::skip(name, why))?;
+    }
+    Ok(())
 }
 
 async fn resolve(url: &Url) -> Check {
