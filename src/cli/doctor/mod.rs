@@ -5,6 +5,7 @@
 mod local;
 mod service;
 mod settings;
+mod verdict;
 
 use std::fmt;
 use std::process::ExitCode;
