@@ -5,11 +5,13 @@
 
 mod args;
 mod console;
+mod doctor;
 mod import;
 mod jobs;
 mod output;
 mod serve;
 mod setup;
+mod shell;
 mod table;
 mod visitors;
 mod wait;
@@ -28,9 +30,12 @@ pub(crate) use setup::ClientArgs;
 use crate::api::ApiError;
 use crate::config::ConfigError;
 
+/// The version `--version` prints: the release and the commit it was built from.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("DOCDECK_COMMIT"), ")");
+
 /// docdeck: start documentation agent jobs, follow them, and see who reads your docs.
 #[derive(Debug, Parser)]
-#[command(name = "docdeck", version, about, long_about = None, max_term_width = 100)]
+#[command(name = "docdeck", version = VERSION, about, long_about = None, max_term_width = 100)]
 pub struct Cli {
     /// Without a command: open the console on the configured service.
     #[command(subcommand)]
@@ -56,6 +61,14 @@ pub enum Command {
     Import(import::ImportArgs),
     /// Show how docdeck counts a user agent (and a path): AI, human or neither, and why.
     Classify(import::ClassifyArgs),
+    /// Check the configuration, key, service, clock, journal and terminal, one line each.
+    Doctor(doctor::DoctorArgs),
+    /// Print the completion script for a shell.
+    #[command(after_help = shell::WHERE_COMPLETIONS_GO)]
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page in roff, with every command in it.
+    #[command(after_help = shell::WHERE_MAN_GOES)]
+    Man(shell::ManArgs),
 }
 
 /// `docdeck jobs`: the connection flags may also stand between `jobs` and its command.
@@ -172,6 +185,9 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Serve(args)) => serve::serve(args).await,
             Some(Command::Import(args)) => import::run(&args),
             Some(Command::Classify(args)) => import::classify(&args),
+            Some(Command::Doctor(args)) => doctor::run(&args).await,
+            Some(Command::Completions(args)) => shell::completions(&args),
+            Some(Command::Man(args)) => shell::man(&args),
         }
     });
     // Requests still in flight (none in normal use) are not waited for.
