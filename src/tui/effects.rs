@@ -12,11 +12,16 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
 mod export;
+mod jobs;
+mod opener;
 
-use super::app::short_id;
-use super::message::{Budget, DraftKey, Io, Msg, Startup, Submitted};
-use crate::api::{ApiError, Client, Job};
-use crate::journal::{IdMatch, Journal, JournalError, Recorded, Scope, SubmissionKind};
+use jobs::{submit, track};
+pub use opener::open_url;
+use opener::opener;
+
+use super::message::{Budget, DraftKey, Io, Msg, Startup};
+use crate::api::{Client, Job};
+use crate::journal::{Journal, JournalError, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
 #[derive(Clone)]
@@ -289,124 +294,6 @@ async fn observe(s: &Services, job: Job) -> Option<Msg> {
         .map(Msg::LocalFailure)
 }
 
-/// `a`: the typed id (or a unique prefix of a job the journal knows) is read from the
-/// service, then tracked with its snapshot; a job tracked again brings back its prompt.
-async fn track(s: &Services, typed: String, submission: Option<i64>) -> Vec<Msg> {
-    let lookup = typed.clone();
-    let id = match s
-        .journal(move |j, scope| j.resolve_id(scope, &lookup))
-        .await
-    {
-        Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => id,
-        Ok(IdMatch::Ambiguous(ids)) => {
-            // Short: it is read in the form. The ids are cut as the list shows them.
-            let some: Vec<String> = ids.iter().take(3).map(|id| short_id(id)).collect();
-            let more = if ids.len() > 3 { ", …" } else { "" };
-            let reason = format!(
-                "several jobs start with it ({}{more}): type more of the id",
-                some.join(", ")
-            );
-            return vec![Msg::Tracked {
-                id: typed,
-                result: Err(crate::api::ApiError::InvalidInput(reason)),
-                first_prompt: None,
-            }];
-        }
-        Err(reason) => return vec![Msg::LocalFailure(reason)],
-    };
-    let result = s.client.get_job(&id).await;
-    let mut msgs = Vec::new();
-    let mut first_prompt = None;
-    if let Ok(job) = &result {
-        // Stored under the id asked for, whatever the answer says.
-        let job = Job {
-            id: Some(id.clone()),
-            ..job.clone()
-        };
-        let track_id = id.clone();
-        let stored = s
-            .journal(move |j, scope| {
-                if let Some(submission) = submission {
-                    j.submission_accepted(scope, submission, &job, Utc::now())?;
-                } else {
-                    j.track(scope, &track_id, Utc::now())?;
-                    j.observe(scope, &job, Utc::now())?;
-                }
-                let prompts = j.conversation(scope, &track_id)?;
-                Ok(prompts.into_iter().next().map(|p| p.prompt))
-            })
-            .await;
-        match stored {
-            Ok(prompt) => first_prompt = prompt,
-            Err(reason) => msgs.push(Msg::LocalFailure(reason)),
-        }
-    }
-    msgs.push(Msg::Tracked {
-        id,
-        result,
-        first_prompt,
-    });
-    msgs
-}
-
-/// Records the prompt, sends it once, records the outcome. Never retried here: a send
-/// that may have reached the service is reported as such.
-async fn submit(s: &Services, draft: DraftKey, prompt: String) -> Msg {
-    let (kind, job_id) = match &draft {
-        DraftKey::NewJob => (SubmissionKind::Create, None),
-        DraftKey::FollowUp(id) => (SubmissionKind::Message, Some(id.clone())),
-    };
-    let (text, job) = (prompt.clone(), job_id.clone());
-    let begun = s
-        .journal(move |j, scope| j.begin_submission(scope, kind, job.as_deref(), &text, Utc::now()))
-        .await;
-    let submission = match begun {
-        Ok(id) => id,
-        Err(reason) => {
-            return Msg::Submitted {
-                draft,
-                outcome: Submitted::NotSent(reason),
-            };
-        }
-    };
-    let result = match &job_id {
-        None => s.client.create_job(&prompt).await,
-        Some(id) => s.client.send_message(id, &prompt).await,
-    };
-    let outcome = match result {
-        Ok(job) => {
-            let stored = job.clone();
-            match s
-                .journal(move |j, scope| {
-                    j.submission_accepted(scope, submission, &stored, Utc::now())
-                })
-                .await
-            {
-                Ok(Recorded::Followed) => Submitted::Accepted(job),
-                // A reused id: shown as a send that may have arrived; nothing is merged.
-                Ok(Recorded::Refused { reason, .. }) => {
-                    Submitted::Failed(ApiError::Contradiction { reason })
-                }
-                Err(reason) => {
-                    tracing::warn!("journal: {reason}");
-                    Submitted::Accepted(job)
-                }
-            }
-        }
-        Err(err) => {
-            let (text, maybe) = (err.to_string(), err.may_have_reached_server());
-            if let Err(reason) = s
-                .journal(move |j, _| j.submission_failed(submission, &text, maybe))
-                .await
-            {
-                tracing::warn!("journal: {reason}");
-            }
-            Submitted::Failed(err)
-        }
-    };
-    Msg::Submitted { draft, outcome }
-}
-
 /// Keeps only the newest text of each draft while a write is running, then writes them.
 async fn write_drafts(
     s: Services,
@@ -429,79 +316,5 @@ async fn write_drafts(
         if let Err(reason) = written {
             let _ = tx.send(Msg::DraftNotSaved(reason));
         }
-    }
-}
-
-/// The desktop's program that opens a link.
-fn opener() -> &'static str {
-    if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    }
-}
-
-/// Opens a link with `opener`. When it cannot start or exits with an error (xdg-open
-/// without a browser exits 3 or 4), the console hears of it and copies the link instead.
-pub fn open_url(opener: &'static str, url: String, tx: UnboundedSender<Msg>) {
-    let spawned = std::process::Command::new(opener)
-        .arg(&url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(err) => {
-            let reason = format!("cannot run {opener}: {err}");
-            let _ = tx.send(Msg::OpenFailed { url, reason });
-            return;
-        }
-    };
-    tokio::task::spawn_blocking(move || {
-        let reason = match child.wait() {
-            Ok(status) if status.success() => return,
-            Ok(status) => match status.code() {
-                Some(code) => format!("{opener} exited with {code}"),
-                None => format!("{opener} was stopped by a signal"),
-            },
-            Err(err) => format!("{opener}: {err}"),
-        };
-        let _ = tx.send(Msg::OpenFailed { url, reason });
-    });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    async fn open_with(opener: &'static str) -> Option<Msg> {
-        let (tx, mut rx) = unbounded_channel();
-        open_url(opener, "https://x/pull/1".to_owned(), tx);
-        // The sender is dropped once the opener has been waited for.
-        rx.recv().await
-    }
-
-    #[tokio::test]
-    async fn an_opener_that_exits_with_an_error_is_reported() {
-        let Some(Msg::OpenFailed { url, reason }) = open_with("false").await else {
-            panic!("no failure reported");
-        };
-        assert_eq!(url, "https://x/pull/1");
-        assert_eq!(reason, "false exited with 1");
-    }
-
-    #[tokio::test]
-    async fn an_opener_that_cannot_start_is_reported() {
-        let Some(Msg::OpenFailed { reason, .. }) = open_with("/nonexistent/docdeck-opener").await
-        else {
-            panic!("no failure reported");
-        };
-        assert!(reason.starts_with("cannot run"), "{reason}");
-    }
-
-    #[tokio::test]
-    async fn an_opener_that_succeeds_says_nothing() {
-        assert!(open_with("true").await.is_none());
     }
 }
