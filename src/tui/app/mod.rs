@@ -8,6 +8,7 @@ mod cursor;
 mod forms;
 mod jobs;
 mod keys;
+mod options;
 pub(crate) mod poll;
 mod rate;
 mod track;
@@ -28,6 +29,7 @@ pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub use jobs::{JobDetail, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
+pub use options::{ConsoleOptions, NotifyMode};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
 use viewport::scrolled;
@@ -39,51 +41,6 @@ pub use visitors::{
 use super::keymap::{self, Action, KeyContext};
 use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
 use poll::{Cadences, FirstRead, Scheduler};
-
-/// What the console was opened with.
-#[derive(Debug, Clone)]
-pub struct ConsoleOptions {
-    pub profile: Option<String>,
-    pub project: String,
-    /// The service's host (and port), for the status bar.
-    pub host: String,
-    pub read_only: bool,
-    pub notify: NotifyMode,
-    /// Whether `o` can open a browser here (a local display), or must copy instead.
-    pub has_display: bool,
-    pub poll_interval: Duration,
-    /// Uses per rolling hour of create and of message.
-    pub hourly_limit: u32,
-    /// Seeds the jitter of backoffs.
-    pub seed: u64,
-}
-
-/// How a job reaching a final status is announced, beyond the notice line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum NotifyMode {
-    /// Nothing beyond the notice line.
-    Off,
-    /// The terminal bell.
-    #[default]
-    Bell,
-    /// A desktop notification sent as a terminal escape (OSC 9), which reaches the
-    /// user's own machine over SSH when the terminal supports it.
-    Desktop,
-}
-
-impl std::str::FromStr for NotifyMode {
-    type Err = String;
-
-    /// `off`, `bell` or `desktop`, in any case.
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text.to_ascii_lowercase().as_str() {
-            "off" => Ok(Self::Off),
-            "bell" => Ok(Self::Bell),
-            "desktop" => Ok(Self::Desktop),
-            _ => Err(format!("{text:?} is not one of off, bell, desktop")),
-        }
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
