@@ -30,6 +30,41 @@ impl TurnOutcome {
     }
 }
 
+/// What a turn produced, with what the real agent knows beyond the outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnResult {
+    pub outcome: TurnOutcome,
+    /// The pull request (or change) link; `None` with [`TurnOutcome::PullRequest`] makes
+    /// up a numbered link from the repository, as the simulated agent does.
+    pub pr_link: Option<String>,
+    /// Why a turn failed, kept with the turn.
+    pub reason: Option<String>,
+    /// Where the agent's output of this turn is kept.
+    pub output: Option<String>,
+}
+
+impl TurnResult {
+    /// An outcome and nothing else.
+    #[must_use]
+    pub fn of(outcome: TurnOutcome) -> Self {
+        Self {
+            outcome,
+            pr_link: None,
+            reason: None,
+            output: None,
+        }
+    }
+
+    /// A failed turn, for `reason`.
+    #[must_use]
+    pub fn failed(reason: impl Into<String>) -> Self {
+        Self {
+            reason: Some(reason.into()),
+            ..Self::of(TurnOutcome::Failed)
+        }
+    }
+}
+
 /// Where new jobs say they work, and with which model.
 #[derive(Debug, Clone)]
 pub struct JobDefaults {
@@ -109,9 +144,13 @@ pub enum MessageRefusal {
 pub struct PendingTurn {
     pub job_seq: i64,
     pub job_id: String,
+    pub project: String,
     pub turn: i64,
     pub prompt: String,
     pub repository: String,
+    /// The job's prompts up to and including this turn's, oldest first (for a pull
+    /// request's description).
+    pub prompts: Vec<String>,
 }
 
 /// A fresh, unguessable job id.
@@ -242,7 +281,7 @@ pub fn add_message(
 pub fn next_turn(conn: &mut Connection, job_id: &str) -> Result<Option<PendingTurn>, StoreError> {
     let turn = conn
         .query_row(
-            "SELECT j.seq, j.id, t.turn, t.prompt, j.repository
+            "SELECT j.seq, j.id, j.project, t.turn, t.prompt, j.repository
              FROM jobs j JOIN turns t ON t.job_seq = j.seq
              WHERE j.id = ?1 AND t.outcome IS NULL
              ORDER BY t.turn LIMIT 1",
@@ -251,31 +290,119 @@ pub fn next_turn(conn: &mut Connection, job_id: &str) -> Result<Option<PendingTu
                 Ok(PendingTurn {
                     job_seq: row.get(0)?,
                     job_id: row.get(1)?,
-                    turn: row.get(2)?,
-                    prompt: row.get(3)?,
-                    repository: row.get(4)?,
+                    project: row.get(2)?,
+                    turn: row.get(3)?,
+                    prompt: row.get(4)?,
+                    repository: row.get(5)?,
+                    prompts: Vec::new(),
                 })
             },
         )
         .optional()?;
-    Ok(turn)
+    let Some(mut turn) = turn else {
+        return Ok(None);
+    };
+    let mut statement =
+        conn.prepare("SELECT prompt FROM turns WHERE job_seq = ?1 AND turn <= ?2 ORDER BY turn")?;
+    turn.prompts = statement
+        .query_map(params![turn.job_seq, turn.turn], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(Some(turn))
+}
+
+/// Notes that a turn has started, so that a restart can tell it was under way.
+pub fn mark_started(
+    conn: &mut Connection,
+    turn: &PendingTurn,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE turns SET started_ms = ?3 WHERE job_seq = ?1 AND turn = ?2",
+        params![turn.job_seq, turn.turn, now_ms],
+    )?;
+    Ok(())
+}
+
+/// Fails every turn that had started and not finished (the service stopped during it),
+/// with `reason`; a job with no other turn waiting becomes `failed`. Returns their jobs.
+pub fn fail_interrupted(
+    conn: &mut Connection,
+    reason: &str,
+    now_ms: i64,
+) -> Result<Vec<String>, StoreError> {
+    let tx = crate::sqlite::write_transaction(conn)?;
+    let interrupted: Vec<(i64, String)> = {
+        let mut statement = tx.prepare(
+            "SELECT t.job_seq, j.id FROM turns t JOIN jobs j ON j.seq = t.job_seq
+             WHERE t.started_ms IS NOT NULL AND t.outcome IS NULL",
+        )?;
+        statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<Result<_, _>>()?
+    };
+    tx.execute(
+        "UPDATE turns SET outcome = 'fail', reason = ?1, finished_ms = ?2
+         WHERE started_ms IS NOT NULL AND outcome IS NULL",
+        params![reason, now_ms],
+    )?;
+    for (seq, _) in &interrupted {
+        tx.execute(
+            "UPDATE jobs SET status = 'failed', updated_ms = ?2
+             WHERE seq = ?1 AND NOT EXISTS
+               (SELECT 1 FROM turns WHERE job_seq = ?1 AND outcome IS NULL)",
+            params![seq, now_ms],
+        )?;
+    }
+    tx.commit()?;
+    Ok(interrupted.into_iter().map(|(_, id)| id).collect())
+}
+
+/// Why a job's latest finished turn failed, and where its output is, if kept.
+pub fn last_turn_notes(
+    conn: &Connection,
+    project: &str,
+    id: &str,
+) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT t.reason, t.output FROM turns t JOIN jobs j ON j.seq = t.job_seq
+             WHERE j.project = ?1 AND j.id = ?2 AND t.outcome IS NOT NULL
+             ORDER BY t.turn DESC LIMIT 1",
+            [project, id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?)
 }
 
 /// Records a finished turn. When no other turn waits, the job ends with the turn's outcome.
 pub fn finish_turn(
     conn: &mut Connection,
     turn: &PendingTurn,
-    outcome: TurnOutcome,
+    result: &TurnResult,
     now_ms: i64,
 ) -> Result<(), StoreError> {
+    let outcome = result.outcome;
     let tx = crate::sqlite::write_transaction(conn)?;
     tx.execute(
-        "UPDATE turns SET outcome = ?3, finished_ms = ?4 WHERE job_seq = ?1 AND turn = ?2",
-        params![turn.job_seq, turn.turn, outcome.as_db(), now_ms],
+        "UPDATE turns SET outcome = ?3, finished_ms = ?4, reason = ?5, output = ?6
+         WHERE job_seq = ?1 AND turn = ?2",
+        params![
+            turn.job_seq,
+            turn.turn,
+            outcome.as_db(),
+            now_ms,
+            result.reason,
+            result.output
+        ],
     )?;
     if outcome == TurnOutcome::PullRequest {
-        let number = next_pr_number(&tx, &turn.repository)?;
-        let link = format!("{}/pull/{number}", turn.repository.trim_end_matches('/'));
+        let link = match &result.pr_link {
+            Some(link) => link.clone(),
+            None => {
+                let number = next_pr_number(&tx, &turn.repository)?;
+                format!("{}/pull/{number}", turn.repository.trim_end_matches('/'))
+            }
+        };
         tx.execute(
             "UPDATE jobs SET pr_link = ?2 WHERE seq = ?1",
             params![turn.job_seq, link],
@@ -299,6 +426,23 @@ pub fn finish_turn(
     }
     tx.commit()?;
     Ok(())
+}
+
+/// Ids of finished jobs last updated in `(after_ms, until_ms]`: those that became due for
+/// archiving in that window.
+pub fn ended_between(
+    conn: &mut Connection,
+    after_ms: i64,
+    until_ms: i64,
+) -> Result<Vec<String>, StoreError> {
+    let mut statement = conn.prepare(
+        "SELECT id FROM jobs WHERE status IN ('completed', 'failed', 'archived')
+         AND updated_ms > ?1 AND updated_ms <= ?2 ORDER BY seq",
+    )?;
+    let ids = statement
+        .query_map(params![after_ms, until_ms], |row| row.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(ids)
 }
 
 /// Ids of jobs with turns still to run: the work to resume after a restart.
