@@ -357,23 +357,6 @@ pub fn fail_interrupted(
     Ok(interrupted.into_iter().map(|(_, id)| id).collect())
 }
 
-/// Why a job's latest finished turn failed, and where its output is, if kept.
-pub fn last_turn_notes(
-    conn: &Connection,
-    project: &str,
-    id: &str,
-) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-    Ok(conn
-        .query_row(
-            "SELECT t.reason, t.output FROM turns t JOIN jobs j ON j.seq = t.job_seq
-             WHERE j.project = ?1 AND j.id = ?2 AND t.outcome IS NOT NULL
-             ORDER BY t.turn DESC LIMIT 1",
-            [project, id],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
-        .optional()?)
-}
-
 /// Records a finished turn. When no other turn waits, the job ends with the turn's outcome.
 pub fn finish_turn(
     conn: &mut Connection,

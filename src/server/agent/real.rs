@@ -299,10 +299,13 @@ impl RealAgent {
                 })
                 .await;
         }
-        if let Some(url) = &self.repo.remote_url {
-            if let Some(link) = forge::compare_url(url, &self.repo.base, &branch) {
-                return Ok(link);
-            }
+        let compare = self
+            .repo
+            .remote_url
+            .as_deref()
+            .and_then(|url| forge::compare_url(url, &self.repo.base, &branch));
+        if let Some(link) = compare {
+            return Ok(link);
         }
         Ok(format!(
             "{}/changes/{}/{}",
