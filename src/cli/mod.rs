@@ -7,6 +7,7 @@ mod agent_args;
 mod args;
 mod console;
 mod context;
+mod demo_agent;
 mod import;
 mod jobs;
 mod output;
