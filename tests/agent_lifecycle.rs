@@ -125,3 +125,58 @@ async fn a_turn_running_at_shutdown_is_killed_and_failed_at_the_next_start() {
     .await;
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_url_is_cloned_once_and_archived_jobs_lose_their_worktree_but_not_their_change() {
+    let repos = Repos::new();
+    let script = repos.script("edit.sh", "echo more >> intro.mdx");
+    let url = format!("file://{}", repos.remote().display());
+    let dir = tempfile::tempdir().unwrap();
+    let db = DbLocation::File(dir.path().join("service.sqlite"));
+    let mut first = options(&repos, db.clone(), &script);
+    if let Some(real) = &mut first.real_agent {
+        real.repo.clone_from(&url);
+    }
+    let server = start(first).await;
+    let client = client(&server);
+    let id = client
+        .create_job("Clone and edit")
+        .await
+        .unwrap()
+        .id
+        .unwrap();
+    let done = eventually("completed", || async {
+        let job = client.get_job(&id).await.unwrap();
+        (job.status == Some(JobStatus::Completed)).then_some(job)
+    })
+    .await;
+    assert_eq!(
+        done.source.unwrap().repository.as_deref(),
+        Some(url.as_str())
+    );
+    assert!(repos.work_dir().join("clone").join(".git").is_dir());
+    let worktree = docdeck::server::agent::worktree_of(&repos.work_dir(), &id);
+    assert!(worktree.is_dir());
+    server.shutdown().await;
+
+    // Restarted with jobs archived as soon as they end: the sweep at start removes the
+    // worktree; the branch, and so the change page, stay.
+    let mut again = options(&repos, db, &script);
+    if let Some(real) = &mut again.real_agent {
+        real.repo.clone_from(&url);
+    }
+    again.archive_after = std::time::Duration::ZERO;
+    let server = start(again).await;
+    let client = common::client(&server);
+    eventually("the worktree removed", || async {
+        (!worktree.exists()).then_some(())
+    })
+    .await;
+    assert_eq!(status(&client, &id).await, JobStatus::Archived);
+    let page = reqwest::get(format!("{}/changes/demo/{id}", server.base_url()))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("+more"));
+    server.shutdown().await;
+}
