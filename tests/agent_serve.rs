@@ -353,6 +353,18 @@ fn the_real_agent_refuses_a_non_loopback_address_and_half_its_flags() {
         "--addr",
         "127.0.0.1:0",
         "--repo",
+        repo.to_str().unwrap(),
+        "--agent-command",
+        "no-such-agent-xyz -p",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("not found on PATH"), "{err}");
+
+    let out = run(&[
+        "--addr",
+        "127.0.0.1:0",
+        "--repo",
         "/no/such/folder",
         "--agent-command",
         "true",

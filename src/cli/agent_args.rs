@@ -17,7 +17,7 @@ const SECRET_NAMES: &[&str] = &["GITHUB_TOKEN", "DOCDECK_API_KEY"];
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Real agent (turned on by --agent-command and --repo)")]
 pub struct AgentArgs {
-    /// The agent to run for each turn, such as "claude -p" or "aider --yes --message-file
+    /// The agent to run for each turn, such as "claude -p" or "aider --yes-always --message-file
     /// /dev/stdin": split into words as a shell would, and run without a shell, in the
     /// job's worktree, with the prompt on standard input and in DOCDECK_PROMPT
     #[arg(long, value_name = "CMD", requires = "repo", conflicts_with_all = ["agent_delay_ms", "agent_outcomes", "agent_seed", "repository", "git_ref"])]

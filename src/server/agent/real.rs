@@ -59,6 +59,12 @@ impl RealAgent {
     /// Checks the repository, finds the base branch and remote, and prepares the forge.
     /// Errors say what to change on the command line.
     pub async fn prepare(config: RealAgentConfig, service_url: &str) -> Result<Self, String> {
+        let program = config.command.first().ok_or("--agent-command is empty")?;
+        if !runnable(program) {
+            return Err(format!(
+                "--agent-command: {program:?} is not a program this service can run (not found on PATH, or not executable): give its full path"
+            ));
+        }
         let (repo, git) = Repo::open(&config).await?;
         let github = match config.forge {
             Forge::None => None,
@@ -312,6 +318,29 @@ impl RealAgent {
             self.service_url, turn.project, turn.job_id
         ))
     }
+}
+
+/// Whether `program` names an executable file: as a path when it has a `/`, else found
+/// on `PATH` as the agent will look it up.
+fn runnable(program: &str) -> bool {
+    let executable = |path: &Path| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            path.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        }
+        #[cfg(not(unix))]
+        {
+            path.is_file()
+        }
+    };
+    if program.contains('/') {
+        return executable(Path::new(program));
+    }
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| executable(&dir.join(program)))
+    })
 }
 
 /// The first line of the prompt, shortened to a commit subject.
