@@ -99,6 +99,15 @@ pub fn https_prefix(remote: &str) -> Option<String> {
     Some(format!("https://{host}/"))
 }
 
+/// A pull request's description: every prompt the job was given, in order.
+pub fn pull_request_body(prompts: &[String]) -> String {
+    let mut body = String::from("Opened by docdeck's agent. Prompts:\n");
+    for (n, prompt) in prompts.iter().enumerate() {
+        body.push_str(&format!("\n{}. {}\n", n + 1, prompt.replace('\n', "\n   ")));
+    }
+    body
+}
+
 /// Opens pull requests on one GitHub repository.
 pub struct GitHub {
     http: reqwest::Client,
@@ -289,6 +298,15 @@ mod tests {
         );
         assert_eq!(owner_and_name("/tmp/x/acme/docs.git"), pair("acme", "docs"));
         assert_eq!(owner_and_name("docs"), None);
+    }
+
+    #[test]
+    fn the_description_lists_every_prompt() {
+        let body = pull_request_body(&["one".into(), "two\nlines".into()]);
+        assert!(
+            body.contains("1. one") && body.contains("2. two\n   lines"),
+            "{body}"
+        );
     }
 
     #[test]

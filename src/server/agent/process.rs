@@ -74,6 +74,29 @@ fn kill_group(pid: u32) {
 #[cfg(not(unix))]
 fn kill_group(_pid: u32) {}
 
+/// Whether `program` names an executable file: as a path when it has a `/`, else found
+/// on `PATH` as the agent will look it up.
+pub fn runnable(program: &str) -> bool {
+    let executable = |path: &Path| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            path.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        }
+        #[cfg(not(unix))]
+        {
+            path.is_file()
+        }
+    };
+    if program.contains('/') {
+        return executable(Path::new(program));
+    }
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| executable(&dir.join(program)))
+    })
+}
+
 /// Runs `invocation` to its end or its time limit. An error means it could not start.
 pub async fn run(invocation: Invocation<'_>) -> Result<Ran, String> {
     let (program, args) = invocation

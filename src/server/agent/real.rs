@@ -60,7 +60,7 @@ impl RealAgent {
     /// Errors say what to change on the command line.
     pub async fn prepare(config: RealAgentConfig, service_url: &str) -> Result<Self, String> {
         let program = config.command.first().ok_or("--agent-command is empty")?;
-        if !runnable(program) {
+        if !process::runnable(program) {
             return Err(format!(
                 "--agent-command: {program:?} is not a program this service can run (not found on PATH, or not executable): give its full path"
             ));
@@ -295,7 +295,7 @@ impl RealAgent {
         }
         if let Some(github) = &self.github {
             let title = commit_message(turn.prompts.first().unwrap_or(&turn.prompt));
-            let body = pull_request_body(&turn.prompts);
+            let body = forge::pull_request_body(&turn.prompts);
             return github
                 .open_or_update(&PullRequest {
                     head: &branch,
@@ -320,29 +320,6 @@ impl RealAgent {
     }
 }
 
-/// Whether `program` names an executable file: as a path when it has a `/`, else found
-/// on `PATH` as the agent will look it up.
-fn runnable(program: &str) -> bool {
-    let executable = |path: &Path| {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            path.metadata()
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        }
-        #[cfg(not(unix))]
-        {
-            path.is_file()
-        }
-    };
-    if program.contains('/') {
-        return executable(Path::new(program));
-    }
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| executable(&dir.join(program)))
-    })
-}
-
 /// The first line of the prompt, shortened to a commit subject.
 fn commit_message(prompt: &str) -> String {
     let line = prompt
@@ -356,15 +333,6 @@ fn commit_message(prompt: &str) -> String {
         let cut: String = line.chars().take(71).collect();
         format!("{cut}…")
     }
-}
-
-/// A pull request's description: every prompt the job was given, in order.
-fn pull_request_body(prompts: &[String]) -> String {
-    let mut body = String::from("Opened by docdeck's agent. Prompts:\n");
-    for (n, prompt) in prompts.iter().enumerate() {
-        body.push_str(&format!("\n{}. {}\n", n + 1, prompt.replace('\n', "\n   ")));
-    }
-    body
 }
 
 impl Agent for RealAgent {
@@ -437,10 +405,5 @@ mod tests {
         assert_eq!(commit_message("\nFix the typo\nin intro"), "Fix the typo");
         let long = "x".repeat(100);
         assert_eq!(commit_message(&long).chars().count(), 72);
-        let body = pull_request_body(&["one".into(), "two\nlines".into()]);
-        assert!(
-            body.contains("1. one") && body.contains("2. two\n   lines"),
-            "{body}"
-        );
     }
 }
