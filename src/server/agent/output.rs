@@ -39,10 +39,16 @@ pub async fn collect(
     mut chunks: mpsc::Receiver<Vec<u8>>,
     limit: u64,
 ) -> std::io::Result<Kept> {
-    if let Some(parent) = path.parent() {
-        tokio::fs::create_dir_all(parent).await?;
-    }
-    let mut file = File::create(path).await?;
+    // A file that cannot be made or written does not stop the reading: the agent must
+    // never block on a full pipe, or die of a closed one, because its output is not kept.
+    let mut broken = None;
+    let mut file = match open(path).await {
+        Ok(file) => Some(file),
+        Err(err) => {
+            broken = Some(err);
+            None
+        }
+    };
     let mut kept = Kept {
         kept: 0,
         dropped: 0,
@@ -50,15 +56,23 @@ pub async fn collect(
     while let Some(chunk) = chunks.recv().await {
         let room = limit.saturating_sub(kept.kept);
         let len = chunk.len() as u64;
-        let take = room.min(len);
-        if take > 0 {
+        let take = if broken.is_some() { 0 } else { room.min(len) };
+        if let (true, Some(writer)) = (take > 0, file.as_mut()) {
             // `take` is at most the chunk's length, which is a usize.
             let end = usize::try_from(take).unwrap_or(chunk.len());
-            file.write_all(&chunk[..end]).await?;
+            if let Err(err) = writer.write_all(&chunk[..end]).await {
+                broken = Some(err);
+            }
             kept.kept += take;
         }
         kept.dropped += len - take;
     }
+    if let Some(err) = broken {
+        return Err(err);
+    }
+    let Some(mut file) = file else {
+        return Ok(kept);
+    };
     if kept.dropped > 0 {
         let marker = format!(
             "\n[docdeck: output cut here: {} more bytes were not kept (limit {} bytes per turn)]\n",
@@ -68,6 +82,13 @@ pub async fn collect(
     }
     file.flush().await?;
     Ok(kept)
+}
+
+async fn open(path: &Path) -> std::io::Result<File> {
+    if let Some(parent) = path.parent() {
+        tokio::fs::create_dir_all(parent).await?;
+    }
+    File::create(path).await
 }
 
 #[cfg(test)]
@@ -96,6 +117,22 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with(&"x".repeat(100)));
         assert!(text.contains("20 more bytes were not kept"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn output_that_cannot_be_kept_is_still_read_to_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, "").unwrap();
+        let (sender, receiver) = mpsc::channel(1);
+        let writer = tokio::spawn(async move {
+            for _ in 0..10 {
+                sender.send(vec![b'x'; 10]).await.unwrap();
+            }
+        });
+        let err = collect(&blocker.join("turn-1.log"), receiver, 100).await;
+        assert!(err.is_err());
+        writer.await.expect("every chunk was taken");
     }
 
     #[tokio::test]

@@ -241,16 +241,21 @@ impl RealAgent {
             result.output = ran.kept.map(|_| shown.clone());
             result
         };
+        let output_note = if ran.kept.is_some() {
+            format!("its output is in {shown}")
+        } else {
+            format!("its output could not be kept in {shown}")
+        };
         match ran.exit {
             Exit::TimedOut => {
                 return Ok(kept(TurnResult::failed(format!(
-                    "the agent ran past --agent-timeout ({}) and was stopped with every process it started; its output is in {shown}",
+                    "the agent ran past --agent-timeout ({}) and was stopped with every process it started; {output_note}",
                     humantime::format_duration(self.config.timeout)
                 ))));
             }
             Exit::Exited(status) if !status.success() => {
                 return Ok(kept(TurnResult::failed(format!(
-                    "the agent command ended with {status}; its output is in {shown}"
+                    "the agent command ended with {status}; {output_note}"
                 ))));
             }
             Exit::Exited(_) => {}
