@@ -12,19 +12,19 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone as _, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use docdeck::api::{Job, JobStatus, PageVisitors, Source, VisitorTotals, VisitorsPage};
+use docdeck::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use docdeck::journal::{Journal, Scope, SentPrompt, StatusChange, SubmissionKind, TrackedJob};
-use docdeck::tui::app::{App, Config, NotifyMode};
+use docdeck::tui::app::{App, ConsoleOptions, NotifyMode};
 use docdeck::tui::message::{Budget, Clock, Msg, Startup};
 use docdeck::tui::view::theme::Theme;
-use docdeck::tui::view::{ViewContext, draw};
+use docdeck::tui::view::{ViewContext, ViewMemory, draw};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 const JOBS: usize = 10_000;
 
-fn config() -> Config {
-    Config {
+fn config() -> ConsoleOptions {
+    ConsoleOptions {
         profile: Some("work".into()),
         project: "acme-docs".into(),
         host: "api.mintlify.com".into(),
@@ -111,11 +111,14 @@ fn full_redraw(c: &mut Criterion, name: &str, app: &App, base: Instant) {
         utc: true,
     };
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let mut memory = ViewMemory::default();
     c.bench_function(name, |b| {
         b.iter(|| {
             // A cleared screen makes every cell new: the whole frame is laid out and sent.
             terminal.clear().unwrap();
-            terminal.draw(|frame| draw(frame, app, &cx)).unwrap();
+            terminal
+                .draw(|frame| draw(frame, app, &cx, &mut memory))
+                .unwrap();
         });
     });
 }
@@ -165,7 +168,7 @@ fn render(c: &mut Criterion) {
     key(&mut app, KeyCode::Esc, base);
 
     key(&mut app, KeyCode::Char('3'), base);
-    let generation = app.visitors.generation;
+    let generation = app.visitors.load().generation().unwrap_or_default();
     let page = VisitorsPage {
         totals: VisitorTotals {
             human: 912_345,
@@ -173,7 +176,7 @@ fn render(c: &mut Criterion) {
             total: 1_100_000,
         },
         visitors: (0..250u64)
-            .map(|i| PageVisitors {
+            .map(|i| PathVisitors {
                 path: format!("/docs/guides/section-{}/page-{i}", i % 17),
                 human: 90_000 - i * 300,
                 ai: 30_000 - i * 100,

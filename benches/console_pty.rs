@@ -10,7 +10,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::cast_precision_loss)]
 
 #[path = "../tests/common/pty.rs"]
-#[allow(dead_code)]
+#[expect(dead_code)]
 mod pty;
 
 use std::path::Path;

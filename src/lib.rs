@@ -4,8 +4,9 @@
 pub mod api;
 pub mod cli;
 pub mod config;
+pub(crate) mod export;
 pub mod journal;
 pub mod server;
 pub mod sqlite;
-pub mod text;
+pub(crate) mod text;
 pub mod tui;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{client, fast_options, import_views, start, view};
-use docdeck::api::{ApiError, DateParam, PageVisitors, QueryError, VisitorTotals, VisitorsQuery};
+use docdeck::api::{ApiError, DateParam, PathVisitors, QueryError, VisitorTotals, VisitorsQuery};
 use docdeck::server::RunningServer;
 use docdeck::server::db::DbLocation;
 
@@ -27,8 +27,8 @@ fn range(from: &str, to: &str) -> VisitorsQuery {
     }
 }
 
-fn row(path: &str, human: u64, ai: u64, total: u64) -> PageVisitors {
-    PageVisitors {
+fn row(path: &str, human: u64, ai: u64, total: u64) -> PathVisitors {
+    PathVisitors {
         path: path.into(),
         human,
         ai,

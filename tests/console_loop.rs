@@ -441,6 +441,13 @@ async fn the_whole_range_exports_to_csv_with_every_page() {
         async move { text.starts_with("path,").then_some(()) }
     })
     .await;
+    // The file is in place before the console hears that the export ended; until then
+    // `e` would cancel it rather than open the form.
+    console
+        .wait_for("the replacing export ended", |s| {
+            s.contains("exported 300 rows") && !s.contains("exporting:")
+        })
+        .await;
     // JSON carries the range it covers.
     console.key(KeyCode::Char('e'));
     console.key(KeyCode::Right);

@@ -142,12 +142,15 @@ fn no_key_appears_in_output_logs_journal_database_or_snapshots() {
         ],
         vec!["visitors", "--from", "not a date"],
         vec!["jobs", "get", "job_does_not_exist"],
+        vec!["doctor"],
     ] {
         run(&serve.base_url, SECRET, &args, &mut leaked);
     }
     // A wrong key: refused, and not echoed either.
     let refused = run(&serve.base_url, WRONG, &["jobs", "get", &id], &mut leaked);
     assert_eq!(refused.status.code(), Some(1));
+    let doctor = run(&serve.base_url, WRONG, &["doctor"], &mut leaked);
+    assert_eq!(doctor.status.code(), Some(1));
     // A service that fails, drops and sends garbage.
     for _ in 0..6 {
         run(
@@ -157,6 +160,7 @@ fn no_key_appears_in_output_logs_journal_database_or_snapshots() {
             &mut leaked,
         );
         run(&faulty.base_url, SECRET, &["visitors"], &mut leaked);
+        run(&faulty.base_url, SECRET, &["doctor"], &mut leaked);
     }
     // A key command that fails after printing the key to its error output.
     let config = home.path().join("leaky.toml");

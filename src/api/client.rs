@@ -84,6 +84,15 @@ pub struct Client {
     retry: RetryPolicy,
 }
 
+/// An answer of [`Client::probe_job`], whatever its status.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    pub status: u16,
+    /// The `Date` header, as sent.
+    pub date: Option<String>,
+    pub body: Vec<u8>,
+}
+
 /// Whether a request may be sent again after a failure that left its fate unknown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Replay {
@@ -117,12 +126,6 @@ impl Client {
             auth,
             retry: options.retry,
         })
-    }
-
-    /// The project every call is scoped to.
-    #[must_use]
-    pub fn project(&self) -> &str {
-        &self.project
     }
 
     /// Starts a job. Never resent once it may have reached the service: a duplicate job
@@ -178,6 +181,26 @@ impl Client {
         }
         self.call(Method::GET, url, None, Replay::Safe, Asked::Visitors)
             .await
+    }
+
+    /// Reads job `job_id` once, with no retry, and returns the answer as it came: for
+    /// `docdeck doctor`, which needs the status itself (a 404 for a job that cannot exist
+    /// proves the key works) and the service's `Date` header.
+    pub async fn probe_job(&self, job_id: &str) -> Result<Probe, ApiError> {
+        let url = self.url(&["v2", "agent", &self.project, "job", job_id]);
+        match self.send_once(&Method::GET, &url, None).await {
+            Ok((status, headers, body)) => Ok(Probe {
+                status: status.as_u16(),
+                date: headers
+                    .get(reqwest::header::DATE)
+                    .and_then(|value| value.to_str().ok())
+                    .map(str::to_owned),
+                body,
+            }),
+            Err(Failure::Unsent(reason) | Failure::Unanswered(reason)) => {
+                Err(self.network_error(reason, false))
+            }
+        }
     }
 
     fn url(&self, segments: &[&str]) -> Url {

@@ -8,11 +8,11 @@ pub mod model;
 pub mod paging;
 pub mod query;
 
-pub use client::{Client, ClientOptions, RetryPolicy};
+pub use client::{Client, ClientOptions, Probe, RetryPolicy};
 pub use error::{ApiError, Asked, HumanWait, Missing, PagingFault};
 pub use model::{
-    ErrorBody, ErrorDetail, Job, JobStatus, PageVisitors, PromptRequest, Source, VisitorTotals,
+    ErrorBody, ErrorDetail, Job, JobStatus, PathVisitors, PromptRequest, Source, VisitorTotals,
     VisitorsPage, format_timestamp,
 };
-pub use paging::{Incomplete, MAX_PAGES};
+pub use paging::MAX_PAGES;
 pub use query::{DateParam, QueryError, VisitorsQuery};

@@ -129,7 +129,7 @@ impl VisitorTotals {
         if self.total == 0 {
             return 0.0;
         }
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(clippy::cast_precision_loss)]
         let share = self.ai as f64 * 100.0 / self.total as f64;
         share
     }
@@ -155,7 +155,7 @@ impl VisitorsPage {
 
 /// Unique visitors of one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PageVisitors {
+pub struct PathVisitors {
     pub path: String,
     #[serde(deserialize_with = "count")]
     pub human: u64,
@@ -170,7 +170,7 @@ pub struct PageVisitors {
 #[serde(rename_all = "camelCase")]
 pub struct VisitorsPage {
     pub totals: VisitorTotals,
-    pub visitors: Vec<PageVisitors>,
+    pub visitors: Vec<PathVisitors>,
     pub has_more: bool,
 }
 
@@ -203,7 +203,7 @@ fn count<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
         return Ok(value);
     }
     match number.as_f64() {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         Some(value) if value.is_finite() && (0.0..9.0e15).contains(&value) => {
             Ok(value.round() as u64)
         }

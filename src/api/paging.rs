@@ -97,7 +97,7 @@ impl Client {
 /// far, this one included.
 fn judge(
     page: &VisitorsPage,
-    previous: &[super::model::PageVisitors],
+    previous: &[super::model::PathVisitors],
     asked: u32,
     pages: u32,
 ) -> Option<PagingFault> {

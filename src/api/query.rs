@@ -100,6 +100,25 @@ impl DateParam {
     }
 }
 
+impl DateParam {
+    /// How people read one side of a range: the day alone when it falls on a UTC
+    /// midnight, otherwise the wire form; `open` for a side left open. What it shows
+    /// reads back as the same date.
+    #[must_use]
+    pub fn shown(side: Option<Self>, open: &str) -> String {
+        side.map_or_else(
+            || open.to_owned(),
+            |d| {
+                if d.instant.time() == chrono::NaiveTime::MIN {
+                    d.instant.format("%Y-%m-%d").to_string()
+                } else {
+                    d.to_string()
+                }
+            },
+        )
+    }
+}
+
 impl fmt::Display for DateParam {
     /// The form sent on the wire: the date alone when it was given as a date, otherwise
     /// RFC 3339 in UTC so no service has to guess a time zone.

@@ -159,6 +159,18 @@ impl Cli {
                     "connection flags are for commands that call a service; import's own flags go after it (docdeck import --help)",
                 )?;
             }
+            Some(Command::Doctor(args)) => {
+                refuse_console_flags(&console, "doctor")?;
+                args.client = client.merged(std::mem::take(&mut args.client));
+            }
+            Some(Command::Completions(_)) => {
+                refuse_console_flags(&console, "completions")?;
+                refuse_client_flags(&client, "completions", "completions reads no service")?;
+            }
+            Some(Command::Man(_)) => {
+                refuse_console_flags(&console, "man")?;
+                refuse_client_flags(&client, "man", "man reads no service")?;
+            }
         }
         Ok(self)
     }
@@ -237,5 +249,27 @@ mod tests {
             panic!("not demo")
         };
         assert!(args.console.read_only);
+    }
+
+    #[test]
+    fn doctor_checks_the_flags_written_on_either_side_and_the_shell_commands_take_none() {
+        for line in [
+            &["--profile", "p", "doctor"][..],
+            &["doctor", "--profile", "p"],
+        ] {
+            let Some(Command::Doctor(args)) = parse(line).unwrap().command else {
+                panic!("not doctor")
+            };
+            assert_eq!(args.client.profile.as_deref(), Some("p"));
+        }
+        let err = parse(&["--read-only", "doctor"]).unwrap_err();
+        assert!(err.to_string().contains("for the console"), "{err}");
+        let err = parse(&["--profile", "p", "man"]).unwrap_err();
+        assert!(err.to_string().contains("man reads no service"), "{err}");
+        let err = parse(&["--base-url", "http://h", "completions", "bash"]).unwrap_err();
+        assert!(
+            err.to_string().contains("completions reads no service"),
+            "{err}"
+        );
     }
 }

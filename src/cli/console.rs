@@ -9,14 +9,14 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use clap::Args;
 
-use super::context::{ClientArgs, Context};
+use super::setup::{ClientArgs, Setup};
 use super::{CliError, Outcome};
 use crate::api::{Client, ClientOptions};
 use crate::config::{KeySource, Settings};
 use crate::journal::{Journal, Scope, SubmissionKind};
 use crate::server::db::DbLocation;
 use crate::server::{self, SeedKind, ServeOptions};
-use crate::tui::app::{App, Config, NotifyMode};
+use crate::tui::app::{App, ConsoleOptions, NotifyMode};
 use crate::tui::effects::Services;
 use crate::tui::view::theme::Theme;
 
@@ -28,8 +28,8 @@ pub struct ConsoleArgs {
     #[arg(long)]
     pub read_only: bool,
     /// How a job reaching a final status is announced besides the notice line
-    /// [env: DOCDECK_NOTIFY] [default: bell]
-    #[arg(long, value_enum, value_name = "HOW")]
+    /// (off, bell or desktop) [env: DOCDECK_NOTIFY] [default: bell]
+    #[arg(long, value_name = "HOW", value_parser = str::parse::<NotifyMode>)]
     pub notify: Option<NotifyMode>,
 }
 
@@ -52,7 +52,7 @@ pub struct DemoArgs {
 /// Opens the console on the configured service.
 pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     let overrides_ctx =
-        Context::load(client_args).map_err(|err| explain_missing(client_args, err))?;
+        Setup::load(client_args).map_err(|err| explain_missing(client_args, err))?;
     let client = overrides_ctx.client()?;
     require_terminal()?;
     let journal = overrides_ctx.journal()?;
@@ -179,7 +179,7 @@ fn config(
     base_url: &url::Url,
     poll_interval: Duration,
     args: &ConsoleArgs,
-) -> Result<Config, CliError> {
+) -> Result<ConsoleOptions, CliError> {
     let notify = match (
         args.notify,
         std::env::var("DOCDECK_NOTIFY")
@@ -187,19 +187,15 @@ fn config(
             .filter(|v| !v.is_empty()),
     ) {
         (Some(mode), _) => mode,
-        (None, Some(value)) => {
-            <NotifyMode as clap::ValueEnum>::from_str(&value, true).map_err(|_| {
-                CliError::usage(format!(
-                    "DOCDECK_NOTIFY={value:?} is not one of off, bell, desktop"
-                ))
-            })?
-        }
+        (None, Some(value)) => value
+            .parse()
+            .map_err(|reason| CliError::usage(format!("DOCDECK_NOTIFY: {reason}")))?,
         (None, None) => NotifyMode::default(),
     };
     let has_display = cfg!(target_os = "macos")
         || std::env::var_os("DISPLAY").is_some()
         || std::env::var_os("WAYLAND_DISPLAY").is_some();
-    Ok(Config {
+    Ok(ConsoleOptions {
         profile: None,
         project: scope.project.clone(),
         host: host_of(base_url),
@@ -220,7 +216,7 @@ fn host_of(url: &url::Url) -> String {
     }
 }
 
-async fn open(config: Config, client: Client, journal: Journal, scope: Scope) -> Outcome {
+async fn open(config: ConsoleOptions, client: Client, journal: Journal, scope: Scope) -> Outcome {
     let services = Services {
         client: Arc::new(client),
         journal: Arc::new(Mutex::new(journal)),

@@ -21,7 +21,7 @@ use crate::server::traffic::{self, Importer, Summary, follow, ingest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
-    /// {"ts": "<RFC 3339>", "path": "/p", "visitorId": "v1", "traffic": "human" | "ai"}
+    /// One JSON object a line: ts (RFC 3339), path, visitorId, traffic (human or ai)
     Jsonl,
     /// nginx/Apache combined log (the default of both)
     Combined,

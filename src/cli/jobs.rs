@@ -8,8 +8,8 @@ use chrono::Utc;
 use clap::Args;
 use futures_util::StreamExt as _;
 
-use super::context::{ClientArgs, Context, timeout_arg};
 use super::output::{self, Format, emit_data};
+use super::setup::{ClientArgs, Setup, timeout_arg};
 use super::wait::wait_for;
 use super::{CliError, JobsCommand, Outcome, read_prompt, warn};
 use crate::api::{ApiError, Client, Job, JobStatus};
@@ -153,7 +153,7 @@ fn may_have_arrived(err: &ApiError, job_id: Option<&str>) -> String {
 /// Creates a job (`job_id` is `None`) or sends a follow-up, recording it first.
 async fn submit(job_id: Option<&str>, prompt: &str, out: &JobOutput) -> Outcome {
     let prompt = read_prompt(prompt)?;
-    let ctx = Context::load(&out.client)?;
+    let ctx = Setup::load(&out.client)?;
     let client = ctx.client()?;
     let not_sent = |err: CliError| CliError::failed(format!("{}; nothing was sent", err.message));
     let mut journal = ctx.journal().map_err(not_sent)?;
@@ -218,7 +218,7 @@ async fn submit(job_id: Option<&str>, prompt: &str, out: &JobOutput) -> Outcome 
 /// to a final status.
 async fn get(args: &GetArgs) -> Outcome {
     typed_id(&args.id)?;
-    let ctx = Context::load(&args.out.client)?;
+    let ctx = Setup::load(&args.out.client)?;
     let client = ctx.client()?;
     let mut journal = match ctx.journal() {
         Ok(journal) => Some(journal),
@@ -247,7 +247,7 @@ async fn get(args: &GetArgs) -> Outcome {
 /// Starts following a job after checking that the service has it.
 async fn track(args: &IdArgs) -> Outcome {
     typed_id(&args.id)?;
-    let ctx = Context::load(&args.client)?;
+    let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
     let id = resolve_id(Some(&journal), &ctx.scope, &args.id)?;
@@ -262,7 +262,7 @@ async fn track(args: &IdArgs) -> Outcome {
 
 fn untrack(args: &IdArgs) -> Outcome {
     typed_id(&args.id)?;
-    let ctx = Context::load(&args.client)?;
+    let ctx = Setup::load(&args.client)?;
     let mut journal = ctx.journal()?;
     let id = resolve_id(Some(&journal), &ctx.scope, &args.id)?;
     if !journal.untrack(&ctx.scope, &id)? {
@@ -276,7 +276,7 @@ fn untrack(args: &IdArgs) -> Outcome {
 
 /// The jobs the journal follows; with `--refresh`, each one not final is read first.
 async fn list(args: &ListArgs) -> Outcome {
-    let ctx = Context::load(&args.client)?;
+    let ctx = Setup::load(&args.client)?;
     let mut journal = ctx.journal()?;
     let mut jobs = journal.tracked(&ctx.scope)?;
     if args.refresh && jobs.iter().any(needs_reading) {

@@ -8,10 +8,13 @@ mod args;
 mod console;
 mod context;
 mod demo_agent;
+mod doctor;
 mod import;
 mod jobs;
 mod output;
 mod serve;
+mod setup;
+mod shell;
 mod table;
 mod visitors;
 mod wait;
@@ -25,16 +28,17 @@ use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
-pub use context::ClientArgs;
-pub use output::Format;
-pub use output::visitors as visitors_text;
+pub(crate) use setup::ClientArgs;
 
 use crate::api::ApiError;
 use crate::config::ConfigError;
 
+/// The version `--version` prints: the release and the commit it was built from.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("DOCDECK_COMMIT"), ")");
+
 /// docdeck: start documentation agent jobs, follow them, and see who reads your docs.
 #[derive(Debug, Parser)]
-#[command(name = "docdeck", version, about, long_about = None, max_term_width = 100)]
+#[command(name = "docdeck", version = VERSION, about, long_about = None, max_term_width = 100)]
 pub struct Cli {
     /// Without a command: open the console on the configured service.
     #[command(subcommand)]
@@ -60,6 +64,14 @@ pub enum Command {
     Import(import::ImportArgs),
     /// Show how docdeck counts a user agent (and a path): AI, human or neither, and why.
     Classify(import::ClassifyArgs),
+    /// Check the configuration, key, service, clock, journal and terminal, one line each.
+    Doctor(doctor::DoctorArgs),
+    /// Print the completion script for a shell.
+    #[command(after_help = shell::WHERE_COMPLETIONS_GO)]
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page in roff, with every command in it.
+    #[command(after_help = shell::WHERE_MAN_GOES)]
+    Man(shell::ManArgs),
 }
 
 /// `docdeck jobs`: the connection flags may also stand between `jobs` and its command.
@@ -127,6 +139,12 @@ impl From<ConfigError> for CliError {
     }
 }
 
+impl From<crate::export::WriteError> for CliError {
+    fn from(err: crate::export::WriteError) -> Self {
+        Self::failed(err.to_string())
+    }
+}
+
 impl From<crate::journal::JournalError> for CliError {
     fn from(err: crate::journal::JournalError) -> Self {
         Self::failed(err.to_string())
@@ -147,11 +165,17 @@ pub fn parse() -> Cli {
 /// Runs a parsed command line to completion.
 #[must_use]
 pub fn run(cli: Cli) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    // The console against a service elsewhere does little work at a time: one thread
+    // handles a burst of replies in one wake, where worker threads would wake each other.
+    // The journal still runs on the blocking pool.
+    let mut builder = if cli.command.is_none() {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        builder.worker_threads(2);
+        builder
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => return report(&CliError::failed(format!("cannot start: {err}"))),
     };
@@ -164,6 +188,9 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Serve(args)) => serve::serve(args).await,
             Some(Command::Import(args)) => import::run(&args),
             Some(Command::Classify(args)) => import::classify(&args),
+            Some(Command::Doctor(args)) => doctor::run(&args).await,
+            Some(Command::Completions(args)) => shell::completions(&args),
+            Some(Command::Man(args)) => shell::man(&args),
         }
     });
     // Requests still in flight (none in normal use) are not waited for.

@@ -12,6 +12,7 @@ use clap::ValueEnum;
 use super::CliError;
 use super::table::{self, Column, Fit};
 use crate::api::{Job, VisitorsPage, VisitorsQuery, format_timestamp};
+use crate::export;
 use crate::journal::{Scope, TrackedJob};
 use crate::text::{age, first_line, sanitize};
 
@@ -96,27 +97,11 @@ fn json_line(value: &impl serde::Serialize) -> Result<String, CliError> {
 }
 
 fn json_text(value: &impl serde::Serialize, pretty: bool) -> Result<String, CliError> {
-    let text = if pretty {
-        serde_json::to_string_pretty(value)
-    } else {
-        serde_json::to_string(value)
-    };
-    text.map_err(|err| CliError::failed(format!("cannot encode the output: {err}")))
+    Ok(export::json_text(value, pretty)?)
 }
 
 fn csv_text(header: Option<&[&str]>, rows: &[Vec<String>]) -> Result<String, CliError> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    let fail = |err: csv::Error| CliError::failed(format!("cannot write CSV: {err}"));
-    if let Some(header) = header {
-        writer.write_record(header).map_err(fail)?;
-    }
-    for row in rows {
-        writer.write_record(row).map_err(fail)?;
-    }
-    let bytes = writer
-        .into_inner()
-        .map_err(|err| CliError::failed(format!("cannot write CSV: {err}")))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(export::csv_text(header, rows)?)
 }
 
 /// Writes a result in `format` to standard output, made safe first when that is a
@@ -336,21 +321,7 @@ pub fn visitors(
 ) -> Result<String, CliError> {
     match format {
         Format::Json => Ok(json_line(page)? + "\n"),
-        Format::Csv => {
-            let rows: Vec<Vec<String>> = page
-                .visitors
-                .iter()
-                .map(|row| {
-                    vec![
-                        row.path.clone(),
-                        row.human.to_string(),
-                        row.ai.to_string(),
-                        row.total.to_string(),
-                    ]
-                })
-                .collect();
-            csv_text(Some(&["path", "human", "ai", "total"]), &rows)
-        }
+        Format::Csv => Ok(export::visitors_csv(page)?),
         Format::Table => Ok(super::visitors::table(
             page,
             query,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::context::duration_arg;
+use super::setup::duration_arg;
 use super::{CliError, Outcome, default_service_db};
 use crate::config::Secret;
 use crate::server::agent::{OutcomeWeights, SimulatedAgent};

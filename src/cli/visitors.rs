@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::context::{ClientArgs, Context};
 use super::output::{self, Format, emit_data};
+use super::setup::{ClientArgs, Setup};
 use super::table::{self, Column, Fit, thousands};
 use super::{CliError, Outcome, warn};
 use crate::api::query::DEFAULT_LIMIT;
@@ -99,7 +99,7 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     query
         .validate()
         .map_err(|err| CliError::usage(err.to_string()))?;
-    let ctx = Context::load(&args.client)?;
+    let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
     let page = if args.all {
         let show_progress = std::io::stderr().is_terminal();

@@ -9,8 +9,8 @@ use std::time::Duration;
 use chrono::Utc;
 use tokio::time::Instant;
 
-use super::context::Context;
 use super::output::{self, Format, emit_data};
+use super::setup::Setup;
 use super::{CliError, Outcome, warn};
 use crate::api::{ApiError, Client, HumanWait, Job, JobStatus};
 use crate::journal::Journal;
@@ -126,7 +126,7 @@ fn stopped(
 pub async fn wait_for(
     client: &Client,
     mut journal: Option<&mut Journal>,
-    ctx: &Context,
+    ctx: &Setup,
     mut job: Job,
     format: Format,
     timeout: Option<Duration>,

@@ -1,6 +1,7 @@
 //! Where docdeck finds its service, project and key: flags, then environment, then a named
 //! profile in `config.toml`. The key is only ever held as a [`Secret`].
 
+mod precedence;
 mod secret;
 
 use std::collections::BTreeMap;
@@ -13,6 +14,8 @@ use reqwest::Url;
 use serde::Deserialize;
 use thiserror::Error;
 
+pub use precedence::{Origin, Origins};
+use precedence::{key_source, poll_interval};
 pub use secret::Secret;
 
 /// Base URL of the hosted service.
@@ -119,6 +122,8 @@ pub struct Settings {
     pub poll_interval: Duration,
     pub allow_insecure_http: bool,
     pub config_path: PathBuf,
+    /// Where each of the settings above came from.
+    pub origins: Origins,
     /// Things the user should fix but that do not stop the command.
     pub warnings: Vec<String>,
 }
@@ -146,10 +151,11 @@ impl Settings {
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Self, ConfigError> {
         let env = |name: &str| env(name).filter(|value| !value.is_empty());
-        let named = overrides
-            .config
-            .clone()
-            .or_else(|| env("DOCDECK_CONFIG").map(PathBuf::from));
+        let (named, config_origin) = match (&overrides.config, env("DOCDECK_CONFIG")) {
+            (Some(path), _) => (Some(path.clone()), Origin::Flag("--config")),
+            (None, Some(path)) => (Some(PathBuf::from(path)), Origin::Env("DOCDECK_CONFIG")),
+            (None, None) => (None, Origin::Default),
+        };
         let config_path = match &named {
             Some(path) => path.clone(),
             None => default_config_path()?,
@@ -162,40 +168,36 @@ impl Settings {
             });
         }
         let file = read_file(&config_path)?;
-        let requested = overrides.profile.clone().or_else(|| env("DOCDECK_PROFILE"));
-        let (profile_name, profile) = pick_profile(&file, requested, &config_path)?;
+        let requested = match (&overrides.profile, env("DOCDECK_PROFILE")) {
+            (Some(name), _) => Some((name.clone(), Origin::Flag("--profile"))),
+            (None, Some(name)) => Some((name, Origin::Env("DOCDECK_PROFILE"))),
+            (None, None) => None,
+        };
+        let (profile_name, profile, profile_origin) = pick_profile(&file, requested, &config_path)?;
         if profile.api_key.is_some() && profile.api_key_command.is_some() {
             return Err(ConfigError::TwoKeys(profile_name.unwrap_or_default()));
         }
+        let name = profile_name.as_deref();
 
-        let base_url = overrides
-            .base_url
-            .clone()
-            .or_else(|| env("DOCDECK_BASE_URL"))
-            .or_else(|| profile.base_url.clone())
-            .unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
-        let base_url = parse_base_url(&base_url)?;
-        let project_id = overrides
-            .project
-            .clone()
-            .or_else(|| env("DOCDECK_PROJECT_ID"))
-            .or_else(|| profile.project_id.clone());
-        let key = if let Some(key) = overrides.api_key.clone() {
-            KeySource::Value(key)
-        } else if let Some(key) = env("DOCDECK_API_KEY") {
-            KeySource::Value(Secret::new(key))
-        } else if let Some(key) = profile.api_key.clone() {
-            KeySource::Value(Secret::new(key))
-        } else if let Some(command) = profile.api_key_command.clone() {
-            KeySource::Command(command)
-        } else {
-            KeySource::Missing
-        };
-        let poll_interval = poll_interval(
+        let (base_url, base_url_origin) = precedence::first(
+            ("--base-url", overrides.base_url.clone()),
+            ("DOCDECK_BASE_URL", env("DOCDECK_BASE_URL")),
+            ("base_url", profile.base_url.as_ref()),
+            name,
+        );
+        let base_url = parse_base_url(base_url.as_deref().unwrap_or(DEFAULT_BASE_URL))?;
+        let (project_id, project_origin) = precedence::first(
+            ("--project", overrides.project.clone()),
+            ("DOCDECK_PROJECT_ID", env("DOCDECK_PROJECT_ID")),
+            ("project_id", profile.project_id.as_ref()),
+            name,
+        );
+        let (key, key_origin) = key_source(overrides, env("DOCDECK_API_KEY"), &profile, name);
+        let (poll_interval, poll_origin) = poll_interval(
             overrides.poll_interval,
             env("DOCDECK_POLL_INTERVAL"),
             &profile,
-            profile_name.as_deref(),
+            name,
             &config_path,
         )?;
         Ok(Self {
@@ -209,6 +211,14 @@ impl Settings {
                 .into_iter()
                 .collect(),
             config_path,
+            origins: Origins {
+                config: config_origin,
+                profile: profile_origin,
+                base_url: base_url_origin,
+                project_id: project_origin,
+                key: key_origin,
+                poll_interval: poll_origin,
+            },
         })
     }
 
@@ -299,13 +309,17 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
 
 fn pick_profile(
     file: &FileConfig,
-    requested: Option<String>,
+    requested: Option<(String, Origin)>,
     path: &Path,
-) -> Result<(Option<String>, Profile), ConfigError> {
-    let name = requested.or_else(|| file.default_profile.clone());
-    match name {
-        Some(name) => match file.profiles.get(&name) {
-            Some(profile) => Ok((Some(name), profile.clone())),
+) -> Result<(Option<String>, Profile, Origin), ConfigError> {
+    let named = requested.or_else(|| {
+        file.default_profile
+            .clone()
+            .map(|name| (name, Origin::File("default_profile")))
+    });
+    match named {
+        Some((name, origin)) => match file.profiles.get(&name) {
+            Some(profile) => Ok((Some(name), profile.clone(), origin)),
             None => Err(ConfigError::UnknownProfile {
                 name,
                 path: path.to_path_buf(),
@@ -317,49 +331,10 @@ fn pick_profile(
             }),
         },
         None => Ok(match file.profiles.get("default") {
-            Some(profile) => (Some("default".to_owned()), profile.clone()),
-            None => (None, Profile::default()),
+            Some(profile) => (Some("default".to_owned()), profile.clone(), Origin::Default),
+            None => (None, Profile::default(), Origin::Default),
         }),
     }
-}
-
-/// The poll interval by precedence (flag, `DOCDECK_POLL_INTERVAL`, profile, default),
-/// refused below [`MIN_POLL_INTERVAL`] whichever place it came from.
-fn poll_interval(
-    flag: Option<Duration>,
-    env: Option<String>,
-    profile: &Profile,
-    profile_name: Option<&str>,
-    config_path: &Path,
-) -> Result<Duration, ConfigError> {
-    let parse = |text: &str, from: String| {
-        parse_duration(text).ok_or_else(|| ConfigError::PollInterval {
-            value: text.to_owned(),
-            from,
-        })
-    };
-    let (interval, from) = if let Some(interval) = flag {
-        (interval, "--poll-interval".to_owned())
-    } else if let Some(text) = env {
-        let from = "DOCDECK_POLL_INTERVAL".to_owned();
-        (parse(&text, from.clone())?, from)
-    } else if let Some(text) = &profile.poll_interval {
-        let from = format!(
-            "poll_interval of profile {:?} in {}",
-            profile_name.unwrap_or_default(),
-            config_path.display()
-        );
-        (parse(text, from.clone())?, from)
-    } else {
-        return Ok(DEFAULT_POLL_INTERVAL);
-    };
-    if interval < MIN_POLL_INTERVAL {
-        return Err(ConfigError::PollIntervalTooShort {
-            value: humantime::format_duration(interval).to_string(),
-            from,
-        });
-    }
-    Ok(interval)
 }
 
 /// Parses and checks a base URL: http or https, with a host and no credentials.

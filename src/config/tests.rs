@@ -328,3 +328,56 @@ fn a_named_config_file_that_is_not_there_is_an_error_not_an_empty_file() {
     .to_string();
     assert!(from_env.contains("no such file"), "{from_env}");
 }
+
+#[test]
+fn each_setting_records_where_it_came_from() {
+    let fixture = config_file(TWO_PROFILES);
+    let file = load(&fixture, Overrides::default(), &[]).unwrap();
+    let in_prod = |key| Origin::Profile {
+        key,
+        profile: "prod".to_owned(),
+    };
+    assert_eq!(
+        file.origins,
+        Origins {
+            config: Origin::Flag("--config"),
+            profile: Origin::File("default_profile"),
+            base_url: in_prod("base_url"),
+            project_id: in_prod("project_id"),
+            key: in_prod("api_key"),
+            poll_interval: in_prod("poll_interval"),
+        }
+    );
+
+    let overrides = Overrides {
+        profile: Some("local".to_owned()),
+        project: Some("flagged".to_owned()),
+        ..Overrides::default()
+    };
+    let env = [
+        ("DOCDECK_BASE_URL", "https://env.example.com"),
+        ("DOCDECK_POLL_INTERVAL", "2s"),
+    ];
+    let mixed = load(&fixture, overrides, &env).unwrap();
+    assert_eq!(mixed.origins.profile, Origin::Flag("--profile"));
+    assert_eq!(mixed.origins.base_url, Origin::Env("DOCDECK_BASE_URL"));
+    assert_eq!(mixed.origins.project_id, Origin::Flag("--project"));
+    assert_eq!(
+        mixed.origins.key,
+        Origin::Profile {
+            key: "api_key_command",
+            profile: "local".to_owned()
+        }
+    );
+    assert_eq!(
+        mixed.origins.poll_interval,
+        Origin::Env("DOCDECK_POLL_INTERVAL")
+    );
+
+    let empty = config_file("");
+    let defaults = load(&empty, Overrides::default(), &[("DOCDECK_PROFILE", "")]).unwrap();
+    assert_eq!(defaults.origins.profile, Origin::Default);
+    assert_eq!(defaults.origins.base_url, Origin::Default);
+    assert_eq!(defaults.origins.key, Origin::Default);
+    assert_eq!(defaults.origins.poll_interval, Origin::Default);
+}

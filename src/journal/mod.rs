@@ -256,6 +256,15 @@ impl Journal {
         })
     }
 
+    /// The schema version of the open journal and the newest this build knows (equal
+    /// once opened, as opening migrates), for `docdeck doctor`.
+    pub fn schema_version(&self) -> Result<(i64, usize), JournalError> {
+        let version = self
+            .conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))?;
+        Ok((version, store::MIGRATIONS.len()))
+    }
+
     /// The unusable file this open moved aside, if it did: callers tell the user.
     #[must_use]
     pub fn set_aside(&self) -> Option<&SetAside> {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, Transaction, params};
 
 use super::db::StoreError;
-use crate::api::{PageVisitors, VisitorTotals, VisitorsPage};
+use crate::api::{PathVisitors, VisitorTotals, VisitorsPage};
 
 /// Which column a view counts in. Crawler views are never stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,9 +100,9 @@ pub fn visitors(
     }
 
     let paths = page_paths(conn, project)?;
-    let mut rows: Vec<PageVisitors> = pages
+    let mut rows: Vec<PathVisitors> = pages
         .into_iter()
-        .map(|(page, counts)| PageVisitors {
+        .map(|(page, counts)| PathVisitors {
             path: paths.get(&page).cloned().unwrap_or_default(),
             human: counts.human,
             ai: counts.ai,

@@ -23,6 +23,46 @@ pub(crate) fn draft_file(draft: &DraftKey, text: &str) -> std::io::Result<NamedT
     Ok(file)
 }
 
+/// Why an edit in `$EDITOR` left the draft as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum EditorError {
+    #[error("cannot write a temporary file for the editor: {0}")]
+    TempFile(std::io::Error),
+    #[error("cannot hand the terminal over: {0}")]
+    Terminal(std::io::Error),
+    #[error("cannot run {editor}: {source}")]
+    Start {
+        editor: String,
+        source: std::io::Error,
+    },
+    #[error("{editor} exited with {status}")]
+    Exited {
+        editor: String,
+        status: std::process::ExitStatus,
+    },
+    #[error("cannot read the edited text back: {0}")]
+    ReadBack(std::io::Error),
+    #[error("the editor's task failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
+}
+
+/// Ctrl+E from the loop's side: stops reading keys (so the editor gets every one), edits,
+/// reads keys again, and asks for a whole redraw. Answers `EditorDone`.
+pub(crate) async fn hand_off<B: ratatui::backend::Backend>(
+    host: &mut dyn Host,
+    terminal: &mut ratatui::Terminal<B>,
+    keys: &mut super::KeyReader,
+    editor: &str,
+    draft: DraftKey,
+    text: String,
+) -> super::message::Msg {
+    keys.pause().await;
+    let result = edit(host, editor, &draft, text).await;
+    keys.resume();
+    let _ = super::terminal::full_redraw(terminal);
+    super::message::Msg::EditorDone { draft, result }
+}
+
 /// Hands the terminal to the editor on a private temporary file and reads the file back
 /// (its text as the editor left it: the composer normalises line breaks).
 pub(crate) async fn edit(
@@ -30,24 +70,29 @@ pub(crate) async fn edit(
     editor: &str,
     draft: &DraftKey,
     text: String,
-) -> Result<String, String> {
-    let file = draft_file(draft, &text)
-        .map_err(|e| format!("cannot write a temporary file for the editor: {e}"))?;
-    host.suspend().map_err(|e| e.to_string())?;
+) -> Result<String, EditorError> {
+    let file = draft_file(draft, &text).map_err(EditorError::TempFile)?;
+    host.suspend().map_err(EditorError::Terminal)?;
     let status = run(editor, file.path()).await;
     let resumed = host.resume();
     let result = match status {
         // Read by path: editors that save by renaming a new file over the old one leave
         // a new file there.
         Ok(Ok(status)) if status.success() => {
-            std::fs::read_to_string(file.path()).map_err(|e| e.to_string())
+            std::fs::read_to_string(file.path()).map_err(EditorError::ReadBack)
         }
-        Ok(Ok(status)) => Err(format!("{editor} exited with {status}")),
-        Ok(Err(err)) => Err(format!("cannot run {editor}: {err}")),
-        Err(err) => Err(err.to_string()),
+        Ok(Ok(status)) => Err(EditorError::Exited {
+            editor: editor.to_owned(),
+            status,
+        }),
+        Ok(Err(source)) => Err(EditorError::Start {
+            editor: editor.to_owned(),
+            source,
+        }),
+        Err(err) => Err(err.into()),
     };
     drop(file);
-    resumed.map_err(|e| e.to_string())?;
+    resumed.map_err(EditorError::Terminal)?;
     result
 }
 

@@ -14,7 +14,7 @@ use tokio::task::JoinHandle;
 mod export;
 
 use super::app::short_id;
-use super::message::{Budget, DraftKey, Effect, Msg, Startup, Submitted};
+use super::message::{Budget, DraftKey, Io, Msg, Startup, Submitted};
 use crate::api::{ApiError, Client, Job};
 use crate::journal::{IdMatch, Journal, JournalError, Recorded, Scope, SubmissionKind};
 
@@ -31,18 +31,27 @@ impl Services {
     async fn journal<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Journal, &Scope) -> Result<T, JournalError> + Send + 'static,
-    ) -> Result<T, String> {
+    ) -> Result<T, LocalError> {
         let journal = Arc::clone(&self.journal);
         let scope = Arc::clone(&self.scope);
         tokio::task::spawn_blocking(move || {
-            let mut guard = journal.lock().map_err(|_| {
-                "the journal is unavailable after a crash in another task".to_owned()
-            })?;
-            f(&mut guard, &scope).map_err(|e| format!("journal: {e}"))
+            let mut guard = journal.lock().map_err(|_| LocalError::JournalPoisoned)?;
+            Ok(f(&mut guard, &scope)?)
         })
-        .await
-        .map_err(|e| e.to_string())?
+        .await?
     }
+}
+
+/// Something on this machine that failed while carrying out an effect: the console goes
+/// on and says so.
+#[derive(Debug, thiserror::Error)]
+pub enum LocalError {
+    #[error("journal: {0}")]
+    Journal(#[from] JournalError),
+    #[error("the journal is unavailable after a crash in another task")]
+    JournalPoisoned,
+    #[error("a background task failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
 }
 
 /// The runner: spawns a task per effect and hands terminal effects back to the loop.
@@ -100,13 +109,12 @@ impl Effects {
         });
     }
 
-    /// Starts `effect`. Terminal effects (copy, bell, notify, edit) are returned for the
-    /// loop, which owns the terminal.
-    pub fn run(&mut self, effect: Effect) -> Option<Effect> {
+    /// Starts `effect` as a task that answers with messages.
+    pub fn run(&mut self, effect: Io) {
         let s = self.services.clone();
         let tx = self.tx.clone();
         match effect {
-            Effect::FetchJob(id) => {
+            Io::FetchJob(id) => {
                 let stored = Arc::clone(&self.stored);
                 spawn(tx, async move {
                     let result = s.client.get_job(&id).await;
@@ -119,16 +127,16 @@ impl Effects {
                     msgs
                 });
             }
-            Effect::Track { typed, submission } => {
+            Io::Track { typed, submission } => {
                 spawn(tx, async move { track(&s, typed, submission).await });
             }
-            Effect::LoadUnsure => spawn(tx, async move {
+            Io::LoadUnsure => spawn(tx, async move {
                 match s.journal(|j, scope| j.unsure_creates(scope)).await {
                     Ok(list) => vec![Msg::Unsure(list)],
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::DismissUnsure(submission) => spawn(tx, async move {
+            Io::DismissUnsure(submission) => spawn(tx, async move {
                 s.journal(move |j, scope| j.dismiss_unsure(scope, submission))
                     .await
                     .err()
@@ -136,7 +144,7 @@ impl Effects {
                     .into_iter()
                     .collect()
             }),
-            Effect::Untrack(id) => spawn(tx, async move {
+            Io::Untrack(id) => spawn(tx, async move {
                 s.journal(move |j, scope| j.untrack(scope, &id))
                     .await
                     .err()
@@ -144,10 +152,10 @@ impl Effects {
                     .into_iter()
                     .collect()
             }),
-            Effect::Submit { draft, prompt } => {
+            Io::Submit { draft, prompt } => {
                 spawn(tx, async move { vec![submit(&s, draft, prompt).await] })
             }
-            Effect::LoadDetail(id) => spawn(tx, async move {
+            Io::LoadDetail(id) => spawn(tx, async move {
                 let job = id.clone();
                 match s
                     .journal(move |j, scope| {
@@ -163,13 +171,13 @@ impl Effects {
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::FetchVisitors { generation, query } => spawn(tx, async move {
+            Io::FetchVisitors { generation, query } => spawn(tx, async move {
                 vec![Msg::Visitors {
                     generation,
                     result: s.client.visitors(&query).await,
                 }]
             }),
-            Effect::Export {
+            Io::Export {
                 query,
                 format,
                 path,
@@ -186,17 +194,17 @@ impl Effects {
                 };
                 self.export = Some(tokio::spawn(export::run(s, tx, job)));
             }
-            Effect::CancelExport => {
+            Io::CancelExport => {
                 if let Some(task) = self.export.take() {
                     task.abort();
                 }
             }
-            Effect::SaveDraft { draft, text } => {
+            Io::SaveDraft { draft, text } => {
                 if let Some(drafts) = &self.drafts {
                     let _ = drafts.send((draft, text));
                 }
             }
-            Effect::SaveSetting { name, value } => spawn(tx, async move {
+            Io::SaveSetting { name, value } => spawn(tx, async move {
                 s.journal(move |j, scope| j.save_setting(scope, name, &value))
                     .await
                     .err()
@@ -204,32 +212,24 @@ impl Effects {
                     .into_iter()
                     .collect()
             }),
-            Effect::RefreshBudget => spawn(tx, async move {
+            Io::RefreshBudget => spawn(tx, async move {
                 match s.journal(|j, scope| budget(j, scope)).await {
                     Ok(b) => vec![Msg::Budget(b)],
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::ReloadTracked => spawn(tx, async move {
+            Io::ReloadTracked => spawn(tx, async move {
                 match s.journal(|j, scope| j.tracked(scope)).await {
                     Ok(jobs) => vec![Msg::TrackedList(jobs)],
                     Err(reason) => vec![Msg::LocalFailure(reason)],
                 }
             }),
-            Effect::CheckLink => spawn(tx, async move {
+            Io::CheckConnection => spawn(tx, async move {
                 let result = s.client.get_job(crate::tui::app::CHECK_JOB_ID).await;
-                vec![Msg::LinkChecked(result.map(|_| ()))]
+                vec![Msg::ConnectionChecked(result.map(|_| ()))]
             }),
-            Effect::OpenUrl(url) => open_url(opener(), url, tx),
-            terminal @ (Effect::Copy(_)
-            | Effect::Bell
-            | Effect::Notify { .. }
-            | Effect::Edit { .. }
-            | Effect::Suspend) => {
-                return Some(terminal);
-            }
+            Io::OpenUrl(url) => open_url(opener(), url, tx),
         }
-        None
     }
 
     /// Writes every draft still queued, then stops the writer: called on quit.
@@ -365,9 +365,7 @@ async fn submit(s: &Services, draft: DraftKey, prompt: String) -> Msg {
         Err(reason) => {
             return Msg::Submitted {
                 draft,
-                outcome: Submitted::NotSent(format!(
-                    "the journal could not record the prompt ({reason})"
-                )),
+                outcome: Submitted::NotSent(reason),
             };
         }
     };
@@ -429,9 +427,7 @@ async fn write_drafts(
             })
             .await;
         if let Err(reason) = written {
-            let _ = tx.send(Msg::LocalFailure(format!(
-                "the draft could not be saved: {reason}"
-            )));
+            let _ = tx.send(Msg::DraftNotSaved(reason));
         }
     }
 }

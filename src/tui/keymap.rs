@@ -79,7 +79,7 @@ impl Action {
 
 /// Where keys are read: the focused pane, or an overlay on top of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Context {
+pub enum KeyContext {
     Jobs,
     Composer,
     Visitors,
@@ -307,31 +307,31 @@ pub const HELP: &[Binding] = &[
 
 /// The bindings of a context, without the global ones.
 #[must_use]
-pub fn bindings(context: Context) -> &'static [Binding] {
+pub fn bindings(context: KeyContext) -> &'static [Binding] {
     match context {
-        Context::Jobs => JOBS,
-        Context::Composer => COMPOSER,
-        Context::Visitors => VISITORS,
-        Context::Detail => DETAIL,
-        Context::Form => FORM,
-        Context::Help => HELP,
+        KeyContext::Jobs => JOBS,
+        KeyContext::Composer => COMPOSER,
+        KeyContext::Visitors => VISITORS,
+        KeyContext::Detail => DETAIL,
+        KeyContext::Form => FORM,
+        KeyContext::Help => HELP,
     }
 }
 
 /// The global keys of a context: all of them, or only those that type no text where
 /// text is typed.
 #[must_use]
-pub fn globals(context: Context) -> &'static [Binding] {
+pub fn globals(context: KeyContext) -> &'static [Binding] {
     match context {
-        Context::Jobs | Context::Visitors | Context::Detail | Context::Help => GLOBAL,
-        Context::Composer | Context::Form => TYPING_GLOBAL,
+        KeyContext::Jobs | KeyContext::Visitors | KeyContext::Detail | KeyContext::Help => GLOBAL,
+        KeyContext::Composer | KeyContext::Form => TYPING_GLOBAL,
     }
 }
 
 /// Whether a global binding is reachable in `context` (some key of it is not taken by
 /// the context's own bindings), for the help.
 #[must_use]
-pub fn reachable(context: Context, global: &Binding) -> bool {
+pub fn reachable(context: KeyContext, global: &Binding) -> bool {
     global.keys.iter().any(|key| {
         !bindings(context)
             .iter()
@@ -343,7 +343,7 @@ pub fn reachable(context: Context, global: &Binding) -> bool {
 /// Key releases are ignored. Actions that write are returned under `--read-only` too, so
 /// that `update` can say why they do nothing.
 #[must_use]
-pub fn action(context: Context, key: &KeyEvent) -> Option<Action> {
+pub fn action(context: KeyContext, key: &KeyEvent) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
     }

@@ -7,8 +7,10 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
+use super::editor::EditorError;
+use super::effects::LocalError;
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
-use crate::cli::Format;
+use crate::export::DataFormat;
 use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
@@ -80,23 +82,28 @@ pub struct Budget {
 }
 
 /// How a submission ended.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Submitted {
     Accepted(Job),
     Failed(ApiError),
     /// Failed before anything was sent (the journal could not record the prompt).
-    NotSent(String),
+    NotSent(LocalError),
 }
 
 /// Something that happened, for `update` to take in.
 #[derive(Debug)]
 pub enum Msg {
+    /// A key, a paste, a resize or focus, from the terminal.
     Input(Event),
     /// A timer the loop set from `App::next_wake` went off.
     Tick,
+    /// What the journal held at start (tracked jobs, drafts, settings): the console
+    /// starts reading only once it has this.
     Loaded(Box<Startup>),
     /// The tracked jobs as the journal has them now (another docdeck may have added some).
     TrackedList(Vec<TrackedJob>),
+    /// The answer to a poll or refresh of one job: a changed row, or a failed read that
+    /// backs off.
     JobFetched {
         id: String,
         result: Result<Job, ApiError>,
@@ -109,42 +116,44 @@ pub enum Msg {
         result: Result<Job, ApiError>,
         first_prompt: Option<String>,
     },
-    Submitted {
-        draft: DraftKey,
-        outcome: Submitted,
-    },
+    /// How a new job or follow-up ended: accepted (the job is listed and polled), failed,
+    /// or never sent.
+    Submitted { draft: DraftKey, outcome: Submitted },
+    /// The journal's conversation and status timeline of the job whose detail is open.
     Detail {
         id: String,
         conversation: Vec<SentPrompt>,
         timeline: Vec<StatusChange>,
     },
+    /// A page of visitors, or why not; dropped when its generation is not the latest.
     Visitors {
         generation: u64,
         result: Result<VisitorsPage, ApiError>,
     },
-    ExportProgress {
-        rows: u64,
-        pages: u64,
-    },
+    /// Rows and pages fetched so far by the running export, shown under the table.
+    ExportProgress { rows: u64, pages: u64 },
+    /// How the export ended.
     ExportDone(ExportEnd),
+    /// The hour's uses of create and message as the journal counts them now.
     Budget(Budget),
     /// New-job prompts of unknown outcome, as the journal has them now.
     Unsure(Vec<UnsureSend>),
+    /// `$EDITOR` has given the terminal back: the draft's new text, or why it is unchanged.
     EditorDone {
         draft: DraftKey,
-        result: Result<String, String>,
+        result: Result<String, EditorError>,
     },
     /// Something local failed (the journal, the opener); the console goes on and says so.
-    LocalFailure(String),
+    LocalFailure(LocalError),
+    /// The journal could not keep a draft: the text is still on screen, but would not
+    /// survive a crash.
+    DraftNotSaved(LocalError),
     /// The answer to the start-up check of the key and project (a read of a job id that
     /// does not exist: 404 means both were accepted).
-    LinkChecked(Result<(), ApiError>),
+    ConnectionChecked(Result<(), ApiError>),
     /// The desktop's opener could not open `url` (it failed to start or exited with an
     /// error): the console copies the link instead.
-    OpenFailed {
-        url: String,
-        reason: String,
-    },
+    OpenFailed { url: String, reason: String },
     /// SIGTERM, SIGHUP or SIGINT: leave cleanly.
     Terminate,
     /// The process goes on after a stop (Ctrl+Z, then `fg`): the loop has taken the
@@ -163,70 +172,116 @@ pub enum ExportEnd {
     /// `kept` (a file of their own, never the one asked for), when it could be written.
     Stopped {
         offset: u64,
-        reason: String,
+        reason: ApiError,
         rows: u64,
         kept: Option<PathBuf>,
     },
     /// Nothing was written.
-    Failed(String),
+    Failed(ExportError),
 }
 
-/// Something `update` wants done. Effects run as tasks and answer with a `Msg`.
+/// Why an export wrote nothing, or stopped. I/O errors are kept as their words, so an
+/// end can be compared and cloned like the rest of the state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    #[error("~ needs HOME to be set: type the whole path")]
+    NoHome,
+    #[error("cannot tell the current folder ({0}): type the whole path")]
+    NoCurrentFolder(String),
+    #[error("cannot write {}: {reason}", path.display())]
+    Write { path: PathBuf, reason: String },
+    #[error("cannot encode the rows: {0}")]
+    Encode(String),
+    #[error("the export's task failed: {0}")]
+    Task(String),
+    /// The service failed before any row came.
+    #[error("{0}")]
+    Service(ApiError),
+}
+
+/// Something `update` wants done. Split by who carries it out, so each side matches
+/// its own kind exhaustively and a new effect cannot be dropped without a word.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
+    /// Network, journal, files and the opener: the runner (`effects.rs`) starts a task that
+    /// answers with a `Msg`.
+    Io(Io),
+    /// Writes to the terminal or hands it over: the loop (`mod.rs`), which owns it.
+    Tty(Tty),
+}
+
+/// What the runner does: each effect becomes a task that answers with zero or more `Msg`s.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Io {
+    /// Reads one job (a poll or a refresh); answers `JobFetched`. A read that changed the
+    /// job is stored in the journal first.
     FetchJob(String),
     /// Looks up a typed id (or a unique prefix of a known one) and tracks the job; with a
     /// submission, the new-job prompt of unknown outcome is recorded as that job's.
+    /// Answers `Tracked`.
     Track {
         typed: String,
         submission: Option<i64>,
     },
+    /// Reads the new-job prompts of unknown outcome again; answers `Unsure`.
     LoadUnsure,
+    /// The user said a prompt of unknown outcome made no job: the journal forgets it.
     DismissUnsure(i64),
+    /// `x`: the journal stops tracking a job (the service keeps it).
     Untrack(String),
-    Submit {
-        draft: DraftKey,
-        prompt: String,
-    },
+    /// Records a prompt, sends it once, records the outcome; answers `Submitted`. Never
+    /// retried: a send that may have reached the service is reported as such.
+    Submit { draft: DraftKey, prompt: String },
+    /// Reads the conversation and timeline of the job whose detail opened; answers
+    /// `Detail`.
     LoadDetail(String),
+    /// Reads one page of visitors; answers `Visitors` with the same generation, so a
+    /// reply for a page no longer wanted is dropped.
     FetchVisitors {
         generation: u64,
         query: VisitorsQuery,
     },
+    /// Writes every row of a range to a file in the background; answers
+    /// `ExportProgress` as pages come and `ExportDone` at the end.
     Export {
         query: VisitorsQuery,
-        format: Format,
+        format: DataFormat,
         /// As typed: `~` and relative paths are resolved when the export runs.
         path: PathBuf,
         /// The user confirmed replacing the file; otherwise an existing file stops it.
         overwrite: bool,
     },
+    /// Esc during an export: stops it; no file is written.
     CancelExport,
-    SaveDraft {
-        draft: DraftKey,
-        text: String,
-    },
-    SaveSetting {
-        name: &'static str,
-        value: String,
-    },
+    /// Keeps a draft's text in the journal, so it survives a crash or an SSH drop (only
+    /// the newest text of each draft is written when typing outruns the disk).
+    SaveDraft { draft: DraftKey, text: String },
+    /// Remembers a setting of the console (the visitors filter) for the next start.
+    SaveSetting { name: &'static str, value: String },
+    /// Counts the hour's uses of create and message again; answers `Budget`.
     RefreshBudget,
-    /// Checks the key and project with one read that costs no budget.
-    CheckLink,
-    /// Re-reads the tracked jobs from the journal.
+    /// Checks the key and project with one read that costs no budget; answers
+    /// `ConnectionChecked`.
+    CheckConnection,
+    /// Re-reads the tracked jobs from the journal (another docdeck may have added some);
+    /// answers `TrackedList`.
     ReloadTracked,
-    /// Terminal effects, done by the loop that owns the terminal.
-    Copy(String),
-    Bell,
-    Notify {
-        title: String,
-        body: String,
-    },
+    /// Opens a link with the desktop's opener; answers `OpenFailed` when it cannot.
     OpenUrl(String),
+}
+
+/// What the loop does itself, because it owns the terminal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tty {
+    /// Puts text on the user's clipboard with an OSC 52 escape (works over SSH).
+    Copy(String),
+    /// Rings the terminal bell: a job reached a final status.
+    Bell,
+    /// A desktop notification as an OSC 9 escape, which reaches the user's own machine
+    /// over SSH when the terminal supports it.
+    Notify { title: String, body: String },
     /// Ctrl+Z: give the terminal back and stop, as a shell job does; `fg` resumes.
     Suspend,
-    Edit {
-        draft: DraftKey,
-        text: String,
-    },
+    /// Ctrl+E: hands the terminal to `$EDITOR` on the draft; answers `EditorDone`.
+    Edit { draft: DraftKey, text: String },
 }

@@ -1,13 +1,15 @@
 //! The console. One task owns the state ([`app::App`]); input, replies and timers arrive
-//! as messages; `update` returns effects that run as tasks; the screen is drawn only
-//! when something changed and the queue is empty. Idle means asleep: the only timers are
-//! the next poll or link check, and the next moment a relative time on screen (an age, a
-//! countdown) reads differently.
+//! as messages; `update` returns effects: `Io` effects run as tasks in `effects.rs` (the
+//! network, the journal, files), `Tty` effects run here, as only the loop owns the
+//! terminal (escapes, suspend, the `$EDITOR` hand-off in `editor.rs`). The screen is
+//! drawn only when something changed and the queue is empty. Idle means asleep: the only
+//! timers are the next poll or link check, and the next moment a relative time on screen
+//! (an age, a countdown) reads differently.
 
 pub mod app;
 mod editor;
 pub mod effects;
-pub mod keymap;
+pub(crate) mod keymap;
 pub mod message;
 pub mod terminal;
 pub mod view;
@@ -27,10 +29,10 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use app::App;
 use effects::{Effects, Services};
-use message::{Clock, Effect, Msg};
+use message::{Clock, Effect, Msg, Tty};
 use terminal::Host;
-use view::ViewContext;
 use view::theme::Theme;
+use view::{ViewContext, ViewMemory};
 
 /// A source of terminal input. The loop asks for a new one after `$EDITOR` has run,
 /// because the old one may have read keys meant for the editor.
@@ -81,7 +83,7 @@ pub async fn drive<B: Backend>(
     mut app: App,
     terminal: &mut Terminal<B>,
     host: &mut dyn Host,
-    mut input: impl FnMut() -> Input,
+    input: impl FnMut() -> Input + Send + 'static,
     services: Services,
     mut options: LoopOptions,
 ) -> Result<App, LoopError> {
@@ -95,25 +97,27 @@ pub async fn drive<B: Backend>(
             Clock::now(),
         );
     }
-    let (keys_tx, mut keys) = unbounded_channel();
-    let mut reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
+    let mut keys = KeyReader::start(input);
+    // The view's memory between frames (list windows), owned here beside the app.
+    let mut memory = ViewMemory::default();
     let outcome = loop {
-        if app.take_dirty()
-            && let Err(err) = draw(terminal, &app, &mut options)
-        {
-            break Err(err);
+        if app.take_dirty() {
+            if let Err(err) = draw(terminal, &app, &mut memory, &mut options) {
+                break Err(err);
+            }
+            app.set_viewport(memory.viewport());
         }
         if app.quit {
             break Ok(());
         }
         let wake = app.next_wake();
-        let msg = next_msg(&mut rx, &mut keys, options.stop.as_mut(), wake).await;
+        let msg = next_msg(&mut rx, &mut keys.rx, options.stop.as_mut(), wake).await;
         let mut batch = vec![msg];
         // Take everything already waiting before drawing again.
         while let Ok(more) = rx.try_recv() {
             batch.push(more);
         }
-        while let Ok(event) = keys.try_recv() {
+        while let Ok(event) = keys.rx.try_recv() {
             batch.push(input_msg(event));
         }
         for msg in batch {
@@ -121,38 +125,96 @@ pub async fn drive<B: Backend>(
                 retake(terminal, host);
             }
             for effect in app.update(msg, Clock::now()) {
-                let Some(local) = effects.run(effect) else {
-                    continue;
-                };
-                match local {
-                    Effect::Edit { draft, text } => {
-                        // Stop reading input first, so the editor gets every key.
-                        if let Some(task) = reader.take() {
-                            task.abort();
-                            let _ = task.await;
+                match effect {
+                    Effect::Io(io) => effects.run(io),
+                    Effect::Tty(tty) => {
+                        let answer =
+                            tty_effect(tty, terminal, host, &mut keys, &options.editor).await;
+                        if let Some(msg) = answer {
+                            let _ = tx.send(msg);
                         }
-                        let result = editor::edit(host, &options.editor, &draft, text).await;
-                        reader = Some(tokio::spawn(forward_input(input(), keys_tx.clone())));
-                        let _ = terminal::full_redraw(terminal);
-                        let _ = tx.send(Msg::EditorDone { draft, result });
                     }
-                    Effect::Suspend => {
-                        if let Err(err) = host.suspend() {
-                            tracing::warn!("cannot give the terminal back: {err}");
-                        }
-                        host.stop_process();
-                        retake(terminal, host);
-                    }
-                    other => terminal_effect(other, host),
                 }
             }
         }
     };
-    if let Some(task) = reader.take() {
-        task.abort();
-    }
+    keys.stop();
     effects.finish().await;
     outcome.map(|()| app)
+}
+
+/// Reads the terminal in its own task, so the loop can take every waiting key at once.
+/// It can pause: while `$EDITOR` runs, the editor must get every key.
+pub(crate) struct KeyReader {
+    rx: UnboundedReceiver<io::Result<Event>>,
+    tx: UnboundedSender<io::Result<Event>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    /// Makes a new input source: the old one may have read keys meant for the editor.
+    input: Box<dyn FnMut() -> Input + Send>,
+}
+
+impl KeyReader {
+    fn start(input: impl FnMut() -> Input + Send + 'static) -> Self {
+        let (tx, rx) = unbounded_channel();
+        let mut reader = Self {
+            rx,
+            tx,
+            task: None,
+            input: Box::new(input),
+        };
+        reader.resume();
+        reader
+    }
+
+    /// Stops reading and waits until the reader has let go of the terminal.
+    pub(crate) async fn pause(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+            let _ = task.await;
+        }
+    }
+
+    /// Reads again, from a new input source.
+    pub(crate) fn resume(&mut self) {
+        let input = (self.input)();
+        self.task = Some(tokio::spawn(forward_input(input, self.tx.clone())));
+    }
+
+    fn stop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
+
+/// Carries out what only the owner of the terminal can. Returns the answer, if the
+/// effect has one.
+async fn tty_effect<B: Backend>(
+    tty: Tty,
+    terminal: &mut Terminal<B>,
+    host: &mut dyn Host,
+    keys: &mut KeyReader,
+    editor: &str,
+) -> Option<Msg> {
+    let multiplexer = host.multiplexer();
+    match tty {
+        Tty::Copy(text) => host.write_escape(&multiplexer.clipboard(&terminal::osc52(&text))),
+        Tty::Bell => host.write_escape(b"\x07"),
+        Tty::Notify { title, body } => {
+            host.write_escape(&multiplexer.wrap(&terminal::osc9(&title, &body)));
+        }
+        Tty::Suspend => {
+            if let Err(err) = host.suspend() {
+                tracing::warn!("cannot give the terminal back: {err}");
+            }
+            host.stop_process();
+            retake(terminal, host);
+        }
+        Tty::Edit { draft, text } => {
+            return Some(editor::hand_off(host, terminal, keys, editor, draft, text).await);
+        }
+    }
+    None
 }
 
 /// Takes the terminal again after a stop and forgets the last frame, so the next draw
@@ -164,7 +226,7 @@ fn retake<B: Backend>(terminal: &mut Terminal<B>, host: &mut dyn Host) {
     let _ = terminal::full_redraw(terminal);
 }
 
-/// Reads the terminal in its own task, so the loop can take every waiting key at once.
+/// Forwards every event of `input` to the loop until either ends.
 async fn forward_input(mut input: Input, tx: UnboundedSender<io::Result<Event>>) {
     while let Some(event) = input.next().await {
         if tx.send(event).is_err() {
@@ -214,6 +276,7 @@ async fn next_msg(
 fn draw<B: Backend>(
     terminal: &mut Terminal<B>,
     app: &App,
+    memory: &mut ViewMemory,
     options: &mut LoopOptions,
 ) -> Result<(), LoopError> {
     let cx = ViewContext {
@@ -223,44 +286,12 @@ fn draw<B: Backend>(
         utc: options.utc,
     };
     let frame = terminal
-        .draw(|frame| view::draw(frame, app, &cx))
+        .draw(|frame| view::draw(frame, app, &cx, memory))
         .map_err(|err| LoopError::Terminal(err.to_string()))?;
     if let Some(on_frame) = &mut options.on_frame {
         on_frame(frame.buffer);
     }
     Ok(())
-}
-
-/// Escapes the loop writes to the terminal itself (wrapped for tmux or screen when the
-/// console runs inside one).
-fn terminal_effect(effect: Effect, host: &mut dyn Host) {
-    let multiplexer = host.multiplexer();
-    match effect {
-        Effect::Copy(text) => host.write_escape(&multiplexer.clipboard(&terminal::osc52(&text))),
-        Effect::Bell => host.write_escape(b"\x07"),
-        Effect::Notify { title, body } => {
-            host.write_escape(&multiplexer.wrap(&terminal::osc9(&title, &body)));
-        }
-        // Effects that are not escapes are run by `effects` or the loop itself.
-        Effect::FetchJob(_)
-        | Effect::Track { .. }
-        | Effect::Untrack(_)
-        | Effect::LoadUnsure
-        | Effect::DismissUnsure(_)
-        | Effect::Submit { .. }
-        | Effect::LoadDetail(_)
-        | Effect::FetchVisitors { .. }
-        | Effect::Export { .. }
-        | Effect::CancelExport
-        | Effect::SaveDraft { .. }
-        | Effect::SaveSetting { .. }
-        | Effect::RefreshBudget
-        | Effect::CheckLink
-        | Effect::ReloadTracked
-        | Effect::OpenUrl(_)
-        | Effect::Edit { .. }
-        | Effect::Suspend => {}
-    }
 }
 
 /// The console on the real terminal: takes it, listens for signals, and gives it back

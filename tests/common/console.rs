@@ -8,7 +8,7 @@ use std::time::Duration;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use docdeck::journal::{Journal, Scope};
 use docdeck::server::RunningServer;
-use docdeck::tui::app::{App, Config, NotifyMode};
+use docdeck::tui::app::{App, ConsoleOptions, NotifyMode};
 use docdeck::tui::effects::Services;
 use docdeck::tui::terminal::Host;
 use docdeck::tui::view::theme::Theme;
@@ -116,7 +116,7 @@ impl Console {
             .trim_start_matches("http://")
             .trim_end_matches('/')
             .to_owned();
-        let config = Config {
+        let config = ConsoleOptions {
             profile: None,
             project: PROJECT.into(),
             host,

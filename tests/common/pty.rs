@@ -137,6 +137,14 @@ impl Pty {
         let deadline = Instant::now() + DEADLINE;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
+                // The reader may still hold output written just before the exit: wait
+                // until it has read to the end (the terminal's other side closes).
+                while Instant::now() < deadline {
+                    match self.changed.recv_timeout(deadline - Instant::now()) {
+                        Ok(()) => {}
+                        Err(_) => break,
+                    }
+                }
                 return status;
             }
             assert!(

@@ -46,7 +46,7 @@ fn query(
 }
 
 /// The definition, computed the slow obvious way.
-fn reference(events: &[ViewEvent], from: i64, to: i64) -> (VisitorTotals, Vec<PageVisitors>) {
+fn reference(events: &[ViewEvent], from: i64, to: i64) -> (VisitorTotals, Vec<PathVisitors>) {
     let mut site: [BTreeSet<&str>; 3] = Default::default();
     let mut pages: BTreeMap<&str, [BTreeSet<&str>; 3]> = BTreeMap::new();
     for e in events.iter().filter(|e| e.ts_ms >= from && e.ts_ms < to) {
@@ -63,9 +63,9 @@ fn reference(events: &[ViewEvent], from: i64, to: i64) -> (VisitorTotals, Vec<Pa
         ai: count(&site[1]),
         total: count(&site[2]),
     };
-    let mut rows: Vec<PageVisitors> = pages
+    let mut rows: Vec<PathVisitors> = pages
         .into_iter()
-        .map(|(path, sets)| PageVisitors {
+        .map(|(path, sets)| PathVisitors {
             path: path.to_owned(),
             human: count(&sets[0]),
             ai: count(&sets[1]),
@@ -96,7 +96,7 @@ fn a_visitor_seen_as_both_counts_once_in_total() {
     );
     assert_eq!(
         page.visitors[0],
-        PageVisitors {
+        PathVisitors {
             path: "/a".into(),
             human: 2,
             ai: 1,
@@ -105,7 +105,7 @@ fn a_visitor_seen_as_both_counts_once_in_total() {
     );
     assert_eq!(
         page.visitors[1],
-        PageVisitors {
+        PathVisitors {
             path: "/b".into(),
             human: 1,
             ai: 0,

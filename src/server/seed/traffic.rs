@@ -152,7 +152,7 @@ const AI_AGENTS: f64 = 450.0;
 
 impl TrafficModel {
     pub fn new(pages: &[String]) -> Result<Self, rand::distr::weighted::Error> {
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(clippy::cast_precision_loss)]
         let zipf = |rank: usize| 1.0 / ((rank + 1) as f64).powf(1.07);
         let human: Vec<f64> = (0..pages.len()).map(zipf).collect();
         let ai: Vec<f64> = pages
@@ -176,7 +176,7 @@ impl TrafficModel {
     }
 
     /// The views of one day; `day` counts from the first seeded day, for the trends.
-    #[allow(
+    #[expect(
         clippy::cast_possible_truncation,
         clippy::cast_sign_loss,
         clippy::cast_precision_loss

@@ -10,8 +10,9 @@ use super::jobs::{JobRow, short_id};
 use super::{App, CallClass, NoticeKind, Pane};
 use crate::api::{ApiError, JobStatus};
 use crate::text::normalize_newlines;
+use crate::tui::editor::EditorError;
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, DraftKey, Effect, Submitted};
+use crate::tui::message::{Clock, DraftKey, Effect, Io, Submitted, Tty};
 
 /// The prompt being written, the drafts of other targets, and a send in progress.
 #[derive(Debug)]
@@ -132,10 +133,10 @@ impl Composer {
     fn edited(&mut self, effects: &mut Vec<Effect>) {
         let text = self.text();
         self.drafts.insert(self.target.clone(), text.clone());
-        effects.push(Effect::SaveDraft {
+        effects.push(Effect::Io(Io::SaveDraft {
             draft: self.target.clone(),
             text,
-        });
+        }));
     }
 
     /// Moves the text shown to the draft of `target` (after what that draft holds) and
@@ -160,10 +161,10 @@ impl Composer {
         if self.target == *draft {
             self.set_text("");
         }
-        effects.push(Effect::SaveDraft {
+        effects.push(Effect::Io(Io::SaveDraft {
             draft: draft.clone(),
             text: String::new(),
-        });
+        }));
     }
 }
 
@@ -193,10 +194,12 @@ impl App {
         match action {
             Action::Send => self.submit(now, effects),
             Action::LeaveComposer => self.focus = Pane::Jobs,
-            Action::Editor if self.composer.sending.is_none() => effects.push(Effect::Edit {
-                draft: self.composer.target.clone(),
-                text: self.composer.text(),
-            }),
+            Action::Editor if self.composer.sending.is_none() => {
+                effects.push(Effect::Tty(Tty::Edit {
+                    draft: self.composer.target.clone(),
+                    text: self.composer.text(),
+                }))
+            }
             Action::Help => self.overlay = Some(super::Overlay::Help(self.context())),
             Action::Quit => self.quit = true,
             _ => {}
@@ -221,7 +224,7 @@ impl App {
         let draft = self.composer.target.clone();
         self.composer.error = None;
         self.composer.sending = Some((draft.clone(), prompt.clone()));
-        effects.push(Effect::Submit { draft, prompt });
+        effects.push(Effect::Io(Io::Submit { draft, prompt }));
     }
 
     pub(super) fn on_submitted(
@@ -238,7 +241,7 @@ impl App {
                 String::new()
             }
         };
-        effects.push(Effect::RefreshBudget);
+        effects.push(Effect::Io(Io::RefreshBudget));
         self.dirty = true;
         match outcome {
             Submitted::Accepted(job) => {
@@ -327,7 +330,9 @@ impl App {
                 self.composer.error = Some(submit_error(&err, &draft));
             }
             Submitted::NotSent(reason) => {
-                self.composer.error = Some(format!("not sent: {reason}; the text is kept"));
+                self.composer.error = Some(format!(
+                    "not sent: the journal could not record the prompt ({reason}); the text is kept"
+                ));
             }
         }
     }
@@ -335,7 +340,7 @@ impl App {
     pub(super) fn on_editor_done(
         &mut self,
         draft: DraftKey,
-        result: Result<String, String>,
+        result: Result<String, EditorError>,
         effects: &mut Vec<Effect>,
     ) {
         self.dirty = true;

@@ -6,21 +6,36 @@ use std::path::PathBuf;
 
 use chrono::NaiveDate;
 use crossterm::event::KeyEvent;
+use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{CursorMove, TextArea};
 
 use super::composer::is_line_break;
-use super::{App, Overlay, Range};
+use super::{App, DateRange, Overlay};
 use crate::api::{DateParam, VisitorsQuery, query::MAX_LIMIT};
-use crate::cli::Format;
+use crate::export::DataFormat;
 use crate::text::normalize_newlines;
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect};
 
-/// A one-line text field.
-fn field(text: &str) -> TextArea<'static> {
+/// A one-line text field, drawn as it is: its look follows the cursor when the cursor
+/// moves ([`show_focus`]), not on every frame.
+fn field(text: &str, focused: bool) -> TextArea<'static> {
     let mut area = TextArea::new(vec![text.to_owned()]);
     area.move_cursor(CursorMove::End);
+    area.set_cursor_line_style(Style::new());
+    show_focus(&mut area, focused);
     area
+}
+
+/// The field with the cursor is underlined and shows the cursor; the others show neither.
+fn show_focus(area: &mut TextArea<'static>, focused: bool) {
+    if focused {
+        area.set_cursor_style(Style::new().add_modifier(Modifier::REVERSED));
+        area.set_style(Style::new().add_modifier(Modifier::UNDERLINED));
+    } else {
+        area.set_cursor_style(Style::new());
+        area.set_style(Style::new());
+    }
 }
 
 fn value(area: &TextArea<'_>) -> String {
@@ -65,7 +80,7 @@ impl TrackForm {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            id: field(""),
+            id: field("", true),
             error: None,
             looking_up: false,
             for_submission: None,
@@ -106,13 +121,43 @@ pub enum FormField {
     Rows,
 }
 
-/// The ranges the filter form offers, in order.
-pub const PRESETS: &[&str] = &["7 days", "30 days", "90 days", "month", "custom", "all"];
+/// The ranges the filter form offers, in order, each with its name; `None` is "custom":
+/// the dates typed in the form.
+pub const PRESETS: [(&str, Option<DateRange>); 6] = [
+    ("7 days", Some(DateRange::LastDays(7))),
+    ("30 days", Some(DateRange::LastDays(30))),
+    ("90 days", Some(DateRange::LastDays(90))),
+    ("month", Some(DateRange::ThisMonth)),
+    ("custom", None),
+    ("all", Some(DateRange::AllTime)),
+];
+
+/// The names of [`PRESETS`], as the form shows them.
+#[must_use]
+pub fn preset_names() -> [&'static str; PRESETS.len()] {
+    PRESETS.map(|(name, _)| name)
+}
+
+/// Which choice of [`PRESETS`] stands for `range`: "custom" when no preset is it.
+fn choice_of(range: &DateRange) -> usize {
+    PRESETS
+        .iter()
+        .position(|(_, preset)| preset.as_ref() == Some(range))
+        .unwrap_or_else(custom_choice)
+}
+
+/// The "custom" choice of [`PRESETS`].
+fn custom_choice() -> usize {
+    PRESETS
+        .iter()
+        .position(|(_, preset)| preset.is_none())
+        .unwrap_or(0)
+}
 
 /// `f`: dates (a preset or custom) and rows per page.
 #[derive(Debug)]
 pub struct FilterForm {
-    pub field: FormField,
+    field: FormField,
     pub choice: usize,
     pub from: TextArea<'static>,
     pub to: TextArea<'static>,
@@ -120,6 +165,9 @@ pub struct FilterForm {
     /// Enter was pressed with a field marked: the form says to fix them (in the form, so
     /// the words go away with it).
     pub refused: bool,
+    /// What is wrong with the fields as they stand: checked when they change, not when
+    /// they are drawn.
+    problems: FilterProblems,
     today: NaiveDate,
 }
 
@@ -134,37 +182,48 @@ pub struct FilterProblems {
 
 impl FilterForm {
     #[must_use]
-    pub fn new(range: &Range, limit: u32, today: NaiveDate) -> Self {
-        let choice = match range {
-            Range::LastDays(7) => 0,
-            Range::LastDays(30) => 1,
-            Range::LastDays(90) => 2,
-            Range::ThisMonth => 3,
-            Range::AllTime => 5,
-            Range::LastDays(_) | Range::Custom { .. } => 4,
-        };
+    pub fn new(range: &DateRange, limit: u32, today: NaiveDate) -> Self {
+        let choice = choice_of(range);
         let (from, to) = range.bounds(today);
-        let show = |d: Option<DateParam>| d.map(|d| d.to_string()).unwrap_or_default();
-        Self {
+        let show = |d| DateParam::shown(d, "");
+        let mut form = Self {
             field: FormField::Range,
             choice,
-            from: field(&show(from)),
-            to: field(&show(to)),
-            rows: field(&limit.to_string()),
+            from: field(&show(from), false),
+            to: field(&show(to), false),
+            rows: field(&limit.to_string(), false),
             refused: false,
+            problems: FilterProblems::default(),
             today,
-        }
+        };
+        form.recheck();
+        form
     }
 
-    fn preset(&self) -> Option<Range> {
-        match self.choice {
-            0 => Some(Range::LastDays(7)),
-            1 => Some(Range::LastDays(30)),
-            2 => Some(Range::LastDays(90)),
-            3 => Some(Range::ThisMonth),
-            5 => Some(Range::AllTime),
-            _ => None,
-        }
+    /// Which field has the cursor.
+    #[must_use]
+    pub fn field(&self) -> FormField {
+        self.field
+    }
+
+    /// What is wrong with the fields, as last checked.
+    #[must_use]
+    pub fn problems(&self) -> &FilterProblems {
+        &self.problems
+    }
+
+    fn recheck(&mut self) {
+        self.problems = self.check().err().unwrap_or_default();
+    }
+
+    fn show_focus(&mut self) {
+        show_focus(&mut self.from, self.field == FormField::From);
+        show_focus(&mut self.to, self.field == FormField::To);
+        show_focus(&mut self.rows, self.field == FormField::Rows);
+    }
+
+    fn preset(&self) -> Option<DateRange> {
+        PRESETS.get(self.choice).and_then(|(_, range)| *range)
     }
 
     /// Picks another preset and shows its dates in the date fields.
@@ -175,10 +234,11 @@ impl FilterForm {
             .cast_unsigned();
         if let Some(range) = self.preset() {
             let (from, to) = range.bounds(self.today);
-            let show = |d: Option<DateParam>| d.map(|d| d.to_string()).unwrap_or_default();
-            self.from = field(&show(from));
-            self.to = field(&show(to));
+            let show = |d| DateParam::shown(d, "");
+            self.from = field(&show(from), false);
+            self.to = field(&show(to), false);
         }
+        self.recheck();
     }
 
     pub fn paste(&mut self, text: &str) {
@@ -191,14 +251,17 @@ impl FilterForm {
         self.typed();
     }
 
+    /// A field's text changed: a typed date makes the range custom, and the fields are
+    /// checked again.
     fn typed(&mut self) {
         if matches!(self.field, FormField::From | FormField::To) {
-            self.choice = 4;
+            self.choice = custom_choice();
         }
+        self.recheck();
     }
 
     /// The range and page size, or what is wrong with them.
-    pub fn check(&self) -> Result<(Range, u32), FilterProblems> {
+    pub fn check(&self) -> Result<(DateRange, u32), FilterProblems> {
         let mut problems = FilterProblems::default();
         let date = |field, area: &TextArea<'_>, slot: &mut Option<String>| {
             let text = value(area);
@@ -221,7 +284,7 @@ impl FilterForm {
                 "rows per page must be a whole number from 1 to {MAX_LIMIT}"
             ));
         }
-        let range = self.preset().unwrap_or(Range::Custom { from, to });
+        let range = self.preset().unwrap_or(DateRange::Custom { from, to });
         let (date_from, date_to) = range.bounds(self.today);
         let query = VisitorsQuery {
             date_from,
@@ -256,15 +319,16 @@ impl FilterForm {
         ];
         let at = ORDER.iter().position(|f| *f == self.field).unwrap_or(0);
         self.field = ORDER[if forward { (at + 1) % 4 } else { (at + 3) % 4 }];
+        self.show_focus();
     }
 }
 
 /// `e`: where and how to write the whole range.
 #[derive(Debug)]
 pub struct ExportForm {
-    pub format: Format,
+    pub format: DataFormat,
     pub path: TextArea<'static>,
-    pub on_format: bool,
+    on_format: bool,
     pub error: Option<String>,
     /// The file exists: the path as typed and where it resolved. Enter on the same text
     /// replaces it; any edit asks again.
@@ -293,13 +357,24 @@ impl ExportForm {
             day(query.date_to)
         );
         Self {
-            format: Format::Csv,
-            path: field(&name),
+            format: DataFormat::Csv,
+            path: field(&name, false),
             on_format: true,
             error: None,
             replace: None,
             query,
         }
+    }
+
+    /// Whether the cursor is on the format (else on the file name).
+    #[must_use]
+    pub fn on_format(&self) -> bool {
+        self.on_format
+    }
+
+    fn set_on_format(&mut self, on: bool) {
+        self.on_format = on;
+        show_focus(&mut self.path, !on);
     }
 
     /// The range to export, whole (no page).
@@ -319,7 +394,7 @@ impl ExportForm {
     /// The export found the file there: ask on the file field.
     pub fn ask_overwrite(&mut self, resolved: PathBuf) {
         self.replace = Some((value(&self.path), resolved));
-        self.on_format = false;
+        self.set_on_format(false);
         self.error = None;
     }
 
@@ -331,18 +406,15 @@ impl ExportForm {
     }
 
     fn toggle_format(&mut self) {
-        let (from, to) = match self.format {
-            Format::Json => (".json", ".csv"),
-            _ => (".csv", ".json"),
+        let from = self.format.extension();
+        self.format = match self.format {
+            DataFormat::Json => DataFormat::Csv,
+            DataFormat::Csv => DataFormat::Json,
         };
-        self.format = if self.format == Format::Json {
-            Format::Csv
-        } else {
-            Format::Json
-        };
+        let to = self.format.extension();
         let path = value(&self.path);
         if let Some(stem) = path.strip_suffix(from) {
-            self.path = field(&format!("{stem}{to}"));
+            self.path = field(&format!("{stem}{to}"), !self.on_format);
         }
     }
 }
@@ -445,13 +517,16 @@ impl App {
             Some(Action::Apply) => {
                 if value(&form.path).is_empty() {
                     form.error = Some("type the file to write".to_owned());
-                    form.on_format = false;
+                    form.set_on_format(false);
                 } else {
                     self.start_export(form, effects);
                     return None;
                 }
             }
-            Some(Action::NextField | Action::PrevField) => form.on_format = !form.on_format,
+            Some(Action::NextField | Action::PrevField) => {
+                let on = !form.on_format;
+                form.set_on_format(on);
+            }
             Some(Action::ChoiceLeft | Action::ChoiceRight) if form.on_format => {
                 form.toggle_format()
             }

@@ -8,7 +8,7 @@ use crate::api::{ApiError, Job, JobStatus};
 use crate::journal::{SentPrompt, StatusChange, TrackedJob};
 use crate::text::sanitize;
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, DraftKey, Effect};
+use crate::tui::message::{Clock, DraftKey, Effect, Io, Tty};
 
 /// One tracked job as the console shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +19,19 @@ pub struct JobRow {
     pub seen_at: Option<DateTime<Utc>>,
     /// Why the last read failed, when it did (for example, the job is gone).
     pub problem: Option<String>,
+}
+
+impl From<TrackedJob> for JobRow {
+    /// A job as the journal tracks it: its last snapshot, no read failed yet.
+    fn from(tracked: TrackedJob) -> Self {
+        Self {
+            id: tracked.id,
+            job: tracked.snapshot,
+            first_prompt: tracked.first_prompt,
+            seen_at: tracked.seen_at,
+            problem: None,
+        }
+    }
 }
 
 impl JobRow {
@@ -43,23 +56,11 @@ impl JobRow {
 pub struct JobList {
     pub rows: Vec<JobRow>,
     selected: Option<String>,
-    window: std::cell::Cell<usize>,
-    /// Rows on screen as last drawn: how far PgDn and PgUp move.
-    page_rows: std::cell::Cell<usize>,
 }
 
 impl JobList {
     pub fn load(&mut self, jobs: Vec<TrackedJob>) {
-        self.rows = jobs
-            .into_iter()
-            .map(|t| JobRow {
-                id: t.id,
-                job: t.snapshot,
-                first_prompt: t.first_prompt,
-                seen_at: t.seen_at,
-                problem: None,
-            })
-            .collect();
+        self.rows = jobs.into_iter().map(JobRow::from).collect();
         self.sort();
         if self.selected_index().is_none() {
             self.selected = self.rows.first().map(|r| r.id.clone());
@@ -76,13 +77,6 @@ impl JobList {
     pub fn selected_index(&self) -> Option<usize> {
         let id = self.selected.as_deref()?;
         self.rows.iter().position(|r| r.id == id)
-    }
-
-    /// The first row on screen for `visible` rows (see [`super::scroll_window`]).
-    #[must_use]
-    pub fn window(&self, selected: usize, visible: usize) -> usize {
-        self.page_rows.set(visible);
-        super::scroll_window(&self.window, selected, visible, self.rows.len())
     }
 
     #[must_use]
@@ -107,22 +101,17 @@ impl JobList {
         }
     }
 
-    /// PgDn / PgUp: a screen of rows (as last drawn) down or up.
-    fn page(&mut self, down: bool) {
+    /// Moves the cursor for a key of the list (see [`super::cursor::moved`]), with
+    /// `page` rows on screen; whether the key was one.
+    fn navigate(&mut self, action: Action, page: usize) -> bool {
         let at = self.selected_index().unwrap_or(0);
-        let rows = self.page_rows.get().max(1);
-        let next = if down {
-            at.saturating_add(rows)
-        } else {
-            at.saturating_sub(rows)
-        };
-        self.move_to(next);
-    }
-
-    fn step(&mut self, down: bool) {
-        let at = self.selected_index().unwrap_or(0);
-        let next = if down { at + 1 } else { at.saturating_sub(1) };
-        self.move_to(next);
+        match super::cursor::moved(at, self.rows.len(), action, page) {
+            Some(next) => {
+                self.move_to(next);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Adds or replaces a row, keeping the order and the cursor. Re-sorts only when the
@@ -184,33 +173,25 @@ fn order_key(row: &JobRow) -> std::cmp::Reverse<i64> {
 
 /// The opened job: its conversation and timeline come from the journal.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DetailView {
+pub struct JobDetail {
     pub id: String,
     pub conversation: Option<Vec<SentPrompt>>,
     pub timeline: Vec<StatusChange>,
     /// The first screen row shown, counted after wrapping. Keys move it freely; the view
-    /// clamps it to the last page as it draws (only it knows how lines wrap) and
-    /// remembers the clamped value, so `k` after `G` moves at once.
-    pub scroll: std::cell::Cell<usize>,
-    /// Rows of one page as last drawn: how far PgDn and PgUp move.
-    pub page: std::cell::Cell<usize>,
+    /// clamps it to the last page as it draws (only it knows how lines wrap), and a move
+    /// starts from where the last frame could show it, so `k` after `G` moves at once.
+    pub scroll: usize,
 }
 
-impl DetailView {
+impl JobDetail {
     #[must_use]
     pub fn new(id: String) -> Self {
         Self {
             id,
             conversation: None,
             timeline: Vec::new(),
-            scroll: std::cell::Cell::new(0),
-            page: std::cell::Cell::new(1),
+            scroll: 0,
         }
-    }
-
-    fn scroll_by(&self, rows: isize) {
-        let at = self.scroll.get();
-        self.scroll.set(at.saturating_add_signed(rows));
     }
 }
 
@@ -225,18 +206,16 @@ impl App {
         {
             return;
         }
+        if self.jobs.navigate(action, self.viewport.jobs_rows) {
+            return;
+        }
         match action {
-            Action::Up => self.jobs.step(false),
-            Action::Down => self.jobs.step(true),
-            Action::Top => self.jobs.move_to(0),
-            Action::Bottom => self.jobs.move_to(usize::MAX),
-            Action::NextPage => self.jobs.page(true),
-            Action::PrevPage => self.jobs.page(false),
             Action::Open => {
                 if let Some(row) = self.jobs.selected() {
                     let id = row.id.clone();
-                    self.overlay = Some(Overlay::Detail(DetailView::new(id.clone())));
-                    effects.push(Effect::LoadDetail(id));
+                    self.overlay = Some(Overlay::Detail(JobDetail::new(id.clone())));
+                    self.viewport.detail = None;
+                    effects.push(Effect::Io(Io::LoadDetail(id)));
                 }
             }
             Action::NewJob => {
@@ -249,7 +228,7 @@ impl App {
                 if let Some(id) = self.jobs.selected().map(|r| r.id.clone()) {
                     self.jobs.remove(&id);
                     self.poll.remove(&id);
-                    effects.push(Effect::Untrack(id.clone()));
+                    effects.push(Effect::Io(Io::Untrack(id.clone())));
                     self.notify(
                         NoticeKind::Info,
                         format!(
@@ -274,15 +253,17 @@ impl App {
         let Some(Overlay::Detail(detail)) = &mut self.overlay else {
             return;
         };
-        let page = detail.page.get().max(1).cast_signed();
+        let extent = self.viewport.detail;
+        let page = extent.map_or(1, |e| e.rows).max(1).cast_signed();
+        let by = |rows: isize| super::scrolled(detail.scroll, extent, rows);
         match action {
             Action::Close => self.overlay = None,
-            Action::Up => detail.scroll_by(-1),
-            Action::Down => detail.scroll_by(1),
-            Action::PrevPage => detail.scroll_by(-page),
-            Action::NextPage => detail.scroll_by(page),
-            Action::Top => detail.scroll.set(0),
-            Action::Bottom => detail.scroll.set(usize::MAX),
+            Action::Up => detail.scroll = by(-1),
+            Action::Down => detail.scroll = by(1),
+            Action::PrevPage => detail.scroll = by(-page),
+            Action::NextPage => detail.scroll = by(page),
+            Action::Top => detail.scroll = 0,
+            Action::Bottom => detail.scroll = usize::MAX,
             Action::FollowUp => {
                 let id = detail.id.clone();
                 self.overlay = None;
@@ -330,7 +311,7 @@ impl App {
             Some(link) => ("PR link", link.to_owned()),
             None => ("job id", row.id.clone()),
         };
-        effects.push(Effect::Copy(text));
+        effects.push(Effect::Tty(Tty::Copy(text)));
         self.notify(
             NoticeKind::Info,
             format!("copied the {what} to the clipboard (OSC 52)"),
@@ -358,10 +339,10 @@ impl App {
             return;
         };
         if self.config.has_display {
-            effects.push(Effect::OpenUrl(link));
+            effects.push(Effect::Io(Io::OpenUrl(link)));
             self.notify(NoticeKind::Info, "opening the PR link in the browser");
         } else {
-            effects.push(Effect::Copy(link));
+            effects.push(Effect::Tty(Tty::Copy(link)));
             self.notify(
                 NoticeKind::Info,
                 "no local display to open a browser: copied the PR link instead (OSC 52)",
@@ -376,7 +357,7 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
-        let link_before = self.link;
+        let link_before = self.connection;
         self.record_call(result.as_ref().map(|_| ()), CallClass::Read, Some(id), now);
         let Some(row) = self.jobs.get(id).cloned() else {
             // Untracked while the read was in flight: drop the answer.
@@ -393,7 +374,7 @@ impl App {
         // this read does change.
         let unchanged =
             matches!(&result, Ok(job) if row.job.as_ref() == Some(job)) && row.problem.is_none();
-        self.dirty |= !unchanged || self.link != link_before || !self.clock_ticking(now.mono);
+        self.dirty |= !unchanged || self.connection != link_before || !self.clock_ticking(now.mono);
         // A job without a status tells nothing (a broken body can read as an empty job):
         // the last known state stays, and the read counts as failed.
         let result = result.and_then(|job| {
@@ -459,7 +440,7 @@ impl App {
             return;
         }
         if matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id) {
-            effects.push(Effect::LoadDetail(id.to_owned()));
+            effects.push(Effect::Io(Io::LoadDetail(id.to_owned())));
         }
         if !after.is_final() || before.is_none_or(JobStatus::is_final) {
             return;
@@ -478,11 +459,11 @@ impl App {
         self.notify(kind, text.clone());
         match self.config.notify {
             super::NotifyMode::Off => {}
-            super::NotifyMode::Bell => effects.push(Effect::Bell),
-            super::NotifyMode::Desktop => effects.push(Effect::Notify {
+            super::NotifyMode::Bell => effects.push(Effect::Tty(Tty::Bell)),
+            super::NotifyMode::Desktop => effects.push(Effect::Tty(Tty::Notify {
                 title: "docdeck".to_owned(),
                 body: text,
-            }),
+            })),
         }
     }
 }

@@ -5,8 +5,8 @@
 use crossterm::event::KeyEvent;
 
 use super::{App, NoticeKind, Overlay};
-use crate::tui::keymap::{self, Action, Context};
-use crate::tui::message::{Clock, DraftKey, Effect};
+use crate::tui::keymap::{self, Action, KeyContext};
+use crate::tui::message::{Clock, DraftKey, Effect, Tty};
 
 /// Smallest terminal the console draws in; below it only `q` and Ctrl+C are read.
 pub const MIN_WIDTH: u16 = 60;
@@ -23,9 +23,9 @@ impl App {
     /// The "too small" screen offers `q` to quit: that and Ctrl+C quit; no other key
     /// reaches the pane or form hidden behind it.
     pub(super) fn on_key_too_small(&mut self, key: &KeyEvent, effects: &mut Vec<Effect>) {
-        match keymap::action(Context::Jobs, key) {
+        match keymap::action(KeyContext::Jobs, key) {
             Some(Action::Quit) => self.quit = true,
-            Some(Action::Suspend) => effects.push(Effect::Suspend),
+            Some(Action::Suspend) => effects.push(Effect::Tty(Tty::Suspend)),
             _ => {}
         }
     }
@@ -47,7 +47,7 @@ impl App {
     pub(super) fn on_global(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
         match action {
             Action::Quit => self.quit = true,
-            Action::Suspend => effects.push(Effect::Suspend),
+            Action::Suspend => effects.push(Effect::Tty(Tty::Suspend)),
             Action::Help => self.open_help(),
             Action::NextPane
             | Action::PrevPane
@@ -92,28 +92,31 @@ impl App {
     /// Help for the place the keys go to now, over whatever overlay is open.
     pub(super) fn open_help(&mut self) {
         let context = self.context();
-        if context == Context::Help {
+        if context == KeyContext::Help {
             self.close_help();
             return;
         }
         self.under_help = self.overlay.take().map(Box::new);
         self.overlay = Some(Overlay::Help(context));
-        self.help_scroll.set(0);
+        self.help_scroll = 0;
+        self.viewport.help = None;
     }
 
-    /// Keys of the help: close it, or scroll it where it does not fit.
-    pub(super) fn on_help_action(&mut self, action: Option<Action>) {
-        let at = self.help_scroll.get();
+    /// Keys of the help: close it, or scroll it where it does not fit. Returns whether
+    /// the key did anything.
+    pub(super) fn on_help_action(&mut self, action: Option<Action>) -> bool {
+        let by = |rows: isize| super::scrolled(self.help_scroll, self.viewport.help, rows);
         match action {
             Some(Action::Close) => self.close_help(),
-            Some(Action::Up) => self.help_scroll.set(at.saturating_sub(1)),
-            Some(Action::Down) => self.help_scroll.set(at.saturating_add(1)),
-            Some(Action::PrevPage) => self.help_scroll.set(at.saturating_sub(10)),
-            Some(Action::NextPage) => self.help_scroll.set(at.saturating_add(10)),
-            Some(Action::Top) => self.help_scroll.set(0),
-            Some(Action::Bottom) => self.help_scroll.set(usize::MAX),
-            _ => self.dirty = false,
+            Some(Action::Up) => self.help_scroll = by(-1),
+            Some(Action::Down) => self.help_scroll = by(1),
+            Some(Action::PrevPage) => self.help_scroll = by(-10),
+            Some(Action::NextPage) => self.help_scroll = by(10),
+            Some(Action::Top) => self.help_scroll = 0,
+            Some(Action::Bottom) => self.help_scroll = usize::MAX,
+            _ => return false,
         }
+        true
     }
 
     pub(super) fn close_help(&mut self) {

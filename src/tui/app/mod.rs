@@ -3,57 +3,46 @@
 //! the clock is passed in, so every behaviour is testable without a terminal or network.
 
 mod composer;
+mod connection;
+mod cursor;
 mod forms;
 mod jobs;
 mod keys;
-mod link;
-pub mod poll;
+pub(crate) mod poll;
 mod rate;
 mod track;
+mod viewport;
 mod visitors;
 
 #[cfg(test)]
 mod tests;
 
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use crossterm::event::{Event, KeyEvent};
 
 pub use composer::Composer;
-pub use forms::{ExportForm, FilterForm, FormField, PRESETS, TrackForm};
-pub use jobs::{DetailView, JobList, JobRow, short_id};
+use connection::RowsChange;
+pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
+pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
+pub use jobs::{JobDetail, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
-use link::RowsChange;
-pub use link::{CHECK_JOB_ID, Link, LinkCheck, countdown_text};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
-pub use visitors::{BarScale, PAGE_SIZES, Range, VisitorsTable, export_end_text};
+use viewport::scrolled;
+pub use viewport::{TextExtent, Viewport};
+pub use visitors::{
+    BarScale, DateRange, PAGE_SIZES, PageLoad, Shown, VisitorsTable, export_end_text, stopped_text,
+};
 
-use super::keymap::{self, Action, Context};
-use super::message::{Budget, Clock, DraftKey, Effect, Msg, Startup, Submitted};
+use super::keymap::{self, Action, KeyContext};
+use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
 use poll::{Cadences, FirstRead, Scheduler};
-
-/// The first row to show so that `selected` is visible in `visible` rows, moving the
-/// remembered window as little as possible (views call it while drawing; only the window
-/// position is remembered, as a scrolled list would).
-#[must_use]
-pub fn scroll_window(memory: &Cell<usize>, selected: usize, visible: usize, len: usize) -> usize {
-    let mut offset = memory.get();
-    if selected < offset {
-        offset = selected;
-    } else if selected >= offset + visible {
-        offset = selected + 1 - visible;
-    }
-    offset = offset.min(len.saturating_sub(visible));
-    memory.set(offset);
-    offset
-}
 
 /// What the console was opened with.
 #[derive(Debug, Clone)]
-pub struct Config {
+pub struct ConsoleOptions {
     pub profile: Option<String>,
     pub project: String,
     /// The service's host (and port), for the status bar.
@@ -70,7 +59,7 @@ pub struct Config {
 }
 
 /// How a job reaching a final status is announced, beyond the notice line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum NotifyMode {
     /// Nothing beyond the notice line.
     Off,
@@ -80,6 +69,20 @@ pub enum NotifyMode {
     /// A desktop notification sent as a terminal escape (OSC 9), which reaches the
     /// user's own machine over SSH when the terminal supports it.
     Desktop,
+}
+
+impl std::str::FromStr for NotifyMode {
+    type Err = String;
+
+    /// `off`, `bell` or `desktop`, in any case.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.to_ascii_lowercase().as_str() {
+            "off" => Ok(Self::Off),
+            "bell" => Ok(Self::Bell),
+            "desktop" => Ok(Self::Desktop),
+            _ => Err(format!("{text:?} is not one of off, bell, desktop")),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,8 +95,8 @@ pub enum Pane {
 /// A window on top of the panes that takes the keys while open.
 #[derive(Debug)]
 pub enum Overlay {
-    Help(Context),
-    Detail(DetailView),
+    Help(KeyContext),
+    Detail(JobDetail),
     Track(Box<TrackForm>),
     Filter(Box<FilterForm>),
     Export(Box<ExportForm>),
@@ -117,20 +120,20 @@ pub struct Notice {
 /// All the console's state.
 #[derive(Debug)]
 pub struct App {
-    pub config: Config,
+    pub config: ConsoleOptions,
     pub focus: Pane,
     pub overlay: Option<Overlay>,
     pub jobs: JobList,
     pub composer: Composer,
     pub visitors: VisitorsTable,
     pub poll: Scheduler,
-    pub link: Link,
+    pub connection: Connection,
     pub last_ok: Option<DateTime<Utc>>,
     /// Why the link is failing, until it recovers.
     pub last_error: Option<String>,
     /// The 429 pause of each class of call.
     pub pauses: RatePauses,
-    pub check: LinkCheck,
+    pub check: ConnectionCheck,
     /// When something on screen next changes with the clock alone.
     display_due: Option<Instant>,
     /// When the first age in the jobs list next reads differently (shown or not).
@@ -144,13 +147,15 @@ pub struct App {
     /// The overlay the help was opened over, back when the help closes.
     under_help: Option<Box<Overlay>>,
     /// The first help row shown, when the help scrolls (the view clamps it).
-    pub help_scroll: Cell<usize>,
+    pub help_scroll: usize,
+    /// What the last frame measured (see [`Viewport`]).
+    viewport: Viewport,
     dirty: bool,
 }
 
 impl App {
     #[must_use]
-    pub fn new(config: Config) -> Self {
+    pub fn new(config: ConsoleOptions) -> Self {
         let poll = Scheduler::new(Cadences::with_interval(config.poll_interval), config.seed);
         Self {
             focus: Pane::Jobs,
@@ -159,11 +164,11 @@ impl App {
             composer: Composer::new(),
             visitors: VisitorsTable::default(),
             poll,
-            link: Link::Waiting,
+            connection: Connection::Waiting,
             last_ok: None,
             last_error: None,
             pauses: RatePauses::default(),
-            check: LinkCheck::default(),
+            check: ConnectionCheck::default(),
             display_due: None,
             ages_due: None,
             budget: Budget::default(),
@@ -172,10 +177,16 @@ impl App {
             quit: false,
             size: None,
             under_help: None,
-            help_scroll: Cell::new(0),
+            help_scroll: 0,
+            viewport: Viewport::default(),
             dirty: true,
             config,
         }
+    }
+
+    /// What the frame just drawn measured: the loop hands it over after each draw.
+    pub fn set_viewport(&mut self, viewport: Viewport) {
+        self.viewport = viewport;
     }
 
     /// Whether something visible changed since the last call (and forgets it).
@@ -194,9 +205,9 @@ impl App {
                 self.dirty |= self.clock_ticking(now.mono)
                     || self.display_due.is_some_and(|due| due <= now.mono);
             }
-            Msg::LinkChecked(result) => self.on_link_checked(result, now),
+            Msg::ConnectionChecked(result) => self.on_link_checked(result, now),
             Msg::OpenFailed { url, reason } => {
-                effects.push(Effect::Copy(url));
+                effects.push(Effect::Tty(Tty::Copy(url)));
                 self.notify(
                     NoticeKind::Warning,
                     format!(
@@ -217,7 +228,7 @@ impl App {
                 if draft == DraftKey::NewJob
                     && matches!(&outcome, Submitted::Failed(err) if err.may_have_reached_server())
                 {
-                    effects.push(Effect::LoadUnsure);
+                    effects.push(Effect::Io(Io::LoadUnsure));
                 }
                 self.on_submitted(draft, outcome, now, &mut effects);
             }
@@ -235,6 +246,7 @@ impl App {
                 {
                     detail.conversation = Some(conversation);
                     detail.timeline = timeline;
+                    self.viewport.detail = None;
                 }
                 self.dirty = true;
             }
@@ -249,9 +261,11 @@ impl App {
                 self.budget = budget;
             }
             Msg::EditorDone { draft, result } => self.on_editor_done(draft, result, &mut effects),
-            Msg::LocalFailure(reason) => {
-                self.notify(NoticeKind::Error, reason);
-            }
+            Msg::LocalFailure(reason) => self.notify(NoticeKind::Error, reason.to_string()),
+            Msg::DraftNotSaved(reason) => self.notify(
+                NoticeKind::Error,
+                format!("the draft could not be saved: {reason}"),
+            ),
             Msg::Terminate => self.quit = true,
             Msg::Continued => self.dirty = true,
         }
@@ -265,7 +279,7 @@ impl App {
     /// the next change of a relative time on screen. `None`: sleep until input.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        [self.poll.next_due(), self.check.due, self.display_due]
+        [self.poll.next_wake(), self.check.due, self.display_due]
             .into_iter()
             .flatten()
             .min()
@@ -289,24 +303,24 @@ impl App {
         if !self.check.in_flight && self.check.due.is_some_and(|due| due <= now.mono) {
             self.check.due = None;
             self.check.in_flight = true;
-            effects.push(Effect::CheckLink);
+            effects.push(Effect::Io(Io::CheckConnection));
         }
         for id in self.poll.take_due(now.mono) {
-            effects.push(Effect::FetchJob(id));
+            effects.push(Effect::Io(Io::FetchJob(id)));
         }
     }
 
     /// The context that reads keys now.
     #[must_use]
-    pub fn context(&self) -> Context {
+    pub fn context(&self) -> KeyContext {
         match &self.overlay {
-            Some(Overlay::Help(_)) => Context::Help,
-            Some(Overlay::Detail(_)) => Context::Detail,
-            Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => Context::Form,
+            Some(Overlay::Help(_)) => KeyContext::Help,
+            Some(Overlay::Detail(_)) => KeyContext::Detail,
+            Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
             None => match self.focus {
-                Pane::Jobs => Context::Jobs,
-                Pane::Composer => Context::Composer,
-                Pane::Visitors => Context::Visitors,
+                Pane::Jobs => KeyContext::Jobs,
+                Pane::Composer => KeyContext::Composer,
+                Pane::Visitors => KeyContext::Visitors,
             },
         }
     }
@@ -317,6 +331,9 @@ impl App {
             Event::Paste(text) => self.on_paste(&text, effects),
             Event::Resize(width, height) => {
                 self.size = Some((width, height));
+                // Text wraps anew: where it ends is known again after the next frame.
+                self.viewport.detail = None;
+                self.viewport.help = None;
                 self.dirty = true;
             }
             Event::FocusGained => self.dirty = true,
@@ -346,19 +363,25 @@ impl App {
         }
         let context = self.context();
         let action = keymap::action(context, key);
-        self.dirty = true;
         match (context, action) {
             (_, Some(action)) if self.refused_read_only(action) => {}
             (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
-            (Context::Help, action) => self.on_help_action(action),
-            (Context::Form, action) => self.on_form_key(key, action, now, effects),
-            (Context::Detail, Some(action)) => self.on_detail_action(action, now, effects),
-            (Context::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
-            (Context::Composer, Some(action)) => self.on_composer_action(action, now, effects),
-            (Context::Composer, None) => self.composer.key(key, effects),
+            (KeyContext::Help, action) => {
+                if !self.on_help_action(action) {
+                    return;
+                }
+            }
+            (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
+            (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
+            (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
+            (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
+            (KeyContext::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),
-            (_, None) => self.dirty = false,
+            // An unbound key changes nothing; it leaves alone what an earlier message of
+            // the same batch asked for.
+            (_, None) => return,
         }
+        self.dirty = true;
     }
 
     fn on_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
@@ -411,12 +434,12 @@ impl App {
         }
         self.focus = pane;
         match pane {
-            Pane::Visitors if self.visitors.page.is_none() && !self.visitors.loading => {
+            Pane::Visitors if self.visitors.wants_first_page() => {
                 self.fetch_visitors(now, effects);
             }
             Pane::Composer => {
                 self.aim_composer();
-                effects.push(Effect::RefreshBudget);
+                effects.push(Effect::Io(Io::RefreshBudget));
             }
             _ => {}
         }
@@ -428,9 +451,9 @@ impl App {
         if self.focus == Pane::Visitors {
             self.fetch_visitors(now, effects);
         }
-        effects.push(Effect::RefreshBudget);
-        effects.push(Effect::ReloadTracked);
-        effects.push(Effect::LoadUnsure);
+        effects.push(Effect::Io(Io::RefreshBudget));
+        effects.push(Effect::Io(Io::ReloadTracked));
+        effects.push(Effect::Io(Io::LoadUnsure));
         self.check.due = Some(now.mono);
         let paused: Vec<String> = CallClass::ALL
             .into_iter()

@@ -14,6 +14,10 @@ use crate::api::JobStatus;
 
 /// Reads in flight at once, across all jobs.
 pub const MAX_IN_FLIGHT: usize = 4;
+/// Reads are started on a grid of this step: every read due within one step waits for
+/// the step's end, so 100 jobs polled every 3 s wake the console a few times a second,
+/// not once per read. A read is never early, and late by less than one step.
+pub const WAKE_STEP: Duration = Duration::from_millis(500);
 /// The longest wait after errors.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(60);
 /// A 429 without `Retry-After` pauses this long.
@@ -80,6 +84,8 @@ pub struct Scheduler {
     rate_paused_until: Option<Instant>,
     paused: bool,
     rng: ChaCha8Rng,
+    /// Where the grid of [`WAKE_STEP`] starts.
+    epoch: Instant,
 }
 
 impl Scheduler {
@@ -94,12 +100,19 @@ impl Scheduler {
             rate_paused_until: None,
             paused: false,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            epoch: Instant::now(),
         }
     }
 
+    /// When the loop should wake for the next read: the end of the grid step the next
+    /// read falls in (see [`WAKE_STEP`]).
     #[must_use]
-    pub fn cadences(&self) -> Cadences {
-        self.cadences
+    pub fn next_wake(&self) -> Option<Instant> {
+        let due = self.next_due()?;
+        let step = WAKE_STEP.as_nanos();
+        let since = due.saturating_duration_since(self.epoch).as_nanos();
+        let late = (step - since % step) % step;
+        Some(due + Duration::from_nanos(u64::try_from(late).unwrap_or(0)))
     }
 
     /// Schedules a job from its last known status, first read as `first` says.
@@ -269,12 +282,6 @@ impl Scheduler {
         self.paused
     }
 
-    /// Until when a 429 holds the reads, if it still does at `now`.
-    #[must_use]
-    pub fn rate_paused_until(&self, now: Instant) -> Option<Instant> {
-        self.rate_paused_until.filter(|until| *until > now)
-    }
-
     /// When the next read is due (after any pause), or `None` when nothing is polled.
     #[must_use]
     pub fn next_due(&self) -> Option<Instant> {
@@ -283,12 +290,6 @@ impl Scheduler {
         }
         let next = self.queue.first().map(|(at, _)| *at)?;
         Some(self.rate_paused_until.map_or(next, |until| next.max(until)))
-    }
-
-    /// Whether any job is read on a schedule (or is being read).
-    #[must_use]
-    pub fn is_polling(&self) -> bool {
-        self.in_flight > 0 || !self.queue.is_empty()
     }
 
     #[must_use]
@@ -301,4 +302,41 @@ impl Scheduler {
 #[must_use]
 pub fn ceil_secs(wait: Duration) -> u64 {
     wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_due_within_one_step_share_one_wake_and_none_is_early() {
+        let mut poll = Scheduler::new(Cadences::with_interval(Duration::from_secs(3)), 1);
+        let start = poll.epoch;
+        // Ten jobs spread over one cadence, as a journal of active jobs is at start.
+        for i in 0..10 {
+            poll.schedule(&format!("j{i}"), None, start, FirstRead::Spread);
+        }
+        let mut now = start;
+        let mut wakes = 0;
+        let mut read = 0;
+        while read < 10 {
+            let due = poll.next_due().unwrap();
+            let wake = poll.next_wake().unwrap();
+            assert!(wake >= due, "never early");
+            assert!(wake - due < WAKE_STEP, "late by less than one step");
+            let on_grid = (wake - start).as_nanos() % WAKE_STEP.as_nanos();
+            assert_eq!(on_grid, 0, "wakes fall on the grid");
+            now = now.max(wake);
+            wakes += 1;
+            for id in poll.take_due(now) {
+                // Answered at once: read again after a cadence.
+                poll.succeeded(&id, None, now + Duration::from_secs(3600));
+                read += 1;
+            }
+        }
+        assert!(
+            wakes <= 3000 / 500,
+            "ten reads over 3 s take at most one wake per step, took {wakes}"
+        );
+    }
 }

@@ -7,7 +7,7 @@ use crate::api::{ApiError, Job};
 use crate::journal::{TrackedJob, UnsureSend};
 use crate::text::sanitize;
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect};
+use crate::tui::message::{Clock, Effect, Io, Tty};
 
 impl App {
     pub(super) fn on_tracked(
@@ -77,13 +77,7 @@ impl App {
                 now.mono,
                 super::poll::FirstRead::Now,
             );
-            self.jobs.upsert(JobRow {
-                id: tracked.id,
-                job: tracked.snapshot,
-                first_prompt: tracked.first_prompt,
-                seen_at: tracked.seen_at,
-                problem: None,
-            });
+            self.jobs.upsert(JobRow::from(tracked));
             self.dirty = true;
         }
     }
@@ -119,10 +113,10 @@ impl App {
         } else {
             form.error = None;
             form.looking_up = true;
-            effects.push(Effect::Track {
+            effects.push(Effect::Io(Io::Track {
                 typed,
                 submission: form.for_submission,
-            });
+            }));
         }
         Some(Overlay::Track(form))
     }
@@ -185,7 +179,7 @@ impl App {
         match action {
             Action::Untrack => {
                 self.jobs.remove(&format!("{UNSURE}{submission}"));
-                effects.push(Effect::DismissUnsure(submission));
+                effects.push(Effect::Io(Io::DismissUnsure(submission)));
                 self.notify(NoticeKind::Info, "dismissed the prompt of unknown outcome");
             }
             Action::Track => {
@@ -197,7 +191,7 @@ impl App {
             }
             Action::Copy => {
                 if let Some(prompt) = self.jobs.selected().and_then(|r| r.first_prompt.clone()) {
-                    effects.push(Effect::Copy(prompt));
+                    effects.push(Effect::Tty(Tty::Copy(prompt)));
                     self.notify(
                         NoticeKind::Info,
                         "copied the prompt to the clipboard (OSC 52)",

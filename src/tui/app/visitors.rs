@@ -8,13 +8,15 @@ use chrono::NaiveDate;
 use super::{App, CallClass, ExportForm, FilterForm, NoticeKind, Overlay};
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect, ExportEnd};
+use crate::tui::message::{Clock, Effect, ExportEnd, Io};
 
 mod export;
+mod load;
 mod range;
 
-pub use export::export_end_text;
-pub use range::Range;
+pub use export::{export_end_text, stopped_text};
+pub use load::{PageLoad, Shown};
+pub use range::DateRange;
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -30,18 +32,14 @@ pub struct ExportProgress {
 /// The visitors pane's state.
 #[derive(Debug)]
 pub struct VisitorsTable {
-    pub range: Range,
+    pub range: DateRange,
     pub limit: u32,
     pub offset: u64,
-    /// Grows with every request; a reply with another number is for a page no longer
-    /// wanted and is dropped.
-    pub generation: u64,
-    pub loading: bool,
-    pub page: Option<VisitorsPage>,
-    /// The query of the page on screen, and of the one being fetched.
-    pub shown: Option<VisitorsQuery>,
-    pending: Option<VisitorsQuery>,
-    pub error: Option<String>,
+    /// The page on screen and the request out, if any (changed only by the pane's own
+    /// transitions).
+    load: PageLoad,
+    /// The number of the last request sent (the next one gets the next number).
+    requests: u64,
     pub selected: usize,
     pub export: Option<ExportProgress>,
     /// How the last export ended, said under the table until the next one starts.
@@ -52,7 +50,6 @@ pub struct VisitorsTable {
     /// by total descending), learned from the range's first page; until then the range's
     /// total. The same on every page and scroll position.
     top: Option<TopRow>,
-    pub window: std::cell::Cell<usize>,
 }
 
 /// The largest row of a range, and which range.
@@ -84,21 +81,16 @@ impl BarScale {
 impl Default for VisitorsTable {
     fn default() -> Self {
         Self {
-            range: Range::LastDays(7),
+            range: DateRange::LastDays(7),
             limit: crate::api::query::DEFAULT_LIMIT,
             offset: 0,
-            generation: 0,
-            loading: false,
-            page: None,
-            shown: None,
-            pending: None,
-            error: None,
+            load: PageLoad::Idle,
+            requests: 0,
             selected: 0,
             export: None,
             export_end: None,
             export_form: None,
             top: None,
-            window: std::cell::Cell::new(0),
         }
     }
 }
@@ -107,7 +99,7 @@ impl VisitorsTable {
     /// Restores the filter saved by an earlier session: `RANGE` or `RANGE|LIMIT`.
     pub fn restore(&mut self, saved: &str) {
         let (range, limit) = saved.split_once('|').unwrap_or((saved, ""));
-        if let Some(range) = Range::from_setting(range) {
+        if let Some(range) = DateRange::from_setting(range) {
             self.range = range;
         }
         if let Ok(limit) = limit.parse::<u32>()
@@ -143,15 +135,97 @@ impl VisitorsTable {
     /// What a full bar means on the page shown.
     #[must_use]
     pub fn bar_scale(&self) -> Option<BarScale> {
-        let page = self.page.as_ref()?;
-        let shown = self.shown.as_ref();
+        let Shown { page, query } = self.load.shown()?;
         let top = self
             .top
-            .filter(|top| shown.is_some_and(|q| q.date_from == top.from && q.date_to == top.to));
+            .filter(|top| query.date_from == top.from && query.date_to == top.to);
         Some(match top {
             Some(top) => BarScale::TopRow(top.total),
             None => BarScale::Total(page.totals.total),
         })
+    }
+
+    /// Where the pane's page stands.
+    #[must_use]
+    pub fn load(&self) -> &PageLoad {
+        &self.load
+    }
+
+    /// The rows of the page on screen (none before the first page).
+    #[must_use]
+    pub fn rows(&self) -> &[crate::api::PathVisitors] {
+        self.load.shown().map_or(&[], |s| &s.page.visitors)
+    }
+
+    /// The pane is shown for the first time, or again after its first request failed:
+    /// it has nothing to show and nothing on the way.
+    #[must_use]
+    pub fn wants_first_page(&self) -> bool {
+        self.load.shown().is_none() && !self.load.is_fetching()
+    }
+
+    /// Numbers a request for `query` and waits for its reply.
+    fn fetching(&mut self, query: VisitorsQuery) -> u64 {
+        self.requests += 1;
+        self.load.fetch(self.requests, query);
+        self.requests
+    }
+
+    /// Takes a reply: a new page keeps the cursor on the page and teaches the bar scale.
+    fn answer(&mut self, generation: u64, result: Result<VisitorsPage, String>) {
+        if let Some(shown) = self.load.answer(generation, result) {
+            let rows = shown.page.visitors.len();
+            self.selected = self.selected.min(rows.saturating_sub(1));
+            self.learn_top();
+        }
+    }
+
+    /// What a key of the pane does to the pane itself, and what it asks of the app.
+    fn on_action(&mut self, action: Action, today: NaiveDate) -> PaneOutcome {
+        match action {
+            // PgDn and PgUp are the service's pages here (`n` and `p`), never a screen.
+            Action::Up | Action::Down | Action::Top | Action::Bottom => {
+                let rows = self.rows().len();
+                if let Some(next) = super::cursor::moved(self.selected, rows, action, 1) {
+                    self.selected = next;
+                }
+            }
+            Action::NextPage => {
+                // The page shown decides: paging while a fetch runs pages from the target.
+                let has_more = self.load.shown().is_some_and(|s| s.page.has_more);
+                if !has_more && !self.load.is_fetching() {
+                    return PaneOutcome::Notice("this is the last page");
+                }
+                self.offset += u64::from(self.limit);
+                self.selected = 0;
+                return PaneOutcome::Fetch;
+            }
+            Action::PrevPage => {
+                if self.offset == 0 {
+                    return PaneOutcome::Notice("this is the first page");
+                }
+                self.offset = self.offset.saturating_sub(u64::from(self.limit));
+                self.selected = 0;
+                return PaneOutcome::Fetch;
+            }
+            Action::MoreRows | Action::FewerRows => {
+                let limit = step_size(self.limit, action == Action::MoreRows);
+                return PaneOutcome::SetFilter(self.range, limit);
+            }
+            Action::Filter => {
+                let form = FilterForm::new(&self.range, self.limit, today);
+                return PaneOutcome::Open(Overlay::Filter(Box::new(form)));
+            }
+            Action::Export => {
+                if self.export.take().is_some() {
+                    return PaneOutcome::ExportCancelled;
+                }
+                let form = ExportForm::new(&self.query(today));
+                return PaneOutcome::Open(Overlay::Export(Box::new(form)));
+            }
+            _ => {}
+        }
+        PaneOutcome::Done
     }
 
     #[cfg(test)]
@@ -162,7 +236,7 @@ impl VisitorsTable {
     /// Learns the range's largest row from its first page (and from any later row that
     /// is larger, when the data grew meanwhile).
     fn learn_top(&mut self) {
-        let (Some(page), Some(query)) = (&self.page, &self.shown) else {
+        let Some(Shown { page, query }) = self.load.shown() else {
             return;
         };
         let largest = page.visitors.iter().map(|r| r.total).max().unwrap_or(0);
@@ -184,24 +258,38 @@ impl VisitorsTable {
     }
 }
 
+/// What a key in the visitors pane asks of the app, beyond what it changed in the pane.
+#[derive(Debug)]
+enum PaneOutcome {
+    /// Handled in the pane (or not a key of the pane).
+    Done,
+    /// The page to show changed: fetch it.
+    Fetch,
+    /// Nothing to do, and the notice line says why.
+    Notice(&'static str),
+    /// A new range or page size, saved and fetched.
+    SetFilter(DateRange, u32),
+    /// A form to open over the pane.
+    Open(Overlay),
+    /// The running export was cancelled.
+    ExportCancelled,
+}
+
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
-            self.visitors.error = Some(format!("{why}; r loads the page then"));
+            self.visitors
+                .load
+                .refuse(format!("{why}; r loads the page then"));
             return;
         }
         let query = self.visitors.query(now.wall.date_naive());
         if let Err(err) = query.validate() {
-            self.visitors.error = Some(err.to_string());
+            self.visitors.load.refuse(err.to_string());
             return;
         }
-        self.visitors.generation += 1;
-        self.visitors.loading = true;
-        self.visitors.pending = Some(query.clone());
-        effects.push(Effect::FetchVisitors {
-            generation: self.visitors.generation,
-            query,
-        });
+        let generation = self.visitors.fetching(query.clone());
+        effects.push(Effect::Io(Io::FetchVisitors { generation, query }));
     }
 
     pub(super) fn on_visitors(
@@ -212,78 +300,28 @@ impl App {
     ) {
         self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
         self.dirty = true;
-        if generation != self.visitors.generation {
-            return;
-        }
-        let table = &mut self.visitors;
-        table.loading = false;
-        match result {
-            Ok(page) => {
-                table.selected = table.selected.min(page.visitors.len().saturating_sub(1));
-                table.page = Some(page);
-                table.shown = table.pending.take();
-                table.error = None;
-                table.learn_top();
-            }
-            Err(err) => table.error = Some(err.to_string()),
-        }
+        self.visitors
+            .answer(generation, result.map_err(|err| err.to_string()));
     }
 
+    /// Routes a key of the visitors pane: the pane changes itself, the app does what is
+    /// shared (requests under the rate pauses, notices, overlays, settings).
     pub(super) fn on_visitors_action(
         &mut self,
         action: Action,
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
-        let rows = self.visitors.page.as_ref().map_or(0, |p| p.visitors.len());
-        let table = &mut self.visitors;
-        match action {
-            Action::Up => table.selected = table.selected.saturating_sub(1),
-            Action::Down => table.selected = (table.selected + 1).min(rows.saturating_sub(1)),
-            Action::Top => table.selected = 0,
-            Action::Bottom => table.selected = rows.saturating_sub(1),
-            Action::NextPage => {
-                // The page shown decides: paging while a fetch runs pages from the target.
-                let has_more = table.page.as_ref().is_some_and(|p| p.has_more);
-                if has_more || table.loading {
-                    table.offset += u64::from(table.limit);
-                    table.selected = 0;
-                    self.fetch_visitors(now, effects);
-                } else {
-                    self.notify(NoticeKind::Info, "this is the last page");
-                }
+        match self.visitors.on_action(action, now.wall.date_naive()) {
+            PaneOutcome::Done => {}
+            PaneOutcome::Fetch => self.fetch_visitors(now, effects),
+            PaneOutcome::Notice(text) => self.notify(NoticeKind::Info, text),
+            PaneOutcome::SetFilter(range, limit) => self.set_filter(range, limit, now, effects),
+            PaneOutcome::Open(overlay) => self.overlay = Some(overlay),
+            PaneOutcome::ExportCancelled => {
+                effects.push(Effect::Io(Io::CancelExport));
+                self.notify(NoticeKind::Info, "export cancelled; nothing was written");
             }
-            Action::PrevPage => {
-                if table.offset > 0 {
-                    table.offset = table.offset.saturating_sub(u64::from(table.limit));
-                    table.selected = 0;
-                    self.fetch_visitors(now, effects);
-                } else {
-                    self.notify(NoticeKind::Info, "this is the first page");
-                }
-            }
-            Action::MoreRows | Action::FewerRows => {
-                let limit = step_size(table.limit, action == Action::MoreRows);
-                self.set_filter(self.visitors.range, limit, now, effects);
-            }
-            Action::Filter => {
-                let form = FilterForm::new(
-                    &self.visitors.range,
-                    self.visitors.limit,
-                    now.wall.date_naive(),
-                );
-                self.overlay = Some(Overlay::Filter(Box::new(form)));
-            }
-            Action::Export => {
-                if self.visitors.export.take().is_some() {
-                    effects.push(Effect::CancelExport);
-                    self.notify(NoticeKind::Info, "export cancelled; nothing was written");
-                } else {
-                    let query = self.visitors.query(now.wall.date_naive());
-                    self.overlay = Some(Overlay::Export(Box::new(ExportForm::new(&query))));
-                }
-            }
-            _ => {}
         }
     }
 
@@ -291,7 +329,7 @@ impl App {
     /// saved for the next session, and fetched.
     pub(super) fn set_filter(
         &mut self,
-        range: Range,
+        range: DateRange,
         limit: u32,
         now: Clock,
         effects: &mut Vec<Effect>,
@@ -305,10 +343,10 @@ impl App {
         table.range = range;
         table.limit = limit;
         table.selected = 0;
-        effects.push(Effect::SaveSetting {
+        effects.push(Effect::Io(Io::SaveSetting {
             name: "visitors.filter",
             value: table.setting(),
-        });
+        }));
         self.fetch_visitors(now, effects);
     }
 }

@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::Services;
-use crate::api::{ApiError, PageVisitors, VisitorsPage, VisitorsQuery};
-use crate::cli::Format;
-use crate::tui::message::{ExportEnd, Msg};
+use crate::api::{ApiError, PathVisitors, VisitorsPage, VisitorsQuery};
+use crate::export::{self as data, DataFormat};
+use crate::tui::message::{ExportEnd, ExportError, Msg};
 
 /// What the export is asked to do.
 pub(super) struct Job {
     pub query: VisitorsQuery,
-    pub format: Format,
+    pub format: DataFormat,
     pub path: PathBuf,
     pub overwrite: bool,
 }
@@ -36,7 +36,7 @@ async fn export(s: &Services, tx: &UnboundedSender<Msg>, job: Job) -> ExportEnd 
         return ExportEnd::Exists(path);
     }
     // The rows are kept as they arrive, so a stop part-way loses none of them.
-    let mut kept: Vec<PageVisitors> = Vec::new();
+    let mut kept: Vec<PathVisitors> = Vec::new();
     let mut totals = None;
     let mut pages = 0u64;
     let fetched = s
@@ -66,7 +66,7 @@ async fn export(s: &Services, tx: &UnboundedSender<Msg>, job: Job) -> ExportEnd 
 /// The service failed or paged without end: keep what came, next to the file asked for.
 async fn stopped(
     err: impl Into<ApiError>,
-    rows: Vec<PageVisitors>,
+    rows: Vec<PathVisitors>,
     totals: Option<crate::api::VisitorTotals>,
     path: &Path,
     job: &Job,
@@ -78,7 +78,7 @@ async fn stopped(
     };
     let reason = err.to_string();
     let Some(totals) = totals.filter(|_| !rows.is_empty()) else {
-        return ExportEnd::Failed(reason);
+        return ExportEnd::Failed(ExportError::Service(err));
     };
     let count = rows.len() as u64;
     let page = VisitorsPage {
@@ -94,7 +94,7 @@ async fn stopped(
     };
     ExportEnd::Stopped {
         offset,
-        reason,
+        reason: err,
         rows: count,
         kept,
     }
@@ -102,13 +102,13 @@ async fn stopped(
 
 /// `~` and `~/…` are the home folder; a relative path is under the current folder. The
 /// result is absolute, so the user is told exactly where the file went.
-pub(crate) fn resolve(typed: &Path) -> Result<PathBuf, String> {
+pub(crate) fn resolve(typed: &Path) -> Result<PathBuf, ExportError> {
     let text = typed.to_string_lossy();
     let expanded = match text.strip_prefix('~') {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => {
             let home = std::env::var_os("HOME")
                 .filter(|h| !h.is_empty())
-                .ok_or("~ needs HOME to be set: type the whole path")?;
+                .ok_or(ExportError::NoHome)?;
             PathBuf::from(home).join(rest.trim_start_matches('/'))
         }
         _ => typed.to_owned(),
@@ -118,7 +118,7 @@ pub(crate) fn resolve(typed: &Path) -> Result<PathBuf, String> {
     }
     std::env::current_dir()
         .map(|dir| dir.join(&expanded))
-        .map_err(|e| format!("cannot tell the current folder ({e}): type the whole path"))
+        .map_err(|e| ExportError::NoCurrentFolder(e.to_string()))
 }
 
 /// `out.csv` → `out.incomplete.csv`: rows of an export that stopped part-way never go in
@@ -135,10 +135,9 @@ fn incomplete_name(path: &Path) -> PathBuf {
 }
 
 /// The file's text: CSV as the CLI writes it; JSON with the range and whether it is whole.
-fn text(page: &VisitorsPage, job: &Job, stop: Option<(u64, &str)>) -> Result<String, String> {
-    if job.format != Format::Json {
-        return crate::cli::visitors_text(page, &job.query, true, Format::Csv)
-            .map_err(|e| e.message);
+fn text(page: &VisitorsPage, job: &Job, stop: Option<(u64, &str)>) -> Result<String, ExportError> {
+    if job.format == DataFormat::Csv {
+        return data::visitors_csv(page).map_err(|e| ExportError::Encode(e.to_string()));
     }
     let side = |d: Option<crate::api::DateParam>| d.map(|d| d.to_string());
     let mut value = serde_json::json!({
@@ -153,9 +152,9 @@ fn text(page: &VisitorsPage, job: &Job, stop: Option<(u64, &str)>) -> Result<Str
         object.insert("stoppedAtOffset".into(), offset.into());
         object.insert("stopReason".into(), reason.into());
     }
-    serde_json::to_string_pretty(&value)
+    data::json_text(&value, true)
         .map(|t| t + "\n")
-        .map_err(|e| e.to_string())
+        .map_err(|e| ExportError::Encode(e.to_string()))
 }
 
 /// Writes through a temporary file in the same folder, then moves it into place: without
@@ -166,16 +165,19 @@ async fn write(
     job: &Job,
     stop: Option<(u64, &str)>,
     replace: bool,
-) -> Result<(), String> {
+) -> Result<(), ExportError> {
     let text = text(page, job, stop)?;
     let path = path.to_owned();
     tokio::task::spawn_blocking(move || write_file(&path, text.as_bytes(), replace))
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(|e| ExportError::Task(e.to_string()))?
 }
 
-fn write_file(path: &Path, bytes: &[u8], replace: bool) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+fn write_file(path: &Path, bytes: &[u8], replace: bool) -> Result<(), ExportError> {
+    let fail = |e: &dyn std::fmt::Display| ExportError::Write {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    };
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     // 0666 less the umask, as any file the user makes: the temporary file's own 0600 is
     // for drafts, not for an export meant to be shared.

@@ -11,9 +11,16 @@ use super::wrap::wrap;
 use crate::api::JobStatus;
 use crate::journal::SubmissionKind;
 use crate::text::sanitize;
-use crate::tui::app::{App, DetailView};
+use crate::tui::app::{App, JobDetail, TextExtent};
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, detail: &DetailView, app: &App, cx: &ViewContext) {
+/// Draws the detail; returns how it scrolls as drawn.
+pub fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    detail: &JobDetail,
+    app: &App,
+    cx: &ViewContext,
+) -> TextExtent {
     let theme = cx.theme;
     let rect = super::overlay_area(
         frame,
@@ -29,9 +36,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, detail: &DetailView, app: &App, c
         .flat_map(|(line, indent)| wrap(line, *indent, columns))
         .collect();
     let last_page = rows.len().saturating_sub(height);
-    let scroll = detail.scroll.get().min(last_page);
-    detail.scroll.set(scroll);
-    detail.page.set(height);
+    let scroll = detail.scroll.min(last_page);
     let below = rows.len().saturating_sub(scroll + height);
     let below_marker = (below > 0).then(|| format!(" ↓ {below} more "));
     // The longest key hint that fits beside the marker (`?` lists them all).
@@ -71,10 +76,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, detail: &DetailView, app: &App, c
     }
     let shown: Vec<Line<'static>> = rows.into_iter().skip(scroll).take(height).collect();
     frame.render_widget(Paragraph::new(shown).block(block), rect);
+    TextExtent {
+        rows: height,
+        last: last_page,
+    }
 }
 
 /// The detail's lines before wrapping, each with the indent its continuation rows keep.
-fn lines(detail: &DetailView, app: &App, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
+fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
     let theme = cx.theme;
     let row = app.jobs.get(&detail.id);
     let job = row.and_then(|r| r.job.as_ref());
@@ -183,7 +192,7 @@ fn lines(detail: &DetailView, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
     lines
 }
 
-fn conversation(lines: &mut Vec<(Line<'static>, usize)>, detail: &DetailView, cx: &ViewContext) {
+fn conversation(lines: &mut Vec<(Line<'static>, usize)>, detail: &JobDetail, cx: &ViewContext) {
     let theme = cx.theme;
     match &detail.conversation {
         None => lines.push((Line::from(Span::styled("  loading…", theme.dim())), 2)),

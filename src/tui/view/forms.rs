@@ -9,8 +9,8 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
 use super::ViewContext;
-use crate::cli::Format;
-use crate::tui::app::{ExportForm, FilterForm, FormField, TrackForm};
+use crate::export::DataFormat;
+use crate::tui::app::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm};
 
 fn boxed<'a>(title: &'a str, hint: &'a str, cx: &ViewContext) -> Block<'a> {
     Block::default()
@@ -41,17 +41,8 @@ fn text_field(
     cx: &ViewContext,
 ) {
     let input = self::label(frame, area, label, focused, cx);
-    let mut field = area_text.clone();
-    field.set_cursor_line_style(Style::new());
-    if !focused {
-        field.set_cursor_style(Style::new());
-    }
-    field.set_style(if focused {
-        Style::new().add_modifier(ratatui::style::Modifier::UNDERLINED)
-    } else {
-        Style::new()
-    });
-    frame.render_widget(&field, input);
+    // The field's look (cursor, underline) was set when the cursor moved to or from it.
+    frame.render_widget(area_text, input);
 }
 
 /// A labelled row of choices, the chosen one highlighted (← → change it).
@@ -222,30 +213,31 @@ pub fn track(frame: &mut Frame<'_>, area: Rect, form: &TrackForm, cx: &ViewConte
 
 pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewContext) {
     let width = inner_width(area);
-    let problems = form.check().err().unwrap_or_default();
+    let problems = form.problems();
     let error = |p: Option<&str>| p.map(|p| text(p, width, cx.theme.error()));
+    let presets = crate::tui::app::preset_names();
     let mut parts = vec![Part::Choice(
         "range",
-        crate::tui::app::PRESETS,
+        &presets,
         form.choice,
-        form.field == FormField::Range,
+        form.field() == FormField::Range,
     )];
     parts.push(Part::Field(
         "from (included)",
         &form.from,
-        form.field == FormField::From,
+        form.field() == FormField::From,
     ));
     parts.extend(error(problems.from.as_deref()));
     parts.push(Part::Field(
         "to (EXCLUDED)",
         &form.to,
-        form.field == FormField::To,
+        form.field() == FormField::To,
     ));
     parts.extend(error(problems.to.as_deref().or(problems.range.as_deref())));
     parts.push(Part::Field(
         "rows per page",
         &form.rows,
-        form.field == FormField::Rows,
+        form.field() == FormField::Rows,
     ));
     parts.extend(error(problems.rows.as_deref()));
     let mut hint =
@@ -255,7 +247,7 @@ pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewCon
         hint.push_str(&format!(" ({note}.)"));
     }
     parts.push(text(&hint, width, cx.theme.dim()));
-    if form.refused && problems != Default::default() {
+    if form.refused && *problems != FilterProblems::default() {
         parts.push(text(
             "fix the marked fields first (Esc cancels)",
             width,
@@ -274,10 +266,10 @@ pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewCon
 
 pub fn export(frame: &mut Frame<'_>, area: Rect, form: &ExportForm, cx: &ViewContext) {
     let width = inner_width(area);
-    let chosen = usize::from(form.format == Format::Json);
+    let chosen = usize::from(form.format == DataFormat::Json);
     let mut parts = vec![
-        Part::Choice("format", &["CSV", "JSON"], chosen, form.on_format),
-        Part::Field("file", &form.path, !form.on_format),
+        Part::Choice("format", &["CSV", "JSON"], chosen, form.on_format()),
+        Part::Field("file", &form.path, !form.on_format()),
     ];
     if let Some(error) = &form.error {
         parts.push(text(error, width, cx.theme.error()));

@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
-use crate::tui::app::App;
-use crate::tui::keymap::{self, Binding, Context};
+use crate::tui::app::{App, TextExtent};
+use crate::tui::keymap::{self, Binding, KeyContext};
 
 fn section(
     title: &'static str,
@@ -30,18 +30,25 @@ fn section(
     lines
 }
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, context: Context, app: &App, cx: &ViewContext) {
+/// Draws the help; returns how it scrolls as drawn.
+pub fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    context: KeyContext,
+    app: &App,
+    cx: &ViewContext,
+) -> TextExtent {
     let read_only = app.config.read_only;
     let name = match context {
-        Context::Jobs => "Jobs",
-        Context::Composer => "Composer",
-        Context::Visitors => "Visitors",
-        Context::Detail => "Job detail",
-        Context::Form => "Form",
-        Context::Help => "Help",
+        KeyContext::Jobs => "Jobs",
+        KeyContext::Composer => "Composer",
+        KeyContext::Visitors => "Visitors",
+        KeyContext::Detail => "Job detail",
+        KeyContext::Form => "Form",
+        KeyContext::Help => "Help",
     };
     let mut local = section(name, keymap::bindings(context), read_only, cx);
-    if context == Context::Composer {
+    if context == KeyContext::Composer {
         local.push(Line::from(Span::styled(
             " other keys edit the text",
             cx.theme.dim(),
@@ -80,7 +87,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, context: Context, app: &App, cx: 
                 .areas(inner);
         frame.render_widget(Paragraph::new(local), left);
         frame.render_widget(Paragraph::new(global), right);
-        return;
+        return TextExtent { rows, last: 0 };
     }
     // One list; when it does not fit, it scrolls and the border says what is hidden.
     let mut lines = local;
@@ -93,11 +100,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, context: Context, app: &App, cx: 
         .saturating_add(2);
     let rect = super::overlay_area(frame, area, 48, height);
     let visible = usize::from(rect.height.saturating_sub(2)).max(1);
-    let scroll = app
-        .help_scroll
-        .get()
-        .min(lines.len().saturating_sub(visible));
-    app.help_scroll.set(scroll);
+    let last = lines.len().saturating_sub(visible);
+    let scroll = app.help_scroll.min(last);
     let below = lines.len().saturating_sub(scroll + visible);
     let (hint, marker) = if scroll + below == 0 {
         (" Esc close ".to_owned(), None)
@@ -114,6 +118,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, context: Context, app: &App, cx: 
     frame.render_widget(block, rect);
     let shown: Vec<Line<'static>> = lines.into_iter().skip(scroll).take(visible).collect();
     frame.render_widget(Paragraph::new(shown), inner);
+    TextExtent {
+        rows: visible,
+        last,
+    }
 }
 
 fn frame_block(hint: String, marker: Option<String>, cx: &ViewContext) -> Block<'static> {

@@ -3,9 +3,10 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::ViewContext;
+use super::table::{self, Column, Look, TableState};
 use super::wrap::fit;
 use crate::text::{age, sanitize};
 use crate::tui::app::short_id;
@@ -15,14 +16,20 @@ use crate::tui::app::{App, JobRow, unsure_submission};
 const WIDE: u16 = 110;
 const WIDEST: u16 = 170;
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
+pub fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    cx: &ViewContext,
+    state: &mut TableState,
+) {
     let list = &app.jobs;
     let tracked = list.tracked_count();
     let title = match list.rows.len() - tracked {
         0 => format!(" Jobs · {tracked} tracked · newest first "),
         n => format!(" Jobs · {tracked} tracked · {n} of unknown outcome · newest first "),
     };
-    let mut block = Block::default()
+    let block = Block::default()
         .borders(Borders::TOP)
         .title(Span::styled(title, cx.theme.bold()));
     if list.rows.is_empty() {
@@ -39,88 +46,60 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     }
     let wide = area.width >= WIDE;
     let widest = area.width >= WIDEST;
-    // Only the rows that fit are laid out; the window follows the cursor.
-    let visible = usize::from(area.height.saturating_sub(2)).max(1);
-    let selected = list.selected_index().unwrap_or(0);
-    let offset = list.window(selected, visible);
-    let below = list.rows.len().saturating_sub(offset + visible);
-    if let Some(marker) = more_marker(offset, below) {
-        block = block.title(Line::from(Span::styled(marker, cx.theme.dim())).right_aligned());
-    }
+    let columns = columns(wide, widest);
     let fixed: u16 = if wide {
         12 + 12 + 4 + 18 + 26 + if widest { 44 } else { 6 } + 6
     } else {
         12 + 12 + 4 + 16 + 6 + 5
     };
     let prompt_width = usize::from(area.width.saturating_sub(fixed));
-    let rows: Vec<Row<'_>> = list.rows[offset..list.rows.len().min(offset + visible)]
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let r = job_row(row, (wide, widest), prompt_width, cx);
-            if offset + i == selected {
-                r.style(cx.theme.selected())
-            } else {
-                r
-            }
-        })
-        .collect();
-    let header: Vec<&str> = if wide {
-        vec![
-            "STATUS",
-            "ID",
-            "AGE",
-            "MODEL",
-            "REPOSITORY@REF",
+    let look = Look {
+        block,
+        header: cx.theme.dim(),
+        selected: cx.theme.selected(),
+        more_marker: Some(cx.theme.dim()),
+    };
+    let selected = list.selected_index().unwrap_or(0);
+    table::draw(
+        frame,
+        area,
+        &columns,
+        look,
+        (selected, list.rows.len()),
+        state,
+        |i| job_row(&list.rows[i], (wide, widest), prompt_width, cx),
+    );
+}
+
+/// The columns for the width: the model from `WIDE`, the whole PR link from `WIDEST`.
+fn columns(wide: bool, widest: bool) -> Vec<Column<'static>> {
+    let mut columns = vec![
+        Column::new("STATUS", Constraint::Length(12)),
+        Column::new("ID", Constraint::Length(12)),
+        Column::new("AGE", Constraint::Length(4)),
+    ];
+    if wide {
+        columns.push(Column::new("MODEL", Constraint::Length(18)));
+        columns.push(Column::new("REPOSITORY@REF", Constraint::Length(26)));
+        columns.push(Column::new(
             "PR",
-            "PROMPT",
-        ]
-    } else {
-        vec!["STATUS", "ID", "AGE", "REPO@REF", "PR", "PROMPT"]
-    };
-    let widths: Vec<Constraint> = if wide {
-        vec![
-            Constraint::Length(12),
-            Constraint::Length(12),
-            Constraint::Length(4),
-            Constraint::Length(18),
-            Constraint::Length(26),
             Constraint::Length(if widest { 44 } else { 6 }),
-            Constraint::Min(10),
-        ]
+        ));
     } else {
-        vec![
-            Constraint::Length(12),
-            Constraint::Length(12),
-            Constraint::Length(4),
-            Constraint::Length(16),
-            Constraint::Length(6),
-            Constraint::Min(10),
-        ]
-    };
-    let table = Table::new(rows, widths)
-        .header(Row::new(header).style(cx.theme.dim()))
-        .column_spacing(1)
-        .block(block);
-    frame.render_widget(table, area);
-}
-
-/// ` ↑ 3 more · ↓ 12 more `: rows the window does not show, above and below.
-fn more_marker(above: usize, below: usize) -> Option<String> {
-    match (above, below) {
-        (0, 0) => None,
-        (0, b) => Some(format!(" ↓ {b} more ")),
-        (a, 0) => Some(format!(" ↑ {a} more ")),
-        (a, b) => Some(format!(" ↑ {a} more · ↓ {b} more ")),
+        columns.push(Column::new("REPO@REF", Constraint::Length(16)));
+        columns.push(Column::new("PR", Constraint::Length(6)));
     }
+    columns.push(Column::new("PROMPT", Constraint::Min(10)));
+    columns
 }
 
-fn job_row<'a>(
-    row: &'a JobRow,
+/// The cells of one job's row.
+fn job_row(
+    row: &JobRow,
     (wide, widest): (bool, bool),
     prompt_width: usize,
     cx: &ViewContext,
-) -> Row<'a> {
+) -> Vec<Line<'static>> {
     if unsure_submission(&row.id).is_some() {
         return unsure_row(row, wide, prompt_width, cx);
     }
@@ -159,50 +138,55 @@ fn job_row<'a>(
         prompt_width,
     )));
     let mut cells = vec![
-        Cell::from(Span::styled(fit(&status, 12), style)),
-        Cell::from(short_id(&row.id)),
-        Cell::from(when),
+        Line::from(Span::styled(fit(&status, 12), style)),
+        Line::from(short_id(&row.id)),
+        Line::from(when),
     ];
     if wide {
-        cells.push(Cell::from(fit(
+        cells.push(Line::from(fit(
             &job.and_then(|j| j.model.as_deref())
                 .map_or("-".to_owned(), sanitize),
             18,
         )));
     }
-    cells.push(Cell::from(fit(
+    cells.push(Line::from(fit(
         &format!("{repo}{git_ref}"),
         if wide { 26 } else { 16 },
     )));
-    cells.push(Cell::from(fit(&pr, if widest { 44 } else { 6 })));
-    cells.push(Cell::from(Line::from(prompt)));
-    Row::new(cells)
+    cells.push(Line::from(fit(&pr, if widest { 44 } else { 6 })));
+    cells.push(Line::from(prompt));
+    cells
 }
 
 /// A new-job prompt whose send got no answer: "? unknown outcome", its age and prompt,
 /// until `x` dismisses it or `a` tracks the job it made.
-fn unsure_row<'a>(row: &'a JobRow, wide: bool, prompt_width: usize, cx: &ViewContext) -> Row<'a> {
+fn unsure_row(
+    row: &JobRow,
+    wide: bool,
+    prompt_width: usize,
+    cx: &ViewContext,
+) -> Vec<Line<'static>> {
     let when = row
         .seen_at
         .map_or_else(|| "-".to_owned(), |at| age(cx.wall - at));
     let mut cells = vec![
-        Cell::from(Span::styled("? unknown", cx.theme.warning())),
-        Cell::from(Span::styled("outcome", cx.theme.warning())),
-        Cell::from(when),
+        Line::from(Span::styled("? unknown", cx.theme.warning())),
+        Line::from(Span::styled("outcome", cx.theme.warning())),
+        Line::from(when),
     ];
     if wide {
-        cells.push(Cell::from("-"));
+        cells.push(Line::from("-"));
     }
-    cells.push(Cell::from("-"));
-    cells.push(Cell::from("-"));
-    cells.push(Cell::from(fit(
+    cells.push(Line::from("-"));
+    cells.push(Line::from("-"));
+    cells.push(Line::from(fit(
         &row.first_prompt
             .as_deref()
             .map(sanitize)
             .unwrap_or_default(),
         prompt_width,
     )));
-    Row::new(cells)
+    cells
 }
 
 /// `owner/name` of a repository URL (the host says little in a narrow column).

@@ -1,5 +1,7 @@
-//! Drawing the console: a pure function of the state and the clock. No I/O here. Only
-//! the rows that fit are laid out, and every text from outside is sanitized first.
+//! Drawing the console: a function of the state, the clock and the view's own memory
+//! between frames (where each list's window is, in [`ViewMemory`]; never in the app's
+//! state). No I/O here. Only the rows that fit are laid out, and every text from outside
+//! is sanitized first.
 
 mod composer;
 mod detail;
@@ -7,6 +9,7 @@ mod forms;
 mod help;
 mod jobs;
 mod status;
+mod table;
 pub mod theme;
 mod visitors;
 pub mod wrap;
@@ -19,7 +22,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::app::{App, Overlay, Pane};
+use super::app::{App, Overlay, Pane, TextExtent, Viewport};
+use table::TableState;
 use theme::Theme;
 
 pub use super::app::{MIN_HEIGHT, MIN_WIDTH};
@@ -58,8 +62,34 @@ impl ViewContext {
     }
 }
 
+/// What the view remembers from frame to frame (where each list's window is) and what
+/// the last frame measured. The loop owns it and lends it to each draw; the app learns
+/// only the measures, through [`ViewMemory::viewport`].
+#[derive(Debug, Default)]
+pub struct ViewMemory {
+    jobs: TableState,
+    visitors: TableState,
+    /// The detail and help overlays as drawn in the last frame, if they were.
+    detail: Option<TextExtent>,
+    help: Option<TextExtent>,
+}
+
+impl ViewMemory {
+    /// What the app needs of the last frame: how far page-wise keys move.
+    #[must_use]
+    pub fn viewport(&self) -> Viewport {
+        Viewport {
+            jobs_rows: self.jobs.visible(),
+            detail: self.detail,
+            help: self.help,
+        }
+    }
+}
+
 /// Draws the whole frame.
-pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext) {
+pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut ViewMemory) {
+    memory.detail = None;
+    memory.help = None;
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(frame, area, cx);
@@ -74,16 +104,20 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext) {
     .areas(area);
     status::tabs(frame, tabs, app, cx);
     match app.focus {
-        Pane::Jobs => jobs::draw(frame, body, app, cx),
+        Pane::Jobs => jobs::draw(frame, body, app, cx, &mut memory.jobs),
         Pane::Composer => composer::draw(frame, body, app, cx),
-        Pane::Visitors => visitors::draw(frame, body, app, cx),
+        Pane::Visitors => visitors::draw(frame, body, app, cx, &mut memory.visitors),
     }
     status::notice(frame, notice, app, cx);
     status::bar(frame, status, app, cx);
     match &app.overlay {
         None => {}
-        Some(Overlay::Help(context)) => help::draw(frame, body, *context, app, cx),
-        Some(Overlay::Detail(detail)) => detail::draw(frame, body, detail, app, cx),
+        Some(Overlay::Help(context)) => {
+            memory.help = Some(help::draw(frame, body, *context, app, cx));
+        }
+        Some(Overlay::Detail(detail)) => {
+            memory.detail = Some(detail::draw(frame, body, detail, app, cx));
+        }
         Some(Overlay::Track(form)) => forms::track(frame, body, form, cx),
         Some(Overlay::Filter(form)) => forms::filter(frame, body, form, cx),
         Some(Overlay::Export(form)) => forms::export(frame, body, form, cx),

@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 
 use super::ViewContext;
 use crate::text::sanitize;
-use crate::tui::app::{App, Link, NoticeKind, Pane, countdown_text};
+use crate::tui::app::{App, Connection, NoticeKind, Pane, countdown_text};
 
 pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let theme = cx.theme;
@@ -57,7 +57,7 @@ pub fn notice_height(app: &App, width: u16) -> u16 {
 fn notice_text(app: &App) -> Option<(String, Option<NoticeKind>)> {
     match (&app.notice, &app.last_error) {
         (Some(notice), _) => Some((sanitize(&notice.text), Some(notice.kind))),
-        (None, Some(error)) if app.link.is_failing() => Some((sanitize(error), None)),
+        (None, Some(error)) if app.connection.is_failing() => Some((sanitize(error), None)),
         _ => None,
     }
 }
@@ -187,12 +187,12 @@ fn fit(parts: &mut Vec<Part>, width: usize) {
 
 fn link_span(app: &App, cx: &ViewContext) -> Span<'static> {
     let theme = cx.theme;
-    match app.link {
-        Link::Waiting => Span::styled("○ connecting", theme.dim()),
-        Link::Online => Span::styled("● online", theme.notice(NoticeKind::Done)),
-        Link::Trouble => Span::styled("▲ trouble", theme.error()),
-        Link::KeyRejected => Span::styled("✗ key rejected (401)", theme.error()),
-        Link::NotAllowed => Span::styled("✗ not allowed (403)", theme.error()),
+    match app.connection {
+        Connection::Waiting => Span::styled("○ connecting", theme.dim()),
+        Connection::Online => Span::styled("● online", theme.notice(NoticeKind::Done)),
+        Connection::Trouble => Span::styled("▲ trouble", theme.error()),
+        Connection::KeyRejected => Span::styled("✗ key rejected (401)", theme.error()),
+        Connection::NotAllowed => Span::styled("✗ not allowed (403)", theme.error()),
     }
 }
 

@@ -10,9 +10,9 @@ use ratatui::backend::TestBackend;
 use super::*;
 
 mod jobs;
-use crate::api::{Job, JobStatus, PageVisitors, Source, VisitorTotals, VisitorsPage};
+use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
-use crate::tui::app::{Config, NotifyMode};
+use crate::tui::app::{ConsoleOptions, NotifyMode};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
 mod composer;
@@ -86,20 +86,20 @@ fn jobs() -> Vec<TrackedJob> {
 }
 
 fn page() -> VisitorsPage {
-    let mut visitors = vec![PageVisitors {
+    let mut visitors = vec![PathVisitors {
         path: "/introduction".into(),
         human: 987,
         ai: 194,
         total: 1179,
     }];
-    visitors.push(PageVisitors {
+    visitors.push(PathVisitors {
         path: "/x\x1b[2J\x1b]52;c;ZXZpbA==\x07/clear".into(),
         human: 500,
         ai: 300,
         total: 700,
     });
     for i in 0..48u64 {
-        visitors.push(PageVisitors {
+        visitors.push(PathVisitors {
             path: format!("/guides/page-{i:02}"),
             human: 400 - i * 8,
             ai: 10 + i,
@@ -120,11 +120,13 @@ fn page() -> VisitorsPage {
 struct Scene {
     app: App,
     base: Instant,
+    /// The view's memory, kept from render to render as the loop keeps it.
+    memory: std::cell::RefCell<ViewMemory>,
 }
 
 impl Scene {
     fn new() -> Self {
-        let config = Config {
+        let config = ConsoleOptions {
             profile: Some("work".into()),
             project: "acme-docs".into(),
             host: "api.mintlify.com".into(),
@@ -138,6 +140,7 @@ impl Scene {
         let mut scene = Self {
             app: App::new(config),
             base: Instant::now(),
+            memory: std::cell::RefCell::default(),
         };
         scene.send(Msg::Loaded(Box::new(Startup {
             jobs: jobs(),
@@ -168,6 +171,8 @@ impl Scene {
     }
 
     fn send(&mut self, msg: Msg) {
+        // As the loop does after each frame: the app learns what the last one measured.
+        self.app.set_viewport(self.memory.borrow().viewport());
         let now = self.clock();
         let _ = self.app.update(msg, now);
     }
@@ -187,7 +192,10 @@ impl Scene {
             theme: Theme { color: true },
             utc: true,
         };
-        terminal.draw(|frame| draw(frame, &self.app, &cx)).unwrap();
+        let mut memory = self.memory.borrow_mut();
+        terminal
+            .draw(|frame| draw(frame, &self.app, &cx, &mut memory))
+            .unwrap();
         terminal.backend().to_string()
     }
 }
@@ -255,7 +263,7 @@ fn composer_new_job_and_follow_up() {
 fn visitors_pane() {
     let mut scene = Scene::new();
     scene.key(KeyCode::Char('3'));
-    let generation = scene.app.visitors.generation;
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page()),
@@ -287,7 +295,9 @@ fn no_color_draws_without_any_colour_but_keeps_every_status_word() {
         theme: Theme { color: false },
         utc: true,
     };
-    terminal.draw(|frame| draw(frame, &scene.app, &cx)).unwrap();
+    terminal
+        .draw(|frame| draw(frame, &scene.app, &cx, &mut ViewMemory::default()))
+        .unwrap();
     let buffer = terminal.backend().buffer();
     let coloured = buffer
         .content
@@ -344,7 +354,7 @@ fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
     for (i, text) in texts.iter().enumerate() {
         page.visitors.insert(
             i,
-            PageVisitors {
+            PathVisitors {
                 path: text.clone(),
                 human: 9_999_999,
                 ai: u64::MAX,
@@ -373,7 +383,7 @@ fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
     check(&scene, "the detail");
     scene.key(KeyCode::Esc);
     scene.key(KeyCode::Char('3'));
-    let generation = scene.app.visitors.generation;
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page),
@@ -395,9 +405,11 @@ fn a_rejected_key_and_an_analytics_pause_are_readable_at_80_columns() {
             retry_after: Some(Duration::from_secs(3597)),
         }),
     });
-    scene.send(Msg::LinkChecked(Err(crate::api::ApiError::Unauthorized {
-        message: "Invalid API key".into(),
-    })));
+    scene.send(Msg::ConnectionChecked(Err(
+        crate::api::ApiError::Unauthorized {
+            message: "Invalid API key".into(),
+        },
+    )));
     let small = scene.render(80, 24);
     assert!(small.contains("✗ key rejected (401)"), "{small}");
     assert!(small.contains("⏸ analytics 60m"), "{small}");

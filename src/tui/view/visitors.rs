@@ -5,19 +5,26 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 mod cells;
 mod export_line;
 
+use super::table::{self, Column, Look, TableState};
 use super::{ViewContext, thousands};
 use crate::api::{DateParam, VisitorTotals, VisitorsQuery};
 use crate::text::sanitize;
-use crate::tui::app::{App, BarScale};
+use crate::tui::app::{App, BarScale, PageLoad, Shown};
 use cells::{bar, bar_header, compact_count, inconsistent, number_columns, path_cell};
 use export_line::export_lines;
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
+pub fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    cx: &ViewContext,
+    state: &mut TableState,
+) {
     let table = &app.visitors;
     let export = export_lines(app, area.width, cx);
     let [strip, rows_area, export_area, footer] = Layout::vertical([
@@ -27,28 +34,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         Constraint::Length(1),
     ])
     .areas(area);
-    let query = table
-        .shown
-        .clone()
-        .unwrap_or_else(|| table.query(cx.wall.date_naive()));
+    let query = table.load().shown().map_or_else(
+        || table.query(cx.wall.date_naive()),
+        |shown| shown.query.clone(),
+    );
     draw_strip(frame, strip, app, &query, cx);
-    draw_rows(frame, rows_area, app, cx);
+    draw_rows(frame, rows_area, app, cx, state);
     frame.render_widget(Paragraph::new(export), export_area);
     draw_footer(frame, footer, app, &query, cx);
-}
-
-fn date(d: Option<DateParam>, open: &str) -> String {
-    d.map_or_else(
-        || open.to_owned(),
-        |d| {
-            let instant = d.instant();
-            if instant.time() == chrono::NaiveTime::MIN {
-                instant.format("%Y-%m-%d").to_string()
-            } else {
-                d.to_string()
-            }
-        },
-    )
 }
 
 /// Where the user's local day starts, in UTC, when it is not UTC midnight: ranges are
@@ -107,8 +100,8 @@ fn draw_strip(
     let dates = format!(
         " {} · {} → {}",
         table.range.label(),
-        date(query.date_from, "the start"),
-        date(query.date_to, "now")
+        DateParam::shown(query.date_from, "the start"),
+        DateParam::shown(query.date_to, "now")
     );
     let mut ranges = Vec::new();
     if let Some(note) = local_midnight(cx) {
@@ -124,8 +117,8 @@ fn draw_strip(
             .collect(),
         area.width,
     );
-    let totals = match &table.page {
-        Some(page) => fitting(
+    let totals = match table.load().shown() {
+        Some(Shown { page, .. }) => fitting(
             vec![
                 totals_line(page.totals, false, true, cx),
                 totals_line(page.totals, false, false, cx),
@@ -168,15 +161,21 @@ fn totals_line(t: VisitorTotals, compact: bool, hint: bool, cx: &ViewContext) ->
     Line::from(spans)
 }
 
-fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
+fn draw_rows(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    cx: &ViewContext,
+    state: &mut TableState,
+) {
     let theme = cx.theme;
     let table = &app.visitors;
     let block = Block::default().borders(Borders::TOP);
-    let Some(page) = &table.page else {
-        let text = match (&table.error, table.loading) {
-            (Some(error), _) => Span::styled(sanitize(error), theme.error()),
-            (None, true) => Span::styled("loading…", theme.dim()),
-            (None, false) => Span::styled("r loads the page", theme.dim()),
+    let Some(Shown { page, .. }) = table.load().shown() else {
+        let text = match table.load() {
+            PageLoad::Failed { error, .. } => Span::styled(sanitize(error), theme.error()),
+            PageLoad::Fetching { .. } => Span::styled("loading…", theme.dim()),
+            PageLoad::Idle | PageLoad::Shown(_) => Span::styled("r loads the page", theme.dim()),
         };
         frame.render_widget(Paragraph::new(Line::from(text)).block(block), area);
         return;
@@ -199,10 +198,6 @@ fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let scale = table
         .bar_scale()
         .unwrap_or(BarScale::Total(page.totals.total));
-    let visible = usize::from(area.height.saturating_sub(2)).max(1);
-    let offset =
-        crate::tui::app::scroll_window(&table.window, table.selected, visible, page.visitors.len());
-    let shown = &page.visitors[offset..page.visitors.len().min(offset + visible)];
     let n = |v: u64| {
         if compact {
             compact_count(v)
@@ -210,46 +205,39 @@ fn draw_rows(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
             thousands(v)
         }
     };
-    let rows: Vec<Row<'_>> = shown
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let cells = vec![
-                Cell::from(path_cell(&row.path, path_width)),
-                Cell::from(Line::from(n(row.human)).right_aligned()),
-                Cell::from(Line::from(n(row.ai)).right_aligned()),
-                Cell::from(Line::from(n(row.total)).right_aligned()),
-                Cell::from(bar(row, scale.value(), bar_width, cx)),
-            ];
-            let r = Row::new(cells);
-            if offset + i == table.selected {
-                r.style(theme.selected())
-            } else {
-                r
-            }
-        })
-        .collect();
-    let constraints = [
-        Constraint::Min(u16::try_from(PATH_MIN).unwrap_or(16)),
-        Constraint::Length(widths[0]),
-        Constraint::Length(widths[1]),
-        Constraint::Length(widths[2]),
-        Constraint::Length(bar_width),
+    let columns = [
+        Column::new(
+            "PATH",
+            Constraint::Min(u16::try_from(PATH_MIN).unwrap_or(16)),
+        ),
+        Column::new("HUMAN", Constraint::Length(widths[0])).right(),
+        Column::new("AI", Constraint::Length(widths[1])).right(),
+        Column::new("TOTAL", Constraint::Length(widths[2])).right(),
+        Column::new(bar_header(scale, bar_width), Constraint::Length(bar_width)),
     ];
-    let header = Row::new(vec![
-        Cell::from("PATH"),
-        Cell::from(Line::from("HUMAN").right_aligned()),
-        Cell::from(Line::from("AI").right_aligned()),
-        Cell::from(Line::from("TOTAL").right_aligned()),
-        Cell::from(bar_header(scale, bar_width)),
-    ])
-    .style(theme.dim());
-    frame.render_widget(
-        Table::new(rows, constraints)
-            .header(header)
-            .column_spacing(1)
-            .block(block),
+    let look = Look {
+        block,
+        header: theme.dim(),
+        selected: theme.selected(),
+        more_marker: None,
+    };
+    table::draw(
+        frame,
         area,
+        &columns,
+        look,
+        (table.selected, page.visitors.len()),
+        state,
+        |i| {
+            let row = &page.visitors[i];
+            vec![
+                Line::from(path_cell(&row.path, path_width)),
+                Line::from(n(row.human)),
+                Line::from(n(row.ai)),
+                Line::from(n(row.total)),
+                bar(row, scale.value(), bar_width, cx),
+            ]
+        },
     );
 }
 
@@ -263,17 +251,17 @@ fn draw_footer(
     let theme = cx.theme;
     let table = &app.visitors;
     let mut spans = vec![Span::raw(" ")];
-    if let Some(page) = &table.page {
-        spans.push(Span::styled(page.position(query), theme.bold()));
+    if let Some(shown) = table.load().shown() {
+        spans.push(Span::styled(shown.page.position(query), theme.bold()));
     }
     spans.push(Span::styled(
         format!(" · {} per page", table.limit),
         theme.dim(),
     ));
-    if table.loading {
+    if table.load().is_fetching() {
         spans.push(Span::styled(" · loading…", theme.warning()));
     }
-    if let (Some(error), Some(_)) = (&table.error, &table.page) {
+    if let (Some(error), Some(_)) = (table.load().error(), table.load().shown()) {
         spans.push(Span::styled(
             format!(" · {}", sanitize(error)),
             theme.error(),

@@ -13,10 +13,10 @@ fn the_composer_keeps_one_draft_per_target_and_saves_as_you_type() {
         (Pane::Composer, &DraftKey::NewJob)
     );
     let saves = h.type_text("new docs");
-    assert!(saves.contains(&Effect::SaveDraft {
+    assert!(saves.contains(&Effect::Io(Io::SaveDraft {
         draft: DraftKey::NewJob,
         text: "new docs".into()
-    }));
+    })));
     h.key(KeyCode::Esc);
     assert_eq!(h.app.focus, Pane::Jobs);
     h.key(KeyCode::Char('m'));
@@ -41,16 +41,16 @@ fn an_empty_prompt_is_refused_and_a_failed_send_keeps_the_text() {
     assert!(
         h.ctrl('s')
             .iter()
-            .all(|e| !matches!(e, Effect::Submit { .. }))
+            .all(|e| !matches!(e, Effect::Io(Io::Submit { .. })))
     );
     assert!(h.app.composer.error.as_deref().unwrap().contains("empty"));
     h.type_text("fix it");
     let sent = h.ctrl('s');
     assert!(
-        sent.contains(&Effect::Submit {
+        sent.contains(&Effect::Io(Io::Submit {
             draft: DraftKey::NewJob,
             prompt: "fix it".into()
-        }),
+        })),
         "{sent:?}"
     );
     assert!(h.app.composer.sending.is_some());
@@ -61,7 +61,7 @@ fn an_empty_prompt_is_refused_and_a_failed_send_keeps_the_text() {
     assert!(
         h.ctrl('s')
             .iter()
-            .all(|e| !matches!(e, Effect::Submit { .. })),
+            .all(|e| !matches!(e, Effect::Io(Io::Submit { .. }))),
         "no second send"
     );
     h.send(Msg::Submitted {
@@ -87,11 +87,11 @@ fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
         draft: DraftKey::NewJob,
         outcome: Submitted::Accepted(job("j9", "active", 0)),
     });
-    assert!(effects.contains(&Effect::SaveDraft {
+    assert!(effects.contains(&Effect::Io(Io::SaveDraft {
         draft: DraftKey::NewJob,
         text: String::new()
-    }));
-    assert!(effects.contains(&Effect::RefreshBudget));
+    })));
+    assert!(effects.contains(&Effect::Io(Io::RefreshBudget)));
     assert_eq!(h.app.focus, Pane::Jobs);
     let row = h.app.jobs.selected().unwrap();
     assert_eq!(
@@ -105,7 +105,7 @@ fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
 #[test]
 fn read_only_hides_everything_that_writes() {
     let mut h = Harness::with_config(
-        Config {
+        ConsoleOptions {
             read_only: true,
             ..config()
         },
@@ -193,10 +193,10 @@ fn a_pasted_cr_or_crlf_is_a_line_break_in_the_text_and_the_draft() {
     let saves = paste(&mut h, "one\rtwo\r\nthree");
     assert_eq!(h.app.composer.textarea.lines(), ["one", "two", "three"]);
     assert!(
-        saves.contains(&Effect::SaveDraft {
+        saves.contains(&Effect::Io(Io::SaveDraft {
             draft: DraftKey::NewJob,
             text: "one\ntwo\nthree".into()
-        }),
+        })),
         "{saves:?}"
     );
     assert!(!h.app.composer.text().contains('\r'));
@@ -227,10 +227,10 @@ fn the_editor_result_and_saved_drafts_lose_their_carriage_returns() {
         h.app.composer.textarea.lines(),
         ["from the editor", "second"]
     );
-    assert!(effects.contains(&Effect::SaveDraft {
+    assert!(effects.contains(&Effect::Io(Io::SaveDraft {
         draft: DraftKey::NewJob,
         text: "from the editor\nsecond".into()
-    }));
+    })));
     let mut h = Harness::new(vec![]);
     h.send(Msg::Loaded(Box::new(Startup {
         drafts: vec![("new".into(), "old\r\ndraft\r".into())],

@@ -4,7 +4,7 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::tui::keymap::Context;
+use crate::tui::keymap::KeyContext;
 
 /// Where a key is pressed, set up from the jobs list.
 #[derive(Debug, Clone, Copy)]
@@ -21,7 +21,7 @@ enum Place {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Then {
     Quits,
-    HelpOver(Context),
+    HelpOver(KeyContext),
     /// The overlay closes onto the jobs list.
     Closes,
     /// Everything is read again; the place stays open.
@@ -90,12 +90,13 @@ fn check(at: Place, key: &str, then: Then) {
         }
         Then::Closes => !app.quit && app.overlay.is_none() && app.focus == Pane::Jobs,
         Then::Refreshes => {
-            effects.contains(&Effect::ReloadTracked) && h.app.context() == place(at).app.context()
+            effects.contains(&Effect::Io(Io::ReloadTracked))
+                && h.app.context() == place(at).app.context()
         }
         Then::Pauses => app.poll.is_paused() && h.app.context() == place(at).app.context(),
         Then::Pane(pane) => !app.quit && app.overlay.is_none() && app.focus == pane,
         Then::Types => !app.quit && typed(&h) == key,
-        Then::NextField => !app.quit && app.context() == Context::Form && typed(&h).is_empty(),
+        Then::NextField => !app.quit && app.context() == KeyContext::Form && typed(&h).is_empty(),
     };
     assert!(
         ok,
@@ -129,8 +130,8 @@ fn the_keys_called_everywhere_work_in_every_place() {
             [
                 Quits,
                 Quits,
-                HelpOver(Context::Jobs),
-                HelpOver(Context::Jobs),
+                HelpOver(KeyContext::Jobs),
+                HelpOver(KeyContext::Jobs),
                 Refreshes,
                 Pauses,
                 P(Pane::Jobs),
@@ -145,8 +146,8 @@ fn the_keys_called_everywhere_work_in_every_place() {
             [
                 Quits,
                 Quits,
-                HelpOver(Context::Visitors),
-                HelpOver(Context::Visitors),
+                HelpOver(KeyContext::Visitors),
+                HelpOver(KeyContext::Visitors),
                 Refreshes,
                 Pauses,
                 P(Pane::Jobs),
@@ -162,8 +163,8 @@ fn the_keys_called_everywhere_work_in_every_place() {
             [
                 Closes,
                 Quits,
-                HelpOver(Context::Detail),
-                HelpOver(Context::Detail),
+                HelpOver(KeyContext::Detail),
+                HelpOver(KeyContext::Detail),
                 Refreshes,
                 Pauses,
                 P(Pane::Jobs),
@@ -196,7 +197,7 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 Types,
                 Quits,
                 Types,
-                HelpOver(Context::Composer),
+                HelpOver(KeyContext::Composer),
                 Types,
                 Types,
                 Types,
@@ -213,7 +214,7 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 Types,
                 Quits,
                 Types,
-                HelpOver(Context::Form),
+                HelpOver(KeyContext::Form),
                 Types,
                 Types,
                 Types,
@@ -236,13 +237,13 @@ fn help_over_the_detail_or_a_form_goes_back_to_it_with_what_was_typed() {
     let mut h = place(Place::TrackForm);
     h.type_text("job_");
     press(&mut h, "F1");
-    assert_eq!(h.app.context(), Context::Help);
+    assert_eq!(h.app.context(), KeyContext::Help);
     h.key(KeyCode::Esc);
     assert_eq!(typed(&h), "job_", "the form is back with its text");
     let mut h = place(Place::Detail);
     press(&mut h, "?");
     press(&mut h, "q");
-    assert_eq!(h.app.context(), Context::Detail);
+    assert_eq!(h.app.context(), KeyContext::Detail);
 }
 
 #[test]
@@ -284,7 +285,7 @@ fn on_the_too_small_screen_only_quit_is_read() {
 
 #[test]
 fn read_only_says_why_n_m_and_2_do_nothing() {
-    let read_only = Config {
+    let read_only = ConsoleOptions {
         read_only: true,
         ..config()
     };
@@ -302,6 +303,65 @@ fn read_only_says_why_n_m_and_2_do_nothing() {
     let mut h = Harness::with_config(read_only, vec![tracked("job_a", "active", 0)]);
     h.key(KeyCode::Enter);
     press(&mut h, "m");
-    assert_eq!(h.app.context(), Context::Detail);
+    assert_eq!(h.app.context(), KeyContext::Detail);
     assert!(h.app.notice.unwrap().text.starts_with("read-only:"));
+}
+
+#[test]
+fn page_keys_move_by_the_rows_the_last_frame_showed() {
+    let jobs = (0..30)
+        .map(|i| tracked(&format!("j{i:02}"), "completed", -i))
+        .collect();
+    let mut h = Harness::new(jobs);
+    h.key(KeyCode::PageDown);
+    assert_eq!(
+        h.app.jobs.selected_index(),
+        Some(1),
+        "one row before any frame"
+    );
+    h.app.set_viewport(Viewport {
+        jobs_rows: 7,
+        ..Viewport::default()
+    });
+    h.key(KeyCode::PageDown);
+    assert_eq!(h.app.jobs.selected_index(), Some(8));
+    h.key(KeyCode::PageUp);
+    assert_eq!(h.app.jobs.selected_index(), Some(1));
+}
+
+#[test]
+fn a_text_scroll_moves_from_where_the_last_frame_could_show_it() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 0)]);
+    h.key(KeyCode::Enter);
+    let scroll = |h: &Harness| match &h.app.overlay {
+        Some(Overlay::Detail(detail)) => detail.scroll,
+        other => panic!("{other:?}"),
+    };
+    h.key(KeyCode::Char('G'));
+    // Drawn: 10 rows on screen, the last page starts at row 25.
+    h.app.set_viewport(Viewport {
+        detail: Some(TextExtent { rows: 10, last: 25 }),
+        ..Viewport::default()
+    });
+    h.key(KeyCode::Char('k'));
+    assert_eq!(scroll(&h), 24, "k after G moves at once");
+    h.key(KeyCode::PageUp);
+    assert_eq!(scroll(&h), 14, "a page is the rows on screen");
+    for _ in 0..40 {
+        h.key(KeyCode::Char('j'));
+    }
+    h.key(KeyCode::Char('k'));
+    assert_eq!(
+        scroll(&h),
+        24,
+        "past the end, then up one from the last page"
+    );
+    // New text: where it ends is not known until it is drawn, so nothing is clamped.
+    h.send(Msg::Detail {
+        id: "a".into(),
+        conversation: Vec::new(),
+        timeline: Vec::new(),
+    });
+    h.key(KeyCode::Char('j'));
+    assert_eq!(scroll(&h), 25);
 }

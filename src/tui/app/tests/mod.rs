@@ -2,8 +2,8 @@
 //! no real clock. This file holds the harness and the jobs and polling tests.
 
 mod composer;
+mod connection;
 mod keys;
-mod link;
 mod track;
 mod visitors;
 
@@ -13,9 +13,9 @@ use chrono::{TimeZone as _, Utc};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::api::{Job, JobStatus, PageVisitors, VisitorTotals, VisitorsPage};
+use crate::api::{Job, JobStatus, PathVisitors, VisitorTotals, VisitorsPage};
 use crate::journal::TrackedJob;
-use crate::tui::message::{DraftKey, Submitted};
+use crate::tui::message::{DraftKey, Io, Submitted, Tty};
 
 pub(super) struct Harness {
     pub app: App,
@@ -23,8 +23,8 @@ pub(super) struct Harness {
     secs: f64,
 }
 
-pub(super) fn config() -> Config {
-    Config {
+pub(super) fn config() -> ConsoleOptions {
+    ConsoleOptions {
         profile: None,
         project: "p".into(),
         host: "127.0.0.1:1".into(),
@@ -63,7 +63,7 @@ impl Harness {
         Self::with_config(config(), jobs)
     }
 
-    pub(super) fn with_config(config: Config, jobs: Vec<TrackedJob>) -> Self {
+    pub(super) fn with_config(config: ConsoleOptions, jobs: Vec<TrackedJob>) -> Self {
         let mut h = Self {
             app: App::new(config),
             base: Instant::now(),
@@ -140,7 +140,7 @@ pub(super) fn fetches(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::FetchJob(id) => Some(id.clone()),
+            Effect::Io(Io::FetchJob(id)) => Some(id.clone()),
             _ => None,
         })
         .collect()
@@ -239,7 +239,7 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
         waits[7] >= Duration::from_secs(30),
         "equal jitter keeps half: {waits:?}"
     );
-    assert_eq!(h.app.link, Link::Trouble);
+    assert_eq!(h.app.connection, Connection::Trouble);
     assert!(
         h.app
             .jobs
@@ -264,7 +264,7 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
             .duration_since(h.clock().mono),
         Duration::from_secs(3)
     );
-    assert_eq!(h.app.link, Link::Online);
+    assert_eq!(h.app.connection, Connection::Online);
 }
 
 #[test]
@@ -294,7 +294,7 @@ fn the_cursor_stays_on_its_job_across_refreshes_and_new_jobs() {
     // Untracking the selected job moves the cursor to the one that took its place.
     let removed = h.app.jobs.selected().unwrap().id.clone();
     let effects = h.key(KeyCode::Char('x'));
-    assert!(effects.contains(&Effect::Untrack(removed.clone())));
+    assert!(effects.contains(&Effect::Io(Io::Untrack(removed.clone()))));
     assert!(h.app.jobs.get(&removed).is_none());
     assert!(h.app.jobs.selected().is_some());
     assert_eq!(removed, "old");
@@ -314,7 +314,7 @@ fn a_final_status_seen_live_is_announced_once() {
         id: "a".into(),
         result: Ok(done.clone()),
     });
-    assert!(effects.contains(&Effect::Bell));
+    assert!(effects.contains(&Effect::Tty(Tty::Bell)));
     let notice = h.app.notice.clone().unwrap();
     assert_eq!(notice.kind, NoticeKind::Done);
     assert!(
@@ -327,7 +327,7 @@ fn a_final_status_seen_live_is_announced_once() {
         result: Ok(done),
     });
     assert!(
-        !again.contains(&Effect::Bell),
+        !again.contains(&Effect::Tty(Tty::Bell)),
         "no second bell for the same status"
     );
 }
@@ -345,11 +345,13 @@ fn o_without_a_display_copies_the_link_and_says_so() {
     let effects = h.key(KeyCode::Char('o'));
     assert_eq!(
         effects,
-        vec![Effect::Copy("https://github.com/o/r/pull/7".into())]
+        vec![Effect::Tty(Tty::Copy(
+            "https://github.com/o/r/pull/7".into()
+        ))]
     );
     assert!(h.app.notice.as_ref().unwrap().text.contains("copied"));
     let mut h = Harness::with_config(
-        Config {
+        ConsoleOptions {
             has_display: true,
             ..config()
         },
@@ -365,8 +367,41 @@ fn o_without_a_display_copies_the_link_and_says_so() {
     });
     assert_eq!(
         h.key(KeyCode::Char('o')),
-        vec![Effect::OpenUrl("https://x/pull/1".into())]
+        vec![Effect::Io(Io::OpenUrl("https://x/pull/1".into()))]
     );
+}
+
+/// The loop applies every waiting message before it draws: a reply that changed a row
+/// and an unbound key in one batch must still draw the row.
+#[test]
+fn an_unbound_key_after_a_changed_row_in_one_batch_still_redraws() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.app.take_dirty();
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "completed", 0)),
+    });
+    h.key(KeyCode::F(12));
+    assert!(
+        h.app.take_dirty(),
+        "the changed row is drawn although the batch ended with an unbound key"
+    );
+    h.key(KeyCode::F(12));
+    assert!(!h.app.take_dirty(), "an unbound key alone draws nothing");
+}
+
+/// The same in the help, whose unbound keys also change nothing.
+#[test]
+fn an_unbound_key_in_the_help_keeps_an_earlier_redraw() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.key(KeyCode::Char('?'));
+    h.app.take_dirty();
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "completed", 0)),
+    });
+    h.key(KeyCode::F(12));
+    assert!(h.app.take_dirty());
 }
 
 #[test]
@@ -374,8 +409,14 @@ fn idle_with_nothing_to_poll_sets_no_timer() {
     let mut h = Harness::new(vec![tracked("f", "failed", 0)]);
     // The job is two hours old: its AGE changes at three hours, and not before.
     let three_hours = h.clock().mono + Duration::from_secs(3600);
-    assert_eq!(h.app.next_wake(), Some(three_hours));
-    assert!(!h.app.take_dirty() || !h.app.take_dirty());
+    assert_eq!(h.app.poll.next_due(), None, "a failed job is not polled");
+    assert_eq!(
+        h.app.next_wake(),
+        Some(three_hours),
+        "the only timer is the next change of the age on screen"
+    );
+    assert!(h.app.take_dirty(), "the first frame is drawn");
+    assert!(!h.app.take_dirty(), "and nothing changed since");
     h.tick(100.0);
     assert!(
         !h.app.take_dirty(),
@@ -387,7 +428,7 @@ fn idle_with_nothing_to_poll_sets_no_timer() {
 fn r_picks_up_jobs_another_docdeck_tracked() {
     let mut h = Harness::new(vec![tracked("a", "completed", 0)]);
     let effects = h.key(KeyCode::Char('r'));
-    assert!(effects.contains(&Effect::ReloadTracked));
+    assert!(effects.contains(&Effect::Io(Io::ReloadTracked)));
     let effects = h.send(Msg::TrackedList(vec![
         tracked("a", "completed", 0),
         tracked("cli", "active", 5),

@@ -22,7 +22,11 @@ fn a_unique_prefix_of_a_listed_job_selects_it() {
     h.key(KeyCode::Char('a'));
     h.type_text("job_abc123456");
     let effects = h.key(KeyCode::Enter);
-    assert!(!effects.iter().any(|e| matches!(e, Effect::Track { .. })));
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Io(Io::Track { .. })))
+    );
     assert!(h.app.overlay.is_none());
     assert_eq!(h.app.jobs.selected().unwrap().id, "job_abc123456789xyz");
     assert!(h.app.notice.unwrap().text.contains("already tracked"));
@@ -36,10 +40,10 @@ fn the_track_form_keeps_the_typed_id_on_an_error_and_closes_on_success() {
     let effects = h.key(KeyCode::Enter);
     assert_eq!(
         effects,
-        vec![Effect::Track {
+        vec![Effect::Io(Io::Track {
             typed: "job_typo".into(),
             submission: None
-        }]
+        })]
     );
     assert_eq!(track_form_text(&h), Some(("job_typo".into(), None)));
     h.type_text("zz");
@@ -64,10 +68,10 @@ fn the_track_form_keeps_the_typed_id_on_an_error_and_closes_on_success() {
     assert_eq!(track_form_text(&h), Some(("job_type".into(), None)));
     assert_eq!(
         h.key(KeyCode::Enter),
-        vec![Effect::Track {
+        vec![Effect::Io(Io::Track {
             typed: "job_type".into(),
             submission: None
-        }]
+        })]
     );
     // The journal resolved the text to a whole id and had the job's first prompt.
     h.send(Msg::Tracked {
@@ -180,7 +184,7 @@ fn a_new_job_of_unknown_outcome_stays_listed_until_dismissed() {
         "r reads jobs only"
     );
     let effects = h.key(KeyCode::Char('x'));
-    assert_eq!(effects, vec![Effect::DismissUnsure(7)]);
+    assert_eq!(effects, vec![Effect::Io(Io::DismissUnsure(7))]);
     assert_eq!(h.app.jobs.rows.len(), 2);
 }
 
@@ -192,10 +196,10 @@ fn tracking_from_a_row_of_unknown_outcome_gives_the_job_its_prompt() {
     let effects = h.key(KeyCode::Enter);
     assert_eq!(
         effects,
-        vec![Effect::Track {
+        vec![Effect::Io(Io::Track {
             typed: "job_found".into(),
             submission: Some(7)
-        }]
+        })]
     );
     h.send(Msg::Tracked {
         id: "job_found".into(),
@@ -224,7 +228,7 @@ fn a_new_job_send_that_may_have_arrived_lists_it_at_once() {
         draft: DraftKey::NewJob,
         outcome: Submitted::Failed(network_error(true)),
     });
-    assert!(effects.contains(&Effect::LoadUnsure), "{effects:?}");
+    assert!(effects.contains(&Effect::Io(Io::LoadUnsure)), "{effects:?}");
 }
 
 #[test]
@@ -247,14 +251,14 @@ fn a_follow_up_refused_as_archived_offers_a_new_job_with_the_text() {
     let effects = h.ctrl('n');
     assert_eq!(h.app.composer.target, DraftKey::NewJob);
     assert_eq!(h.app.composer.text(), "Add the example");
-    assert!(effects.contains(&Effect::SaveDraft {
+    assert!(effects.contains(&Effect::Io(Io::SaveDraft {
         draft: DraftKey::FollowUp("job_old".into()),
         text: String::new()
-    }));
-    assert!(effects.contains(&Effect::SaveDraft {
+    })));
+    assert!(effects.contains(&Effect::Io(Io::SaveDraft {
         draft: DraftKey::NewJob,
         text: "Add the example".into()
-    }));
+    })));
 }
 
 #[test]

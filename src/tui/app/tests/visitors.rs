@@ -2,14 +2,17 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
+use ratatui::style::Style;
+
 use super::*;
+use crate::tui::app::{FilterForm, FilterProblems};
 use crate::tui::message::ExportEnd;
 
 #[test]
 fn replies_for_a_page_no_longer_wanted_are_dropped() {
     let mut h = Harness::new(vec![]);
     let first = h.key(KeyCode::Char('3'));
-    let Some(Effect::FetchVisitors { generation: g1, .. }) = first.first().cloned() else {
+    let Some(Effect::Io(Io::FetchVisitors { generation: g1, .. })) = first.first().cloned() else {
         panic!("{first:?}")
     };
     let page = |path: &str, more: bool| VisitorsPage {
@@ -18,7 +21,7 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
             ai: 0,
             total: 1,
         },
-        visitors: vec![PageVisitors {
+        visitors: vec![PathVisitors {
             path: path.into(),
             human: 1,
             ai: 0,
@@ -31,19 +34,19 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
         result: Ok(page("/one", true)),
     });
     let next = h.key(KeyCode::Char('n'));
-    let Some(Effect::FetchVisitors {
+    let Some(Effect::Io(Io::FetchVisitors {
         generation: g2,
         query,
-    }) = next.first().cloned()
+    })) = next.first().cloned()
     else {
         panic!("{next:?}")
     };
     assert_eq!(query.offset, Some(50));
     let back = h.key(KeyCode::Char('p'));
-    let Some(Effect::FetchVisitors {
+    let Some(Effect::Io(Io::FetchVisitors {
         generation: g3,
         query,
-    }) = back.first().cloned()
+    })) = back.first().cloned()
     else {
         panic!("{back:?}")
     };
@@ -53,21 +56,15 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
         generation: g2,
         result: Ok(page("/two", false)),
     });
-    assert_eq!(
-        h.app.visitors.page.as_ref().unwrap().visitors[0].path,
-        "/one"
-    );
-    assert!(h.app.visitors.loading);
+    assert_eq!(h.app.visitors.rows()[0].path, "/one");
+    assert!(h.app.visitors.load().is_fetching());
     h.send(Msg::Visitors {
         generation: g3,
         result: Ok(page("/one-again", true)),
     });
-    assert_eq!(
-        h.app.visitors.page.as_ref().unwrap().visitors[0].path,
-        "/one-again"
-    );
-    assert!(!h.app.visitors.loading);
-    assert_eq!(h.app.visitors.shown.as_ref().unwrap().offset, Some(0));
+    assert_eq!(h.app.visitors.rows()[0].path, "/one-again");
+    assert!(!h.app.visitors.load().is_fetching());
+    assert_eq!(h.app.visitors.load().shown().unwrap().query.offset, Some(0));
 }
 
 #[test]
@@ -83,7 +80,8 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
     let Some(Overlay::Filter(form)) = &h.app.overlay else {
         panic!()
     };
-    let problems = form.check().unwrap_err();
+    let problems = form.problems().clone();
+    assert_eq!(Err(problems.clone()), form.check(), "kept as typed");
     assert!(problems.from.unwrap().contains("not a valid date"));
     assert!(
         h.key(KeyCode::Enter).is_empty(),
@@ -103,9 +101,9 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
         panic!()
     };
     assert!(
-        form.check()
-            .unwrap_err()
+        form.problems()
             .range
+            .as_deref()
             .unwrap()
             .contains("dateTo is exclusive")
     );
@@ -115,9 +113,9 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
     h.type_text("08");
     let effects = h.key(KeyCode::Enter);
     assert!(h.app.overlay.is_none());
-    assert!(effects.iter().any(|e| matches!(e, Effect::SaveSetting { value, .. } if value.starts_with("custom 2026-11-01"))), "{effects:?}");
+    assert!(effects.iter().any(|e| matches!(e, Effect::Io(Io::SaveSetting { value, .. }) if value.starts_with("custom 2026-11-01"))), "{effects:?}");
     let query = effects.iter().find_map(|e| match e {
-        Effect::FetchVisitors { query, .. } => Some(query.clone()),
+        Effect::Io(Io::FetchVisitors { query, .. }) => Some(query.clone()),
         _ => None,
     });
     let query = query.unwrap();
@@ -134,24 +132,24 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
 fn ranges_round_trip_through_the_journal_setting() {
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
     for range in [
-        Range::LastDays(7),
-        Range::ThisMonth,
-        Range::AllTime,
-        Range::LastDays(90),
+        DateRange::LastDays(7),
+        DateRange::ThisMonth,
+        DateRange::AllTime,
+        DateRange::LastDays(90),
     ] {
-        assert_eq!(Range::from_setting(&range.to_setting()), Some(range));
+        assert_eq!(DateRange::from_setting(&range.to_setting()), Some(range));
     }
-    let (from, to) = Range::LastDays(7).bounds(today);
+    let (from, to) = DateRange::LastDays(7).bounds(today);
     assert_eq!(
         (from.unwrap().to_string(), to.unwrap().to_string()),
         ("2026-11-16".into(), "2026-11-23".into())
     );
-    let (from, to) = Range::ThisMonth.bounds(today);
+    let (from, to) = DateRange::ThisMonth.bounds(today);
     assert_eq!(
         (from.unwrap().to_string(), to.unwrap().to_string()),
         ("2026-11-01".into(), "2026-12-01".into())
     );
-    assert_eq!(Range::from_setting("garbage"), None);
+    assert_eq!(DateRange::from_setting("garbage"), None);
 }
 
 fn form_field(h: &Harness) -> String {
@@ -196,7 +194,7 @@ fn a_paste_with_line_breaks_into_a_form_field_stays_on_one_line() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::Export { path, .. } if path.ends_with("a b.csv"))),
+            .any(|e| matches!(e, Effect::Io(Io::Export { path, .. }) if path.ends_with("a b.csv"))),
         "{effects:?}"
     );
 }
@@ -239,21 +237,21 @@ fn the_export_form_opens_on_the_format_choice() {
     let Some(Overlay::Export(form)) = &h.app.overlay else {
         panic!("{:?}", h.app.overlay)
     };
-    assert!(form.on_format);
+    assert!(form.on_format());
     h.key(KeyCode::Right);
     let Some(Overlay::Export(form)) = &h.app.overlay else {
         panic!()
     };
-    assert_eq!(form.format, crate::cli::Format::Json);
+    assert_eq!(form.format, crate::export::DataFormat::Json);
 }
 
 fn export_effect(effects: &[Effect]) -> (std::path::PathBuf, bool) {
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::Export {
+            Effect::Io(Io::Export {
                 path, overwrite, ..
-            } => Some((path.clone(), *overwrite)),
+            }) => Some((path.clone(), *overwrite)),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no export in {effects:?}"))
@@ -276,7 +274,7 @@ fn an_existing_file_is_replaced_only_after_asking() {
         form.replace.as_ref().map(|(_, p)| p.clone()),
         Some("/home/u/out.csv".into())
     );
-    assert!(!form.on_format, "the cursor is on the file name");
+    assert!(!form.on_format(), "the cursor is on the file name");
     assert!(h.app.visitors.export.is_none());
     let (_, overwrite) = export_effect(&h.key(KeyCode::Enter));
     assert!(overwrite, "Enter on the same name replaces it");
@@ -299,7 +297,10 @@ fn an_export_that_stops_part_way_says_where_and_why_and_what_it_kept() {
     });
     h.send(Msg::ExportDone(ExportEnd::Stopped {
         offset: 500,
-        reason: "the service sent the same page again".into(),
+        reason: crate::api::ApiError::Server {
+            status: 503,
+            message: String::new(),
+        },
         rows: 500,
         kept: Some("/tmp/v.incomplete.csv".into()),
     }));
@@ -307,8 +308,8 @@ fn an_export_that_stops_part_way_says_where_and_why_and_what_it_kept() {
     assert_eq!(notice.kind, NoticeKind::Error);
     assert_eq!(
         notice.text,
-        "export stopped at offset 500: the service sent the same page again; kept 500 rows \
-         in /tmp/v.incomplete.csv"
+        "export stopped at offset 500: the service failed (503): try again later; kept 500 \
+         rows in /tmp/v.incomplete.csv"
     );
     assert!(h.app.visitors.export.is_none());
     assert!(
@@ -329,7 +330,7 @@ fn a_full_bar_means_the_same_on_every_page() {
         effects
             .iter()
             .find_map(|e| match e {
-                Effect::FetchVisitors { generation, .. } => Some(*generation),
+                Effect::Io(Io::FetchVisitors { generation, .. }) => Some(*generation),
                 _ => None,
             })
             .unwrap()
@@ -342,7 +343,7 @@ fn a_full_bar_means_the_same_on_every_page() {
         },
         visitors: totals
             .iter()
-            .map(|t| PageVisitors {
+            .map(|t| PathVisitors {
                 path: format!("/p{t}"),
                 human: *t,
                 ai: 0,
@@ -375,13 +376,85 @@ fn a_full_bar_means_the_same_on_every_page() {
 fn a_stop_whose_reason_names_the_offset_does_not_say_it_twice() {
     let end = ExportEnd::Stopped {
         offset: 250,
-        reason: "paging stopped at offset 250: the service sent no rows".into(),
+        reason: crate::api::ApiError::BrokenPaging {
+            offset: 250,
+            fault: crate::api::PagingFault::Empty,
+        },
         rows: 250,
         kept: None,
     };
     assert_eq!(
         crate::tui::app::export_end_text(&end),
-        "export stopped: paging stopped at offset 250: the service sent no rows; the 250 rows \
-         fetched could not be kept"
+        "export stopped: paging stopped at offset 250: the service said there were more rows \
+         but sent none; docdeck stopped rather than ask forever; the 250 rows fetched could \
+         not be kept"
     );
+}
+
+fn filter_form(h: &Harness) -> &FilterForm {
+    let Some(Overlay::Filter(form)) = &h.app.overlay else {
+        panic!("no filter form: {:?}", h.app.overlay)
+    };
+    form
+}
+
+#[test]
+fn the_filter_forms_problems_follow_every_change_without_a_frame() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('f'));
+    assert_eq!(*filter_form(&h).problems(), FilterProblems::default());
+    // The rows field, by typing and by pasting.
+    for _ in 0..3 {
+        h.key(KeyCode::Tab);
+    }
+    h.type_text("x");
+    assert!(filter_form(&h).problems().rows.is_some(), "typed");
+    h.key(KeyCode::Backspace);
+    assert_eq!(*filter_form(&h).problems(), FilterProblems::default());
+    h.send(Msg::Input(Event::Paste("999".into())));
+    assert!(filter_form(&h).problems().rows.is_some(), "pasted");
+    for _ in 0..3 {
+        h.key(KeyCode::Backspace);
+    }
+    // A bad date, then a preset that replaces it.
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    h.type_text("zz");
+    assert!(filter_form(&h).problems().from.is_some());
+    h.key(KeyCode::BackTab);
+    h.key(KeyCode::Right);
+    let form = filter_form(&h);
+    assert_eq!(*form.problems(), FilterProblems::default());
+    assert!(
+        form.check().is_ok(),
+        "the preset's dates replaced the bad one"
+    );
+}
+
+#[test]
+fn only_the_field_with_the_cursor_shows_it() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('f'));
+    let shows = |area: &ratatui_textarea::TextArea<'_>| area.cursor_style() != Style::new();
+    let form = filter_form(&h);
+    assert!(!shows(&form.from) && !shows(&form.to) && !shows(&form.rows));
+    h.key(KeyCode::Tab);
+    let form = filter_form(&h);
+    assert!(shows(&form.from) && !shows(&form.to) && !shows(&form.rows));
+    h.key(KeyCode::Tab);
+    let form = filter_form(&h);
+    assert!(!shows(&form.from) && shows(&form.to) && !shows(&form.rows));
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(form)) = &h.app.overlay else {
+        panic!()
+    };
+    assert!(form.on_format() && !shows(&form.path));
+    h.key(KeyCode::Tab);
+    let Some(Overlay::Export(form)) = &h.app.overlay else {
+        panic!()
+    };
+    assert!(!form.on_format() && shows(&form.path));
 }

@@ -2,8 +2,9 @@
 //! exists, to ask before replacing it), and how each ended, in words.
 
 use super::ExportProgress;
+use crate::api::ApiError;
 use crate::tui::app::{App, ExportForm, NoticeKind, Overlay};
-use crate::tui::message::{Effect, ExportEnd};
+use crate::tui::message::{Effect, ExportEnd, Io};
 
 impl App {
     /// Starts an export from its form, kept aside in case the file exists.
@@ -19,12 +20,12 @@ impl App {
             pages: 0,
         });
         self.visitors.export_end = None;
-        effects.push(Effect::Export {
+        effects.push(Effect::Io(Io::Export {
             query: form.query().clone(),
             format: form.format,
             path,
             overwrite,
-        });
+        }));
         self.visitors.export_form = Some(form);
     }
 
@@ -84,13 +85,18 @@ pub fn export_end_text(end: &ExportEnd) -> String {
                 Some(path) => format!("kept {rows} rows in {}", path.display()),
                 None => format!("the {rows} rows fetched could not be kept"),
             };
-            // The client's own words may already say where paging stopped.
-            if reason.contains(&format!("offset {offset}")) {
-                format!("export stopped: {reason}; {kept}")
-            } else {
-                format!("export stopped at offset {offset}: {reason}; {kept}")
-            }
+            format!("{}; {kept}", stopped_text(*offset, reason))
         }
         ExportEnd::Failed(reason) => format!("export failed: {reason}; nothing was written"),
+    }
+}
+
+/// "export stopped at offset N: why". Broken paging already says where it stopped.
+#[must_use]
+pub fn stopped_text(offset: u64, reason: &ApiError) -> String {
+    if matches!(reason, ApiError::BrokenPaging { .. }) {
+        format!("export stopped: {reason}")
+    } else {
+        format!("export stopped at offset {offset}: {reason}")
     }
 }

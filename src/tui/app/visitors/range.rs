@@ -7,7 +7,7 @@ use crate::api::DateParam;
 
 /// Which dates the pane shows. Presets are resolved against today (UTC) at each fetch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Range {
+pub enum DateRange {
     /// The last N days including today: `[today - (N-1), today + 1)`.
     LastDays(u32),
     /// `[first of this month, first of next month)`.
@@ -19,7 +19,7 @@ pub enum Range {
     AllTime,
 }
 
-impl Range {
+impl DateRange {
     /// `dateFrom` and `dateTo` (exclusive) for this range, as of `today`.
     #[must_use]
     pub fn bounds(&self, today: NaiveDate) -> (Option<DateParam>, Option<DateParam>) {
@@ -63,7 +63,7 @@ impl Range {
     /// The form the journal keeps it in.
     #[must_use]
     pub fn to_setting(&self) -> String {
-        let side = |d: Option<DateParam>| d.map_or_else(|| "-".to_owned(), |d| d.to_string());
+        let side = |d| DateParam::shown(d, "-");
         match self {
             Self::LastDays(days) => format!("{days}d"),
             Self::ThisMonth => "month".to_owned(),

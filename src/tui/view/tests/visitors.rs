@@ -7,7 +7,7 @@ use super::*;
 use crate::tui::message::ExportEnd;
 
 fn big_page() -> VisitorsPage {
-    let row = |path: &str, human: u64, ai: u64, total: u64| PageVisitors {
+    let row = |path: &str, human: u64, ai: u64, total: u64| PathVisitors {
         path: path.into(),
         human,
         ai,
@@ -34,7 +34,7 @@ fn big_page() -> VisitorsPage {
 fn scene_with(page: VisitorsPage) -> Scene {
     let mut scene = Scene::new();
     scene.key(KeyCode::Char('3'));
-    let generation = scene.app.visitors.generation;
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page),
@@ -84,7 +84,7 @@ fn a_row_whose_ai_exceeds_its_total_is_shown_and_marked() {
 #[test]
 fn a_small_row_on_a_later_page_gets_a_small_bar() {
     let mut page = big_page();
-    page.visitors = vec![PageVisitors {
+    page.visitors = vec![PathVisitors {
         path: "/tiny".into(),
         human: 4,
         ai: 0,
@@ -94,7 +94,7 @@ fn a_small_row_on_a_later_page_gets_a_small_bar() {
     // Page 2 of the same range: the scale stays page 1's largest row.
     scene.app.visitors.offset = 50;
     scene.key(KeyCode::Char('r'));
-    let generation = scene.app.visitors.generation;
+    let generation = scene.app.visitors.load().generation().unwrap();
     scene.send(Msg::Visitors {
         generation,
         result: Ok(page),
@@ -110,14 +110,18 @@ fn an_export_that_stopped_says_it_under_the_table() {
     let mut scene = scene_with(page());
     scene.send(Msg::ExportDone(ExportEnd::Stopped {
         offset: 500,
-        reason: "the service sent the same rows as the page before; docdeck stopped rather \
-                 than ask forever"
-            .into(),
+        reason: crate::api::ApiError::BrokenPaging {
+            offset: 500,
+            fault: crate::api::PagingFault::Repeated,
+        },
         rows: 500,
         kept: Some("/home/someone/reports/visitors-2026-11-16-2026-11-23.incomplete.csv".into()),
     }));
     let screen = scene.render(80, 24);
-    assert!(screen.contains("export stopped at offset 500"), "{screen}");
+    assert!(
+        screen.contains("export stopped: paging stopped at offset 500"),
+        "{screen}"
+    );
     assert!(screen.contains("2026-11-23.incomplete.csv"), "{screen}");
     both("visitors_export_stopped", &scene);
 }

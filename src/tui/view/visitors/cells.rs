@@ -5,7 +5,7 @@ use ratatui::text::{Line, Span};
 
 use super::super::{ViewContext, thousands};
 use super::fitting;
-use crate::api::PageVisitors;
+use crate::api::PathVisitors;
 use crate::text::sanitize;
 use crate::tui::app::BarScale;
 
@@ -44,8 +44,8 @@ pub(crate) fn compact_count(n: u64) -> String {
 }
 
 /// The widths of the three number columns, and whether they show compact counts.
-pub(super) fn number_columns(rows: &[PageVisitors], room: usize) -> ([u16; 3], bool) {
-    let widest = |compact: bool, get: fn(&PageVisitors) -> u64| {
+pub(super) fn number_columns(rows: &[PathVisitors], room: usize) -> ([u16; 3], bool) {
+    let widest = |compact: bool, get: fn(&PathVisitors) -> u64| {
         rows.iter()
             .map(|r| {
                 let v = get(r);
@@ -114,7 +114,7 @@ pub(super) fn bar_header(scale: BarScale, width: u16) -> Line<'static> {
 
 /// A stacked bar as long as the row's total on the range's scale, split between human
 /// and AI visitors in proportion. Counts that cannot all be true get a mark instead.
-pub(super) fn bar(row: &PageVisitors, scale: u64, width: u16, cx: &ViewContext) -> Line<'static> {
+pub(super) fn bar(row: &PathVisitors, scale: u64, width: u16, cx: &ViewContext) -> Line<'static> {
     if inconsistent(row.human, row.ai, row.total) {
         let why = if row.ai > row.total {
             "AI > total"

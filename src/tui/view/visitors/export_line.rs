@@ -8,7 +8,7 @@ use super::super::forms::wrap_words;
 use super::super::{ViewContext, thousands};
 use super::cells::path_cell;
 use crate::text::sanitize;
-use crate::tui::app::{App, export_end_text};
+use crate::tui::app::{App, export_end_text, stopped_text};
 use crate::tui::message::ExportEnd;
 
 /// The export running or how the last one ended: what happened (at most two lines, cut
@@ -77,11 +77,7 @@ fn export_end_parts(
             rows,
             kept,
         } => (
-            if reason.contains(&format!("offset {offset}")) {
-                format!("export stopped: {reason}")
-            } else {
-                format!("export stopped at offset {offset}: {reason}")
-            },
+            stopped_text(*offset, reason),
             kept.as_ref()
                 .map(|path| (format!("kept {} rows in ", thousands(*rows)), path.clone())),
             cx.theme.error(),

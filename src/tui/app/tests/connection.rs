@@ -22,14 +22,14 @@ fn unauthorized() -> ApiError {
 fn submits(effects: &[Effect]) -> usize {
     effects
         .iter()
-        .filter(|e| matches!(e, Effect::Submit { .. }))
+        .filter(|e| matches!(e, Effect::Io(Io::Submit { .. })))
         .count()
 }
 
 fn visitor_fetches(effects: &[Effect]) -> usize {
     effects
         .iter()
-        .filter(|e| matches!(e, Effect::FetchVisitors { .. }))
+        .filter(|e| matches!(e, Effect::Io(Io::FetchVisitors { .. })))
         .count()
 }
 
@@ -37,7 +37,7 @@ fn visitor_fetches(effects: &[Effect]) -> usize {
 fn an_analytics_429_pauses_analytics_only() {
     let mut h = Harness::new(vec![tracked("a", "active", 1)]);
     let first = h.key(KeyCode::Char('3'));
-    let Some(Effect::FetchVisitors { generation, .. }) = first.first().cloned() else {
+    let Some(Effect::Io(Io::FetchVisitors { generation, .. })) = first.first().cloned() else {
         panic!("{first:?}")
     };
     h.send(Msg::Visitors {
@@ -57,7 +57,7 @@ fn an_analytics_429_pauses_analytics_only() {
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('3'));
     assert_eq!(visitor_fetches(&h.key(KeyCode::Char('r'))), 0);
-    let error = h.app.visitors.error.as_deref().unwrap();
+    let error = h.app.visitors.load().error().unwrap();
     assert!(
         error.contains("analytics") && error.contains("status bar"),
         "{error}"
@@ -70,7 +70,7 @@ fn an_analytics_429_pauses_analytics_only() {
         .map(|(class, _)| class)
         .collect();
     assert_eq!(paused, vec![CallClass::Analytics]);
-    assert_eq!(h.app.link, Link::Online, "a 429 is an answer");
+    assert_eq!(h.app.connection, Connection::Online, "a 429 is an answer");
     // The pause ends on time.
     h.at(3598.0);
     assert_eq!(visitor_fetches(&h.key(KeyCode::Char('r'))), 1);
@@ -125,9 +125,12 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
     let mut h = Harness::new(vec![]);
     let mut fresh = App::new(config());
     let effects = fresh.update(Msg::Loaded(Box::default()), h.clock());
-    assert!(effects.contains(&Effect::CheckLink), "{effects:?}");
-    h.send(Msg::LinkChecked(Err(unauthorized())));
-    assert_eq!(h.app.link, Link::KeyRejected);
+    assert!(
+        effects.contains(&Effect::Io(Io::CheckConnection)),
+        "{effects:?}"
+    );
+    h.send(Msg::ConnectionChecked(Err(unauthorized())));
+    assert_eq!(h.app.connection, Connection::KeyRejected);
     let notice = h.app.notice.as_ref().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
     assert!(notice.text.contains("401"), "{}", notice.text);
@@ -137,12 +140,15 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
         "a rejected key is not retried alone"
     );
     // `r` checks again; an accepted key answers 404 for the made-up job.
-    assert!(h.key(KeyCode::Char('r')).contains(&Effect::CheckLink));
-    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+    assert!(
+        h.key(KeyCode::Char('r'))
+            .contains(&Effect::Io(Io::CheckConnection))
+    );
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: "Job not found".into(),
         missing: crate::api::Missing::Job,
     })));
-    assert_eq!(h.app.link, Link::Online);
+    assert_eq!(h.app.connection, Connection::Online);
     assert_eq!(h.app.last_error, None, "recovery clears the error");
     assert_eq!(h.app.notice, None, "and its notice");
 }
@@ -150,11 +156,11 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
 #[test]
 fn a_404_that_is_not_the_services_own_shows_the_base_url_as_trouble() {
     let mut h = Harness::new(vec![]);
-    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: String::new(),
         missing: crate::api::Missing::Service,
     })));
-    assert_eq!(h.app.link, Link::Trouble);
+    assert_eq!(h.app.connection, Connection::Trouble);
     let notice = h.app.notice.as_ref().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
     assert!(notice.text.contains("base URL"), "{}", notice.text);
@@ -164,46 +170,46 @@ fn a_404_that_is_not_the_services_own_shows_the_base_url_as_trouble() {
 #[test]
 fn a_key_revoked_mid_session_or_another_projects_key_is_shown() {
     let mut h = Harness::new(vec![tracked("a", "active", 1)]);
-    assert_eq!(h.app.link, Link::Online);
+    assert_eq!(h.app.connection, Connection::Online);
     h.tick(3.0);
     h.send(Msg::JobFetched {
         id: "a".into(),
         result: Err(unauthorized()),
     });
-    assert_eq!(h.app.link, Link::KeyRejected);
-    h.send(Msg::LinkChecked(Err(ApiError::Forbidden {
+    assert_eq!(h.app.connection, Connection::KeyRejected);
+    h.send(Msg::ConnectionChecked(Err(ApiError::Forbidden {
         message: String::new(),
     })));
-    assert_eq!(h.app.link, Link::NotAllowed);
+    assert_eq!(h.app.connection, Connection::NotAllowed);
     assert!(h.app.notice.as_ref().unwrap().text.contains("403"));
 }
 
 #[test]
 fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     let mut h = Harness::new(vec![]);
-    h.send(Msg::LinkChecked(Err(network_error(false))));
-    assert_eq!(h.app.link, Link::Trouble);
+    h.send(Msg::ConnectionChecked(Err(network_error(false))));
+    assert_eq!(h.app.connection, Connection::Trouble);
     let error = h.app.last_error.clone().unwrap();
     assert!(h.app.notice.as_ref().unwrap().text == error);
     let first = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(first, Duration::from_secs(2));
-    assert!(h.tick(2.0).contains(&Effect::CheckLink));
-    h.send(Msg::LinkChecked(Err(network_error(false))));
+    assert!(h.tick(2.0).contains(&Effect::Io(Io::CheckConnection)));
+    h.send(Msg::ConnectionChecked(Err(network_error(false))));
     let second = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(second, Duration::from_secs(4));
     // The same error again is not announced again over a newer notice.
     h.app.notify(NoticeKind::Info, "something else");
-    assert!(h.tick(6.0).contains(&Effect::CheckLink));
-    h.send(Msg::LinkChecked(Err(network_error(false))));
+    assert!(h.tick(6.0).contains(&Effect::Io(Io::CheckConnection)));
+    h.send(Msg::ConnectionChecked(Err(network_error(false))));
     assert_eq!(h.app.notice.as_ref().unwrap().text, "something else");
     h.tick(14.0);
-    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: String::new(),
         missing: crate::api::Missing::Job,
     })));
     assert_eq!(
-        (h.app.link, h.app.last_error.as_ref()),
-        (Link::Online, None)
+        (h.app.connection, h.app.last_error.as_ref()),
+        (Connection::Online, None)
     );
     assert_eq!(h.app.next_wake(), None);
 }
@@ -217,7 +223,7 @@ fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
         snapshot: Some(created),
         ..tracked("a", "failed", 0)
     }]);
-    h.send(Msg::LinkChecked(Err(ApiError::NotFound {
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: String::new(),
         missing: crate::api::Missing::Job,
     })));
@@ -240,7 +246,7 @@ fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
 #[test]
 fn a_pause_counts_down_in_minutes_then_seconds_and_ends_on_screen() {
     let mut h = Harness::new(vec![]);
-    h.send(Msg::LinkChecked(Err(limited(125))));
+    h.send(Msg::ConnectionChecked(Err(limited(125))));
     let start = h.clock().mono;
     // 125 s reads `3m`; it reads `2m` at 120 s left, `60s` at 60 s left.
     assert_eq!(h.app.next_wake(), Some(start + Duration::from_secs(5)));
@@ -265,7 +271,10 @@ fn a_failed_opener_copies_the_link_and_says_so() {
         url: "https://x/pull/1".into(),
         reason: "xdg-open exited with 3".into(),
     });
-    assert_eq!(effects, vec![Effect::Copy("https://x/pull/1".into())]);
+    assert_eq!(
+        effects,
+        vec![Effect::Tty(Tty::Copy("https://x/pull/1".into()))]
+    );
     let notice = h.app.notice.as_ref().unwrap();
     assert!(
         notice.text.contains("exited with 3") && notice.text.contains("copied"),
@@ -277,23 +286,23 @@ fn a_failed_opener_copies_the_link_and_says_so() {
 #[test]
 fn ctrl_z_suspends_from_every_context() {
     let mut h = Harness::new(vec![tracked("a", "active", 1)]);
-    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Tty(Tty::Suspend)]);
     h.key(KeyCode::Char('n'));
     h.type_text("draft");
-    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Tty(Tty::Suspend)]);
     assert_eq!(h.app.composer.text(), "draft", "the key is not typed");
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('a'));
-    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Tty(Tty::Suspend)]);
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('?'));
-    assert_eq!(h.ctrl('z'), vec![Effect::Suspend]);
+    assert_eq!(h.ctrl('z'), vec![Effect::Tty(Tty::Suspend)]);
 }
 
 #[test]
 fn a_younger_job_read_or_tracked_later_brings_the_wake_forward() {
     let mut h = Harness::new(vec![tracked("old", "failed", 0)]);
-    h.send(Msg::LinkChecked(Ok(())));
+    h.send(Msg::ConnectionChecked(Ok(())));
     let three_hours = h.clock().mono + Duration::from_secs(3600);
     assert_eq!(h.app.next_wake(), Some(three_hours));
     // A job tracked by id, 90 s old: its age reads `2m` in 30 s.

@@ -22,7 +22,7 @@ const MAX_CHECK_WAIT: Duration = Duration::from_secs(60);
 
 /// What the status bar says about the link to the service.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Link {
+pub enum Connection {
     /// Nothing answered yet.
     Waiting,
     /// The service answered the last call (an answer such as 404 or 429 counts).
@@ -35,7 +35,7 @@ pub enum Link {
     NotAllowed,
 }
 
-impl Link {
+impl Connection {
     /// What an error says about the link, if anything (local errors say nothing).
     fn of(err: &ApiError) -> Option<Self> {
         match err {
@@ -71,7 +71,7 @@ impl Link {
 
 /// The start-up check and its retries while the service cannot be reached.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct LinkCheck {
+pub struct ConnectionCheck {
     pub due: Option<Instant>,
     pub in_flight: bool,
     failures: u32,
@@ -90,7 +90,7 @@ impl App {
         let err = match result {
             Ok(()) => {
                 self.last_ok = Some(now.wall);
-                self.set_link(Link::Online, None);
+                self.set_link(Connection::Online, None);
                 return;
             }
             Err(err) => err,
@@ -110,16 +110,16 @@ impl App {
                 ),
             );
         }
-        if let Some(link) = Link::of(err) {
+        if let Some(link) = Connection::of(err) {
             self.set_link(link, Some(err));
         }
     }
 
     /// Moves the link to `link`. A failure is said once on the notice line (again only if
     /// it changes); recovering clears it there and in the status bar.
-    fn set_link(&mut self, link: Link, err: Option<&ApiError>) {
-        self.dirty |= self.link != link;
-        self.link = link;
+    fn set_link(&mut self, link: Connection, err: Option<&ApiError>) {
+        self.dirty |= self.connection != link;
+        self.connection = link;
         if !link.is_failing() {
             self.check.failures = 0;
             if let Some(gone) = self.last_error.take() {
@@ -154,7 +154,7 @@ impl App {
         self.record_call(result.as_ref().copied(), CallClass::Read, None, now);
         self.check.due = match &result {
             Err(ApiError::RateLimited { .. }) => self.pauses.until(CallClass::Read, now.mono),
-            Err(err) if Link::of(err) == Some(Link::Trouble) => {
+            Err(err) if Connection::of(err) == Some(Connection::Trouble) => {
                 self.check.failures = self.check.failures.saturating_add(1);
                 let wait = Duration::from_secs(1 << self.check.failures.min(6)).min(MAX_CHECK_WAIT);
                 Some(now.mono + wait)
@@ -255,7 +255,8 @@ impl RowsChange {
             | Msg::Budget(_)
             | Msg::EditorDone { .. }
             | Msg::LocalFailure(_)
-            | Msg::LinkChecked(_)
+            | Msg::DraftNotSaved(_)
+            | Msg::ConnectionChecked(_)
             | Msg::OpenFailed { .. }
             | Msg::Terminate
             | Msg::Continued => Self::None,

@@ -41,6 +41,21 @@ pub struct ClientArgs {
     pub allow_insecure_http: bool,
 }
 
+impl ClientArgs {
+    /// The flags as the configuration takes them.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            config: self.config.clone(),
+            profile: self.profile.clone(),
+            base_url: self.base_url.clone(),
+            project: self.project.clone(),
+            api_key: self.api_key.clone().map(Secret::new),
+            poll_interval: self.poll_interval,
+            allow_insecure_http: self.allow_insecure_http,
+        }
+    }
+}
+
 /// Reads a duration flag such as `3s`, `500ms` or `7d`.
 pub fn duration_arg(text: &str) -> Result<Duration, String> {
     parse_duration(text)
@@ -58,24 +73,15 @@ pub fn timeout_arg(text: &str) -> Result<Duration, String> {
 }
 
 /// Settings and the scope of the journal for one command.
-pub struct Context {
+pub struct Setup {
     pub settings: Settings,
     pub scope: Scope,
 }
 
-impl Context {
+impl Setup {
     /// Applies precedence and requires a project id.
     pub fn load(args: &ClientArgs) -> Result<Self, CliError> {
-        let overrides = Overrides {
-            config: args.config.clone(),
-            profile: args.profile.clone(),
-            base_url: args.base_url.clone(),
-            project: args.project.clone(),
-            api_key: args.api_key.clone().map(Secret::new),
-            poll_interval: args.poll_interval,
-            allow_insecure_http: args.allow_insecure_http,
-        };
-        let settings = Settings::load(&overrides, &|name| std::env::var(name).ok())?;
+        let settings = Settings::load(&args.overrides(), &|name| std::env::var(name).ok())?;
         for warning in &settings.warnings {
             warn(warning);
         }

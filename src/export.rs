@@ -1,0 +1,115 @@
+//! Results written as data, for a file or a script: the formats and the writing of
+//! visitors as CSV or JSON. Below both the CLI (which adds a table for people) and the
+//! console (whose export writes a file), so neither imports the other.
+
+use crate::api::VisitorsPage;
+
+/// A format for data: what a file or a pipe gets. A table is for people, so it is not
+/// one of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataFormat {
+    Json,
+    Csv,
+}
+
+impl DataFormat {
+    /// The file name ending a file of this format usually has.
+    #[must_use]
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Json => ".json",
+            Self::Csv => ".csv",
+        }
+    }
+}
+
+/// Why data could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("cannot write CSV: {0}")]
+    Csv(#[from] csv::Error),
+    #[error("cannot write CSV: {0}")]
+    CsvBuffer(String),
+    #[error("cannot encode JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// The visitors' CSV: a header, then `path,human,ai,total` per row, in the page's order.
+pub fn visitors_csv(page: &VisitorsPage) -> Result<String, WriteError> {
+    let rows = page.visitors.iter().map(|row| {
+        [
+            row.path.clone(),
+            row.human.to_string(),
+            row.ai.to_string(),
+            row.total.to_string(),
+        ]
+    });
+    csv_text(Some(&["path", "human", "ai", "total"]), rows)
+}
+
+/// CSV of `rows` under an optional header.
+pub fn csv_text<R, F>(
+    header: Option<&[&str]>,
+    rows: impl IntoIterator<Item = R>,
+) -> Result<String, WriteError>
+where
+    R: IntoIterator<Item = F>,
+    F: AsRef<[u8]>,
+{
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    if let Some(header) = header {
+        writer.write_record(header)?;
+    }
+    for row in rows {
+        writer.write_record(row)?;
+    }
+    let bytes = writer
+        .into_inner()
+        .map_err(|err| WriteError::CsvBuffer(err.to_string()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// JSON of any result, indented or on one line.
+pub fn json_text(value: &impl serde::Serialize, pretty: bool) -> Result<String, WriteError> {
+    Ok(if pretty {
+        serde_json::to_string_pretty(value)?
+    } else {
+        serde_json::to_string(value)?
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{PathVisitors, VisitorTotals};
+
+    #[test]
+    fn visitors_csv_quotes_what_needs_it_and_keeps_the_order() {
+        let page = VisitorsPage {
+            visitors: vec![
+                PathVisitors {
+                    path: "/a,b".into(),
+                    human: 3,
+                    ai: 1,
+                    total: 4,
+                },
+                PathVisitors {
+                    path: "/c".into(),
+                    human: 0,
+                    ai: 2,
+                    total: 2,
+                },
+            ],
+            totals: VisitorTotals {
+                human: 3,
+                ai: 3,
+                total: 6,
+            },
+            has_more: false,
+        };
+        assert_eq!(
+            visitors_csv(&page).unwrap(),
+            "path,human,ai,total\n\"/a,b\",3,1,4\n/c,0,2,2\n"
+        );
+    }
+}
