@@ -38,7 +38,11 @@ pub struct ConsoleArgs {
 pub struct DemoArgs {
     #[command(flatten)]
     pub console: ConsoleArgs,
-    /// How long the simulated agent works on each turn, in milliseconds
+    /// Which agent works on jobs: the example agent on a demo docs repository, or the
+    /// simulated one
+    #[arg(long, value_enum, default_value = "real")]
+    pub agent: super::demo_agent::DemoAgent,
+    /// With --agent simulated: how long it works on each turn, in milliseconds
     #[arg(long, value_name = "MS", default_value_t = 4000)]
     pub agent_delay_ms: u64,
     #[command(flatten)]
@@ -71,6 +75,12 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     options.seed = SeedKind::Demo;
     options.agent.delay = Duration::from_millis(args.agent_delay_ms);
     options.faults = args.faults.plan()?;
+    // Kept until the demo ends: the repository the real agent works on.
+    let demo_repo = match args.agent {
+        super::demo_agent::DemoAgent::Real => Some(super::demo_agent::DemoRepo::create()?),
+        super::demo_agent::DemoAgent::Simulated => None,
+    };
+    options.real_agent = demo_repo.as_ref().map(super::demo_agent::DemoRepo::config);
     let running = server::start(options)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
@@ -95,6 +105,7 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     // Nothing of the demo is kept, so quitting does not wait for answers still on their
     // way (with `--latency-ms` they could take seconds).
     let _ = tokio::time::timeout(Duration::from_millis(500), running.shutdown()).await;
+    drop(demo_repo);
     outcome
 }
 

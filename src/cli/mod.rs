@@ -3,8 +3,11 @@
 //! 2 usage or configuration error (nothing was sent), 3 job failed, 4 job archived,
 //! 5 `--wait --timeout` ran out; 130, 143 and 129 when Ctrl+C, SIGTERM or SIGHUP stop a wait.
 
+mod agent_args;
 mod args;
 mod console;
+mod context;
+mod demo_agent;
 mod doctor;
 mod import;
 mod jobs;

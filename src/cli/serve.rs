@@ -78,6 +78,8 @@ pub struct ServeArgs {
     pub model: String,
     #[command(flatten)]
     pub faults: FaultArgs,
+    #[command(flatten)]
+    pub agent: super::agent_args::AgentArgs,
 }
 
 /// Faults on demand, to test a client against a flaky network and a misbehaving service.
@@ -194,6 +196,8 @@ fn options(args: ServeArgs, addr: SocketAddr) -> Result<ServeOptions, CliError> 
             weights: args.agent_outcomes,
             seed: args.agent_seed,
         },
+        real_agent: args.agent.config()?,
+        allow_remote_agent: args.agent.allow_remote_agent,
         rate_limit: args.rate_limit,
         archive_after: args.archive_after,
         defaults: JobDefaults {

@@ -121,6 +121,13 @@ CREATE TABLE import_positions (
     PRIMARY KEY (project, device, inode)
 ) WITHOUT ROWID;
 ",
+    r"
+-- The real agent (issue 14): when a turn began (a turn begun and not finished at a start
+-- was interrupted), why it failed, and where its output is kept.
+ALTER TABLE turns ADD COLUMN started_ms INTEGER;
+ALTER TABLE turns ADD COLUMN reason TEXT;
+ALTER TABLE turns ADD COLUMN output TEXT;
+",
 ];
 
 /// How many read-only connections a file database gets beside its writer, for each kind

@@ -30,6 +30,41 @@ impl TurnOutcome {
     }
 }
 
+/// What a turn produced, with what the real agent knows beyond the outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnResult {
+    pub outcome: TurnOutcome,
+    /// The pull request (or change) link; `None` with [`TurnOutcome::PullRequest`] makes
+    /// up a numbered link from the repository, as the simulated agent does.
+    pub pr_link: Option<String>,
+    /// Why a turn failed, kept with the turn.
+    pub reason: Option<String>,
+    /// Where the agent's output of this turn is kept.
+    pub output: Option<String>,
+}
+
+impl TurnResult {
+    /// An outcome and nothing else.
+    #[must_use]
+    pub fn of(outcome: TurnOutcome) -> Self {
+        Self {
+            outcome,
+            pr_link: None,
+            reason: None,
+            output: None,
+        }
+    }
+
+    /// A failed turn, for `reason`.
+    #[must_use]
+    pub fn failed(reason: impl Into<String>) -> Self {
+        Self {
+            reason: Some(reason.into()),
+            ..Self::of(TurnOutcome::Failed)
+        }
+    }
+}
+
 /// Where new jobs say they work, and with which model.
 #[derive(Debug, Clone)]
 pub struct JobDefaults {
@@ -109,9 +144,13 @@ pub enum MessageRefusal {
 pub struct PendingTurn {
     pub job_seq: i64,
     pub job_id: String,
+    pub project: String,
     pub turn: i64,
     pub prompt: String,
     pub repository: String,
+    /// The job's prompts up to and including this turn's, oldest first (for a pull
+    /// request's description).
+    pub prompts: Vec<String>,
 }
 
 /// A fresh, unguessable job id.
@@ -242,7 +281,7 @@ pub fn add_message(
 pub fn next_turn(conn: &mut Connection, job_id: &str) -> Result<Option<PendingTurn>, StoreError> {
     let turn = conn
         .query_row(
-            "SELECT j.seq, j.id, t.turn, t.prompt, j.repository
+            "SELECT j.seq, j.id, j.project, t.turn, t.prompt, j.repository
              FROM jobs j JOIN turns t ON t.job_seq = j.seq
              WHERE j.id = ?1 AND t.outcome IS NULL
              ORDER BY t.turn LIMIT 1",
@@ -251,31 +290,55 @@ pub fn next_turn(conn: &mut Connection, job_id: &str) -> Result<Option<PendingTu
                 Ok(PendingTurn {
                     job_seq: row.get(0)?,
                     job_id: row.get(1)?,
-                    turn: row.get(2)?,
-                    prompt: row.get(3)?,
-                    repository: row.get(4)?,
+                    project: row.get(2)?,
+                    turn: row.get(3)?,
+                    prompt: row.get(4)?,
+                    repository: row.get(5)?,
+                    prompts: Vec::new(),
                 })
             },
         )
         .optional()?;
-    Ok(turn)
+    let Some(mut turn) = turn else {
+        return Ok(None);
+    };
+    let mut statement =
+        conn.prepare("SELECT prompt FROM turns WHERE job_seq = ?1 AND turn <= ?2 ORDER BY turn")?;
+    turn.prompts = statement
+        .query_map(params![turn.job_seq, turn.turn], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(Some(turn))
 }
 
 /// Records a finished turn. When no other turn waits, the job ends with the turn's outcome.
 pub fn finish_turn(
     conn: &mut Connection,
     turn: &PendingTurn,
-    outcome: TurnOutcome,
+    result: &TurnResult,
     now_ms: i64,
 ) -> Result<(), StoreError> {
+    let outcome = result.outcome;
     let tx = crate::sqlite::write_transaction(conn)?;
     tx.execute(
-        "UPDATE turns SET outcome = ?3, finished_ms = ?4 WHERE job_seq = ?1 AND turn = ?2",
-        params![turn.job_seq, turn.turn, outcome.as_db(), now_ms],
+        "UPDATE turns SET outcome = ?3, finished_ms = ?4, reason = ?5, output = ?6
+         WHERE job_seq = ?1 AND turn = ?2",
+        params![
+            turn.job_seq,
+            turn.turn,
+            outcome.as_db(),
+            now_ms,
+            result.reason,
+            result.output
+        ],
     )?;
     if outcome == TurnOutcome::PullRequest {
-        let number = next_pr_number(&tx, &turn.repository)?;
-        let link = format!("{}/pull/{number}", turn.repository.trim_end_matches('/'));
+        let link = match &result.pr_link {
+            Some(link) => link.clone(),
+            None => {
+                let number = next_pr_number(&tx, &turn.repository)?;
+                format!("{}/pull/{number}", turn.repository.trim_end_matches('/'))
+            }
+        };
         tx.execute(
             "UPDATE jobs SET pr_link = ?2 WHERE seq = ?1",
             params![turn.job_seq, link],
@@ -357,5 +420,8 @@ fn next_pr_number(conn: &Connection, repository: &str) -> Result<i64, StoreError
     Ok(number)
 }
 
+mod lifecycle;
 #[cfg(test)]
 mod tests;
+
+pub use lifecycle::{ended_between, fail_interrupted, mark_started};

@@ -23,7 +23,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use self::agent::SimulatedAgent;
+use self::agent::{Agent, RealAgent, RealAgentConfig, SimulatedAgent};
 use self::db::{Db, DbLocation, StoreError, now_ms};
 use self::faults::{FaultPlan, Faults};
 use self::http::AppState;
@@ -55,7 +55,13 @@ pub struct ServeOptions {
     /// Registered for `project`. Without it, a key is generated if the project has none.
     pub api_key: Option<Secret>,
     pub seed: SeedKind,
+    /// The agent when `real_agent` is not given.
     pub agent: SimulatedAgent,
+    /// Runs a real agent command on a repository instead of the simulated agent.
+    pub real_agent: Option<RealAgentConfig>,
+    /// Lets the real agent run with a non-loopback `addr`: anyone who can reach the
+    /// service with the key could then make this host run the agent command.
+    pub allow_remote_agent: bool,
     /// Uses per project per rolling hour, for create, message and analytics separately.
     pub rate_limit: u32,
     pub archive_after: Duration,
@@ -79,6 +85,8 @@ impl ServeOptions {
                 weights: agent::OutcomeWeights::default(),
                 seed: 0,
             },
+            real_agent: None,
+            allow_remote_agent: false,
             rate_limit: 100,
             archive_after: Duration::from_secs(7 * 24 * 3600),
             defaults: JobDefaults {
@@ -100,6 +108,12 @@ pub enum ServeError {
         "cannot listen on {addr}: {reason}; choose another with --addr (port 0 picks a free one)"
     )]
     Bind { addr: SocketAddr, reason: String },
+    #[error(
+        "the real agent runs a command on this machine for anyone with the key, so it listens only on loopback: use --addr 127.0.0.1:PORT, or pass --allow-remote-agent if {addr} is meant (behind a firewall or a proxy you trust)"
+    )]
+    RemoteAgent { addr: SocketAddr },
+    #[error("cannot start the real agent: {0}")]
+    Agent(String),
 }
 
 /// A started service. Stop it with [`RunningServer::shutdown`].
@@ -140,6 +154,12 @@ impl RunningServer {
 
 /// Opens the database, prepares keys and seed data, resumes active jobs and starts serving.
 pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
+    if options.real_agent.is_some()
+        && !options.addr.ip().is_loopback()
+        && !options.allow_remote_agent
+    {
+        return Err(ServeError::RemoteAgent { addr: options.addr });
+    }
     let location = options.db.clone();
     let db = tokio::task::spawn_blocking(move || Db::open(&location))
         .await
@@ -158,17 +178,43 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         addr: options.addr,
         reason: err.to_string(),
     })?;
-    let (worker, worker_task) = Worker::start(db.clone(), Arc::new(options.agent.clone()));
-    for id in prepared.active {
-        worker.kick(id);
+    let mut defaults = options.defaults.clone();
+    let agent: Arc<dyn Agent> = match options.real_agent.clone() {
+        Some(config) => {
+            let real = RealAgent::prepare(config, &format!("http://{addr}"))
+                .await
+                .map_err(ServeError::Agent)?;
+            // Jobs say where they really work and what runs them.
+            defaults = JobDefaults {
+                repository: real.repository(),
+                git_ref: Some(real.base_branch().to_owned()),
+                model: real.model(),
+            };
+            Arc::new(real)
+        }
+        None => Arc::new(options.agent.clone()),
+    };
+    if !agent.reruns_interrupted_turns() {
+        let failed = db
+            .call(|conn| jobs::fail_interrupted(conn, agent::INTERRUPTED, now_ms()))
+            .await?;
+        for id in failed {
+            tracing::warn!(job = %id, "a turn was running when the service stopped: {}", agent::INTERRUPTED);
+        }
     }
     let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
+    let (worker, worker_task) = Worker::start(db.clone(), agent.clone(), archive_after_ms);
+    let active = db.call(jobs::active_ids).await?;
+    for id in active {
+        worker.kick(id);
+    }
     let state = Arc::new(AppState {
+        agent,
         db,
         keys: prepared.keys,
         limiter: RateLimiter::new(options.rate_limit, RATE_WINDOW),
         worker,
-        defaults: options.defaults,
+        defaults,
         archive_after_ms,
     });
     let (stop, stopped) = oneshot::channel::<()>();
@@ -204,7 +250,6 @@ struct Prepared {
     generated_key: Option<Secret>,
     seeded: Option<seed::SeedSummary>,
     seed_refused: Option<seed::Footprint>,
-    active: Vec<String>,
 }
 
 fn prepare(
@@ -244,6 +289,5 @@ fn prepare(
         generated_key,
         seeded,
         seed_refused,
-        active: jobs::active_ids(conn)?,
     })
 }

@@ -1,10 +1,12 @@
 //! Runs agent turns: one task per job with queued turns, never two for the same job, so a
-//! follow-up to an active job waits for the current turn to end.
+//! follow-up to an active job waits for the current turn to end; and at most the agent's
+//! limit of turns at once, the others waiting with their jobs `active`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 use tokio::task::JoinSet;
 
 use super::agent::Agent;
@@ -27,10 +29,23 @@ pub struct Worker {
 impl Worker {
     /// Starts the dispatcher. Dropping the returned task's handle does not stop it; abort
     /// it to stop every turn in flight (their turns stay queued and resume on restart).
-    pub fn start(db: Db, agent: Arc<dyn Agent>) -> (Self, tokio::task::JoinHandle<()>) {
+    /// Also sweeps, now and every few minutes, what the agent keeps for jobs idle past
+    /// `archive_after_ms` (they are archived, or will be at their next read).
+    pub fn start(
+        db: Db,
+        agent: Arc<dyn Agent>,
+        archive_after_ms: i64,
+    ) -> (Self, tokio::task::JoinHandle<()>) {
         let (signals, inbox) = mpsc::unbounded_channel();
         let worker = Self { signals };
-        let task = tokio::spawn(dispatch(db, agent, inbox, worker.clone()));
+        let slots = agent
+            .max_concurrent()
+            .map(|n| Arc::new(Semaphore::new(n.max(1))));
+        let sweeper = sweep(db.clone(), agent.clone(), archive_after_ms);
+        let dispatcher = dispatch(db, agent, slots, inbox, worker.clone());
+        let task = tokio::spawn(async move {
+            tokio::join!(dispatcher, sweeper);
+        });
         (worker, task)
     }
 
@@ -44,6 +59,7 @@ impl Worker {
 async fn dispatch(
     db: Db,
     agent: Arc<dyn Agent>,
+    slots: Option<Arc<Semaphore>>,
     mut inbox: mpsc::UnboundedReceiver<Signal>,
     worker: Worker,
 ) {
@@ -66,12 +82,33 @@ async fn dispatch(
             },
         };
         running.insert(job_id.clone(), false);
-        tasks.spawn(run_job(db.clone(), agent.clone(), job_id, worker.clone()));
+        tasks.spawn(run_job(
+            db.clone(),
+            agent.clone(),
+            slots.clone(),
+            job_id,
+            worker.clone(),
+        ));
     }
 }
 
-async fn run_job(db: Db, agent: Arc<dyn Agent>, job_id: String, worker: Worker) {
+async fn run_job(
+    db: Db,
+    agent: Arc<dyn Agent>,
+    slots: Option<Arc<Semaphore>>,
+    job_id: String,
+    worker: Worker,
+) {
     loop {
+        // The slot is taken before the turn is read and marked started: a turn that waits
+        // for a slot has not begun, so a restart runs it rather than failing it.
+        let _slot = match &slots {
+            Some(slots) => match slots.clone().acquire_owned().await {
+                Ok(permit) => Some(permit),
+                Err(_) => break,
+            },
+            None => None,
+        };
         let id = job_id.clone();
         let turn = match db.call(move |conn| jobs::next_turn(conn, &id)).await {
             Ok(Some(turn)) => turn,
@@ -81,9 +118,18 @@ async fn run_job(db: Db, agent: Arc<dyn Agent>, job_id: String, worker: Worker) 
                 break;
             }
         };
-        let outcome = agent.run_turn(&turn).await;
+        let started = turn.clone();
+        if let Err(err) = db
+            .call(move |conn| jobs::mark_started(conn, &started, now_ms()))
+            .await
+        {
+            tracing::error!(job = %job_id, "cannot record a turn's start: {err}");
+            break;
+        }
+        let result = agent.run_turn(&turn).await;
+        let outcome = result.outcome;
         let finished = db
-            .call(move |conn| jobs::finish_turn(conn, &turn, outcome, now_ms()))
+            .call(move |conn| jobs::finish_turn(conn, &turn, &result, now_ms()))
             .await;
         if let Err(err) = finished {
             tracing::error!(job = %job_id, "cannot record a finished turn: {err}");
@@ -92,4 +138,30 @@ async fn run_job(db: Db, agent: Arc<dyn Agent>, job_id: String, worker: Worker) 
         tracing::debug!(job = %job_id, ?outcome, "turn finished");
     }
     let _ = worker.signals.send(Signal::Done(job_id));
+}
+
+/// How often jobs that have become due for archiving are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(600);
+
+/// Tells the agent to forget each job as it becomes due for archiving (its worktree goes;
+/// its branch stays, so its change can still be read).
+async fn sweep(db: Db, agent: Arc<dyn Agent>, archive_after_ms: i64) {
+    let mut since = i64::MIN;
+    let mut ticks = tokio::time::interval(SWEEP_EVERY);
+    loop {
+        ticks.tick().await;
+        let until = now_ms().saturating_sub(archive_after_ms);
+        let due = db
+            .call(move |conn| jobs::ended_between(conn, since, until))
+            .await;
+        match due {
+            Ok(ids) => {
+                for id in ids {
+                    agent.forget(&id).await;
+                }
+                since = until;
+            }
+            Err(err) => tracing::warn!("cannot look for jobs to archive: {err}"),
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! The local service's HTTP surface: its routes, and the state every handler shares.
 
+mod changes;
 mod error;
 mod handlers;
 
@@ -14,6 +15,7 @@ use axum::routing::{get, post};
 
 pub use error::ServiceError;
 
+use super::agent::Agent;
 use super::db::Db;
 use super::jobs::JobDefaults;
 use super::keys::{AuthFailure, KeyRing};
@@ -25,6 +27,8 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// What every request handler needs.
 pub struct AppState {
+    /// For the `/changes` page of the agent's work.
+    pub agent: Arc<dyn Agent>,
     pub db: Db,
     pub keys: KeyRing,
     pub limiter: RateLimiter,
@@ -88,6 +92,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/v1/analytics/{project}/visitors", get(handlers::visitors))
         .route("/openapi.json", get(handlers::openapi))
+        .route("/changes/{project}/{id}", get(changes::changes))
         .fallback(handlers::no_route)
         .method_not_allowed_fallback(handlers::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

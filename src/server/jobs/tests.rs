@@ -15,7 +15,7 @@ fn defaults() -> JobDefaults {
 
 fn run_turn(conn: &mut Connection, id: &str, outcome: TurnOutcome, now: i64) {
     let turn = next_turn(conn, id).unwrap().expect("a pending turn");
-    finish_turn(conn, &turn, outcome, now).unwrap();
+    finish_turn(conn, &turn, &super::TurnResult::of(outcome), now).unwrap();
 }
 
 #[test]

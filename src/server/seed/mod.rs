@@ -214,7 +214,7 @@ fn seed_jobs(
                 }
             }
             if let Some(turn) = jobs::next_turn(conn, &job.id)? {
-                jobs::finish_turn(conn, &turn, *outcome, at)?;
+                jobs::finish_turn(conn, &turn, &jobs::TurnResult::of(*outcome), at)?;
             }
         }
         // As stored (read at time 0, nothing is due for archiving): the first read by a

@@ -1,24 +1,15 @@
-//! The agent behind the local service, as a trait so real agents can be plugged in, and
-//! the simulated agent used by default: a fixed delay per turn and a seeded outcome.
+//! The simulated agent, for tests and `--agent simulated`: a fixed delay per turn and a
+//! seeded outcome, with no repository and no process.
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::str::FromStr;
 use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::jobs::{PendingTurn, TurnOutcome};
-
-/// A boxed future, so agents can be used as trait objects.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// Carries out one turn of a job (the first prompt or a follow-up).
-pub trait Agent: Send + Sync + 'static {
-    fn run_turn<'a>(&'a self, turn: &'a PendingTurn) -> BoxFuture<'a, TurnOutcome>;
-}
+use super::{Agent, BoxFuture};
+use crate::server::jobs::{PendingTurn, TurnOutcome, TurnResult};
 
 /// Relative weights of the three outcomes of a simulated turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,10 +116,10 @@ impl SimulatedAgent {
 }
 
 impl Agent for SimulatedAgent {
-    fn run_turn<'a>(&'a self, turn: &'a PendingTurn) -> BoxFuture<'a, TurnOutcome> {
+    fn run_turn<'a>(&'a self, turn: &'a PendingTurn) -> BoxFuture<'a, TurnResult> {
         Box::pin(async move {
             tokio::time::sleep(self.delay).await;
-            self.outcome(turn.job_seq, turn.turn)
+            TurnResult::of(self.outcome(turn.job_seq, turn.turn))
         })
     }
 }

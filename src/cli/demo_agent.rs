@@ -1,0 +1,194 @@
+//! The demo's real agent: a small docs repository (MDX pages and a `docs.json`, shipped
+//! in `assets/demo-docs`) made in a temporary folder, and the example agent script
+//! (`assets/demo-agent.sh`) that edits it. Gone when the demo quits.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use clap::ValueEnum;
+use tempfile::TempDir;
+
+use super::CliError;
+use crate::server::agent::{Forge, GITHUB_API, RealAgentConfig};
+
+/// Which agent the demo runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum DemoAgent {
+    /// The example agent script on a demo docs repository: real worktrees, commits and
+    /// links to the change
+    #[default]
+    Real,
+    /// Outcomes drawn at random after --agent-delay-ms, and made-up pull request links
+    Simulated,
+}
+
+/// The files of the demo repository, by path.
+const FILES: &[(&str, &str)] = &[
+    (
+        "docs.json",
+        include_str!("../../assets/demo-docs/docs.json"),
+    ),
+    (
+        "introduction.mdx",
+        include_str!("../../assets/demo-docs/introduction.mdx"),
+    ),
+    (
+        "quickstart.mdx",
+        include_str!("../../assets/demo-docs/quickstart.mdx"),
+    ),
+    (
+        "api-keys.mdx",
+        include_str!("../../assets/demo-docs/api-keys.mdx"),
+    ),
+];
+
+const AGENT: &str = include_str!("../../assets/demo-agent.sh");
+
+/// The demo's repository and agent, kept until dropped.
+pub struct DemoRepo {
+    dir: TempDir,
+}
+
+impl DemoRepo {
+    /// Makes the repository (one commit on `main`) and writes the example agent beside it.
+    pub fn create() -> Result<Self, CliError> {
+        let dir = tempfile::Builder::new()
+            .prefix("docdeck-demo-")
+            .tempdir()
+            .map_err(|err| CliError::failed(format!("cannot make the demo's folder: {err}")))?;
+        let repo = dir.path().join("docs");
+        let write = |path: &Path, text: &str| {
+            std::fs::write(path, text)
+                .map_err(|err| CliError::failed(format!("cannot write {}: {err}", path.display())))
+        };
+        std::fs::create_dir_all(&repo)
+            .map_err(|err| CliError::failed(format!("cannot make the demo repository: {err}")))?;
+        for (name, text) in FILES {
+            write(&repo.join(name), text)?;
+        }
+        let agent = dir.path().join("demo-agent.sh");
+        write(&agent, AGENT)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&agent, std::fs::Permissions::from_mode(0o755)).map_err(
+                |err| CliError::failed(format!("cannot make the demo agent runnable: {err}")),
+            )?;
+        }
+        git(&repo, &["init", "--quiet", "-b", "main"])?;
+        git(&repo, &["add", "."])?;
+        git(
+            &repo,
+            &["commit", "--quiet", "-m", "Acme docs: first pages"],
+        )?;
+        Ok(Self { dir })
+    }
+
+    /// The real agent running the example script on the demo repository.
+    #[must_use]
+    pub fn config(&self) -> RealAgentConfig {
+        let root = self.dir.path();
+        RealAgentConfig {
+            command: vec![root.join("demo-agent.sh").to_string_lossy().into_owned()],
+            repo: root.join("docs").to_string_lossy().into_owned(),
+            base_branch: Some("main".to_owned()),
+            push_remote: None,
+            timeout: Duration::from_secs(60),
+            max_agents: 2,
+            agent_env: Vec::new(),
+            forge: Forge::None,
+            github_token: None,
+            github_api: GITHUB_API.to_owned(),
+            work_dir: root.join("work"),
+        }
+    }
+}
+
+/// Runs git for the demo repository, as a fixed author (the machine may have no identity)
+/// and without signing (a global setting must not stop the demo).
+fn git(dir: &Path, args: &[&str]) -> Result<(), CliError> {
+    let output = Command::new("git")
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "docdeck demo")
+        .env("GIT_AUTHOR_EMAIL", "demo@docdeck.invalid")
+        .env("GIT_COMMITTER_NAME", "docdeck demo")
+        .env("GIT_COMMITTER_EMAIL", "demo@docdeck.invalid")
+        .output()
+        .map_err(|err| {
+            CliError::failed(format!(
+                "the demo's real agent needs git, which cannot be run ({err}): install git, or run `docdeck demo --agent simulated`"
+            ))
+        })?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(CliError::failed(format!(
+            "cannot make the demo repository: git {} failed: {}",
+            args.first().copied().unwrap_or_default(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::agent::Agent as _;
+    use crate::server::agent::RealAgent;
+    use crate::server::jobs::{PendingTurn, TurnOutcome};
+
+    fn turn(prompt: &str) -> PendingTurn {
+        PendingTurn {
+            job_seq: 1,
+            job_id: "job_demo1".into(),
+            project: "demo".into(),
+            turn: 1,
+            prompt: prompt.into(),
+            repository: String::new(),
+            prompts: vec![prompt.into()],
+        }
+    }
+
+    #[tokio::test]
+    async fn the_example_agent_notes_the_request_in_the_page_it_names() {
+        let demo = DemoRepo::create().unwrap();
+        let mut config = demo.config();
+        config.command.push("0".into());
+        let agent = RealAgent::prepare(config, "http://127.0.0.1:9")
+            .await
+            .unwrap();
+        let result = agent
+            .run_turn(&turn("Explain key rotation in api-keys"))
+            .await;
+        assert_eq!(result.outcome, TurnOutcome::PullRequest, "{result:?}");
+        assert_eq!(
+            result.pr_link.as_deref(),
+            Some("http://127.0.0.1:9/changes/demo/job_demo1")
+        );
+        let diff = agent.changes("job_demo1").await.unwrap().unwrap();
+        assert!(diff.contains("+++ b/api-keys.mdx"), "{diff}");
+        assert!(
+            diff.contains(
+                "+Requested in docdeck job job_demo1, turn 1: Explain key rotation in api-keys"
+            ),
+            "{diff}"
+        );
+        let question = agent
+            .run_turn(&PendingTurn {
+                turn: 2,
+                ..turn("Is the quickstart right?")
+            })
+            .await;
+        assert_eq!(question.outcome, TurnOutcome::NoChange);
+        let failing = agent
+            .run_turn(&PendingTurn {
+                turn: 3,
+                ..turn("fail on purpose")
+            })
+            .await;
+        assert_eq!(failing.outcome, TurnOutcome::Failed);
+    }
+}

@@ -1,0 +1,72 @@
+//! What the worker notes about turns beyond their outcome: when one started (so a restart
+//! can fail a turn it interrupted, for agents that must not run it twice), and which jobs
+//! have become due for archiving (so the agent can drop their worktrees).
+
+use rusqlite::{Connection, params};
+
+use super::PendingTurn;
+use crate::server::db::StoreError;
+
+/// Notes that a turn has started, so that a restart can tell it was under way.
+pub fn mark_started(
+    conn: &mut Connection,
+    turn: &PendingTurn,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE turns SET started_ms = ?3 WHERE job_seq = ?1 AND turn = ?2",
+        params![turn.job_seq, turn.turn, now_ms],
+    )?;
+    Ok(())
+}
+
+/// Fails every turn that had started and not finished (the service stopped during it),
+/// with `reason`; a job with no other turn waiting becomes `failed`. Returns their jobs.
+pub fn fail_interrupted(
+    conn: &mut Connection,
+    reason: &str,
+    now_ms: i64,
+) -> Result<Vec<String>, StoreError> {
+    let tx = crate::sqlite::write_transaction(conn)?;
+    let interrupted: Vec<(i64, String)> = {
+        let mut statement = tx.prepare(
+            "SELECT t.job_seq, j.id FROM turns t JOIN jobs j ON j.seq = t.job_seq
+             WHERE t.started_ms IS NOT NULL AND t.outcome IS NULL",
+        )?;
+        statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<Result<_, _>>()?
+    };
+    tx.execute(
+        "UPDATE turns SET outcome = 'fail', reason = ?1, finished_ms = ?2
+         WHERE started_ms IS NOT NULL AND outcome IS NULL",
+        params![reason, now_ms],
+    )?;
+    for (seq, _) in &interrupted {
+        tx.execute(
+            "UPDATE jobs SET status = 'failed', updated_ms = ?2
+             WHERE seq = ?1 AND NOT EXISTS
+               (SELECT 1 FROM turns WHERE job_seq = ?1 AND outcome IS NULL)",
+            params![seq, now_ms],
+        )?;
+    }
+    tx.commit()?;
+    Ok(interrupted.into_iter().map(|(_, id)| id).collect())
+}
+
+/// Ids of finished jobs last updated in `(after_ms, until_ms]`: those that became due for
+/// archiving in that window.
+pub fn ended_between(
+    conn: &mut Connection,
+    after_ms: i64,
+    until_ms: i64,
+) -> Result<Vec<String>, StoreError> {
+    let mut statement = conn.prepare(
+        "SELECT id FROM jobs WHERE status IN ('completed', 'failed', 'archived')
+         AND updated_ms > ?1 AND updated_ms <= ?2 ORDER BY seq",
+    )?;
+    let ids = statement
+        .query_map(params![after_ms, until_ms], |row| row.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(ids)
+}
