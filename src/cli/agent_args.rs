@@ -7,7 +7,7 @@ use clap::Args;
 use sha2::{Digest as _, Sha256};
 
 use super::CliError;
-use super::context::duration_arg;
+use super::setup::duration_arg;
 use crate::config::Secret;
 use crate::server::agent::{Forge, GITHUB_API, RealAgentConfig};
 

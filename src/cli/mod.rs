@@ -6,7 +6,6 @@
 mod agent_args;
 mod args;
 mod console;
-mod context;
 mod demo_agent;
 mod doctor;
 mod import;
