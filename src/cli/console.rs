@@ -53,9 +53,12 @@ pub struct DemoArgs {
 pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     let overrides_ctx =
         Setup::load(client_args).map_err(|err| explain_missing(client_args, err))?;
+    tracing::debug!("start: settings read");
     let client = overrides_ctx.client()?;
+    tracing::debug!("start: client ready");
     require_terminal()?;
     let journal = overrides_ctx.journal()?;
+    tracing::debug!("start: journal open");
     let settings = &overrides_ctx.settings;
     let mut config = config(
         &overrides_ctx.scope,

@@ -104,7 +104,10 @@ impl Effects {
                 })
                 .await;
             let msg = match loaded {
-                Ok(startup) => Msg::Loaded(Box::new(startup)),
+                Ok(startup) => {
+                    tracing::debug!(jobs = startup.jobs.len(), "start: journal read");
+                    Msg::Loaded(Box::new(startup))
+                }
                 Err(reason) => {
                     let _ = tx.send(Msg::LocalFailure(reason));
                     Msg::Loaded(Box::default())

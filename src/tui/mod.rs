@@ -106,6 +106,7 @@ pub async fn drive<B: Backend>(
                 break Err(err);
             }
             app.set_viewport(memory.viewport());
+            tracing::trace!(loaded = app.loaded, "frame drawn");
         }
         if app.quit {
             break Ok(());

@@ -108,6 +108,11 @@ impl Scheduler {
     /// read falls in (see [`WAKE_STEP`]).
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
+        // With every slot taken, waking for an overdue read would start nothing: the next
+        // answer frees a slot, and its message wakes the loop.
+        if self.in_flight >= MAX_IN_FLIGHT {
+            return None;
+        }
         let due = self.next_due()?;
         let step = WAKE_STEP.as_nanos();
         let since = due.saturating_duration_since(self.epoch).as_nanos();
@@ -338,5 +343,24 @@ mod tests {
             wakes <= 3000 / 500,
             "ten reads over 3 s take at most one wake per step, took {wakes}"
         );
+    }
+
+    #[test]
+    fn with_every_slot_taken_no_timer_is_set_for_reads_that_could_not_start() {
+        let mut poll = Scheduler::new(Cadences::with_interval(Duration::from_secs(3)), 1);
+        let start = poll.epoch;
+        for i in 0..(MAX_IN_FLIGHT + 3) {
+            poll.schedule(&format!("j{i}"), None, start, FirstRead::Now);
+        }
+        let taken = poll.take_due(start);
+        assert_eq!(taken.len(), MAX_IN_FLIGHT);
+        assert!(poll.next_due().is_some_and(|due| due <= start), "reads are overdue");
+        assert_eq!(
+            poll.next_wake(),
+            None,
+            "an overdue read that cannot start must not wake the loop again and again"
+        );
+        poll.succeeded(&taken[0], None, start);
+        assert_eq!(poll.next_wake(), Some(start), "a free slot wakes it at once");
     }
 }
