@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Connection, OptionalExtension as _, Transaction, params};
 
 use super::db::StoreError;
 use crate::api::{PageVisitors, VisitorTotals, VisitorsPage};
@@ -167,8 +167,8 @@ impl ViewWriter {
     pub fn new(project: &str) -> Self {
         Self {
             project: project.to_owned(),
-            pages: Interner::new("pages", "path"),
-            visitors: Interner::new("visitors", "visitor"),
+            pages: Interner::new(Lookup::Pages),
+            visitors: Interner::new(Lookup::Visitors),
         }
     }
 
@@ -204,16 +204,14 @@ const INTERNED_MAX: usize = 100_000;
 
 /// Maps strings to integer ids of a lookup table, remembering those already seen.
 struct Interner {
-    table: &'static str,
-    column: &'static str,
+    table: Lookup,
     known: HashMap<String, i64>,
 }
 
 impl Interner {
-    fn new(table: &'static str, column: &'static str) -> Self {
+    fn new(table: Lookup) -> Self {
         Self {
             table,
-            column,
             known: HashMap::new(),
         }
     }
@@ -226,18 +224,48 @@ impl Interner {
         if self.known.len() >= INTERNED_MAX {
             self.known.clear();
         }
-        let sql = format!(
-            "INSERT INTO {table} (project, {column}) VALUES (?1, ?2)
-             ON CONFLICT (project, {column}) DO UPDATE SET {column} = excluded.{column}
-             RETURNING id",
-            table = self.table,
-            column = self.column
-        );
-        let id = tx
-            .prepare_cached(&sql)?
-            .query_row(params![project, value], |row| row.get(0))?;
+        let id = intern(tx, self.table, project, value)?;
         self.known.insert(value.to_owned(), id);
         Ok(id)
+    }
+}
+
+/// A lookup table that views refer to by id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    Pages,
+    Visitors,
+}
+
+/// The id of `value` in a lookup table of `project`, adding it if it is new. A value
+/// already there is only read, not written again.
+pub fn intern(
+    conn: &Connection,
+    table: Lookup,
+    project: &str,
+    value: &str,
+) -> Result<i64, StoreError> {
+    let (insert, select) = match table {
+        Lookup::Pages => (
+            "INSERT INTO pages (project, path) VALUES (?1, ?2)
+             ON CONFLICT (project, path) DO NOTHING RETURNING id",
+            "SELECT id FROM pages WHERE project = ?1 AND path = ?2",
+        ),
+        Lookup::Visitors => (
+            "INSERT INTO visitors (project, visitor) VALUES (?1, ?2)
+             ON CONFLICT (project, visitor) DO NOTHING RETURNING id",
+            "SELECT id FROM visitors WHERE project = ?1 AND visitor = ?2",
+        ),
+    };
+    let added = conn
+        .prepare_cached(insert)?
+        .query_row(params![project, value], |row| row.get(0))
+        .optional()?;
+    match added {
+        Some(id) => Ok(id),
+        None => Ok(conn
+            .prepare_cached(select)?
+            .query_row(params![project, value], |row| row.get(0))?),
     }
 }
 

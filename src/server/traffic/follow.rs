@@ -64,13 +64,14 @@ pub fn follow(
             std::thread::sleep(POLL);
             continue;
         }
-        let mut conn = db.lock();
+        let mut conn = super::ImportConn::lock(db)?;
         let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
         let deadline = Instant::now() + COMMIT_EVERY;
         let mut busy = false;
         for tail in &mut tails {
             busy |= tail.step(&tx, importer, project, deadline, note)?;
         }
+        importer.flush(&tx)?;
         tx.commit().map_err(StoreError::from)?;
         drop(conn);
         if stopping {

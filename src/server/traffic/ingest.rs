@@ -2,44 +2,41 @@
 //! a broken line; views are classified by the rules, given a visitor, and keyed so that
 //! the same view is stored once.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rusqlite::{Connection, Transaction};
 
+use super::batch::{Batch, Pending};
 use super::formats::{self, Clock, Line, LogFormat, Record};
-use super::page::{self, PageView};
+use super::known::{Agents, NO_AGENT, Targets, Visitors};
 use super::rules::{Class, Rules};
 use super::store;
 use super::summary::{Dropped, Summary};
-use crate::server::analytics::{Traffic, ViewEvent, ViewWriter};
+use crate::server::analytics::Traffic;
 use crate::server::db::StoreError;
 use crate::server::import::ImportError;
 
-/// Entries a cache holds before it is emptied (memory stays bounded on any log).
-const CACHE_LIMIT: usize = 50_000;
+/// SQLite's page cache while importing, in KiB.
+const IMPORT_CACHE_KIB: i64 = 32 * 1024;
 
-/// Reads lines of one format into one project, inside the caller's transactions.
+/// Reads lines of one format into one project, inside the caller's transactions. Views are
+/// written in batches: call [`Importer::flush`] before committing (the summary counts a
+/// view once it is written).
 pub struct Importer {
     project: String,
     format: LogFormat,
     rules: Arc<Rules>,
     strict: bool,
-    secret: [u8; 32],
-    writer: ViewWriter,
     clock: Clock,
-    classes: HashMap<String, Class>,
-    visitors: HashMap<(String, String), String>,
+    agents: Agents,
+    targets: Targets,
+    visitors: Visitors,
+    batch: Batch,
     /// Counts since the importer was made or last taken.
     pub summary: Summary,
     /// The file being read, where broken lines must name it (`--follow` across files).
     pub source: Option<String>,
-}
-
-/// What a record counts as, before storing.
-enum Verdict {
-    View(ViewEvent, Option<String>),
-    Dropped(Dropped),
 }
 
 impl Importer {
@@ -51,16 +48,20 @@ impl Importer {
         rules: Arc<Rules>,
         strict: bool,
     ) -> Result<Self, StoreError> {
+        // The indexes an import writes to at random places (visitors, view keys) outgrow
+        // SQLite's default 2 MiB page cache within a few hundred thousand views, and every
+        // miss is a read from the WAL. The cache only grows as far as it is used.
+        conn.pragma_update(None, "cache_size", -IMPORT_CACHE_KIB)?;
         Ok(Self {
             project: project.to_owned(),
             format,
             rules,
             strict,
-            secret: store::visitor_secret(conn, project)?,
-            writer: ViewWriter::new(project),
             clock: Clock::default(),
-            classes: HashMap::new(),
-            visitors: HashMap::new(),
+            agents: Agents::new(),
+            targets: Targets::new(),
+            visitors: Visitors::new(store::visitor_secret(conn, project)?),
+            batch: Batch::new(project),
             summary: Summary::default(),
             source: None,
         })
@@ -73,7 +74,10 @@ impl Importer {
         number: u64,
         bytes: &[u8],
     ) -> Result<(), ImportError> {
-        let text = String::from_utf8_lossy(bytes);
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
         let text = text.trim_end_matches(['\n', '\r']);
         if text.trim().is_empty() {
             return Ok(());
@@ -101,101 +105,88 @@ impl Importer {
                 return Ok(());
             }
         };
-        match self.judge(record) {
-            Verdict::Dropped(why) => self.summary.drop_line(why),
-            Verdict::View(event, event_id) => self.store(tx, &event, event_id.as_deref())?,
+        if let Err(why) = self.take(tx, &record)? {
+            self.summary.drop_line(why);
         }
         Ok(())
     }
 
-    fn store(
+    /// Writes the views still waiting. Call it before committing.
+    pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        let stored = self.batch.flush(tx)?;
+        self.summary.human += stored.human;
+        self.summary.ai += stored.ai;
+        if stored.repeats > 0 {
+            *self
+                .summary
+                .dropped
+                .entry(Dropped::AlreadyStored)
+                .or_default() += stored.repeats;
+        }
+        Ok(())
+    }
+
+    /// Queues the record's view, or says why it counts as none, by the rules of the issue.
+    fn take(
         &mut self,
         tx: &Transaction<'_>,
-        event: &ViewEvent,
-        event_id: Option<&str>,
-    ) -> Result<(), StoreError> {
-        let key = store::view_key(
-            &self.project,
-            event_id,
-            event.ts_ms,
-            &event.visitor,
-            &event.path,
-        );
-        if !store::claim_key(tx, &key)? {
-            self.summary.drop_line(Dropped::AlreadyStored);
-            return Ok(());
+        record: &Record<'_>,
+    ) -> Result<Result<(), Dropped>, StoreError> {
+        if let Err(why) = super::page::check_request(&record.method, record.status) {
+            return Ok(Err(Dropped::NotAView(why)));
         }
-        self.writer.write(tx, event)?;
-        match event.traffic {
-            Traffic::Human => self.summary.human += 1,
-            Traffic::Ai => self.summary.ai += 1,
-        }
-        Ok(())
-    }
-
-    /// Whether the record is a view, and of which class, by the rules of the issue.
-    fn judge(&mut self, record: Record) -> Verdict {
-        if let Err(why) = page::check_request(&record.method, record.status) {
-            return Verdict::Dropped(Dropped::NotAView(why));
-        }
-        let PageView { path, mut markdown } = match page::page_of(&record.target) {
-            Ok(view) => view,
-            Err(why) => return Verdict::Dropped(Dropped::NotAView(why)),
+        let page = match self.targets.get(&record.target) {
+            Ok(page) => page,
+            Err(why) => return Ok(Err(Dropped::NotAView(why))),
         };
-        markdown |= record
-            .accept
-            .as_deref()
-            .is_some_and(formats::prefers_markdown);
+        let markdown = page.markdown
+            || record
+                .accept
+                .as_deref()
+                .is_some_and(formats::prefers_markdown);
         // No user agent recorded at all (common log): a person's browser.
-        let class = record
-            .user_agent
-            .as_deref()
-            .map_or(Class::Human, |agent| self.class_of(agent));
+        let (agent, class) = match record.user_agent.as_deref() {
+            None => (NO_AGENT, Class::Human),
+            Some(text) => {
+                let (index, class, emptied) = self.agents.get(&self.rules, text);
+                if emptied {
+                    self.visitors.forget_clients();
+                }
+                (index, class)
+            }
+        };
         let traffic = match traffic_of(class, markdown) {
             Ok(traffic) => traffic,
-            Err(why) => return Verdict::Dropped(why),
+            Err(why) => return Ok(Err(why)),
         };
-        let visitor = match record.anon_id {
-            Some(anon) => anon,
-            None => self.visitor_of(
-                record.ip.unwrap_or_default(),
-                record.user_agent.unwrap_or_default(),
-            ),
+        let page_id = page.id(tx, &self.project)?;
+        let visitor = match record.anon_id.as_deref() {
+            Some(anon) => self.visitors.given(tx, &self.project, anon)?,
+            None => self.visitors.client(
+                tx,
+                &self.project,
+                record.ip.as_deref().unwrap_or_default(),
+                (agent, record.user_agent.as_deref().unwrap_or_default()),
+            )?,
         };
-        Verdict::View(
-            ViewEvent {
-                ts_ms: record.ts_ms,
-                path,
-                visitor,
-                traffic,
-            },
-            record.event_id,
-        )
-    }
-
-    fn class_of(&mut self, agent: &str) -> Class {
-        if let Some(class) = self.classes.get(agent) {
-            return *class;
+        let key = store::view_key(
+            &self.project,
+            record.event_id.as_deref(),
+            record.ts_ms,
+            visitor.name.as_str(),
+            &page.path,
+        );
+        let full = self.batch.push(Pending {
+            key,
+            ts_ms: record.ts_ms,
+            page: page_id,
+            visitor: visitor.id,
+            traffic,
+        });
+        if full {
+            self.flush(tx)?;
         }
-        if self.classes.len() >= CACHE_LIMIT {
-            self.classes.clear();
-        }
-        let class = self.rules.classify(agent).class;
-        self.classes.insert(agent.to_owned(), class);
-        class
-    }
-
-    fn visitor_of(&mut self, ip: String, agent: String) -> String {
-        let key = (ip, agent);
-        if let Some(visitor) = self.visitors.get(&key) {
-            return visitor.clone();
-        }
-        if self.visitors.len() >= CACHE_LIMIT {
-            self.visitors.clear();
-        }
-        let visitor = store::hashed_visitor(&self.secret, &key.0, &key.1);
-        self.visitors.insert(key, visitor.clone());
-        visitor
+        Ok(Ok(()))
     }
 }
 

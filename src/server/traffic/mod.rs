@@ -3,9 +3,11 @@
 //! hosted service does (`rules`), each view stored once (`store`), read whole or followed
 //! live across rotation (`follow`).
 
+mod batch;
 pub mod follow;
 pub mod formats;
 pub mod ingest;
+mod known;
 pub mod page;
 pub mod rules;
 pub mod store;
@@ -13,7 +15,11 @@ pub mod summary;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
+use std::ops::{Deref, DerefMut};
 use std::path::Path;
+use std::sync::MutexGuard;
+
+use rusqlite::Connection;
 
 pub use ingest::Importer;
 pub use summary::Summary;
@@ -53,7 +59,7 @@ pub fn import_all(
     importer: &mut Importer,
     mut input: impl BufRead,
 ) -> Result<Summary, ImportError> {
-    let mut conn = db.lock();
+    let mut conn = ImportConn::lock(db)?;
     let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
     let mut buffer = Vec::with_capacity(1024);
     let mut number = 0u64;
@@ -71,8 +77,47 @@ pub fn import_all(
         number += 1;
         importer.line(&tx, number, &buffer)?;
     }
+    importer.flush(&tx)?;
     tx.commit().map_err(StoreError::from)?;
     Ok(std::mem::take(&mut importer.summary))
+}
+
+/// The writer connection for an import's transactions, with foreign-key checks off while
+/// it is held. Every page and visitor id a view refers to was read from the database or
+/// added to it by the importer, and those rows are never deleted, so the two checks per
+/// view only cost time (a sixth of an import, BENCHMARKS.md). They are on again when it is
+/// dropped, after the transaction and before anything else can use the connection.
+pub(crate) struct ImportConn<'a> {
+    conn: MutexGuard<'a, Connection>,
+}
+
+impl<'a> ImportConn<'a> {
+    pub(crate) fn lock(db: &'a Db) -> Result<Self, StoreError> {
+        let conn = db.lock();
+        conn.pragma_update(None, "foreign_keys", false)?;
+        Ok(Self { conn })
+    }
+}
+
+impl Deref for ImportConn<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+impl DerefMut for ImportConn<'_> {
+    fn deref_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+}
+
+impl Drop for ImportConn<'_> {
+    fn drop(&mut self) {
+        if let Err(err) = self.conn.pragma_update(None, "foreign_keys", true) {
+            tracing::warn!("cannot turn foreign-key checks back on: {err}");
+        }
+    }
 }
 
 #[cfg(test)]
