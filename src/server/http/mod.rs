@@ -15,6 +15,7 @@ use axum::routing::{get, post};
 pub use error::ServiceError;
 
 use super::db::Db;
+use super::gate::SeedGate;
 use super::jobs::JobDefaults;
 use super::keys::{AuthFailure, KeyRing};
 use super::ratelimit::{Bucket, Permit, RateLimiter, retry_after_secs};
@@ -26,6 +27,8 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// What every request handler needs.
 pub struct AppState {
     pub db: Db,
+    /// Analytics answers wait here while the demo seed's views are written.
+    pub seed: SeedGate,
     pub keys: KeyRing,
     pub limiter: RateLimiter,
     pub worker: Worker,

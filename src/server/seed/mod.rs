@@ -112,54 +112,137 @@ pub enum SeedOutcome {
 
 /// Seeds `project` only if it has never existed in this database (no views, no jobs, no
 /// keys); a project seeded before is left as it is. `today` anchors the data: the 90 days
-/// before it hold traffic. The check and the writes are one transaction, so an import
-/// running beside it cannot slip in between.
+/// before it hold traffic. [`claim_demo`] and then [`PendingViews::write`], at once.
 pub fn seed_demo(
     conn: &mut Connection,
     project: &str,
     today: NaiveDate,
     defaults: &JobDefaults,
 ) -> Result<SeedOutcome, StoreError> {
+    match claim_demo(conn, project, today, defaults)? {
+        Claim::Seed { jobs, views } => {
+            let (views, pages) = views.write(conn)?;
+            Ok(SeedOutcome::Seeded(SeedSummary { views, pages, jobs }))
+        }
+        Claim::Resume(views) => {
+            let (views, pages) = views.write(conn)?;
+            Ok(SeedOutcome::Seeded(SeedSummary {
+                views,
+                pages,
+                jobs: Vec::new(),
+            }))
+        }
+        Claim::AlreadySeeded => Ok(SeedOutcome::AlreadySeeded),
+        Claim::Refused(footprint) => Ok(SeedOutcome::Refused(footprint)),
+    }
+}
+
+/// What [`claim_demo`] decided.
+#[derive(Debug)]
+pub enum Claim {
+    /// The project was new: it is claimed for the demo and its jobs are made; its views
+    /// are still to write (the slow part, which the service does in the background).
+    Seed {
+        jobs: Vec<SeededJob>,
+        views: PendingViews,
+    },
+    /// An earlier start claimed the project and stopped before its views were written.
+    Resume(PendingViews),
+    AlreadySeeded,
+    Refused(Footprint),
+}
+
+/// The demo views of a claimed project, not yet written.
+#[derive(Debug)]
+pub struct PendingViews {
+    project: String,
+    today: NaiveDate,
+}
+
+/// Decides whether `project` gets the demo data and, if it does, claims it and makes its
+/// jobs. The check and the claim are one transaction, so an import running beside it
+/// cannot slip in between; the claim is kept in `meta` until the views are written, so a
+/// start that stops before that leaves them to the next one.
+pub fn claim_demo(
+    conn: &mut Connection,
+    project: &str,
+    today: NaiveDate,
+    defaults: &JobDefaults,
+) -> Result<Claim, StoreError> {
     let marker = format!("seeded:{project}");
     let tx = crate::sqlite::write_transaction(conn)?;
-    let done: Option<String> = tx
-        .query_row("SELECT value FROM meta WHERE key = ?1", [&marker], |row| {
-            row.get(0)
-        })
-        .optional()?;
-    if done.is_some() {
-        return Ok(SeedOutcome::AlreadySeeded);
+    let read = |key: &str| -> Result<Option<String>, StoreError> {
+        Ok(tx
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
+                row.get(0)
+            })
+            .optional()?)
+    };
+    if read(&marker)?.is_some() {
+        return Ok(match read(&pending_marker(project))? {
+            Some(date) => Claim::Resume(PendingViews {
+                project: project.to_owned(),
+                today: date.parse().unwrap_or(today),
+            }),
+            None => Claim::AlreadySeeded,
+        });
     }
     let footprint = Footprint::read(&tx, project)?;
     if !footprint.is_empty() {
-        return Ok(SeedOutcome::Refused(footprint));
+        return Ok(Claim::Refused(footprint));
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(RNG_SEED);
-    let pages = page_paths();
-    let mut writer = ViewWriter::new(project);
-    let mut views = 0;
-    let start = today
-        .checked_sub_days(Days::new(SEED_DAYS))
-        .unwrap_or(today);
-    let mut traffic = TrafficModel::new(&pages).map_err(|err| StoreError::Seed(err.to_string()))?;
-    for day in 0..SEED_DAYS {
-        let date = start.checked_add_days(Days::new(day)).unwrap_or(start);
-        for event in traffic.day(&mut rng, date, day) {
-            writer.write(&tx, &event)?;
-            views += 1;
-        }
+    for key in [marker, pending_marker(project)] {
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+            params![key, today.to_string()],
+        )?;
     }
-    tx.execute(
-        "INSERT INTO meta (key, value) VALUES (?1, ?2)",
-        params![marker, today.to_string()],
-    )?;
     tx.commit()?;
     let jobs = seed_jobs(conn, project, today, defaults)?;
-    Ok(SeedOutcome::Seeded(SeedSummary {
-        views,
-        pages: pages.len(),
+    Ok(Claim::Seed {
         jobs,
-    }))
+        views: PendingViews {
+            project: project.to_owned(),
+            today,
+        },
+    })
+}
+
+/// The `meta` key that says a claimed project's views are not written yet.
+fn pending_marker(project: &str) -> String {
+    format!("seed-views-pending:{project}")
+}
+
+impl PendingViews {
+    /// Writes the views in one transaction that also clears the claim's pending mark, and
+    /// returns how many views over how many pages.
+    pub fn write(self, conn: &mut Connection) -> Result<(usize, usize), StoreError> {
+        let mut rng = ChaCha8Rng::seed_from_u64(RNG_SEED);
+        let pages = page_paths();
+        let mut traffic =
+            TrafficModel::new(&pages).map_err(|err| StoreError::Seed(err.to_string()))?;
+        let start = self
+            .today
+            .checked_sub_days(Days::new(SEED_DAYS))
+            .unwrap_or(self.today);
+        let tx = crate::sqlite::write_transaction(conn)?;
+        let mut writer = ViewWriter::new(&self.project);
+        let mut views = 0;
+        for day in 0..SEED_DAYS {
+            let date = start.checked_add_days(Days::new(day)).unwrap_or(start);
+            for event in traffic.day(&mut rng, date, day) {
+                writer.write(&tx, &event)?;
+                views += 1;
+            }
+        }
+        writer.finish(&tx)?;
+        tx.execute(
+            "DELETE FROM meta WHERE key = ?1",
+            [pending_marker(&self.project)],
+        )?;
+        tx.commit()?;
+        Ok((views, pages.len()))
+    }
 }
 
 /// Five finished jobs of the last weeks, made through the same code paths as real ones.
@@ -298,6 +381,40 @@ mod tests {
             pages.push(page);
         }
         assert_eq!(pages[0], pages[1]);
+    }
+
+    /// A start that claimed the project and stopped before writing its views leaves them
+    /// to the next start, which writes them once.
+    #[test]
+    fn views_left_unwritten_are_written_at_the_next_start() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+        let db = Db::open(&DbLocation::Memory).unwrap();
+        let claim = db
+            .blocking(|c| claim_demo(c, "demo", today, &defaults()))
+            .unwrap();
+        assert!(
+            matches!(&claim, Claim::Seed { jobs, .. } if jobs.len() == 5),
+            "{claim:?}"
+        );
+        drop(claim);
+        assert_eq!(footprint(&db, "demo").views, 0);
+        let SeedOutcome::Seeded(summary) = db
+            .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+            .unwrap()
+        else {
+            panic!("the views are written at the next start")
+        };
+        assert!(
+            summary.views > 50_000 && summary.jobs.is_empty(),
+            "{summary:?}"
+        );
+        let stored = footprint(&db, "demo");
+        assert_eq!((stored.views, stored.jobs), (summary.views as u64, 5));
+        assert_eq!(
+            db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
+                .unwrap(),
+            SeedOutcome::AlreadySeeded
+        );
     }
 
     fn footprint(db: &Db, project: &str) -> Footprint {

@@ -1,14 +1,10 @@
-//! Views on their way into the database, written a few hundred at a time: one multi-row
-//! statement claims their keys and another stores those whose key was new. One statement
-//! per view was most of an import's time (BENCHMARKS.md).
+//! Views of an import on their way into the database, a batch at a time: one multi-row
+//! statement claims their keys and another stores those whose key was new.
 
-use rusqlite::{Statement, ToSql, Transaction};
+use rusqlite::{ToSql, Transaction};
 
-use crate::server::analytics::Traffic;
+use crate::server::analytics::{BATCH, Traffic, ViewRow, repeated, store_rows, with_statement};
 use crate::server::db::StoreError;
-
-/// Views per statement. Each costs five parameters at most, far below SQLite's limit.
-pub const BATCH: usize = 256;
 
 /// A view ready to store: its key and the ids it refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +69,16 @@ impl Batch {
                 _ => stored.repeats += 1,
             }
         }
-        store_views(tx, &self.project, &new)?;
+        let rows: Vec<ViewRow> = new
+            .iter()
+            .map(|view| ViewRow {
+                ts_ms: view.ts_ms,
+                page: view.page,
+                visitor: view.visitor,
+                ai: view.traffic == Traffic::Ai,
+            })
+            .collect();
+        store_rows(tx, &self.project, &rows)?;
         for view in &new {
             match view.traffic {
                 Traffic::Human => stored.human += 1,
@@ -88,7 +93,7 @@ impl Batch {
 fn claim_keys(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
     let sql = format!(
         "INSERT INTO view_keys (key) VALUES {} ON CONFLICT (key) DO NOTHING RETURNING key",
-        rows(views.len(), "(?)")
+        repeated(views.len(), "(?)")
     );
     let keys: Vec<&[u8]> = views.iter().map(|view| &view.key[..]).collect();
     let params: Vec<&dyn ToSql> = keys.iter().map(|key| key as &dyn ToSql).collect();
@@ -102,52 +107,4 @@ fn claim_keys(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, 
         }
         Ok(added)
     })
-}
-
-fn store_views(tx: &Transaction<'_>, project: &str, views: &[Pending]) -> Result<(), StoreError> {
-    if views.is_empty() {
-        return Ok(());
-    }
-    let sql = format!(
-        "INSERT INTO views (project, ts_ms, page_id, visitor_id, ai) VALUES {}",
-        rows(views.len(), "(?1, ?, ?, ?, ?)")
-    );
-    let ai: Vec<bool> = views.iter().map(|v| v.traffic == Traffic::Ai).collect();
-    let mut params: Vec<&dyn ToSql> = Vec::with_capacity(1 + 4 * views.len());
-    params.push(&project);
-    for (view, ai) in views.iter().zip(&ai) {
-        params.extend([&view.ts_ms as &dyn ToSql, &view.page, &view.visitor, ai]);
-    }
-    with_statement(tx, &sql, views.len(), |statement| {
-        statement.execute(params.as_slice())?;
-        Ok(())
-    })
-}
-
-/// Runs `work` on the statement `sql` of `n` rows: kept prepared when it is a full batch,
-/// the size of nearly every statement; prepared once for the rest, which would otherwise
-/// push the service's own statements out of the connection's cache.
-fn with_statement<T>(
-    tx: &Transaction<'_>,
-    sql: &str,
-    n: usize,
-    work: impl FnOnce(&mut Statement<'_>) -> rusqlite::Result<T>,
-) -> Result<T, StoreError> {
-    if n == BATCH {
-        Ok(work(&mut *tx.prepare_cached(sql)?)?)
-    } else {
-        Ok(work(&mut tx.prepare(sql)?)?)
-    }
-}
-
-/// `(?), (?), ...`: `n` copies of `row`.
-fn rows(n: usize, row: &str) -> String {
-    let mut out = String::with_capacity(n * (row.len() + 2));
-    for i in 0..n {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(row);
-    }
-    out
 }
