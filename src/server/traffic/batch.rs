@@ -1,19 +1,33 @@
 //! Views of an import on their way into the database, a batch at a time: one multi-row
 //! statement claims their keys and another stores those whose key was new.
 
+use std::sync::Arc;
+
 use rusqlite::{ToSql, Transaction};
 
+use super::known::{Ids, Visitor};
+use super::summary::{Dropped, Summary};
 use crate::server::analytics::{BATCH, Traffic, ViewRow, repeated, store_rows, with_statement};
 use crate::server::db::StoreError;
 
-/// A view ready to store: its key and the ids it refers to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Pending {
+/// A view as the reading of a line makes it, before it has ids of the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ready {
     pub key: [u8; 16],
     pub ts_ms: i64,
-    pub page: i64,
-    pub visitor: i64,
+    pub path: Arc<str>,
+    pub visitor: Visitor,
     pub traffic: Traffic,
+}
+
+/// A view ready to store: its key and the ids it refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pending {
+    key: [u8; 16],
+    ts_ms: i64,
+    page: i64,
+    visitor: i64,
+    traffic: Traffic,
 }
 
 /// What a flush did: views stored by class, and repeats of views stored before.
@@ -24,27 +38,51 @@ pub struct Stored {
     pub repeats: u64,
 }
 
-/// Views waiting to be written, in the caller's transaction.
-#[derive(Debug)]
-pub struct Batch {
+impl Stored {
+    /// Adds these counts to an import's summary.
+    pub fn count(self, summary: &mut Summary) {
+        summary.human += self.human;
+        summary.ai += self.ai;
+        if self.repeats > 0 {
+            *summary.dropped.entry(Dropped::AlreadyStored).or_default() += self.repeats;
+        }
+    }
+}
+
+/// Writes views in the caller's transaction, a batch at a time, giving them the ids of
+/// their page and visitor.
+pub struct Writer {
     project: String,
+    ids: Ids,
     pending: Vec<Pending>,
 }
 
-impl Batch {
+impl Writer {
     #[must_use]
     pub fn new(project: &str) -> Self {
         Self {
             project: project.to_owned(),
+            ids: Ids::new(),
             pending: Vec::with_capacity(BATCH),
         }
     }
 
-    /// Whether a full batch is waiting (the caller then flushes).
-    #[must_use]
-    pub fn push(&mut self, view: Pending) -> bool {
-        self.pending.push(view);
-        self.pending.len() >= BATCH
+    /// Queues a view, and writes the batch when it is full.
+    pub fn write(&mut self, tx: &Transaction<'_>, view: Ready) -> Result<Stored, StoreError> {
+        let page = self.ids.page(tx, &self.project, &view.path)?;
+        let visitor = self.ids.visitor(tx, &self.project, &view.visitor)?;
+        self.pending.push(Pending {
+            key: view.key,
+            ts_ms: view.ts_ms,
+            page,
+            visitor,
+            traffic: view.traffic,
+        });
+        if self.pending.len() >= BATCH {
+            self.flush(tx)
+        } else {
+            Ok(Stored::default())
+        }
     }
 
     /// Writes what is waiting. A key seen before (in the database, or earlier in this

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use rusqlite::{Connection, Transaction};
 
-use super::batch::{Batch, Pending};
+use super::batch::{Ready, Writer};
 use super::formats::{self, Clock, Line, LogFormat, Record};
-use super::known::{Agents, NO_AGENT, Targets, Visitors};
+use super::known::{Agents, Clients, NO_AGENT, Targets, Visitor};
 use super::rules::{Class, Rules};
 use super::store;
 use super::summary::{Dropped, Summary};
@@ -20,10 +20,22 @@ use crate::server::import::ImportError;
 /// SQLite's page cache while importing, in KiB.
 const IMPORT_CACHE_KIB: i64 = 32 * 1024;
 
-/// Reads lines of one format into one project, inside the caller's transactions. Views are
-/// written in batches: call [`Importer::flush`] before committing (the summary counts a
-/// view once it is written).
+/// Reads lines of one format into one project, inside the caller's transactions. Reading
+/// a line ([`Reader`]) needs no database, so a whole-file import reads on one thread while
+/// it writes on another; views are written in batches: call [`Importer::flush`] before
+/// committing (the summary counts a view once it is written).
 pub struct Importer {
+    pub reader: Reader,
+    pub writer: Writer,
+    /// Counts since the importer was made or last taken.
+    pub summary: Summary,
+    /// The file being read, where broken lines must name it (`--follow` across files).
+    pub source: Option<String>,
+}
+
+/// Turns lines into views ready to write: parsed, judged, classified, given a visitor and
+/// a key.
+pub struct Reader {
     project: String,
     format: LogFormat,
     rules: Arc<Rules>,
@@ -31,12 +43,7 @@ pub struct Importer {
     clock: Clock,
     agents: Agents,
     targets: Targets,
-    visitors: Visitors,
-    batch: Batch,
-    /// Counts since the importer was made or last taken.
-    pub summary: Summary,
-    /// The file being read, where broken lines must name it (`--follow` across files).
-    pub source: Option<String>,
+    clients: Clients,
 }
 
 impl Importer {
@@ -53,15 +60,17 @@ impl Importer {
         // miss is a read from the WAL. The cache only grows as far as it is used.
         conn.pragma_update(None, "cache_size", -IMPORT_CACHE_KIB)?;
         Ok(Self {
-            project: project.to_owned(),
-            format,
-            rules,
-            strict,
-            clock: Clock::default(),
-            agents: Agents::new(),
-            targets: Targets::new(),
-            visitors: Visitors::new(store::visitor_secret(conn, project)?),
-            batch: Batch::new(project),
+            reader: Reader {
+                project: project.to_owned(),
+                format,
+                rules,
+                strict,
+                clock: Clock::default(),
+                agents: Agents::new(),
+                targets: Targets::new(),
+                clients: Clients::new(store::visitor_secret(conn, project)?),
+            },
+            writer: Writer::new(project),
             summary: Summary::default(),
             source: None,
         })
@@ -74,20 +83,44 @@ impl Importer {
         number: u64,
         bytes: &[u8],
     ) -> Result<(), ImportError> {
+        let source = self.source.as_deref();
+        if let Some(view) = self.reader.read(&mut self.summary, source, number, bytes)? {
+            self.writer.write(tx, view)?.count(&mut self.summary);
+        }
+        Ok(())
+    }
+
+    /// Writes the views still waiting. Call it before committing.
+    pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        self.writer.flush(tx)?.count(&mut self.summary);
+        Ok(())
+    }
+}
+
+impl Reader {
+    /// Reads line `number` of `source`, counting it in `summary`: the view it records, if
+    /// any. A broken line is counted, or with `--strict` ends the file.
+    pub fn read(
+        &mut self,
+        summary: &mut Summary,
+        source: Option<&str>,
+        number: u64,
+        bytes: &[u8],
+    ) -> Result<Option<Ready>, ImportError> {
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => Cow::Borrowed(text),
             Err(_) => String::from_utf8_lossy(bytes),
         };
         let text = text.trim_end_matches(['\n', '\r']);
         if text.trim().is_empty() {
-            return Ok(());
+            return Ok(None);
         }
-        self.summary.lines += 1;
+        summary.lines += 1;
         let record = match formats::parse(self.format, text, &mut self.clock) {
             Ok(Line::Request(record)) => record,
             Ok(Line::Other) => {
-                self.summary.drop_line(Dropped::NotRequest);
-                return Ok(());
+                summary.drop_line(Dropped::NotRequest);
+                return Ok(None);
             }
             Err(reason) if self.strict => {
                 return Err(ImportError::Line {
@@ -96,49 +129,30 @@ impl Importer {
                 });
             }
             Err(reason) => {
-                let source = self.source.as_deref();
                 let place = || match source {
                     Some(file) => format!("{file} line {number}"),
                     None => format!("line {number}"),
                 };
-                self.summary.broken_line(place, reason);
-                return Ok(());
+                summary.broken_line(place, reason);
+                return Ok(None);
             }
         };
-        if let Err(why) = self.take(tx, &record)? {
-            self.summary.drop_line(why);
+        match self.judge(&record) {
+            Ok(view) => Ok(Some(view)),
+            Err(why) => {
+                summary.drop_line(why);
+                Ok(None)
+            }
         }
-        Ok(())
     }
 
-    /// Writes the views still waiting. Call it before committing.
-    pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
-        let stored = self.batch.flush(tx)?;
-        self.summary.human += stored.human;
-        self.summary.ai += stored.ai;
-        if stored.repeats > 0 {
-            *self
-                .summary
-                .dropped
-                .entry(Dropped::AlreadyStored)
-                .or_default() += stored.repeats;
-        }
-        Ok(())
-    }
-
-    /// Queues the record's view, or says why it counts as none, by the rules of the issue.
-    fn take(
-        &mut self,
-        tx: &Transaction<'_>,
-        record: &Record<'_>,
-    ) -> Result<Result<(), Dropped>, StoreError> {
-        if let Err(why) = super::page::check_request(&record.method, record.status) {
-            return Ok(Err(Dropped::NotAView(why)));
-        }
-        let page = match self.targets.get(&record.target) {
-            Ok(page) => page,
-            Err(why) => return Ok(Err(Dropped::NotAView(why))),
-        };
+    /// The record's view, or why it counts as none, by the rules of the issue.
+    fn judge(&mut self, record: &Record<'_>) -> Result<Ready, Dropped> {
+        super::page::check_request(&record.method, record.status).map_err(Dropped::NotAView)?;
+        let page = self
+            .targets
+            .get(&record.target)
+            .map_err(Dropped::NotAView)?;
         let markdown = page.markdown
             || record
                 .accept
@@ -150,43 +164,33 @@ impl Importer {
             Some(text) => {
                 let (index, class, emptied) = self.agents.get(&self.rules, text);
                 if emptied {
-                    self.visitors.forget_clients();
+                    self.clients.forget();
                 }
                 (index, class)
             }
         };
-        let traffic = match traffic_of(class, markdown) {
-            Ok(traffic) => traffic,
-            Err(why) => return Ok(Err(why)),
-        };
-        let page_id = page.id(tx, &self.project)?;
+        let traffic = traffic_of(class, markdown)?;
         let visitor = match record.anon_id.as_deref() {
-            Some(anon) => self.visitors.given(tx, &self.project, anon)?,
-            None => self.visitors.client(
-                tx,
-                &self.project,
+            Some(anon) => Visitor::Given(anon.into()),
+            None => Visitor::Hashed(self.clients.visitor(
                 record.ip.as_deref().unwrap_or_default(),
                 (agent, record.user_agent.as_deref().unwrap_or_default()),
-            )?,
+            )),
         };
         let key = store::view_key(
             &self.project,
             record.event_id.as_deref(),
             record.ts_ms,
-            visitor.name.as_str(),
+            visitor.name().as_str(),
             &page.path,
         );
-        let full = self.batch.push(Pending {
+        Ok(Ready {
             key,
             ts_ms: record.ts_ms,
-            page: page_id,
-            visitor: visitor.id,
+            path: Arc::clone(&page.path),
+            visitor,
             traffic,
-        });
-        if full {
-            self.flush(tx)?;
-        }
-        Ok(Ok(()))
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 //! that runs for months) stays in bounded memory; what is forgotten is only asked again.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use foldhash::fast::RandomState;
 use rusqlite::Connection;
@@ -17,9 +18,9 @@ use crate::server::db::StoreError;
 /// Distinct user agents (and request targets) remembered before starting again.
 const AGENTS_MAX: usize = 50_000;
 const TARGETS_MAX: usize = 50_000;
-/// Clients (IP and user agent) remembered: about 80 bytes each, under 20 MiB in all.
+/// Clients (IP and user agent), and visitor ids by hash, remembered: under 16 MiB in all.
 const CLIENTS_MAX: usize = 200_000;
-/// Visitor ids remembered by name (those given by the log, and clients too long to key).
+/// Visitor ids remembered by the name the log gives them.
 const NAMES_MAX: usize = 100_000;
 
 /// The index a user agent is remembered under when the format records none.
@@ -60,23 +61,11 @@ impl Agents {
     }
 }
 
-/// A page a request target views, and its id once a view of it is stored.
+/// The page a request target views.
+#[derive(Debug, Clone)]
 pub struct Page {
-    pub path: Box<str>,
+    pub path: Arc<str>,
     pub markdown: bool,
-    id: Option<i64>,
-}
-
-impl Page {
-    /// The page's id in the database, added there the first time.
-    pub fn id(&mut self, conn: &Connection, project: &str) -> Result<i64, StoreError> {
-        if let Some(id) = self.id {
-            return Ok(id);
-        }
-        let id = analytics::intern(conn, Lookup::Pages, project, &self.path)?;
-        self.id = Some(id);
-        Ok(id)
-    }
 }
 
 /// Request targets seen, and the page each views (or why it is not a page).
@@ -89,7 +78,7 @@ impl Targets {
         Self { known: map() }
     }
 
-    pub fn get(&mut self, target: &str) -> Result<&mut Page, NotAView> {
+    pub fn get(&mut self, target: &str) -> Result<&Page, NotAView> {
         if !self.known.contains_key(target) {
             if self.known.len() >= TARGETS_MAX {
                 self.known.clear();
@@ -97,11 +86,10 @@ impl Targets {
             let page = page::page_of(target).map(|view| Page {
                 path: view.path.into(),
                 markdown: view.markdown,
-                id: None,
             });
             self.known.insert(target.into(), page);
         }
-        match self.known.get_mut(target) {
+        match self.known.get(target) {
             Some(Ok(page)) => Ok(page),
             Some(Err(why)) => Err(*why),
             // Inserted just above.
@@ -131,21 +119,15 @@ impl Client {
     }
 }
 
-/// A visitor made from a client: its keyed hash, and its id once stored.
-#[derive(Debug, Clone, Copy)]
-struct Hashed {
-    hash: [u8; 16],
-    id: Option<i64>,
+/// A view's visitor, as the log gives it or as a keyed hash of its client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Visitor {
+    Given(Box<str>),
+    Hashed([u8; 16]),
 }
 
-/// The visitor of a view, with its id in the database.
-pub struct Visitor<'a> {
-    pub id: i64,
-    /// The visitor's id text (as the view's key is made from it).
-    pub name: Name<'a>,
-}
-
-/// A visitor's id text: given by the log, or a hash on the stack.
+/// The visitor id text of a view (as its key is made from it): given by the log, or a hash
+/// written on the stack.
 pub enum Name<'a> {
     Given(&'a str),
     Hashed(store::VisitorName),
@@ -160,89 +142,117 @@ impl Name<'_> {
     }
 }
 
-/// Visitors seen: clients by IP and user agent, and visitor ids by name.
-pub struct Visitors {
-    secret: [u8; 32],
-    clients: Map<Client, Hashed>,
-    names: Map<Box<str>, i64>,
+impl Visitor {
+    pub fn name(&self) -> Name<'_> {
+        match self {
+            Self::Given(name) => Name::Given(name),
+            Self::Hashed(hash) => Name::Hashed(store::VisitorName::new(hash)),
+        }
+    }
 }
 
-impl Visitors {
+/// Clients seen (IP and user agent), with the keyed hash that is their visitor.
+pub struct Clients {
+    secret: [u8; 32],
+    known: Map<Client, [u8; 16]>,
+}
+
+impl Clients {
     pub fn new(secret: [u8; 32]) -> Self {
         Self {
             secret,
-            clients: map(),
-            names: map(),
+            known: map(),
         }
     }
 
     /// Forgets every client (the user agent indexes they were keyed by changed).
-    pub fn forget_clients(&mut self) {
-        self.clients.clear();
-    }
-
-    /// The visitor the log names (`anon_id`).
-    pub fn given<'a>(
-        &mut self,
-        conn: &Connection,
-        project: &str,
-        name: &'a str,
-    ) -> Result<Visitor<'a>, StoreError> {
-        Ok(Visitor {
-            id: self.named(conn, project, name)?,
-            name: Name::Given(name),
-        })
+    pub fn forget(&mut self) {
+        self.known.clear();
     }
 
     /// The visitor of a client without an id of its own: a keyed hash of its IP address
-    /// and user agent (`agent` is the agent's index, [`NO_AGENT`] when none is recorded).
-    pub fn client(
+    /// and user agent (`agent.0` is the agent's index, [`NO_AGENT`] when none is recorded).
+    pub fn visitor(&mut self, ip: &str, agent: (u32, &str)) -> [u8; 16] {
+        let Some(key) = Client::new(ip, agent.0) else {
+            return store::visitor_hash(&self.secret, ip, agent.1);
+        };
+        if let Some(hash) = self.known.get(&key) {
+            return *hash;
+        }
+        if self.known.len() >= CLIENTS_MAX {
+            self.known.clear();
+        }
+        let hash = store::visitor_hash(&self.secret, ip, agent.1);
+        self.known.insert(key, hash);
+        hash
+    }
+}
+
+/// The ids of pages and visitors in the database, as views are written.
+pub struct Ids {
+    pages: Map<Arc<str>, i64>,
+    hashed: Map<[u8; 16], i64>,
+    given: Map<Box<str>, i64>,
+}
+
+impl Ids {
+    pub fn new() -> Self {
+        Self {
+            pages: map(),
+            hashed: map(),
+            given: map(),
+        }
+    }
+
+    /// The id of the page at `path`, added to the database the first time.
+    pub fn page(
         &mut self,
         conn: &Connection,
         project: &str,
-        ip: &str,
-        agent: (u32, &str),
-    ) -> Result<Visitor<'static>, StoreError> {
-        let Some(key) = Client::new(ip, agent.0) else {
-            let name = store::VisitorName::new(&store::visitor_hash(&self.secret, ip, agent.1));
-            let id = self.named(conn, project, name.as_str())?;
-            return Ok(Visitor {
-                id,
-                name: Name::Hashed(name),
-            });
-        };
-        if !self.clients.contains_key(&key) && self.clients.len() >= CLIENTS_MAX {
-            self.clients.clear();
-        }
-        let secret = &self.secret;
-        let known = self.clients.entry(key).or_insert_with(|| Hashed {
-            hash: store::visitor_hash(secret, ip, agent.1),
-            id: None,
-        });
-        let name = store::VisitorName::new(&known.hash);
-        let id = match known.id {
-            Some(id) => id,
-            None => {
-                let id = analytics::intern(conn, Lookup::Visitors, project, name.as_str())?;
-                known.id = Some(id);
-                id
-            }
-        };
-        Ok(Visitor {
-            id,
-            name: Name::Hashed(name),
-        })
-    }
-
-    fn named(&mut self, conn: &Connection, project: &str, name: &str) -> Result<i64, StoreError> {
-        if let Some(id) = self.names.get(name) {
+        path: &Arc<str>,
+    ) -> Result<i64, StoreError> {
+        if let Some(id) = self.pages.get(path) {
             return Ok(*id);
         }
-        if self.names.len() >= NAMES_MAX {
-            self.names.clear();
+        if self.pages.len() >= TARGETS_MAX {
+            self.pages.clear();
         }
-        let id = analytics::intern(conn, Lookup::Visitors, project, name)?;
-        self.names.insert(name.into(), id);
+        let id = analytics::intern(conn, Lookup::Pages, project, path)?;
+        self.pages.insert(Arc::clone(path), id);
         Ok(id)
+    }
+
+    /// The id of a visitor, added to the database the first time.
+    pub fn visitor(
+        &mut self,
+        conn: &Connection,
+        project: &str,
+        visitor: &Visitor,
+    ) -> Result<i64, StoreError> {
+        match visitor {
+            Visitor::Hashed(hash) => {
+                if let Some(id) = self.hashed.get(hash) {
+                    return Ok(*id);
+                }
+                if self.hashed.len() >= CLIENTS_MAX {
+                    self.hashed.clear();
+                }
+                let name = store::VisitorName::new(hash);
+                let id = analytics::intern(conn, Lookup::Visitors, project, name.as_str())?;
+                self.hashed.insert(*hash, id);
+                Ok(id)
+            }
+            Visitor::Given(name) => {
+                if let Some(id) = self.given.get(name) {
+                    return Ok(*id);
+                }
+                if self.given.len() >= NAMES_MAX {
+                    self.given.clear();
+                }
+                let id = analytics::intern(conn, Lookup::Visitors, project, name)?;
+                self.given.insert(name.clone(), id);
+                Ok(id)
+            }
+        }
     }
 }
