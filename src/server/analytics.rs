@@ -155,7 +155,7 @@ pub fn has_views(conn: &Connection, project: &str) -> Result<bool, StoreError> {
 
 mod write;
 pub use write::{BATCH, Lookup, ViewRow, ViewWriter, insert_views, intern, store_rows};
-pub(crate) use write::{repeated, with_statement};
+pub(crate) use write::{repeated, sizes, with_statement};
 
 #[cfg(test)]
 mod tests;

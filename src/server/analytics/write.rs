@@ -150,7 +150,7 @@ pub fn intern(
 
 /// Appends `rows` to the views of `project` in as few statements as it takes.
 pub fn store_rows(tx: &Transaction<'_>, project: &str, rows: &[ViewRow]) -> Result<(), StoreError> {
-    for chunk in rows.chunks(BATCH) {
+    for chunk in sizes(rows) {
         let sql = format!(
             "INSERT INTO views (project, ts_ms, page_id, visitor_id, ai) VALUES {}",
             repeated(chunk.len(), "(?1, ?, ?, ?, ?)")
@@ -168,20 +168,24 @@ pub fn store_rows(tx: &Transaction<'_>, project: &str, rows: &[ViewRow]) -> Resu
     Ok(())
 }
 
-/// Runs `work` on the statement `sql` of `n` rows: kept prepared when it is a full batch,
-/// the size of nearly every statement; prepared once for the rest, which would otherwise
-/// push the service's own statements out of the connection's cache.
+/// Runs `work` on the statement `sql` of `n` rows, kept prepared. Callers use two sizes
+/// only, [`BATCH`] and 1 (see [`sizes`]): a statement of any other size would be parsed
+/// again at every commit (ten a second when following a log), or push the service's own
+/// statements out of the connection's cache.
 pub(crate) fn with_statement<T>(
     tx: &Transaction<'_>,
     sql: &str,
     n: usize,
     work: impl FnOnce(&mut Statement<'_>) -> rusqlite::Result<T>,
 ) -> Result<T, StoreError> {
-    if n == BATCH {
-        Ok(work(&mut *tx.prepare_cached(sql)?)?)
-    } else {
-        Ok(work(&mut tx.prepare(sql)?)?)
-    }
+    debug_assert!(n == BATCH || n == 1, "{n} rows");
+    Ok(work(&mut *tx.prepare_cached(sql)?)?)
+}
+
+/// `items` in chunks of [`BATCH`], and what is left one at a time.
+pub(crate) fn sizes<T>(items: &[T]) -> impl Iterator<Item = &[T]> {
+    let whole = items.len() / BATCH * BATCH;
+    items[..whole].chunks(BATCH).chain(items[whole..].chunks(1))
 }
 
 /// `row, row, ...`: `n` copies of `row`, for a multi-row statement.

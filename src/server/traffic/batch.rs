@@ -7,7 +7,9 @@ use rusqlite::{ToSql, Transaction};
 
 use super::known::{Ids, Visitor};
 use super::summary::{Dropped, Summary};
-use crate::server::analytics::{BATCH, Traffic, ViewRow, repeated, store_rows, with_statement};
+use crate::server::analytics::{
+    BATCH, Traffic, ViewRow, repeated, sizes, store_rows, with_statement,
+};
 use crate::server::db::StoreError;
 
 /// A view as the reading of a line makes it, before it has ids of the database.
@@ -129,6 +131,14 @@ impl Writer {
 
 /// Inserts the keys, and returns those that were not there before.
 fn claim_keys(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
+    let mut added = Vec::with_capacity(views.len());
+    for chunk in sizes(views) {
+        added.extend(claim_some(tx, chunk)?);
+    }
+    Ok(added)
+}
+
+fn claim_some(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
     let sql = format!(
         "INSERT INTO view_keys (key) VALUES {} ON CONFLICT (key) DO NOTHING RETURNING key",
         repeated(views.len(), "(?)")
