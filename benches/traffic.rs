@@ -197,16 +197,21 @@ fn bench_import(lines: u64) {
         reset_peak();
         let before = peak_kib();
         let cpu_before = process_cpu();
+        let writer_before = thread_cpu();
         let started = Instant::now();
         let summary =
             traffic::import_all(&db, &mut importer, traffic::open(&path).unwrap()).unwrap();
         let took = started.elapsed();
         let cpu = process_cpu() - cpu_before;
+        // This thread writes; the import's other thread reads (nothing else runs meanwhile).
+        let writer = thread_cpu() - writer_before;
         println!(
-            "import run {run}: {lines} combined lines in {:.2} s ({:.0} lines/s, CPU {:.2} s); {} views kept; peak RSS {} MiB (before {} MiB)",
+            "import run {run}: {lines} combined lines in {:.2} s ({:.0} lines/s; CPU {:.2} s: writing {:.2} s, reading {:.2} s); {} views kept; peak RSS {} MiB (before {} MiB)",
             took.as_secs_f64(),
             lines as f64 / took.as_secs_f64(),
             cpu.as_secs_f64(),
+            writer.as_secs_f64(),
+            cpu.saturating_sub(writer).as_secs_f64(),
             summary.kept(),
             peak_kib() / 1024,
             before / 1024
@@ -228,6 +233,7 @@ fn bench_visitors(db: &Db, views: u64) {
     };
     let mut times = Vec::new();
     let mut total = 0;
+    let cpu_before = thread_cpu();
     for _ in 0..7 {
         let started = Instant::now();
         let page = db
@@ -236,9 +242,10 @@ fn bench_visitors(db: &Db, views: u64) {
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         total = page.totals.total;
     }
+    let cpu_ms = (thread_cpu() - cpu_before).as_secs_f64() * 1000.0 / 7.0;
     times.sort_by(f64::total_cmp);
     println!(
-        "visitors, 30 days over the {views} imported views ({total} visitors): median {:.0} ms (fastest {:.0}, slowest {:.0})",
+        "visitors, 30 days over the {views} imported views ({total} visitors): median {:.0} ms (fastest {:.0}, slowest {:.0}; CPU {cpu_ms:.0} ms a query)",
         times[times.len() / 2],
         times[0],
         times[times.len() - 1]

@@ -228,10 +228,10 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             .await
     });
     tracing::info!(%addr, project = %options.project, "local service ready");
-    // Last, once the service answers: the seed holds the writer for a few hundred ms.
+    // Last, once the service answers: the seed's views take a few hundred ms.
     let seeding = match seeding {
         Some((views, done)) => Seeding::Writing(tokio::spawn(async move {
-            let written = db.call(move |conn| views.write(conn)).await;
+            let written = write_seed_views(&db, views).await;
             done.finish(written.as_ref().map(|_| ()).map_err(ToString::to_string));
             written
         })),
@@ -247,6 +247,29 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         serving,
         worker: worker_task,
     })
+}
+
+/// Writes the demo seed's views a day per call, so other requests get the writer in
+/// between.
+async fn write_seed_views(
+    db: &Db,
+    views: seed::PendingViews,
+) -> Result<(usize, usize), StoreError> {
+    let mut days = tokio::task::spawn_blocking(move || views.days())
+        .await
+        .map_err(|err| StoreError::Task(err.to_string()))??;
+    loop {
+        let (back, more) = db
+            .call(move |conn| {
+                let more = days.next(conn)?;
+                Ok((days, more))
+            })
+            .await?;
+        days = back;
+        if !more {
+            return Ok(days.written());
+        }
+    }
 }
 
 struct Prepared {

@@ -152,11 +152,13 @@ pub enum Claim {
     Refused(Footprint),
 }
 
-/// The demo views of a claimed project, not yet written.
+/// The demo views of a claimed project, not yet written (or written in part).
 #[derive(Debug)]
 pub struct PendingViews {
     project: String,
     today: NaiveDate,
+    /// Days written already, by an earlier start.
+    done: u64,
 }
 
 /// Decides whether `project` gets the demo data and, if it does, claims it and makes its
@@ -180,10 +182,15 @@ pub fn claim_demo(
     };
     if read(&marker)?.is_some() {
         return Ok(match read(&pending_marker(project))? {
-            Some(date) => Claim::Resume(PendingViews {
-                project: project.to_owned(),
-                today: date.parse().unwrap_or(today),
-            }),
+            Some(value) => {
+                // "2026-11-22 17": the anchor date, and the days written so far.
+                let (date, done) = value.split_once(' ').unwrap_or((&value, "0"));
+                Claim::Resume(PendingViews {
+                    project: project.to_owned(),
+                    today: date.parse().unwrap_or(today),
+                    done: done.parse().unwrap_or(0),
+                })
+            }
             None => Claim::AlreadySeeded,
         });
     }
@@ -204,6 +211,7 @@ pub fn claim_demo(
         views: PendingViews {
             project: project.to_owned(),
             today,
+            done: 0,
         },
     })
 }
@@ -214,34 +222,96 @@ fn pending_marker(project: &str) -> String {
 }
 
 impl PendingViews {
-    /// Writes the views in one transaction that also clears the claim's pending mark, and
-    /// returns how many views over how many pages.
+    /// Writes every day not written yet; returns how many views over how many pages.
     pub fn write(self, conn: &mut Connection) -> Result<(usize, usize), StoreError> {
-        let mut rng = ChaCha8Rng::seed_from_u64(RNG_SEED);
+        let mut days = self.days()?;
+        while days.next(conn)? {}
+        Ok(days.written())
+    }
+
+    /// The writer of the days still to write.
+    pub fn days(self) -> Result<SeedDays, StoreError> {
         let pages = page_paths();
-        let mut traffic =
-            TrafficModel::new(&pages).map_err(|err| StoreError::Seed(err.to_string()))?;
-        let start = self
-            .today
-            .checked_sub_days(Days::new(SEED_DAYS))
-            .unwrap_or(self.today);
+        let traffic = TrafficModel::new(&pages).map_err(|err| StoreError::Seed(err.to_string()))?;
+        let mut days = SeedDays {
+            start: self
+                .today
+                .checked_sub_days(Days::new(SEED_DAYS))
+                .unwrap_or(self.today),
+            pending: self,
+            next: 0,
+            rng: ChaCha8Rng::seed_from_u64(RNG_SEED),
+            traffic,
+            pages: pages.len(),
+            views: 0,
+            writer: None,
+        };
+        // The days an earlier start wrote are made again, unwritten, so the random
+        // sequence carries on where it stopped.
+        while days.next < days.pending.done.min(SEED_DAYS) {
+            days.views += days.make().len();
+        }
+        Ok(days)
+    }
+}
+
+/// Writes the demo views one day per transaction: the writer connection is free between
+/// two days, so a job request waits a few milliseconds at most, never for the whole seed.
+/// Each transaction also records the days done, so a start that stops part way leaves the
+/// rest to the next start, and nothing is written twice.
+pub struct SeedDays {
+    pending: PendingViews,
+    start: NaiveDate,
+    next: u64,
+    rng: ChaCha8Rng,
+    traffic: TrafficModel,
+    pages: usize,
+    views: usize,
+    writer: Option<ViewWriter>,
+}
+
+impl SeedDays {
+    fn make(&mut self) -> Vec<super::analytics::ViewEvent> {
+        let day = self.next;
+        let date = self
+            .start
+            .checked_add_days(Days::new(day))
+            .unwrap_or(self.start);
+        self.next += 1;
+        self.traffic.day(&mut self.rng, date, day)
+    }
+
+    /// Writes the next day; false once every day is written.
+    pub fn next(&mut self, conn: &mut Connection) -> Result<bool, StoreError> {
+        if self.next >= SEED_DAYS {
+            return Ok(false);
+        }
+        let events = self.make();
+        let project = &self.pending.project;
+        let writer = self.writer.get_or_insert_with(|| ViewWriter::new(project));
         let tx = crate::sqlite::write_transaction(conn)?;
-        let mut writer = ViewWriter::new(&self.project);
-        let mut views = 0;
-        for day in 0..SEED_DAYS {
-            let date = start.checked_add_days(Days::new(day)).unwrap_or(start);
-            for event in traffic.day(&mut rng, date, day) {
-                writer.write(&tx, &event)?;
-                views += 1;
-            }
+        for event in &events {
+            writer.write(&tx, event)?;
         }
         writer.finish(&tx)?;
-        tx.execute(
-            "DELETE FROM meta WHERE key = ?1",
-            [pending_marker(&self.project)],
-        )?;
+        let marker = pending_marker(project);
+        if self.next >= SEED_DAYS {
+            tx.execute("DELETE FROM meta WHERE key = ?1", [marker])?;
+        } else {
+            tx.execute(
+                "UPDATE meta SET value = ?2 WHERE key = ?1",
+                params![marker, format!("{} {}", self.pending.today, self.next)],
+            )?;
+        }
         tx.commit()?;
-        Ok((views, pages.len()))
+        self.views += events.len();
+        Ok(self.next < SEED_DAYS)
+    }
+
+    /// Views (of every day, this start's and earlier ones') and pages.
+    #[must_use]
+    pub fn written(&self) -> (usize, usize) {
+        (self.views, self.pages)
     }
 }
 
@@ -383,8 +453,8 @@ mod tests {
         assert_eq!(pages[0], pages[1]);
     }
 
-    /// A start that claimed the project and stopped before writing its views leaves them
-    /// to the next start, which writes them once.
+    /// A start that claimed the project and stopped part way through its views leaves the
+    /// rest to the next start: the same views as at once, none twice.
     #[test]
     fn views_left_unwritten_are_written_at_the_next_start() {
         let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
@@ -392,12 +462,18 @@ mod tests {
         let claim = db
             .blocking(|c| claim_demo(c, "demo", today, &defaults()))
             .unwrap();
-        assert!(
-            matches!(&claim, Claim::Seed { jobs, .. } if jobs.len() == 5),
-            "{claim:?}"
-        );
-        drop(claim);
-        assert_eq!(footprint(&db, "demo").views, 0);
+        let Claim::Seed { jobs, views } = claim else {
+            panic!("{claim:?}")
+        };
+        assert_eq!(jobs.len(), 5);
+        // Ten days written, then the start stops.
+        let mut days = views.days().unwrap();
+        for _ in 0..10 {
+            assert!(db.blocking(|c| days.next(c)).unwrap());
+        }
+        let part = footprint(&db, "demo").views;
+        assert!(part > 0, "ten days are stored");
+        drop(days);
         let SeedOutcome::Seeded(summary) = db
             .blocking(|c| seed_demo(c, "demo", today, &defaults()))
             .unwrap()
