@@ -6,7 +6,7 @@
 //! ```sh
 //! cargo bench --bench traffic                       # both, 1M lines, 10 s of follow
 //! cargo bench --bench traffic -- --lines 200000 --follow-secs 5
-//! cargo bench --bench traffic -- --import-only --lines 1500000   # the visitors query over 1M views
+//! cargo bench --bench traffic -- --import-only --lines 1470000 --days 90   # 1M views, query 30 days
 //! ```
 //!
 //! The log is generated once into target/bench-data and reused.
@@ -102,19 +102,29 @@ fn line(rng: &mut ChaCha8Rng, second: i64) -> String {
     )
 }
 
+/// Days the generated log spans (`--days N`, 30 unless told).
+fn days() -> i64 {
+    i64::try_from(arg("--days", 30)).unwrap()
+}
+
 fn log_file(lines: u64) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target")
         .join("bench-data");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("combined-{lines}-v1.log"));
+    let days = days();
+    let path = if days == 30 {
+        dir.join(format!("combined-{lines}-v1.log"))
+    } else {
+        dir.join(format!("combined-{lines}-{days}d-v1.log"))
+    };
     if !path.exists() {
         eprintln!("generating {lines} lines into {} (once)", path.display());
         let mut rng = ChaCha8Rng::seed_from_u64(lines);
         let partial = path.with_extension("partial");
         let mut out = BufWriter::new(std::fs::File::create(&partial).unwrap());
         for i in 0..lines {
-            let second = i64::try_from(i * 30 * 86_400 / lines).unwrap();
+            let second = i64::try_from(i).unwrap() * days * 86_400 / i64::try_from(lines).unwrap();
             out.write_all(line(&mut rng, second).as_bytes()).unwrap();
         }
         out.flush().unwrap();
@@ -223,11 +233,11 @@ fn bench_import(lines: u64) {
     }
 }
 
-/// The visitors query of the console over what was imported: 30 days, every page.
+/// The visitors query of the console over what was imported: its last 30 days.
 fn bench_visitors(db: &Db, views: u64) {
     let request = VisitorsRequest {
-        from_ms: Some(START_S * 1000),
-        to_ms: Some((START_S + 30 * 86_400) * 1000),
+        from_ms: Some((START_S + (days() - 30) * 86_400) * 1000),
+        to_ms: Some((START_S + days() * 86_400) * 1000),
         limit: 100,
         offset: 0,
     };
@@ -245,7 +255,7 @@ fn bench_visitors(db: &Db, views: u64) {
     let cpu_ms = (thread_cpu() - cpu_before).as_secs_f64() * 1000.0 / 7.0;
     times.sort_by(f64::total_cmp);
     println!(
-        "visitors, 30 days over the {views} imported views ({total} visitors): median {:.0} ms (fastest {:.0}, slowest {:.0}; CPU {cpu_ms:.0} ms a query)",
+        "visitors, the last 30 days over the {views} imported views ({total} visitors): median {:.0} ms (fastest {:.0}, slowest {:.0}; CPU {cpu_ms:.0} ms a query)",
         times[times.len() / 2],
         times[0],
         times[times.len() - 1]
