@@ -131,11 +131,37 @@ impl Writer {
 
 /// Inserts the keys, and returns those that were not there before.
 fn claim_keys(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
+    if views.len() == BATCH && all_new(tx, views)? {
+        return Ok(views.iter().map(|view| view.key).collect());
+    }
     let mut added = Vec::with_capacity(views.len());
     for chunk in sizes(views) {
         added.extend(claim_some(tx, chunk)?);
     }
     Ok(added)
+}
+
+/// The common case of a first import: every key of a full batch is new. One insert
+/// without `RETURNING` (which SQLite carries out through a temporary table) claims them
+/// all; if it added fewer than all, it is undone and the keys are claimed the slow way.
+fn all_new(tx: &Transaction<'_>, views: &[Pending]) -> Result<bool, StoreError> {
+    let sql = format!(
+        "INSERT INTO view_keys (key) VALUES {} ON CONFLICT (key) DO NOTHING",
+        repeated(views.len(), "(?)")
+    );
+    let keys: Vec<&[u8]> = views.iter().map(|view| &view.key[..]).collect();
+    let params: Vec<&dyn ToSql> = keys.iter().map(|key| key as &dyn ToSql).collect();
+    tx.prepare_cached("SAVEPOINT claim")?.execute([])?;
+    let added = with_statement(tx, &sql, views.len(), |statement| {
+        statement.execute(params.as_slice())
+    })?;
+    if added == views.len() {
+        tx.prepare_cached("RELEASE claim")?.execute([])?;
+        return Ok(true);
+    }
+    tx.prepare_cached("ROLLBACK TO claim")?.execute([])?;
+    tx.prepare_cached("RELEASE claim")?.execute([])?;
+    Ok(false)
 }
 
 fn claim_some(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {

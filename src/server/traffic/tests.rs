@@ -97,6 +97,32 @@ fn repeats_are_found_within_and_across_batches() {
     assert_eq!(views(&db), 700);
 }
 
+/// A full batch of new views takes the quick way in; a file that repeats part of it after
+/// that stores only the new views.
+#[test]
+fn a_batch_of_new_views_and_then_a_partial_repeat() {
+    let line = |i: usize| {
+        format!(
+            r#"198.51.100.{} - - [21/Nov/2026:10:{:02}:{:02} +0000] "GET /q{} HTTP/1.1" 200 10 "-" "{CHROME}""#,
+            i % 11,
+            i / 60,
+            i % 60,
+            i % 5
+        )
+    };
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    let first: Vec<String> = (0..300).map(line).collect();
+    let summary = import_all(&db, &mut importer(&db, false), first.join("\n").as_bytes()).unwrap();
+    assert_eq!((summary.kept(), views(&db)), (300, 300));
+    let second: Vec<String> = (200..600).map(line).collect();
+    let summary = import_all(&db, &mut importer(&db, false), second.join("\n").as_bytes()).unwrap();
+    assert_eq!(
+        (summary.kept(), summary.dropped.get(&Dropped::AlreadyStored)),
+        (300, Some(&100))
+    );
+    assert_eq!(views(&db), 600);
+}
+
 /// The visitor of a client is the documented keyed hash, the same as earlier imports made
 /// (a re-import must find the same visitors and keys).
 #[test]
