@@ -1,12 +1,17 @@
 //! The real console (the release binary) in a pseudo-terminal against the local service:
-//! start to first frame with a journal of 10,000 jobs, CPU and wake-ups while idle, CPU
+//! `docdeck demo` to its first frame and to its visitors counts, start to first frame with
+//! a journal of 10,000 jobs, CPU and wake-ups while idle, CPU
 //! with 100 active jobs polled every 3 s, bytes written when one job changes status, and
 //! key press to updated frame. CPU and wake-ups come from /proc (Linux only).
 //!
 //! ```sh
 //! cargo bench --bench console_pty                       # 60 s per CPU figure
 //! cargo bench --bench console_pty -- --secs 10          # quicker, noisier
+//! cargo bench --bench console_pty -- --demo-only         # `docdeck demo` alone
+//! DOCDECK_BENCH_BIN=path/to/docdeck cargo bench --bench console_pty -- --demo-only
 //! ```
+//!
+//! `DOCDECK_BENCH_BIN` times `docdeck demo` of another build (one from before a change).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::cast_precision_loss)]
 
 #[path = "../tests/common/pty.rs"]
@@ -176,10 +181,44 @@ fn wait_len_change(pty: &Pty, from: usize) -> usize {
     }
 }
 
+/// `docdeck demo` to its first frame (the seeded jobs listed), and to the visitors pane
+/// showing the seeded counts (`3` pressed as soon as the first frame is there). The demo
+/// service runs in the console's own process.
+fn demo() {
+    let program = std::env::var("DOCDECK_BENCH_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_docdeck").to_owned());
+    let mut firsts = Vec::new();
+    let mut counts = Vec::new();
+    for _ in 0..7 {
+        let started = Instant::now();
+        let mut pty = Pty::spawn_program(tempfile::tempdir().unwrap(), &program, &["demo"], &[]);
+        pty.wait_for("the demo's first frame", |s| s.contains("Jobs (5)"));
+        firsts.push(started.elapsed().as_secs_f64() * 1000.0);
+        pty.keys(b"3");
+        pty.wait_for("the seeded visitors", |s| s.contains("AI share"));
+        counts.push(started.elapsed().as_secs_f64() * 1000.0);
+        quit(pty);
+        println!(
+            "  demo: first frame {:.1} ms, visitors counts {:.1} ms",
+            firsts.last().unwrap(),
+            counts.last().unwrap()
+        );
+    }
+    println!(
+        "docdeck demo ({program}): first frame median {:.1} ms, visitors counts median {:.1} ms",
+        median(&mut firsts),
+        median(&mut counts)
+    );
+}
+
 #[tokio::main]
 async fn main() {
     let secs = secs_arg();
     println!("console in a pty (80x24), release build; CPU figures over {secs} s");
+    demo();
+    if std::env::args().any(|a| a == "--demo-only") {
+        return;
+    }
 
     // Start to first frame, journal of 10,000 completed jobs (read back spread over 10 min).
     let server = service(Duration::from_secs(3600)).await;

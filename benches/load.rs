@@ -102,11 +102,7 @@ async fn main() {
     options.agent.delay = Duration::from_millis(50);
     options.rate_limit = u32::MAX;
     let running = server::start(options).await.expect("the service starts");
-    let seeded: Vec<String> = running
-        .seeded
-        .as_ref()
-        .map(|s| s.jobs.iter().map(|j| j.id.clone()).collect())
-        .unwrap_or_default();
+    let seeded: Vec<String> = running.seeded_jobs.iter().map(|j| j.id.clone()).collect();
     let base = running.base_url();
     println!(
         "load: {} clients, {} s, mix {}, service at {base} (file database, demo seed)",

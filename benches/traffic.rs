@@ -6,6 +6,7 @@
 //! ```sh
 //! cargo bench --bench traffic                       # both, 1M lines, 10 s of follow
 //! cargo bench --bench traffic -- --lines 200000 --follow-secs 5
+//! cargo bench --bench traffic -- --import-only --lines 1470000 --days 90   # 1M views, query 30 days
 //! ```
 //!
 //! The log is generated once into target/bench-data and reused.
@@ -17,6 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use docdeck::server::analytics::{VisitorsRequest, visitors};
 use docdeck::server::db::{Db, DbLocation};
 use docdeck::server::traffic::formats::LogFormat;
 use docdeck::server::traffic::rules::Rules;
@@ -100,19 +102,29 @@ fn line(rng: &mut ChaCha8Rng, second: i64) -> String {
     )
 }
 
+/// Days the generated log spans (`--days N`, 30 unless told).
+fn days() -> i64 {
+    i64::try_from(arg("--days", 30)).unwrap()
+}
+
 fn log_file(lines: u64) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target")
         .join("bench-data");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("combined-{lines}-v1.log"));
+    let days = days();
+    let path = if days == 30 {
+        dir.join(format!("combined-{lines}-v1.log"))
+    } else {
+        dir.join(format!("combined-{lines}-{days}d-v1.log"))
+    };
     if !path.exists() {
         eprintln!("generating {lines} lines into {} (once)", path.display());
         let mut rng = ChaCha8Rng::seed_from_u64(lines);
         let partial = path.with_extension("partial");
         let mut out = BufWriter::new(std::fs::File::create(&partial).unwrap());
         for i in 0..lines {
-            let second = i64::try_from(i * 30 * 86_400 / lines).unwrap();
+            let second = i64::try_from(i).unwrap() * days * 86_400 / i64::try_from(lines).unwrap();
             out.write_all(line(&mut rng, second).as_bytes()).unwrap();
         }
         out.flush().unwrap();
@@ -155,27 +167,99 @@ fn importer(db: &Db) -> Importer {
         .unwrap()
 }
 
+/// CPU time (user and system) of the whole process so far.
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or_default();
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: u64 = fields.get(11).and_then(|f| f.parse().ok()).unwrap_or(0)
+        + fields.get(12).and_then(|f| f.parse().ok()).unwrap_or(0);
+    Duration::from_millis(ticks * 10)
+}
+
+/// Settings to compare: `--cache-mib N` (SQLite's page cache while importing) and
+/// `--no-foreign-keys`.
+fn tune(db: &Db) {
+    let cache = arg("--cache-mib", 0);
+    let no_fk = std::env::args().any(|a| a == "--no-foreign-keys");
+    db.blocking(|conn| {
+        if cache > 0 {
+            conn.pragma_update(None, "cache_size", -i64::try_from(cache * 1024).unwrap())?;
+        }
+        if no_fk {
+            conn.pragma_update(None, "foreign_keys", false)?;
+        }
+        Ok(())
+    })
+    .unwrap();
+}
+
 fn bench_import(lines: u64) {
     let path = log_file(lines);
+    let mut last = None;
     for run in 1..=3 {
+        // The database of the run before is closed first: its page cache is not this one's.
+        drop(last.take());
         let dir = tempfile::tempdir().unwrap();
         let db = fresh_db(dir.path());
         let mut importer = importer(&db);
+        tune(&db);
         reset_peak();
         let before = peak_kib();
+        let cpu_before = process_cpu();
+        let writer_before = thread_cpu();
         let started = Instant::now();
         let summary =
             traffic::import_all(&db, &mut importer, traffic::open(&path).unwrap()).unwrap();
         let took = started.elapsed();
+        let cpu = process_cpu() - cpu_before;
+        // This thread writes; the import's other thread reads (nothing else runs meanwhile).
+        let writer = thread_cpu() - writer_before;
         println!(
-            "import run {run}: {lines} combined lines in {:.2} s ({:.0} lines/s); {} views kept; peak RSS {} MiB (before {} MiB)",
+            "import run {run}: {lines} combined lines in {:.2} s ({:.0} lines/s; CPU {:.2} s: writing {:.2} s, reading {:.2} s); {} views kept; peak RSS {} MiB (before {} MiB)",
             took.as_secs_f64(),
             lines as f64 / took.as_secs_f64(),
+            cpu.as_secs_f64(),
+            writer.as_secs_f64(),
+            cpu.saturating_sub(writer).as_secs_f64(),
             summary.kept(),
             peak_kib() / 1024,
             before / 1024
         );
+        last = Some((dir, db, summary.kept()));
     }
+    if let Some((_dir, db, views)) = last {
+        bench_visitors(&db, views);
+    }
+}
+
+/// The visitors query of the console over what was imported: its last 30 days.
+fn bench_visitors(db: &Db, views: u64) {
+    let request = VisitorsRequest {
+        from_ms: Some((START_S + (days() - 30) * 86_400) * 1000),
+        to_ms: Some((START_S + days() * 86_400) * 1000),
+        limit: 100,
+        offset: 0,
+    };
+    let mut times = Vec::new();
+    let mut total = 0;
+    let cpu_before = thread_cpu();
+    for _ in 0..7 {
+        let started = Instant::now();
+        let page = db
+            .blocking(|conn| visitors(conn, "bench", &request))
+            .unwrap();
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        total = page.totals.total;
+    }
+    let cpu_ms = (thread_cpu() - cpu_before).as_secs_f64() * 1000.0 / 7.0;
+    times.sort_by(f64::total_cmp);
+    println!(
+        "visitors, the last 30 days over the {views} imported views ({total} visitors): median {:.0} ms (fastest {:.0}, slowest {:.0}; CPU {cpu_ms:.0} ms a query)",
+        times[times.len() / 2],
+        times[0],
+        times[times.len() - 1]
+    );
 }
 
 fn bench_follow(seconds: u64) {
@@ -208,6 +292,7 @@ fn bench_follow(seconds: u64) {
         })
     };
     let mut importer = importer(&db);
+    tune(&db);
     let cpu_before = thread_cpu();
     let started = Instant::now();
     let summary = follow::follow(&db, &mut importer, "bench", &[log], &stop, &mut |_| {}).unwrap();

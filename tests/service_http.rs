@@ -489,3 +489,28 @@ async fn an_offset_past_every_row_is_an_empty_page_however_large() {
     }
     server.shutdown().await;
 }
+
+/// The demo seed writes its views after the service starts answering. A visitors request
+/// sent at once waits for all of them: it never counts over none or half of them.
+#[tokio::test]
+async fn a_visitors_request_during_the_demo_seed_waits_for_all_of_it() {
+    docdeck::api::client::install_crypto_provider();
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = fast_options(DbLocation::File(dir.path().join("service.sqlite")));
+    options.seed = docdeck::server::SeedKind::Demo;
+    let mut server = start(options).await;
+    assert_eq!(server.seeded_jobs.len(), 5, "the jobs are there at once");
+    let api = common::client(&server);
+    let everything = docdeck::api::VisitorsQuery::default();
+    let first = api.visitors(&everything).await.unwrap();
+    let seeded = server
+        .seeded()
+        .await
+        .unwrap()
+        .expect("a new project is seeded");
+    let after = api.visitors(&everything).await.unwrap();
+    assert!(seeded.views > 50_000, "{seeded:?}");
+    assert!(first.totals.total > 1_000, "{:?}", first.totals);
+    assert_eq!(first, after);
+    server.shutdown().await;
+}

@@ -99,9 +99,8 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     };
     let client = Client::new(ClientOptions::new(base_url.clone(), "demo", key))?;
     let mut journal = Journal::open_in_memory()?;
-    if let Some(seeded) = &running.seeded {
-        remember_seeded_jobs(&mut journal, &scope, &seeded.jobs)?;
-    }
+    // The seed's views are still being written: the visitors pane shows them loading.
+    remember_seeded_jobs(&mut journal, &scope, &running.seeded_jobs)?;
     // The demo reads no configuration file: a broken config.toml must not stop it.
     let config = config(&scope, &base_url, Duration::from_secs(1), &args.console)?;
     let outcome = open(config, client, journal, scope).await;

@@ -216,7 +216,7 @@ pub async fn serve(args: ServeArgs) -> Outcome {
     // Handlers first: a signal that comes as soon as the listening line is out must stop
     // the service cleanly, not end the process with the default action.
     let mut signals = Signals::install()?;
-    let running = server::start(options)
+    let mut running = server::start(options)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
     if let Some(key) = &running.generated_key {
@@ -225,7 +225,12 @@ pub async fn serve(args: ServeArgs) -> Outcome {
             key.expose()
         );
     }
-    if let Some(seeded) = &running.seeded {
+    // The service already answers; the notice waits for the seed's views.
+    let seeded = running
+        .seeded()
+        .await
+        .map_err(|err| CliError::failed(err.to_string()))?;
+    if let Some(seeded) = &seeded {
         eprintln!("{}", seeded_notice(&project, seeded));
     }
     if let Some(footprint) = &running.seed_refused {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Connection, params};
 
 use super::db::StoreError;
 use crate::api::{PathVisitors, VisitorTotals, VisitorsPage};
@@ -144,52 +144,6 @@ fn page_paths(conn: &Connection, project: &str) -> Result<HashMap<i64, String>, 
     Ok(paths)
 }
 
-/// Appends views inside the caller's transaction, so an import is all or nothing.
-pub fn insert_views(
-    tx: &Transaction<'_>,
-    project: &str,
-    events: &[ViewEvent],
-) -> Result<(), StoreError> {
-    let mut writer = ViewWriter::new(project);
-    events.iter().try_for_each(|event| writer.write(tx, event))
-}
-
-/// Writes views one at a time, remembering the ids of pages and visitors already seen, so
-/// large imports stream instead of being held in memory.
-pub struct ViewWriter {
-    project: String,
-    pages: Interner,
-    visitors: Interner,
-}
-
-impl ViewWriter {
-    #[must_use]
-    pub fn new(project: &str) -> Self {
-        Self {
-            project: project.to_owned(),
-            pages: Interner::new("pages", "path"),
-            visitors: Interner::new("visitors", "visitor"),
-        }
-    }
-
-    /// Stores one view inside the caller's transaction.
-    pub fn write(&mut self, tx: &Transaction<'_>, event: &ViewEvent) -> Result<(), StoreError> {
-        let page = self.pages.id(tx, &self.project, &event.path)?;
-        let visitor = self.visitors.id(tx, &self.project, &event.visitor)?;
-        tx.prepare_cached(
-            "INSERT INTO views (project, ts_ms, page_id, visitor_id, ai) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?
-        .execute(params![
-            self.project,
-            event.ts_ms,
-            page,
-            visitor,
-            event.traffic == Traffic::Ai
-        ])?;
-        Ok(())
-    }
-}
-
 /// Whether any view of `project` is stored (the demo seed runs only on an empty project).
 pub fn has_views(conn: &Connection, project: &str) -> Result<bool, StoreError> {
     Ok(conn.query_row(
@@ -199,47 +153,9 @@ pub fn has_views(conn: &Connection, project: &str) -> Result<bool, StoreError> {
     )?)
 }
 
-/// How many ids an `Interner` remembers before it starts again.
-const INTERNED_MAX: usize = 100_000;
-
-/// Maps strings to integer ids of a lookup table, remembering those already seen.
-struct Interner {
-    table: &'static str,
-    column: &'static str,
-    known: HashMap<String, i64>,
-}
-
-impl Interner {
-    fn new(table: &'static str, column: &'static str) -> Self {
-        Self {
-            table,
-            column,
-            known: HashMap::new(),
-        }
-    }
-
-    fn id(&mut self, tx: &Transaction<'_>, project: &str, value: &str) -> Result<i64, StoreError> {
-        if let Some(id) = self.known.get(value) {
-            return Ok(*id);
-        }
-        // A follower runs for days: what it remembers stays bounded (ids are asked again).
-        if self.known.len() >= INTERNED_MAX {
-            self.known.clear();
-        }
-        let sql = format!(
-            "INSERT INTO {table} (project, {column}) VALUES (?1, ?2)
-             ON CONFLICT (project, {column}) DO UPDATE SET {column} = excluded.{column}
-             RETURNING id",
-            table = self.table,
-            column = self.column
-        );
-        let id = tx
-            .prepare_cached(&sql)?
-            .query_row(params![project, value], |row| row.get(0))?;
-        self.known.insert(value.to_owned(), id);
-        Ok(id)
-    }
-}
+mod write;
+pub use write::{BATCH, Lookup, ViewRow, ViewWriter, insert_views, intern, store_rows};
+pub(crate) use write::{repeated, sizes, with_statement};
 
 #[cfg(test)]
 mod tests;

@@ -46,6 +46,7 @@ pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<usize, Impo
         writer.write(&tx, &event)?;
         count += 1;
     }
+    writer.finish(&tx)?;
     tx.commit().map_err(StoreError::from)?;
     Ok(count)
 }

@@ -5,6 +5,7 @@ pub mod agent;
 pub mod analytics;
 pub mod db;
 pub mod faults;
+pub mod gate;
 pub mod http;
 pub mod import;
 pub mod jobs;
@@ -26,6 +27,7 @@ use tokio::task::JoinHandle;
 use self::agent::{Agent, RealAgent, RealAgentConfig, SimulatedAgent};
 use self::db::{Db, DbLocation, StoreError, now_ms};
 use self::faults::{FaultPlan, Faults};
+use self::gate::SeedGate;
 use self::http::AppState;
 use self::jobs::JobDefaults;
 use self::keys::KeyRing;
@@ -121,17 +123,45 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     /// The key made at this start, if one was: it is not stored and cannot be shown again.
     pub generated_key: Option<Secret>,
-    /// The demo data written at this start (only ever into a project that was new).
-    pub seeded: Option<seed::SeedSummary>,
+    /// The jobs the demo seed made at this start (only ever in a project that was new).
+    /// Its views are written in the background: see [`RunningServer::seeded`].
+    pub seeded_jobs: Vec<seed::SeededJob>,
     /// The demo seed was asked for but the project already holds this much data of its
     /// own, so nothing invented was added.
     pub seed_refused: Option<seed::Footprint>,
+    seeding: Seeding,
     stop: Option<oneshot::Sender<()>>,
     serving: JoinHandle<std::io::Result<()>>,
     worker: JoinHandle<()>,
 }
 
+/// The demo seed's views, written in the background while the service already answers.
+enum Seeding {
+    None,
+    Writing(JoinHandle<Result<(usize, usize), StoreError>>),
+    Done(seed::SeedSummary),
+}
+
 impl RunningServer {
+    /// Waits for the demo seed's views and says what the seed wrote at this start (`None`
+    /// when it wrote nothing).
+    pub async fn seeded(&mut self) -> Result<Option<seed::SeedSummary>, ServeError> {
+        if let Seeding::Writing(task) = &mut self.seeding {
+            let (views, pages) = task
+                .await
+                .map_err(|err| StoreError::Task(err.to_string()))??;
+            self.seeding = Seeding::Done(seed::SeedSummary {
+                views,
+                pages,
+                jobs: self.seeded_jobs.clone(),
+            });
+        }
+        Ok(match &self.seeding {
+            Seeding::Done(summary) => Some(summary.clone()),
+            Seeding::None | Seeding::Writing(_) => None,
+        })
+    }
+
     /// `http://HOST:PORT`, the base URL clients use.
     #[must_use]
     pub fn base_url(&self) -> String {
@@ -152,7 +182,9 @@ impl RunningServer {
     }
 }
 
-/// Opens the database, prepares keys and seed data, resumes active jobs and starts serving.
+/// Opens the database, prepares keys and the seed's jobs, resumes active jobs and starts
+/// serving; then writes the seed's views in the background (analytics answers wait for
+/// them, nothing else does).
 pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
     if options.real_agent.is_some()
         && !options.addr.ip().is_loopback()
@@ -208,9 +240,17 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
     for id in active {
         worker.kick(id);
     }
+    let (seeding, seed_gate) = match prepared.pending_views {
+        Some(views) => {
+            let (done, gate) = SeedGate::closed();
+            (Some((views, done)), gate)
+        }
+        None => (None, SeedGate::open()),
+    };
     let state = Arc::new(AppState {
         agent,
-        db,
+        db: db.clone(),
+        seed: seed_gate,
         keys: prepared.keys,
         limiter: RateLimiter::new(options.rate_limit, RATE_WINDOW),
         worker,
@@ -234,21 +274,55 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             .await
     });
     tracing::info!(%addr, project = %options.project, "local service ready");
+    // Last, once the service answers: the seed's views take a few hundred ms.
+    let seeding = match seeding {
+        Some((views, done)) => Seeding::Writing(tokio::spawn(async move {
+            let written = write_seed_views(&db, views).await;
+            done.finish(written.as_ref().map(|_| ()).map_err(ToString::to_string));
+            written
+        })),
+        None => Seeding::None,
+    };
     Ok(RunningServer {
         addr,
         generated_key: prepared.generated_key,
-        seeded: prepared.seeded,
+        seeded_jobs: prepared.seeded_jobs,
         seed_refused: prepared.seed_refused,
+        seeding,
         stop: Some(stop),
         serving,
         worker: worker_task,
     })
 }
 
+/// Writes the demo seed's views a day per call, so other requests get the writer in
+/// between.
+async fn write_seed_views(
+    db: &Db,
+    views: seed::PendingViews,
+) -> Result<(usize, usize), StoreError> {
+    let mut days = tokio::task::spawn_blocking(move || views.days())
+        .await
+        .map_err(|err| StoreError::Task(err.to_string()))??;
+    loop {
+        let (back, more) = db
+            .call(move |conn| {
+                let more = days.next(conn)?;
+                Ok((days, more))
+            })
+            .await?;
+        days = back;
+        if !more {
+            return Ok(days.written());
+        }
+    }
+}
+
 struct Prepared {
     keys: KeyRing,
     generated_key: Option<Secret>,
-    seeded: Option<seed::SeedSummary>,
+    seeded_jobs: Vec<seed::SeededJob>,
+    pending_views: Option<seed::PendingViews>,
     seed_refused: Option<seed::Footprint>,
 }
 
@@ -257,12 +331,12 @@ fn prepare(
     options: &ServeOptions,
 ) -> Result<Prepared, StoreError> {
     let now = now_ms();
-    // Seeding first: the key registered below would otherwise make every project look
-    // as if it had existed before.
-    let outcome = match options.seed {
+    // The seed's claim first: the key registered below would otherwise make every project
+    // look as if it had existed before. Its views are written later, in the background.
+    let claim = match options.seed {
         SeedKind::Demo => {
             let today = chrono::Utc::now().date_naive();
-            Some(seed::seed_demo(
+            Some(seed::claim_demo(
                 conn,
                 &options.project,
                 today,
@@ -271,10 +345,11 @@ fn prepare(
         }
         SeedKind::None => None,
     };
-    let (seeded, seed_refused) = match outcome {
-        Some(seed::SeedOutcome::Seeded(summary)) => (Some(summary), None),
-        Some(seed::SeedOutcome::Refused(footprint)) => (None, Some(footprint)),
-        Some(seed::SeedOutcome::AlreadySeeded) | None => (None, None),
+    let (seeded_jobs, pending_views, seed_refused) = match claim {
+        Some(seed::Claim::Seed { jobs, views }) => (jobs, Some(views), None),
+        Some(seed::Claim::Resume(views)) => (Vec::new(), Some(views), None),
+        Some(seed::Claim::Refused(footprint)) => (Vec::new(), None, Some(footprint)),
+        Some(seed::Claim::AlreadySeeded) | None => (Vec::new(), None, None),
     };
     let mut generated_key = None;
     if let Some(key) = &options.api_key {
@@ -287,7 +362,8 @@ fn prepare(
     Ok(Prepared {
         keys: KeyRing::load(conn)?,
         generated_key,
-        seeded,
+        seeded_jobs,
+        pending_views,
         seed_refused,
     })
 }

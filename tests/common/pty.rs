@@ -43,7 +43,7 @@ impl Pty {
         Self::spawn_program(home, "bash", &args, &env)
     }
 
-    fn spawn_program(
+    pub fn spawn_program(
         home: tempfile::TempDir,
         program: &str,
         args: &[&str],

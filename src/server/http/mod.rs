@@ -17,6 +17,7 @@ pub use error::ServiceError;
 
 use super::agent::Agent;
 use super::db::Db;
+use super::gate::SeedGate;
 use super::jobs::JobDefaults;
 use super::keys::{AuthFailure, KeyRing};
 use super::ratelimit::{Bucket, Permit, RateLimiter, retry_after_secs};
@@ -30,6 +31,8 @@ pub struct AppState {
     /// For the `/changes` page of the agent's work.
     pub agent: Arc<dyn Agent>,
     pub db: Db,
+    /// Analytics answers wait here while the demo seed's views are written.
+    pub seed: SeedGate,
     pub keys: KeyRing,
     pub limiter: RateLimiter,
     pub worker: Worker,

@@ -3,14 +3,13 @@
 //! handful of finished jobs, so a new user sees every part of docdeck working.
 
 mod traffic;
+mod views;
 
-use chrono::{Days, NaiveDate, NaiveTime};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use chrono::{NaiveDate, NaiveTime};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use self::traffic::{TrafficModel, page_paths};
-use super::analytics::ViewWriter;
+pub use self::views::SeedDays;
+use self::views::pending_marker;
 use super::db::StoreError;
 use super::jobs::{self, JobDefaults, TurnOutcome};
 
@@ -112,54 +111,108 @@ pub enum SeedOutcome {
 
 /// Seeds `project` only if it has never existed in this database (no views, no jobs, no
 /// keys); a project seeded before is left as it is. `today` anchors the data: the 90 days
-/// before it hold traffic. The check and the writes are one transaction, so an import
-/// running beside it cannot slip in between.
+/// before it hold traffic. [`claim_demo`] and then [`PendingViews::write`], at once.
 pub fn seed_demo(
     conn: &mut Connection,
     project: &str,
     today: NaiveDate,
     defaults: &JobDefaults,
 ) -> Result<SeedOutcome, StoreError> {
+    match claim_demo(conn, project, today, defaults)? {
+        Claim::Seed { jobs, views } => {
+            let (views, pages) = views.write(conn)?;
+            Ok(SeedOutcome::Seeded(SeedSummary { views, pages, jobs }))
+        }
+        Claim::Resume(views) => {
+            let (views, pages) = views.write(conn)?;
+            Ok(SeedOutcome::Seeded(SeedSummary {
+                views,
+                pages,
+                jobs: Vec::new(),
+            }))
+        }
+        Claim::AlreadySeeded => Ok(SeedOutcome::AlreadySeeded),
+        Claim::Refused(footprint) => Ok(SeedOutcome::Refused(footprint)),
+    }
+}
+
+/// What [`claim_demo`] decided.
+#[derive(Debug)]
+pub enum Claim {
+    /// The project was new: it is claimed for the demo and its jobs are made; its views
+    /// are still to write (the slow part, which the service does in the background).
+    Seed {
+        jobs: Vec<SeededJob>,
+        views: PendingViews,
+    },
+    /// An earlier start claimed the project and stopped before its views were written.
+    Resume(PendingViews),
+    AlreadySeeded,
+    Refused(Footprint),
+}
+
+/// The demo views of a claimed project, not yet written (or written in part).
+#[derive(Debug)]
+pub struct PendingViews {
+    project: String,
+    today: NaiveDate,
+    /// Days written already, by an earlier start.
+    done: u64,
+}
+
+/// Decides whether `project` gets the demo data and, if it does, claims it and makes its
+/// jobs. The check and the claim are one transaction, so an import running beside it
+/// cannot slip in between; the claim is kept in `meta` until the views are written, so a
+/// start that stops before that leaves them to the next one.
+pub fn claim_demo(
+    conn: &mut Connection,
+    project: &str,
+    today: NaiveDate,
+    defaults: &JobDefaults,
+) -> Result<Claim, StoreError> {
     let marker = format!("seeded:{project}");
     let tx = crate::sqlite::write_transaction(conn)?;
-    let done: Option<String> = tx
-        .query_row("SELECT value FROM meta WHERE key = ?1", [&marker], |row| {
-            row.get(0)
-        })
-        .optional()?;
-    if done.is_some() {
-        return Ok(SeedOutcome::AlreadySeeded);
+    let read = |key: &str| -> Result<Option<String>, StoreError> {
+        Ok(tx
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
+                row.get(0)
+            })
+            .optional()?)
+    };
+    if read(&marker)?.is_some() {
+        return Ok(match read(&pending_marker(project))? {
+            Some(value) => {
+                // "2026-11-22 17": the anchor date, and the days written so far.
+                let (date, done) = value.split_once(' ').unwrap_or((&value, "0"));
+                Claim::Resume(PendingViews {
+                    project: project.to_owned(),
+                    today: date.parse().unwrap_or(today),
+                    done: done.parse().unwrap_or(0),
+                })
+            }
+            None => Claim::AlreadySeeded,
+        });
     }
     let footprint = Footprint::read(&tx, project)?;
     if !footprint.is_empty() {
-        return Ok(SeedOutcome::Refused(footprint));
+        return Ok(Claim::Refused(footprint));
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(RNG_SEED);
-    let pages = page_paths();
-    let mut writer = ViewWriter::new(project);
-    let mut views = 0;
-    let start = today
-        .checked_sub_days(Days::new(SEED_DAYS))
-        .unwrap_or(today);
-    let mut traffic = TrafficModel::new(&pages).map_err(|err| StoreError::Seed(err.to_string()))?;
-    for day in 0..SEED_DAYS {
-        let date = start.checked_add_days(Days::new(day)).unwrap_or(start);
-        for event in traffic.day(&mut rng, date, day) {
-            writer.write(&tx, &event)?;
-            views += 1;
-        }
+    for key in [marker, pending_marker(project)] {
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+            params![key, today.to_string()],
+        )?;
     }
-    tx.execute(
-        "INSERT INTO meta (key, value) VALUES (?1, ?2)",
-        params![marker, today.to_string()],
-    )?;
     tx.commit()?;
     let jobs = seed_jobs(conn, project, today, defaults)?;
-    Ok(SeedOutcome::Seeded(SeedSummary {
-        views,
-        pages: pages.len(),
+    Ok(Claim::Seed {
         jobs,
-    }))
+        views: PendingViews {
+            project: project.to_owned(),
+            today,
+            done: 0,
+        },
+    })
 }
 
 /// Five finished jobs of the last weeks, made through the same code paths as real ones.
@@ -230,140 +283,4 @@ fn seed_jobs(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::server::analytics::{VisitorsRequest, visitors};
-    use crate::server::db::{Db, DbLocation};
-
-    fn defaults() -> JobDefaults {
-        JobDefaults {
-            repository: "https://github.com/acme/docs".into(),
-            git_ref: Some("main".into()),
-            model: "sim".into(),
-        }
-    }
-
-    #[test]
-    fn the_seed_is_realistic_deterministic_and_written_once() {
-        let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
-        let all = VisitorsRequest {
-            from_ms: None,
-            to_ms: None,
-            limit: 100,
-            offset: 0,
-        };
-        let mut pages = Vec::new();
-        for _ in 0..2 {
-            let db = Db::open(&DbLocation::Memory).unwrap();
-            let SeedOutcome::Seeded(summary) = db
-                .blocking(|c| seed_demo(c, "demo", today, &defaults()))
-                .unwrap()
-            else {
-                panic!("a new project is seeded")
-            };
-            assert!(
-                summary.pages >= 200 && summary.views > 50_000,
-                "{summary:?}"
-            );
-            assert_eq!(summary.jobs.len(), 5);
-            assert_eq!(
-                db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
-                    .unwrap(),
-                SeedOutcome::AlreadySeeded
-            );
-            let page = db.blocking(|c| visitors(c, "demo", &all)).unwrap();
-            assert!(page.has_more, "more than 100 pages have traffic");
-            let t = page.totals;
-            assert!(
-                t.ai * 10 > t.total && t.ai < t.human,
-                "a real but minor AI share: {t:?}"
-            );
-            assert!(
-                t.total < t.human + t.ai,
-                "some visitors are seen as both: {t:?}"
-            );
-            let first = today.checked_sub_days(Days::new(SEED_DAYS)).unwrap();
-            let first_ms = first.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
-            let outside = VisitorsRequest {
-                to_ms: Some(first_ms),
-                ..all
-            };
-            assert_eq!(
-                db.blocking(|c| visitors(c, "demo", &outside))
-                    .unwrap()
-                    .totals
-                    .total,
-                0
-            );
-            pages.push(page);
-        }
-        assert_eq!(pages[0], pages[1]);
-    }
-
-    fn footprint(db: &Db, project: &str) -> Footprint {
-        db.blocking(|c| Footprint::read(c, project)).unwrap()
-    }
-
-    #[test]
-    fn a_project_with_views_jobs_or_a_key_gets_no_invented_data() {
-        let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
-        const VIEW: &str = r#"{"ts": "2026-11-20T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#;
-        type Prepare = fn(&Db);
-        let prepare: [(&str, Prepare); 4] = [
-            ("views", |db| {
-                crate::server::import::import(db, "demo", VIEW.as_bytes()).unwrap();
-            }),
-            ("a job", |db| {
-                db.blocking(|c| jobs::create(c, "demo", "Fix typos", &defaults(), 0))
-                    .unwrap();
-            }),
-            ("a followed log with no view yet", |db| {
-                db.blocking(|c| {
-                    c.execute(
-                        "INSERT INTO import_positions VALUES ('demo', 1, 2, 0, 0, '/var/log/a', 0)",
-                        [],
-                    )?;
-                    Ok(())
-                })
-                .unwrap();
-            }),
-            ("a key", |db| {
-                let key = crate::config::Secret::new("mint_x");
-                db.blocking(|c| crate::server::keys::register(c, "demo", &key, 0))
-                    .unwrap();
-            }),
-        ];
-        for (what, prepare) in prepare {
-            let db = Db::open(&DbLocation::Memory).unwrap();
-            prepare(&db);
-            let before = footprint(&db, "demo");
-            assert!(!before.is_empty(), "{what}");
-            let outcome = db
-                .blocking(|c| seed_demo(c, "demo", today, &defaults()))
-                .unwrap();
-            assert_eq!(outcome, SeedOutcome::Refused(before), "{what}");
-            assert_eq!(footprint(&db, "demo"), before, "nothing added with {what}");
-            let other = db
-                .blocking(|c| seed_demo(c, "other", today, &defaults()))
-                .unwrap();
-            assert!(
-                matches!(other, SeedOutcome::Seeded(_)),
-                "another project of the same database is new: {what}"
-            );
-        }
-    }
-
-    #[test]
-    fn footprints_read_as_sentences() {
-        let footprint = Footprint {
-            views: 104_283,
-            jobs: 1,
-            keys: 0,
-            followed: 0,
-        };
-        assert_eq!(footprint.to_string(), "104,283 views, 1 job and 0 API keys");
-        assert_eq!(crate::text::thousands(0), "0");
-        assert_eq!(crate::text::thousands(999), "999");
-        assert_eq!(crate::text::thousands(1_000), "1,000");
-    }
-}
+mod tests;

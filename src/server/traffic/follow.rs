@@ -21,6 +21,10 @@ use crate::server::import::ImportError;
 const POLL: Duration = Duration::from_millis(100);
 /// Longest time read lines stay uncommitted.
 const COMMIT_EVERY: Duration = Duration::from_millis(500);
+/// Time between two commits of a follower that caught up: a busy log is read in bursts
+/// of this much, not every poll. Each commit writes the same last pages of the indexes
+/// again, so ten commits a second cost twice the CPU of two (BENCHMARKS.md).
+const COMMIT_GAP: Duration = Duration::from_millis(500);
 /// Bytes read from a file at a time.
 const BUFFER: usize = 256 * 1024;
 
@@ -64,20 +68,25 @@ pub fn follow(
             std::thread::sleep(POLL);
             continue;
         }
-        let mut conn = db.lock();
+        let mut conn = super::ImportConn::lock(db)?;
         let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
         let deadline = Instant::now() + COMMIT_EVERY;
         let mut busy = false;
         for tail in &mut tails {
             busy |= tail.step(&tx, importer, project, deadline, note)?;
         }
+        importer.flush(&tx)?;
         tx.commit().map_err(StoreError::from)?;
         drop(conn);
         if stopping {
             return Ok(std::mem::take(&mut importer.summary));
         }
         if !busy {
-            std::thread::sleep(POLL);
+            // Caught up: let lines gather, looking at `stop` as often as when idle.
+            let resume = Instant::now() + COMMIT_GAP;
+            while !stop.load(Ordering::SeqCst) && Instant::now() < resume {
+                std::thread::sleep(POLL.min(resume.saturating_duration_since(Instant::now())));
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn request(format: LogFormat, line: &str) -> Record {
+fn request(format: LogFormat, line: &str) -> Record<'_> {
     match parse(format, line, &mut Clock::default()) {
         Ok(Line::Request(record)) => record,
         other => panic!("{line}: {other:?}"),
@@ -15,11 +15,7 @@ fn combined_and_common_lines_are_read() {
     let record = request(LogFormat::Combined, line);
     assert_eq!(record.ts_ms, 1_795_166_043_000 - 3_600_000);
     assert_eq!(
-        (
-            record.method.as_str(),
-            record.target.as_str(),
-            record.status
-        ),
+        (&*record.method, &*record.target, record.status),
         ("GET", "/guide?x=1", 200)
     );
     assert_eq!(record.ip.as_deref(), Some("203.0.113.7"));

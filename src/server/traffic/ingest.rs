@@ -2,44 +2,49 @@
 //! a broken line; views are classified by the rules, given a visitor, and keyed so that
 //! the same view is stored once.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rusqlite::{Connection, Transaction};
 
+use super::batch::{Ready, Writer};
 use super::formats::{self, Clock, Line, LogFormat, Record};
-use super::page::{self, PageView};
+use super::known::{Agents, Clients, NO_AGENT, Targets, Visitor};
 use super::rules::{Class, Rules};
 use super::store;
 use super::summary::{Dropped, Summary};
-use crate::server::analytics::{Traffic, ViewEvent, ViewWriter};
+use crate::server::analytics::Traffic;
 use crate::server::db::StoreError;
 use crate::server::import::ImportError;
 
-/// Entries a cache holds before it is emptied (memory stays bounded on any log).
-const CACHE_LIMIT: usize = 50_000;
+/// SQLite's page cache while importing, in KiB: 1M lines took 2.3 s with 32 MiB, 2.0 s
+/// with 64 MiB (BENCHMARKS.md). It bounds the import's memory with the capped caches.
+const IMPORT_CACHE_KIB: i64 = 64 * 1024;
 
-/// Reads lines of one format into one project, inside the caller's transactions.
+/// Reads lines of one format into one project, inside the caller's transactions. Reading
+/// a line ([`Reader`]) needs no database, so a whole-file import reads on one thread while
+/// it writes on another; views are written in batches: call [`Importer::flush`] before
+/// committing (the summary counts a view once it is written).
 pub struct Importer {
-    project: String,
-    format: LogFormat,
-    rules: Arc<Rules>,
-    strict: bool,
-    secret: [u8; 32],
-    writer: ViewWriter,
-    clock: Clock,
-    classes: HashMap<String, Class>,
-    visitors: HashMap<(String, String), String>,
+    pub reader: Reader,
+    pub writer: Writer,
     /// Counts since the importer was made or last taken.
     pub summary: Summary,
     /// The file being read, where broken lines must name it (`--follow` across files).
     pub source: Option<String>,
 }
 
-/// What a record counts as, before storing.
-enum Verdict {
-    View(ViewEvent, Option<String>),
-    Dropped(Dropped),
+/// Turns lines into views ready to write: parsed, judged, classified, given a visitor and
+/// a key.
+pub struct Reader {
+    project: String,
+    format: LogFormat,
+    rules: Arc<Rules>,
+    strict: bool,
+    clock: Clock,
+    agents: Agents,
+    targets: Targets,
+    clients: Clients,
 }
 
 impl Importer {
@@ -51,16 +56,22 @@ impl Importer {
         rules: Arc<Rules>,
         strict: bool,
     ) -> Result<Self, StoreError> {
+        // The indexes an import writes to at random places (visitors, view keys) outgrow
+        // SQLite's default 2 MiB page cache within a few hundred thousand views, and every
+        // miss is a read from the WAL. The cache only grows as far as it is used.
+        conn.pragma_update(None, "cache_size", -IMPORT_CACHE_KIB)?;
         Ok(Self {
-            project: project.to_owned(),
-            format,
-            rules,
-            strict,
-            secret: store::visitor_secret(conn, project)?,
-            writer: ViewWriter::new(project),
-            clock: Clock::default(),
-            classes: HashMap::new(),
-            visitors: HashMap::new(),
+            reader: Reader {
+                project: project.to_owned(),
+                format,
+                rules,
+                strict,
+                clock: Clock::default(),
+                agents: Agents::new(),
+                targets: Targets::new(),
+                clients: Clients::new(store::visitor_secret(conn, project)?),
+            },
+            writer: Writer::new(project),
             summary: Summary::default(),
             source: None,
         })
@@ -73,17 +84,44 @@ impl Importer {
         number: u64,
         bytes: &[u8],
     ) -> Result<(), ImportError> {
-        let text = String::from_utf8_lossy(bytes);
+        let source = self.source.as_deref();
+        if let Some(view) = self.reader.read(&mut self.summary, source, number, bytes)? {
+            self.writer.write(tx, view)?.count(&mut self.summary);
+        }
+        Ok(())
+    }
+
+    /// Writes the views still waiting. Call it before committing.
+    pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+        self.writer.flush(tx)?.count(&mut self.summary);
+        Ok(())
+    }
+}
+
+impl Reader {
+    /// Reads line `number` of `source`, counting it in `summary`: the view it records, if
+    /// any. A broken line is counted, or with `--strict` ends the file.
+    pub fn read(
+        &mut self,
+        summary: &mut Summary,
+        source: Option<&str>,
+        number: u64,
+        bytes: &[u8],
+    ) -> Result<Option<Ready>, ImportError> {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
         let text = text.trim_end_matches(['\n', '\r']);
         if text.trim().is_empty() {
-            return Ok(());
+            return Ok(None);
         }
-        self.summary.lines += 1;
+        summary.lines += 1;
         let record = match formats::parse(self.format, text, &mut self.clock) {
             Ok(Line::Request(record)) => record,
             Ok(Line::Other) => {
-                self.summary.drop_line(Dropped::NotRequest);
-                return Ok(());
+                summary.drop_line(Dropped::NotRequest);
+                return Ok(None);
             }
             Err(reason) if self.strict => {
                 return Err(ImportError::Line {
@@ -92,110 +130,68 @@ impl Importer {
                 });
             }
             Err(reason) => {
-                let source = self.source.as_deref();
                 let place = || match source {
                     Some(file) => format!("{file} line {number}"),
                     None => format!("line {number}"),
                 };
-                self.summary.broken_line(place, reason);
-                return Ok(());
+                summary.broken_line(place, reason);
+                return Ok(None);
             }
         };
-        match self.judge(record) {
-            Verdict::Dropped(why) => self.summary.drop_line(why),
-            Verdict::View(event, event_id) => self.store(tx, &event, event_id.as_deref())?,
+        match self.judge(&record) {
+            Ok(view) => Ok(Some(view)),
+            Err(why) => {
+                summary.drop_line(why);
+                Ok(None)
+            }
         }
-        Ok(())
     }
 
-    fn store(
-        &mut self,
-        tx: &Transaction<'_>,
-        event: &ViewEvent,
-        event_id: Option<&str>,
-    ) -> Result<(), StoreError> {
+    /// The record's view, or why it counts as none, by the rules of the issue.
+    fn judge(&mut self, record: &Record<'_>) -> Result<Ready, Dropped> {
+        super::page::check_request(&record.method, record.status).map_err(Dropped::NotAView)?;
+        let page = self
+            .targets
+            .get(&record.target)
+            .map_err(Dropped::NotAView)?;
+        let markdown = page.markdown
+            || record
+                .accept
+                .as_deref()
+                .is_some_and(formats::prefers_markdown);
+        // No user agent recorded at all (common log): a person's browser.
+        let (agent, class) = match record.user_agent.as_deref() {
+            None => (NO_AGENT, Class::Human),
+            Some(text) => {
+                let (index, class, emptied) = self.agents.get(&self.rules, text);
+                if emptied {
+                    self.clients.forget();
+                }
+                (index, class)
+            }
+        };
+        let traffic = traffic_of(class, markdown)?;
+        let visitor = match record.anon_id.as_deref() {
+            Some(anon) => Visitor::Given(anon.into()),
+            None => Visitor::Hashed(self.clients.visitor(
+                record.ip.as_deref().unwrap_or_default(),
+                (agent, record.user_agent.as_deref().unwrap_or_default()),
+            )),
+        };
         let key = store::view_key(
             &self.project,
-            event_id,
-            event.ts_ms,
-            &event.visitor,
-            &event.path,
+            record.event_id.as_deref(),
+            record.ts_ms,
+            visitor.name().as_str(),
+            &page.path,
         );
-        if !store::claim_key(tx, &key)? {
-            self.summary.drop_line(Dropped::AlreadyStored);
-            return Ok(());
-        }
-        self.writer.write(tx, event)?;
-        match event.traffic {
-            Traffic::Human => self.summary.human += 1,
-            Traffic::Ai => self.summary.ai += 1,
-        }
-        Ok(())
-    }
-
-    /// Whether the record is a view, and of which class, by the rules of the issue.
-    fn judge(&mut self, record: Record) -> Verdict {
-        if let Err(why) = page::check_request(&record.method, record.status) {
-            return Verdict::Dropped(Dropped::NotAView(why));
-        }
-        let PageView { path, mut markdown } = match page::page_of(&record.target) {
-            Ok(view) => view,
-            Err(why) => return Verdict::Dropped(Dropped::NotAView(why)),
-        };
-        markdown |= record
-            .accept
-            .as_deref()
-            .is_some_and(formats::prefers_markdown);
-        // No user agent recorded at all (common log): a person's browser.
-        let class = record
-            .user_agent
-            .as_deref()
-            .map_or(Class::Human, |agent| self.class_of(agent));
-        let traffic = match traffic_of(class, markdown) {
-            Ok(traffic) => traffic,
-            Err(why) => return Verdict::Dropped(why),
-        };
-        let visitor = match record.anon_id {
-            Some(anon) => anon,
-            None => self.visitor_of(
-                record.ip.unwrap_or_default(),
-                record.user_agent.unwrap_or_default(),
-            ),
-        };
-        Verdict::View(
-            ViewEvent {
-                ts_ms: record.ts_ms,
-                path,
-                visitor,
-                traffic,
-            },
-            record.event_id,
-        )
-    }
-
-    fn class_of(&mut self, agent: &str) -> Class {
-        if let Some(class) = self.classes.get(agent) {
-            return *class;
-        }
-        if self.classes.len() >= CACHE_LIMIT {
-            self.classes.clear();
-        }
-        let class = self.rules.classify(agent).class;
-        self.classes.insert(agent.to_owned(), class);
-        class
-    }
-
-    fn visitor_of(&mut self, ip: String, agent: String) -> String {
-        let key = (ip, agent);
-        if let Some(visitor) = self.visitors.get(&key) {
-            return visitor.clone();
-        }
-        if self.visitors.len() >= CACHE_LIMIT {
-            self.visitors.clear();
-        }
-        let visitor = store::hashed_visitor(&self.secret, &key.0, &key.1);
-        self.visitors.insert(key, visitor.clone());
-        visitor
+        Ok(Ready {
+            key,
+            ts_ms: record.ts_ms,
+            path: Arc::clone(&page.path),
+            visitor,
+            traffic,
+        })
     }
 }
 

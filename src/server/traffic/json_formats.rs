@@ -1,6 +1,8 @@
 //! The JSON line formats: Caddy's access log, Vercel's log drain, Cloudflare's Logpush
 //! HTTP requests, and the hosted service's event stream.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -26,7 +28,7 @@ struct CaddyRequest {
 
 /// Caddy's JSON access log: `ts` (seconds, or a time string), `request.{remote_ip,
 /// client_ip, method, uri, headers}`, `status`. Lines without `request` are other logs.
-pub(super) fn caddy(line: &str) -> Result<Line, String> {
+pub(super) fn caddy(line: &str) -> Result<Line<'static>, String> {
     let entry: CaddyLine = serde_json::from_str(line).map_err(json_error)?;
     let Some(request) = entry.request else {
         return Ok(Line::Other);
@@ -55,12 +57,12 @@ pub(super) fn caddy(line: &str) -> Result<Line, String> {
     };
     Ok(Line::Request(Record {
         ts_ms,
-        user_agent: Some(header("User-Agent").unwrap_or_default()),
-        accept: header("Accept"),
-        method: request.method,
-        target: request.uri,
+        user_agent: Some(header("User-Agent").unwrap_or_default().into()),
+        accept: header("Accept").map(Cow::Owned),
+        method: request.method.into(),
+        target: request.uri.into(),
         status,
-        ip: request.client_ip.or(request.remote_ip),
+        ip: request.client_ip.or(request.remote_ip).map(Cow::Owned),
         anon_id: None,
         event_id: None,
     }))
@@ -76,14 +78,14 @@ struct MintlifyLine {
 
 /// The hosted service's event stream: `docs.content.view` events count; other types are
 /// other events.
-pub(super) fn mintlify(line: &str) -> Result<Line, String> {
+pub(super) fn mintlify(line: &str) -> Result<Line<'static>, String> {
     let event: MintlifyLine = serde_json::from_str(line).map_err(json_error)?;
     if event.event_type != "docs.content.view" {
         return Ok(Line::Other);
     }
     let payload = event.payload.ok_or("payload is missing")?;
     let text = |name: &str| match payload.get(name) {
-        Some(Value::String(text)) if !text.is_empty() => Some(text.clone()),
+        Some(Value::String(text)) if !text.is_empty() => Some(Cow::Owned(text.clone())),
         _ => None,
     };
     let ts_ms = match payload.get("created_at") {
@@ -95,7 +97,7 @@ pub(super) fn mintlify(line: &str) -> Result<Line, String> {
     };
     let record = Record {
         ts_ms,
-        method: "GET".to_owned(),
+        method: Cow::Borrowed("GET"),
         target: text("path").ok_or("payload.path is missing")?,
         status: 200,
         ip: text("ip"),
@@ -139,7 +141,7 @@ struct VercelProxy {
 /// A Vercel log drain entry (NDJSON): requests carry `proxy.{timestamp, method, path,
 /// userAgent, statusCode, clientIp}`; `id` keys the view. Entries without `proxy` (build and
 /// function output) are other logs.
-pub(super) fn vercel(line: &str) -> Result<Line, String> {
+pub(super) fn vercel(line: &str) -> Result<Line<'static>, String> {
     let entry: VercelLine = serde_json::from_str(line).map_err(json_error)?;
     let Some(proxy) = entry.proxy else {
         return Ok(Line::Other);
@@ -155,14 +157,21 @@ pub(super) fn vercel(line: &str) -> Result<Line, String> {
         .unwrap_or(0);
     Ok(Line::Request(Record {
         ts_ms,
-        method: proxy.method,
-        target: proxy.path,
+        method: proxy.method.into(),
+        target: proxy.path.into(),
         status,
-        ip: proxy.client_ip,
-        user_agent: Some(proxy.user_agent.into_iter().next().unwrap_or_default()),
+        ip: proxy.client_ip.map(Cow::Owned),
+        user_agent: Some(
+            proxy
+                .user_agent
+                .into_iter()
+                .next()
+                .unwrap_or_default()
+                .into(),
+        ),
         accept: None,
         anon_id: None,
-        event_id: entry.id,
+        event_id: entry.id.map(Cow::Owned),
     }))
 }
 
@@ -185,7 +194,7 @@ struct CloudflareLine {
 /// `ClientRequestURI`, `ClientRequestUserAgent`, `EdgeResponseStatus`,
 /// `EdgeStartTimestamp` (RFC 3339, Unix seconds or nanoseconds), and `RayID`, which keys
 /// the view.
-pub(super) fn cloudflare(line: &str) -> Result<Line, String> {
+pub(super) fn cloudflare(line: &str) -> Result<Line<'static>, String> {
     let entry: CloudflareLine = serde_json::from_str(line).map_err(json_error)?;
     let ts_ms = match entry.edge_start_timestamp {
         Some(Value::String(text)) => DateParam::parse("EdgeStartTimestamp", &text)
@@ -208,17 +217,19 @@ pub(super) fn cloudflare(line: &str) -> Result<Line, String> {
         ts_ms,
         method: entry
             .client_request_method
-            .ok_or("ClientRequestMethod is missing")?,
+            .ok_or("ClientRequestMethod is missing")?
+            .into(),
         target: entry
             .client_request_uri
-            .ok_or("ClientRequestURI is missing")?,
+            .ok_or("ClientRequestURI is missing")?
+            .into(),
         status: entry
             .edge_response_status
             .ok_or("EdgeResponseStatus is missing")?,
-        ip: entry.client_ip,
-        user_agent: Some(entry.client_request_user_agent.unwrap_or_default()),
+        ip: entry.client_ip.map(Cow::Owned),
+        user_agent: Some(entry.client_request_user_agent.unwrap_or_default().into()),
         accept: None,
         anon_id: None,
-        event_id: entry.ray_id,
+        event_id: entry.ray_id.map(Cow::Owned),
     }))
 }

@@ -36,12 +36,47 @@ pub fn visitor_secret(conn: &Connection, project: &str) -> Result<[u8; 32], Stor
 /// keyed with the project's secret.
 #[must_use]
 pub fn hashed_visitor(secret: &[u8; 32], ip: &str, user_agent: &str) -> String {
+    VisitorName::new(&visitor_hash(secret, ip, user_agent))
+        .as_str()
+        .to_owned()
+}
+
+/// The 16 bytes of hash behind a [`hashed_visitor`] id.
+#[must_use]
+pub fn visitor_hash(secret: &[u8; 32], ip: &str, user_agent: &str) -> [u8; 16] {
     let mut hash = Sha256::new();
     hash.update(secret);
     hash.update(ip.as_bytes());
     hash.update([0]);
     hash.update(user_agent.as_bytes());
-    format!("h:{}", hex(&hash.finalize()[..16]))
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&hash.finalize()[..16]);
+    out
+}
+
+/// A hashed visitor id (`h:` and 32 hex digits) written on the stack, since an import
+/// needs it for every view's key.
+pub struct VisitorName([u8; 34]);
+
+impl VisitorName {
+    #[must_use]
+    pub fn new(hash: &[u8; 16]) -> Self {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut name = [0u8; 34];
+        name[0] = b'h';
+        name[1] = b':';
+        for (i, byte) in hash.iter().enumerate() {
+            name[2 + 2 * i] = DIGITS[usize::from(byte >> 4)];
+            name[3 + 2 * i] = DIGITS[usize::from(byte & 15)];
+        }
+        Self(name)
+    }
+
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever written into it.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
 }
 
 /// The key of a view: from its event id when it has one, else from its time, visitor and
@@ -76,14 +111,6 @@ pub fn view_key(
     key[..8].copy_from_slice(&ordered.to_be_bytes());
     key[8..].copy_from_slice(&hash.finalize()[..8]);
     key
-}
-
-/// Records `key`; false when it was already stored (the view is a repeat).
-pub fn claim_key(tx: &Transaction<'_>, key: &[u8; 16]) -> Result<bool, StoreError> {
-    let added = tx
-        .prepare_cached("INSERT INTO view_keys (key) VALUES (?1) ON CONFLICT (key) DO NOTHING")?
-        .execute([&key[..]])?;
-    Ok(added == 1)
 }
 
 /// A file's identity: device and inode, which survive a rename.

@@ -7,6 +7,7 @@ use super::*;
 use crate::server::db::DbLocation;
 use crate::server::traffic::formats::LogFormat;
 use crate::server::traffic::rules::Rules;
+use crate::server::traffic::summary::Dropped;
 
 const CHROME: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
@@ -63,4 +64,83 @@ fn gzip_files_are_read() {
     let db = Db::open(&DbLocation::Memory).unwrap();
     let summary = import_all(&db, &mut importer(&db, false), open(&path).unwrap()).unwrap();
     assert_eq!(summary.kept(), 2);
+}
+
+/// Views go to the database in batches: repeats are found within a batch, across batches
+/// and against an earlier import, and the counts come out exact.
+#[test]
+fn repeats_are_found_within_and_across_batches() {
+    let line = |i: usize| {
+        format!(
+            r#"203.0.113.{} - - [20/Nov/2026:09:{:02}:{:02} +0000] "GET /p{} HTTP/1.1" 200 10 "-" "{CHROME}""#,
+            i % 7,
+            (i / 60) % 60,
+            i % 60,
+            i % 13
+        )
+    };
+    // 700 distinct views, each written twice in a row, and the first 100 once more at
+    // the end: 1,500 lines over several batches.
+    let mut lines: Vec<String> = (0..700).flat_map(|i| [line(i), line(i)]).collect();
+    lines.extend((0..100).map(line));
+    let log = lines.join("\n");
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    let first = import_all(&db, &mut importer(&db, false), log.as_bytes()).unwrap();
+    assert_eq!((first.lines, first.human, first.ai), (1_500, 700, 0));
+    assert_eq!(first.dropped.get(&Dropped::AlreadyStored), Some(&800));
+    assert_eq!(views(&db), 700);
+    let again = import_all(&db, &mut importer(&db, false), log.as_bytes()).unwrap();
+    assert_eq!(
+        (again.kept(), again.dropped.get(&Dropped::AlreadyStored)),
+        (0, Some(&1_500))
+    );
+    assert_eq!(views(&db), 700);
+}
+
+/// A full batch of new views takes the quick way in; a file that repeats part of it after
+/// that stores only the new views.
+#[test]
+fn a_batch_of_new_views_and_then_a_partial_repeat() {
+    let line = |i: usize| {
+        format!(
+            r#"198.51.100.{} - - [21/Nov/2026:10:{:02}:{:02} +0000] "GET /q{} HTTP/1.1" 200 10 "-" "{CHROME}""#,
+            i % 11,
+            i / 60,
+            i % 60,
+            i % 5
+        )
+    };
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    let first: Vec<String> = (0..300).map(line).collect();
+    let summary = import_all(&db, &mut importer(&db, false), first.join("\n").as_bytes()).unwrap();
+    assert_eq!((summary.kept(), views(&db)), (300, 300));
+    let second: Vec<String> = (200..600).map(line).collect();
+    let summary = import_all(&db, &mut importer(&db, false), second.join("\n").as_bytes()).unwrap();
+    assert_eq!(
+        (summary.kept(), summary.dropped.get(&Dropped::AlreadyStored)),
+        (300, Some(&100))
+    );
+    assert_eq!(views(&db), 600);
+}
+
+/// The visitor of a client is the documented keyed hash, the same as earlier imports made
+/// (a re-import must find the same visitors and keys).
+#[test]
+fn hashed_visitors_keep_their_form() {
+    assert_eq!(
+        store::hashed_visitor(&[7; 32], "203.0.113.1", "curl/8.5.0"),
+        "h:48209e6333141e73b028c74740c05cec"
+    );
+}
+
+/// Foreign-key checks are off only while an import holds the connection.
+#[test]
+fn foreign_keys_are_checked_again_after_an_import() {
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    import_all(&db, &mut importer(&db, false), log().as_bytes()).unwrap();
+    let _ = import_all(&db, &mut importer(&db, true), log().as_bytes()).unwrap_err();
+    let on: bool = db
+        .blocking(|conn| Ok(conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?))
+        .unwrap();
+    assert!(on);
 }

@@ -1,0 +1,181 @@
+//! Tests of the demo seed: realistic, deterministic, written once, never into a project
+//! with data of its own, and continued after a stop.
+
+use chrono::Days;
+
+use super::*;
+use crate::server::analytics::{VisitorsRequest, visitors};
+use crate::server::db::{Db, DbLocation};
+
+fn defaults() -> JobDefaults {
+    JobDefaults {
+        repository: "https://github.com/acme/docs".into(),
+        git_ref: Some("main".into()),
+        model: "sim".into(),
+    }
+}
+
+#[test]
+fn the_seed_is_realistic_deterministic_and_written_once() {
+    let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    let all = VisitorsRequest {
+        from_ms: None,
+        to_ms: None,
+        limit: 100,
+        offset: 0,
+    };
+    let mut pages = Vec::new();
+    for _ in 0..2 {
+        let db = Db::open(&DbLocation::Memory).unwrap();
+        let SeedOutcome::Seeded(summary) = db
+            .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+            .unwrap()
+        else {
+            panic!("a new project is seeded")
+        };
+        assert!(
+            summary.pages >= 200 && summary.views > 50_000,
+            "{summary:?}"
+        );
+        assert_eq!(summary.jobs.len(), 5);
+        assert_eq!(
+            db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
+                .unwrap(),
+            SeedOutcome::AlreadySeeded
+        );
+        let page = db.blocking(|c| visitors(c, "demo", &all)).unwrap();
+        assert!(page.has_more, "more than 100 pages have traffic");
+        let t = page.totals;
+        assert!(
+            t.ai * 10 > t.total && t.ai < t.human,
+            "a real but minor AI share: {t:?}"
+        );
+        assert!(
+            t.total < t.human + t.ai,
+            "some visitors are seen as both: {t:?}"
+        );
+        let first = today.checked_sub_days(Days::new(SEED_DAYS)).unwrap();
+        let first_ms = first.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
+        let outside = VisitorsRequest {
+            to_ms: Some(first_ms),
+            ..all
+        };
+        assert_eq!(
+            db.blocking(|c| visitors(c, "demo", &outside))
+                .unwrap()
+                .totals
+                .total,
+            0
+        );
+        pages.push(page);
+    }
+    assert_eq!(pages[0], pages[1]);
+}
+
+/// A start that claimed the project and stopped part way through its views leaves the
+/// rest to the next start: the same views as at once, none twice.
+#[test]
+fn views_left_unwritten_are_written_at_the_next_start() {
+    let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    let claim = db
+        .blocking(|c| claim_demo(c, "demo", today, &defaults()))
+        .unwrap();
+    let Claim::Seed { jobs, views } = claim else {
+        panic!("{claim:?}")
+    };
+    assert_eq!(jobs.len(), 5);
+    // Ten days written, then the start stops.
+    let mut days = views.days().unwrap();
+    for _ in 0..10 {
+        assert!(db.blocking(|c| days.next(c)).unwrap());
+    }
+    let part = footprint(&db, "demo").views;
+    assert!(part > 0, "ten days are stored");
+    drop(days);
+    let SeedOutcome::Seeded(summary) = db
+        .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+        .unwrap()
+    else {
+        panic!("the views are written at the next start")
+    };
+    assert!(
+        summary.views > 50_000 && summary.jobs.is_empty(),
+        "{summary:?}"
+    );
+    let stored = footprint(&db, "demo");
+    assert_eq!((stored.views, stored.jobs), (summary.views as u64, 5));
+    assert_eq!(
+        db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
+            .unwrap(),
+        SeedOutcome::AlreadySeeded
+    );
+}
+
+fn footprint(db: &Db, project: &str) -> Footprint {
+    db.blocking(|c| Footprint::read(c, project)).unwrap()
+}
+
+#[test]
+fn a_project_with_views_jobs_or_a_key_gets_no_invented_data() {
+    let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    const VIEW: &str =
+        r#"{"ts": "2026-11-20T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#;
+    type Prepare = fn(&Db);
+    let prepare: [(&str, Prepare); 4] = [
+        ("views", |db| {
+            crate::server::import::import(db, "demo", VIEW.as_bytes()).unwrap();
+        }),
+        ("a job", |db| {
+            db.blocking(|c| jobs::create(c, "demo", "Fix typos", &defaults(), 0))
+                .unwrap();
+        }),
+        ("a followed log with no view yet", |db| {
+            db.blocking(|c| {
+                c.execute(
+                    "INSERT INTO import_positions VALUES ('demo', 1, 2, 0, 0, '/var/log/a', 0)",
+                    [],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+        }),
+        ("a key", |db| {
+            let key = crate::config::Secret::new("mint_x");
+            db.blocking(|c| crate::server::keys::register(c, "demo", &key, 0))
+                .unwrap();
+        }),
+    ];
+    for (what, prepare) in prepare {
+        let db = Db::open(&DbLocation::Memory).unwrap();
+        prepare(&db);
+        let before = footprint(&db, "demo");
+        assert!(!before.is_empty(), "{what}");
+        let outcome = db
+            .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+            .unwrap();
+        assert_eq!(outcome, SeedOutcome::Refused(before), "{what}");
+        assert_eq!(footprint(&db, "demo"), before, "nothing added with {what}");
+        let other = db
+            .blocking(|c| seed_demo(c, "other", today, &defaults()))
+            .unwrap();
+        assert!(
+            matches!(other, SeedOutcome::Seeded(_)),
+            "another project of the same database is new: {what}"
+        );
+    }
+}
+
+#[test]
+fn footprints_read_as_sentences() {
+    let footprint = Footprint {
+        views: 104_283,
+        jobs: 1,
+        keys: 0,
+        followed: 0,
+    };
+    assert_eq!(footprint.to_string(), "104,283 views, 1 job and 0 API keys");
+    assert_eq!(crate::text::thousands(0), "0");
+    assert_eq!(crate::text::thousands(999), "999");
+    assert_eq!(crate::text::thousands(1_000), "1,000");
+}
