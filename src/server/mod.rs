@@ -336,11 +336,18 @@ fn prepare(
     let claim = match options.seed {
         SeedKind::Demo => {
             let today = chrono::Utc::now().date_naive();
+            // Beside a real agent, invented jobs get no made-up pull request links.
+            let links = if options.real_agent.is_some() {
+                seed::Links::None
+            } else {
+                seed::Links::Invented
+            };
             Some(seed::claim_demo(
                 conn,
                 &options.project,
                 today,
                 &options.defaults,
+                links,
             )?)
         }
         SeedKind::None => None,

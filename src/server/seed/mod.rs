@@ -118,7 +118,7 @@ pub fn seed_demo(
     today: NaiveDate,
     defaults: &JobDefaults,
 ) -> Result<SeedOutcome, StoreError> {
-    match claim_demo(conn, project, today, defaults)? {
+    match claim_demo(conn, project, today, defaults, Links::Invented)? {
         Claim::Seed { jobs, views } => {
             let (views, pages) = views.write(conn)?;
             Ok(SeedOutcome::Seeded(SeedSummary { views, pages, jobs }))
@@ -169,6 +169,7 @@ pub fn claim_demo(
     project: &str,
     today: NaiveDate,
     defaults: &JobDefaults,
+    links: Links,
 ) -> Result<Claim, StoreError> {
     let marker = format!("seeded:{project}");
     let tx = crate::sqlite::write_transaction(conn)?;
@@ -204,7 +205,7 @@ pub fn claim_demo(
         )?;
     }
     tx.commit()?;
-    let jobs = seed_jobs(conn, project, today, defaults)?;
+    let jobs = seed_jobs(conn, project, today, defaults, links)?;
     Ok(Claim::Seed {
         jobs,
         views: PendingViews {
@@ -215,12 +216,22 @@ pub fn claim_demo(
     })
 }
 
+/// Whether the seeded jobs' pull requests get links. The simulated agent makes up
+/// `{repository}/pull/{n}`; beside a real agent, whose links open real changes, an
+/// invented job gets none, so no link on screen leads to a page that does not exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    Invented,
+    None,
+}
+
 /// Five finished jobs of the last weeks, made through the same code paths as real ones.
 fn seed_jobs(
     conn: &mut Connection,
     project: &str,
     today: NaiveDate,
     defaults: &JobDefaults,
+    links: Links,
 ) -> Result<Vec<SeededJob>, StoreError> {
     let day0 = today.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
     let history: [(&str, i64, &[TurnOutcome]); 5] = [
@@ -266,8 +277,12 @@ fn seed_jobs(
                     }
                 }
             }
+            let outcome = match (outcome, links) {
+                (TurnOutcome::PullRequest, Links::None) => TurnOutcome::NoChange,
+                (outcome, _) => *outcome,
+            };
             if let Some(turn) = jobs::next_turn(conn, &job.id)? {
-                jobs::finish_turn(conn, &turn, &jobs::TurnResult::of(*outcome), at)?;
+                jobs::finish_turn(conn, &turn, &jobs::TurnResult::of(outcome), at)?;
             }
         }
         // As stored (read at time 0, nothing is due for archiving): the first read by a

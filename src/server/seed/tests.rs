@@ -79,7 +79,7 @@ fn views_left_unwritten_are_written_at_the_next_start() {
     let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
     let db = Db::open(&DbLocation::Memory).unwrap();
     let claim = db
-        .blocking(|c| claim_demo(c, "demo", today, &defaults()))
+        .blocking(|c| claim_demo(c, "demo", today, &defaults(), Links::Invented))
         .unwrap();
     let Claim::Seed { jobs, views } = claim else {
         panic!("{claim:?}")
@@ -178,4 +178,25 @@ fn footprints_read_as_sentences() {
     assert_eq!(crate::text::thousands(0), "0");
     assert_eq!(crate::text::thousands(999), "999");
     assert_eq!(crate::text::thousands(1_000), "1,000");
+}
+
+/// Beside a real agent the invented history links nowhere; with the simulated agent its
+/// pull requests carry the made-up links that agent makes.
+#[test]
+fn invented_jobs_get_pull_request_links_only_beside_the_simulated_agent() {
+    let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    let links_of = |links: Links| {
+        let db = Db::open(&DbLocation::Memory).unwrap();
+        let claim = db
+            .blocking(|c| claim_demo(c, "demo", today, &defaults(), links))
+            .unwrap();
+        let Claim::Seed { jobs, .. } = claim else {
+            panic!("{claim:?}")
+        };
+        jobs.iter()
+            .filter(|seeded| seeded.job.pr_link.is_some())
+            .count()
+    };
+    assert_eq!(links_of(Links::Invented), 3);
+    assert_eq!(links_of(Links::None), 0);
 }

@@ -354,13 +354,20 @@ mod tests {
         }
         let taken = poll.take_due(start);
         assert_eq!(taken.len(), MAX_IN_FLIGHT);
-        assert!(poll.next_due().is_some_and(|due| due <= start), "reads are overdue");
+        assert!(
+            poll.next_due().is_some_and(|due| due <= start),
+            "reads are overdue"
+        );
         assert_eq!(
             poll.next_wake(),
             None,
             "an overdue read that cannot start must not wake the loop again and again"
         );
         poll.succeeded(&taken[0], None, start);
-        assert_eq!(poll.next_wake(), Some(start), "a free slot wakes it at once");
+        assert_eq!(
+            poll.next_wake(),
+            Some(start),
+            "a free slot wakes it at once"
+        );
     }
 }
