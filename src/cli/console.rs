@@ -54,11 +54,15 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     let overrides_ctx =
         Setup::load(client_args).map_err(|err| explain_missing(client_args, err))?;
     tracing::debug!("start: settings read");
+    // The journal first, and its start-up read at once: it overlaps the client's set-up
+    // (the system's root certificates) and the terminal's.
+    let journal = Arc::new(Mutex::new(overrides_ctx.journal()?));
+    let scope = Arc::new(overrides_ctx.scope.clone());
+    let startup = crate::tui::effects::read_startup(&journal, &scope);
+    tracing::debug!("start: journal open");
     let client = overrides_ctx.client()?;
     tracing::debug!("start: client ready");
     require_terminal()?;
-    let journal = overrides_ctx.journal()?;
-    tracing::debug!("start: journal open");
     let settings = &overrides_ctx.settings;
     let mut config = config(
         &overrides_ctx.scope,
@@ -67,7 +71,12 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
         args,
     )?;
     config.profile.clone_from(&settings.profile);
-    open(config, client, journal, overrides_ctx.scope).await
+    let services = Services {
+        client: Arc::new(client),
+        journal,
+        scope,
+    };
+    open(config, services, Some(startup)).await
 }
 
 /// Starts the local service on a free loopback port with a temporary in-memory database
@@ -103,7 +112,12 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     remember_seeded_jobs(&mut journal, &scope, &running.seeded_jobs)?;
     // The demo reads no configuration file: a broken config.toml must not stop it.
     let config = config(&scope, &base_url, Duration::from_secs(1), &args.console)?;
-    let outcome = open(config, client, journal, scope).await;
+    let services = Services {
+        client: Arc::new(client),
+        journal: Arc::new(Mutex::new(journal)),
+        scope: Arc::new(scope),
+    };
+    let outcome = open(config, services, None).await;
     // Nothing of the demo is kept, so quitting does not wait for answers still on their
     // way (with `--latency-ms` they could take seconds).
     let _ = tokio::time::timeout(Duration::from_millis(500), running.shutdown()).await;
@@ -218,12 +232,11 @@ fn host_of(url: &url::Url) -> String {
     }
 }
 
-async fn open(config: ConsoleOptions, client: Client, journal: Journal, scope: Scope) -> Outcome {
-    let services = Services {
-        client: Arc::new(client),
-        journal: Arc::new(Mutex::new(journal)),
-        scope: Arc::new(scope),
-    };
+async fn open(
+    config: ConsoleOptions,
+    services: Services,
+    startup: Option<crate::tui::effects::StartupRead>,
+) -> Outcome {
     let editor = std::env::var("VISUAL")
         .ok()
         .or_else(|| std::env::var("EDITOR").ok())
@@ -232,7 +245,7 @@ async fn open(config: ConsoleOptions, client: Client, journal: Journal, scope: S
     let theme = Theme {
         color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
-    let ended_by = crate::tui::run(App::new(config), services, editor, theme)
+    let ended_by = crate::tui::run(App::new(config), services, startup, editor, theme)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
     // Ended by a signal: exit as a shell reports it (143 for SIGTERM, 129 for SIGHUP), the

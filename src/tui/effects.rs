@@ -37,14 +37,47 @@ impl Services {
         &self,
         f: impl FnOnce(&mut Journal, &Scope) -> Result<T, JournalError> + Send + 'static,
     ) -> Result<T, LocalError> {
-        let journal = Arc::clone(&self.journal);
-        let scope = Arc::clone(&self.scope);
-        tokio::task::spawn_blocking(move || {
-            let mut guard = journal.lock().map_err(|_| LocalError::JournalPoisoned)?;
-            Ok(f(&mut guard, &scope)?)
-        })
-        .await?
+        on_journal(&self.journal, &self.scope, f).await
     }
+}
+
+/// Runs `f` on `journal` on the blocking pool.
+async fn on_journal<T: Send + 'static>(
+    journal: &Arc<Mutex<Journal>>,
+    scope: &Arc<Scope>,
+    f: impl FnOnce(&mut Journal, &Scope) -> Result<T, JournalError> + Send + 'static,
+) -> Result<T, LocalError> {
+    let journal = Arc::clone(journal);
+    let scope = Arc::clone(scope);
+    tokio::task::spawn_blocking(move || {
+        let mut guard = journal.lock().map_err(|_| LocalError::JournalPoisoned)?;
+        Ok(f(&mut guard, &scope)?)
+    })
+    .await?
+}
+
+/// The read of what the console starts from, under way.
+pub type StartupRead = JoinHandle<Result<Startup, LocalError>>;
+
+/// Starts reading what the console starts from (tracked jobs, drafts, settings, budget).
+/// Started as soon as the journal is open, it overlaps the set-up of the client and the
+/// terminal: with 10,000 jobs it is most of the time to the first full frame.
+#[must_use]
+pub fn read_startup(journal: &Arc<Mutex<Journal>>, scope: &Arc<Scope>) -> StartupRead {
+    let (journal, scope) = (Arc::clone(journal), Arc::clone(scope));
+    // On the blocking pool at once, not from a task: on the console's one thread a task
+    // would start only when the caller first waits.
+    tokio::task::spawn_blocking(move || {
+        let journal = journal.lock().map_err(|_| LocalError::JournalPoisoned)?;
+        Ok(Startup {
+            jobs: journal.tracked(&scope)?,
+            drafts: journal.drafts(&scope)?,
+            visitors_filter: journal.setting(&scope, "visitors.filter")?,
+            budget: budget(&journal, &scope)?,
+            set_aside: journal.set_aside().map(ToString::to_string),
+            unsure: journal.unsure_creates(&scope)?,
+        })
+    })
 }
 
 /// Something on this machine that failed while carrying out an effect: the console goes
@@ -86,23 +119,17 @@ impl Effects {
         }
     }
 
-    /// Reads what the console starts from, and answers with `Msg::Loaded`.
-    pub fn load(&self) {
-        let services = self.services.clone();
+    /// Answers with `Msg::Loaded` once what the console starts from is read: by `started`
+    /// when the caller began the read early, otherwise by a read begun now.
+    pub fn load(&self, started: Option<StartupRead>) {
+        let started = started
+            .unwrap_or_else(|| read_startup(&self.services.journal, &self.services.scope));
         let tx = self.tx.clone();
         tokio::spawn(async move {
-            let loaded = services
-                .journal(|journal, scope| {
-                    Ok(Startup {
-                        jobs: journal.tracked(scope)?,
-                        drafts: journal.drafts(scope)?,
-                        visitors_filter: journal.setting(scope, "visitors.filter")?,
-                        budget: budget(journal, scope)?,
-                        set_aside: journal.set_aside().map(ToString::to_string),
-                        unsure: journal.unsure_creates(scope)?,
-                    })
-                })
-                .await;
+            let loaded = match started.await {
+                Ok(loaded) => loaded,
+                Err(err) => Err(LocalError::Task(err)),
+            };
             let msg = match loaded {
                 Ok(startup) => {
                     tracing::debug!(jobs = startup.jobs.len(), "start: journal read");

@@ -52,6 +52,8 @@ pub struct LoopOptions {
     pub on_frame: Option<FrameObserver>,
     /// Signals the process received (the loop ends, or redraws after a stop).
     pub stop: Option<UnboundedReceiver<LoopSignal>>,
+    /// The journal's start-up read, when the caller began it early.
+    pub startup: Option<effects::StartupRead>,
 }
 
 /// A signal, as the loop needs to know it.
@@ -89,7 +91,7 @@ pub async fn drive<B: Backend>(
 ) -> Result<App, LoopError> {
     let (tx, mut rx) = unbounded_channel();
     let mut effects = Effects::new(services, tx.clone());
-    effects.load();
+    effects.load(options.startup.take());
     // The app reads keys by the screen's size (below the minimum only quit works).
     if let Ok(size) = terminal.size() {
         app.update(
@@ -301,6 +303,7 @@ fn draw<B: Backend>(
 pub async fn run(
     app: App,
     services: Services,
+    startup: Option<effects::StartupRead>,
     editor: String,
     theme: Theme,
 ) -> Result<Option<i32>, LoopError> {
@@ -314,6 +317,7 @@ pub async fn run(
         editor,
         on_frame: None,
         stop: Some(signal_rx),
+        startup,
     };
     let input = || -> Input { EventStream::new().boxed() };
     let result = drive(app, &mut terminal, &mut guard, input, services, options).await;

@@ -144,6 +144,7 @@ impl Console {
                 screen_tx.send_replace(text_of(buffer));
             })),
             stop: None,
+            startup: None,
         };
         let written = Arc::new(Mutex::new(Vec::new()));
         let recorder = Arc::clone(&written);
