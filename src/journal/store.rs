@@ -242,23 +242,58 @@ pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, Jour
          WHERE service = ?1 AND project = ?2 AND tracked = 1",
     )?;
     let rows = statement.query_map(params![scope.service, scope.project], |row| {
-        let id: String = row.get(0)?;
-        let job = TrackedJob {
-            first_prompt: first_prompts.remove(&id),
-            id,
-            snapshot: row
-                .get::<_, Option<String>>(1)?
-                .and_then(|text| serde_json::from_str(&text).ok()),
-            seen_at: row
-                .get::<_, Option<i64>>(2)?
-                .and_then(DateTime::from_timestamp_millis),
-        };
-        Ok((row.get::<_, i64>(3)?, job))
+        Ok(StoredRow {
+            id: row.get(0)?,
+            snapshot: row.get(1)?,
+            seen_ms: row.get(2)?,
+            order: row.get(3)?,
+        })
     })?;
-    let mut jobs: Vec<(i64, TrackedJob)> = rows.collect::<Result<_, _>>()?;
+    let rows: Vec<StoredRow> = rows.collect::<Result<_, _>>()?;
+    // Reading the snapshots is most of the work: with many, half on a second thread.
+    let mut jobs: Vec<(i64, TrackedJob)> = if rows.len() < 1000 {
+        rows.iter().map(StoredRow::read).collect()
+    } else {
+        std::thread::scope(|threads| {
+            let (first, second) = rows.split_at(rows.len() / 2);
+            let other = threads.spawn(|| second.iter().map(StoredRow::read).collect::<Vec<_>>());
+            let mut jobs: Vec<_> = first.iter().map(StoredRow::read).collect();
+            match other.join() {
+                Ok(rest) => jobs.extend(rest),
+                Err(_) => jobs.extend(second.iter().map(StoredRow::read)),
+            }
+            jobs
+        })
+    };
+    for (_, job) in &mut jobs {
+        job.first_prompt = first_prompts.remove(&job.id);
+    }
     // Newest first; ties by id.
     jobs.sort_unstable_by(|(a, x), (b, y)| b.cmp(a).then_with(|| x.id.cmp(&y.id)));
     Ok(jobs.into_iter().map(|(_, job)| job).collect())
+}
+
+/// A tracked job's row as stored, its snapshot not read yet.
+struct StoredRow {
+    id: String,
+    snapshot: Option<String>,
+    seen_ms: Option<i64>,
+    order: i64,
+}
+
+impl StoredRow {
+    fn read(&self) -> (i64, TrackedJob) {
+        let job = TrackedJob {
+            id: self.id.clone(),
+            snapshot: self
+                .snapshot
+                .as_deref()
+                .and_then(|text| serde_json::from_str(text).ok()),
+            seen_at: self.seen_ms.and_then(DateTime::from_timestamp_millis),
+            first_prompt: None,
+        };
+        (self.order, job)
+    }
 }
 
 pub fn conversation(

@@ -122,8 +122,8 @@ impl Effects {
     /// Answers with `Msg::Loaded` once what the console starts from is read: by `started`
     /// when the caller began the read early, otherwise by a read begun now.
     pub fn load(&self, started: Option<StartupRead>) {
-        let started = started
-            .unwrap_or_else(|| read_startup(&self.services.journal, &self.services.scope));
+        let started =
+            started.unwrap_or_else(|| read_startup(&self.services.journal, &self.services.scope));
         let tx = self.tx.clone();
         tokio::spawn(async move {
             let loaded = match started.await {
