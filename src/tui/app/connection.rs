@@ -187,10 +187,19 @@ impl App {
             .into_iter()
             .map(|(_, until)| countdown_change(until, now.mono));
         let covered = matches!(self.overlay, Some(Overlay::Help(_) | Overlay::Detail(_)));
+        // Ages change at their own instants (a job made at :00.3 moves at every :xx.3):
+        // drawn at the next whole second, jobs started apart still cost one frame a second,
+        // not one each (100 new jobs made a hundred frames a second). An age is shown at
+        // most a second late.
         let ages = (self.focus == Pane::Jobs && !covered)
             .then_some(self.ages_due)
             .flatten()
-            .map(|at| now.mono + (at - now.wall).to_std().unwrap_or_default());
+            .map(|at| {
+                now.mono
+                    + (whole_second_after(at) - now.wall)
+                        .to_std()
+                        .unwrap_or_default()
+            });
         tick.into_iter().chain(pauses).chain(ages).min()
     }
 
@@ -282,5 +291,15 @@ pub fn countdown_text(until: Instant, now: Instant) -> String {
         format!("{}m", secs.div_ceil(60))
     } else {
         format!("{secs}s")
+    }
+}
+
+/// `at` itself when it falls on a whole second, otherwise the next whole second.
+fn whole_second_after(at: DateTime<Utc>) -> DateTime<Utc> {
+    let nanos = at.timestamp_subsec_nanos();
+    if nanos == 0 {
+        at
+    } else {
+        at + chrono::Duration::nanoseconds(1_000_000_000 - i64::from(nanos))
     }
 }

@@ -340,5 +340,39 @@ fn a_younger_job_read_or_tracked_later_brings_the_wake_forward() {
             ..job("a", "active", 0)
         }),
     });
-    assert!(h.app.next_wake().unwrap() <= h.clock().mono + Duration::from_millis(500));
+    // Its age moves at +0.5 s; it is drawn at the next whole second.
+    assert_eq!(
+        h.app.next_wake(),
+        Some(h.clock().mono + Duration::from_secs(1))
+    );
+}
+
+/// A hundred jobs made a few milliseconds apart have ages that move at a hundred
+/// different instants each second: they are drawn together, once a second.
+#[test]
+fn ages_of_jobs_made_apart_move_together_once_a_second() {
+    let wall = Harness::new(vec![]).clock().wall;
+    let jobs: Vec<TrackedJob> = (0..100)
+        .map(|i| {
+            let id = format!("j{i}");
+            let mut row = tracked(&id, "failed", 0);
+            if let Some(job) = &mut row.snapshot {
+                job.created_at = Some(wall - chrono::Duration::milliseconds(20_000 + i * 7));
+            }
+            row
+        })
+        .collect();
+    let mut h = Harness::new(jobs);
+    h.send(Msg::ConnectionChecked(Ok(())));
+    let start = h.clock().mono;
+    let mut wakes = 0;
+    while let Some(at) = h
+        .app
+        .next_wake()
+        .filter(|at| *at <= start + Duration::from_secs(5))
+    {
+        wakes += 1;
+        h.tick((at - start).as_secs_f64() + 0.000_001);
+    }
+    assert!(wakes <= 6, "{wakes} wakes in 5 s");
 }
