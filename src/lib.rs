@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub(crate) mod export;
 pub mod journal;
+pub mod listing;
 pub mod server;
 pub mod sqlite;
 pub(crate) mod text;
