@@ -8,10 +8,12 @@
 //! cargo bench --bench console_pty                       # 60 s per CPU figure
 //! cargo bench --bench console_pty -- --secs 10          # quicker, noisier
 //! cargo bench --bench console_pty -- --demo-only         # `docdeck demo` alone
+//! cargo bench --bench console_pty -- --start-only        # the start with 10,000 jobs alone
 //! DOCDECK_BENCH_BIN=path/to/docdeck cargo bench --bench console_pty -- --demo-only
 //! ```
 //!
-//! `DOCDECK_BENCH_BIN` times `docdeck demo` of another build (one from before a change).
+//! `DOCDECK_BENCH_BIN` times another build (one from before a change, or a wrapper that
+//! runs the binary under a profiler).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::cast_precision_loss)]
 
 #[path = "../tests/common/pty.rs"]
@@ -90,10 +92,15 @@ fn home_with(server: &RunningServer, jobs: &[Job]) -> tempfile::TempDir {
     home
 }
 
+fn program() -> String {
+    std::env::var("DOCDECK_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_docdeck").to_owned())
+}
+
 fn console(server: &RunningServer, home: tempfile::TempDir) -> Pty {
     let base = server.base_url();
-    Pty::spawn(
+    Pty::spawn_program(
         home,
+        &program(),
         &["--poll-interval", "3s"],
         &[
             ("DOCDECK_BASE_URL", base.as_str()),
@@ -185,8 +192,7 @@ fn wait_len_change(pty: &Pty, from: usize) -> usize {
 /// showing the seeded counts (`3` pressed as soon as the first frame is there). The demo
 /// service runs in the console's own process.
 fn demo() {
-    let program = std::env::var("DOCDECK_BENCH_BIN")
-        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_docdeck").to_owned());
+    let program = program();
     let mut firsts = Vec::new();
     let mut counts = Vec::new();
     for _ in 0..7 {
@@ -215,7 +221,10 @@ fn demo() {
 async fn main() {
     let secs = secs_arg();
     println!("console in a pty (80x24), release build; CPU figures over {secs} s");
-    demo();
+    let start_only = std::env::args().any(|a| a == "--start-only");
+    if !start_only {
+        demo();
+    }
     if std::env::args().any(|a| a == "--demo-only") {
         return;
     }
@@ -231,8 +240,17 @@ async fn main() {
         })
         .collect();
     let template = home_with(&server, &jobs);
+    // A copy of the 10,000-job home to run the console on by hand (for a profile of its start).
+    if let Ok(out) = std::env::var("DOCDECK_BENCH_HOME_OUT") {
+        std::fs::create_dir_all(&out).unwrap();
+        copy_dir(template.path(), Path::new(&out));
+        println!(
+            "  the 10,000-job home is copied to {out}, for {}",
+            server.base_url()
+        );
+    }
     let mut firsts = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..9 {
         let home = tempfile::tempdir().unwrap();
         copy_dir(template.path(), home.path());
         let started = Instant::now();
@@ -252,6 +270,9 @@ async fn main() {
         "start to first frame, 10,000 jobs: median {:.1} ms",
         median(&mut firsts)
     );
+    if start_only {
+        return;
+    }
 
     // Idle: nothing to poll.
     let pty = console(&server, tempfile::tempdir().unwrap());
