@@ -16,3 +16,7 @@ pub use model::{
 };
 pub use paging::MAX_PAGES;
 pub use query::{DateParam, QueryError, VisitorsQuery};
+
+/// Creates, and follow-ups, the hosted service accepts per project per hour (each its
+/// own budget).
+pub const HOURLY_LIMIT: u32 = 100;

@@ -219,7 +219,7 @@ fn config(
         notify,
         has_display: has_display && std::env::var_os("SSH_CONNECTION").is_none(),
         poll_interval,
-        hourly_limit: 100,
+        hourly_limit: crate::api::HOURLY_LIMIT,
         seed: rand::random(),
     })
 }

@@ -509,19 +509,23 @@ impl Journal {
         })
     }
 
-    /// Uses of a budget in the hour before `now` (accepted, pending, or of unknown outcome).
+    /// Uses of a budget in the hour before `now` (accepted, pending, or of unknown outcome),
+    /// counted no further than `cap`: past the hour's limit the number changes nothing, and
+    /// a journal that holds more (one filled by a script, or a service with a higher limit)
+    /// would otherwise walk every one of them at each start.
     pub fn uses_last_hour(
         &self,
         scope: &Scope,
         kind: SubmissionKind,
         now: DateTime<Utc>,
+        cap: u32,
     ) -> Result<u32, JournalError> {
         let since = now.timestamp_millis() - 3_600_000;
         let count: i64 = self.conn.query_row(
-            "SELECT COUNT(*) FROM submissions
+            "SELECT COUNT(*) FROM (SELECT 1 FROM submissions
              WHERE service = ?1 AND project = ?2 AND kind = ?3 AND sent_ms > ?4
-               AND outcome IN ('pending', 'accepted', 'unknown')",
-            params![scope.service, scope.project, kind.as_db(), since],
+               AND outcome IN ('pending', 'accepted', 'unknown') LIMIT ?5)",
+            params![scope.service, scope.project, kind.as_db(), since, cap],
             |row| row.get(0),
         )?;
         Ok(u32::try_from(count).unwrap_or(u32::MAX))

@@ -125,22 +125,40 @@ fn budget_counts_uses_that_may_have_reached_the_service_in_the_last_hour() {
         .unwrap();
     assert_eq!(
         journal
-            .uses_last_hour(&s, SubmissionKind::Create, at(30))
+            .uses_last_hour(&s, SubmissionKind::Create, at(30), 100)
             .unwrap(),
         2
     );
     assert_eq!(
         journal
-            .uses_last_hour(&s, SubmissionKind::Create, at(65))
+            .uses_last_hour(&s, SubmissionKind::Create, at(65), 100)
             .unwrap(),
         1
     );
     assert_eq!(
         journal
-            .uses_last_hour(&s, SubmissionKind::Message, at(30))
+            .uses_last_hour(&s, SubmissionKind::Message, at(30), 100)
             .unwrap(),
         1
     );
+}
+
+#[test]
+fn budget_counts_stop_at_the_cap() {
+    let mut journal = Journal::open_in_memory().unwrap();
+    let s = scope();
+    for minute in 0..5 {
+        journal
+            .begin_submission(&s, SubmissionKind::Create, None, "a", at(minute))
+            .unwrap();
+    }
+    let used = |cap| {
+        journal
+            .uses_last_hour(&s, SubmissionKind::Create, at(10), cap)
+            .unwrap()
+    };
+    assert_eq!(used(3), 3);
+    assert_eq!(used(100), 5);
 }
 
 #[test]
@@ -186,6 +204,45 @@ fn two_processes_can_write_the_same_file() {
     first.track(&s, "a", at(0)).unwrap();
     second.track(&s, "b", at(1)).unwrap();
     assert_eq!(first.tracked(&s).unwrap().len(), 2);
+}
+
+#[test]
+fn a_journal_in_a_file_reads_first_prompts_on_a_second_connection_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut journal = Journal::open(&dir.path().join("j.sqlite")).unwrap();
+    let s = scope();
+    // Enough jobs that the snapshots are read on two threads as well.
+    for i in 0..1200 {
+        let id = format!("j{i:04}");
+        let sub = journal
+            .begin_submission(
+                &s,
+                SubmissionKind::Create,
+                None,
+                &format!("prompt {i}"),
+                at(i),
+            )
+            .unwrap();
+        journal
+            .submission_accepted(&s, sub, &job(&id, "active", at(i)), at(i))
+            .unwrap();
+        let follow = journal
+            .begin_submission(&s, SubmissionKind::Message, Some(&id), "later", at(i + 1))
+            .unwrap();
+        journal
+            .submission_accepted(&s, follow, &job(&id, "active", at(i)), at(i + 1))
+            .unwrap();
+    }
+    // Tracked by id: no prompt was sent from here.
+    journal.track(&s, "by-id", at(5000)).unwrap();
+    let tracked = journal.tracked(&s).unwrap();
+    assert_eq!(tracked.len(), 1201);
+    assert_eq!(tracked[0].id, "by-id");
+    assert_eq!(tracked[0].first_prompt, None);
+    assert_eq!(tracked[1].id, "j1199");
+    assert_eq!(tracked[1].first_prompt.as_deref(), Some("prompt 1199"));
+    assert_eq!(tracked[1200].first_prompt.as_deref(), Some("prompt 0"));
+    assert!(tracked[1..].iter().all(|job| job.snapshot.is_some()));
 }
 
 #[test]
@@ -465,7 +522,7 @@ fn a_create_answered_with_a_known_id_leaves_that_job_as_it_was() {
     assert_eq!(statuses, [JobStatus::Active, JobStatus::Completed]);
     assert_eq!(
         journal
-            .uses_last_hour(&s, SubmissionKind::Create, at(11))
+            .uses_last_hour(&s, SubmissionKind::Create, at(11), 100)
             .unwrap(),
         2,
         "the refused create may have been carried out: it counts"

@@ -20,7 +20,7 @@ pub use opener::open_url;
 use opener::opener;
 
 use super::message::{Budget, DraftKey, Io, Msg, Startup};
-use crate::api::{Client, Job};
+use crate::api::{Client, HOURLY_LIMIT, Job};
 use crate::journal::{Journal, JournalError, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
@@ -288,8 +288,8 @@ fn spawn(tx: UnboundedSender<Msg>, work: impl Future<Output = Vec<Msg>> + Send +
 fn budget(journal: &Journal, scope: &Scope) -> Result<Budget, JournalError> {
     let now = Utc::now();
     Ok(Budget {
-        create_used: journal.uses_last_hour(scope, SubmissionKind::Create, now)?,
-        message_used: journal.uses_last_hour(scope, SubmissionKind::Message, now)?,
+        create_used: journal.uses_last_hour(scope, SubmissionKind::Create, now, HOURLY_LIMIT)?,
+        message_used: journal.uses_last_hour(scope, SubmissionKind::Message, now, HOURLY_LIMIT)?,
     })
 }
 
