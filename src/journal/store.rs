@@ -1,5 +1,7 @@
 //! The journal's tables and the statements that read and write them.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -219,39 +221,24 @@ pub fn observe(
 }
 
 pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, JournalError> {
-    // The first accepted prompt of every job in one pass over the index, rather than a
-    // subquery per job: with 10,000 jobs that subquery was most of the console's start.
-    let mut firsts = conn.prepare(
-        "SELECT job_id, prompt FROM submissions
-         WHERE service = ?1 AND project = ?2 AND outcome = 'accepted' AND job_id IS NOT NULL
-         ORDER BY job_id, sent_ms, id",
-    )?;
-    let mut first_prompts: std::collections::HashMap<String, String> =
-        std::collections::HashMap::new();
-    let rows = firsts.query_map(params![scope.service, scope.project], |row| {
-        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
-    })?;
-    for row in rows {
-        let (job_id, prompt) = row?;
-        first_prompts.entry(job_id).or_insert(prompt);
-    }
-    // Sorted here, not by SQLite: its sorter would move every snapshot through a temporary
-    // tree (most of the rest of the time with 10,000 jobs).
-    let mut statement = conn.prepare(
-        "SELECT job_id, snapshot, seen_ms, COALESCE(created_ms, added_ms) FROM jobs
-         WHERE service = ?1 AND project = ?2 AND tracked = 1",
-    )?;
-    let rows = statement.query_map(params![scope.service, scope.project], |row| {
-        Ok(StoredRow {
-            id: row.get(0)?,
-            snapshot: row.get(1)?,
-            seen_ms: row.get(2)?,
-            order: row.get(3)?,
-        })
-    })?;
-    let rows: Vec<StoredRow> = rows.collect::<Result<_, _>>()?;
+    // The jobs and their first prompts are two reads of about the same cost (10,000 jobs:
+    // most of the console's start). A journal in a file is read on a second connection for
+    // the prompts at the same time; one in memory has no second connection.
+    let (rows, first_prompts) = match conn.path().filter(|path| !path.is_empty()) {
+        Some(path) => std::thread::scope(|threads| {
+            let prompts = threads.spawn(|| second_reader(path).map(|r| first_prompts(&r, scope)));
+            let rows = stored_rows(conn, scope);
+            let prompts = match prompts.join() {
+                Ok(Some(prompts)) => prompts,
+                Ok(None) | Err(_) => first_prompts(conn, scope),
+            };
+            (rows, prompts)
+        }),
+        None => (stored_rows(conn, scope), first_prompts(conn, scope)),
+    };
+    let (rows, mut first_prompts) = (rows?, first_prompts?);
     // Reading the snapshots is most of the work: with many, half on a second thread.
-    let mut jobs: Vec<(i64, TrackedJob)> = if rows.len() < 1000 {
+    let mut jobs: Vec<TrackedJob> = if rows.len() < 1000 {
         rows.iter().map(StoredRow::read).collect()
     } else {
         std::thread::scope(|threads| {
@@ -265,12 +252,86 @@ pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, Jour
             jobs
         })
     };
-    for (_, job) in &mut jobs {
-        job.first_prompt = first_prompts.remove(&job.id);
+    for job in &mut jobs {
+        job.first_prompt = match first_prompts.remove(&job.id) {
+            Some(prompt) => Some(prompt),
+            // Accepted after the second connection read (another process at that moment),
+            // or never sent from here (tracked by id): asked for on its own.
+            None => first_prompt(conn, scope, &job.id)?,
+        };
     }
-    // Newest first; ties by id.
-    jobs.sort_unstable_by(|(a, x), (b, y)| b.cmp(a).then_with(|| x.id.cmp(&y.id)));
-    Ok(jobs.into_iter().map(|(_, job)| job).collect())
+    Ok(jobs)
+}
+
+type Prompts = HashMap<String, String, foldhash::fast::RandomState>;
+
+/// A read-only second connection to the journal's file, or `None` when it cannot be
+/// opened (the caller then reads on its own).
+fn second_reader(path: &str) -> Option<Connection> {
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let reader = Connection::open_with_flags(path, flags).ok()?;
+    reader
+        .busy_timeout(std::time::Duration::from_secs(10))
+        .ok()?;
+    Some(reader)
+}
+
+/// The first accepted prompt of every job, in one pass over the index rather than a
+/// subquery per job.
+fn first_prompts(conn: &Connection, scope: &Scope) -> Result<Prompts, JournalError> {
+    let mut firsts = conn.prepare(
+        "SELECT job_id, prompt FROM submissions
+         WHERE service = ?1 AND project = ?2 AND outcome = 'accepted' AND job_id IS NOT NULL
+         ORDER BY job_id, sent_ms, id",
+    )?;
+    let mut prompts = Prompts::default();
+    let rows = firsts.query_map(params![scope.service, scope.project], |row| {
+        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+    })?;
+    for row in rows {
+        let (job_id, prompt) = row?;
+        prompts.entry(job_id).or_insert(prompt);
+    }
+    Ok(prompts)
+}
+
+fn first_prompt(
+    conn: &Connection,
+    scope: &Scope,
+    job_id: &str,
+) -> Result<Option<String>, JournalError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT prompt FROM submissions
+             WHERE service = ?1 AND project = ?2 AND job_id = ?3 AND outcome = 'accepted'
+             ORDER BY sent_ms, id LIMIT 1",
+        )?
+        .query_row(params![scope.service, scope.project, job_id], |row| {
+            row.get(0)
+        })
+        .optional()?)
+}
+
+/// Every tracked job's row, newest first (ties by id). Sorted here, not by SQLite: its
+/// sorter would move every snapshot through a temporary tree; and before the snapshots
+/// are read, while a row is a few words rather than a whole job.
+fn stored_rows(conn: &Connection, scope: &Scope) -> Result<Vec<StoredRow>, JournalError> {
+    let mut statement = conn.prepare(
+        "SELECT job_id, snapshot, seen_ms, COALESCE(created_ms, added_ms) FROM jobs
+         WHERE service = ?1 AND project = ?2 AND tracked = 1",
+    )?;
+    let rows = statement.query_map(params![scope.service, scope.project], |row| {
+        Ok(StoredRow {
+            id: row.get(0)?,
+            snapshot: row.get(1)?,
+            seen_ms: row.get(2)?,
+            order: row.get(3)?,
+        })
+    })?;
+    let mut rows: Vec<StoredRow> = rows.collect::<Result<_, _>>()?;
+    rows.sort_unstable_by(|x, y| y.order.cmp(&x.order).then_with(|| x.id.cmp(&y.id)));
+    Ok(rows)
 }
 
 /// A tracked job's row as stored, its snapshot not read yet.
@@ -282,8 +343,8 @@ struct StoredRow {
 }
 
 impl StoredRow {
-    fn read(&self) -> (i64, TrackedJob) {
-        let job = TrackedJob {
+    fn read(&self) -> TrackedJob {
+        TrackedJob {
             id: self.id.clone(),
             snapshot: self
                 .snapshot
@@ -291,8 +352,7 @@ impl StoredRow {
                 .and_then(|text| serde_json::from_str(text).ok()),
             seen_at: self.seen_ms.and_then(DateTime::from_timestamp_millis),
             first_prompt: None,
-        };
-        (self.order, job)
+        }
     }
 }
 
