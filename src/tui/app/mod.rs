@@ -425,6 +425,7 @@ impl App {
         self.loaded = true;
         // One cheap call at once, so a wrong key or project shows before anything else.
         self.check.due = Some(now.mono);
+        self.poll.reserve(startup.jobs.len());
         for job in &startup.jobs {
             let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
             // Jobs that may have moved are read at once; completed ones spread over their

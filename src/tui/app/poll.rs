@@ -5,7 +5,10 @@
 //! (429s on creates, follow-ups and analytics pause only those: see `rate.rs`).
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use foldhash::fast::RandomState;
 
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
@@ -65,6 +68,9 @@ impl Cadences {
 
 #[derive(Debug, Clone)]
 struct Entry {
+    /// The job's id, shared with its place in the queue (one allocation per job: a start
+    /// with 10,000 jobs schedules them all at once).
+    id: Arc<str>,
     next_due: Option<Instant>,
     in_flight: bool,
     failures: u32,
@@ -78,8 +84,8 @@ struct Entry {
 #[derive(Debug)]
 pub struct Scheduler {
     cadences: Cadences,
-    entries: HashMap<String, Entry>,
-    queue: BTreeSet<(Instant, String)>,
+    entries: HashMap<Arc<str>, Entry, RandomState>,
+    queue: BTreeSet<(Instant, Arc<str>)>,
     in_flight: usize,
     rate_paused_until: Option<Instant>,
     paused: bool,
@@ -94,7 +100,7 @@ impl Scheduler {
     pub fn new(cadences: Cadences, seed: u64) -> Self {
         Self {
             cadences,
-            entries: HashMap::new(),
+            entries: HashMap::default(),
             queue: BTreeSet::new(),
             in_flight: 0,
             rate_paused_until: None,
@@ -137,12 +143,19 @@ impl Scheduler {
                 now + Duration::from_millis(self.rng.random_range(0..millis))
             }
         });
-        self.entries.entry(id.to_owned()).or_insert(Entry {
-            next_due: None,
-            in_flight: false,
-            failures: 0,
-            stale: false,
-        });
+        if !self.entries.contains_key(id) {
+            let id: Arc<str> = Arc::from(id);
+            self.entries.insert(
+                Arc::clone(&id),
+                Entry {
+                    id,
+                    next_due: None,
+                    in_flight: false,
+                    failures: 0,
+                    stale: false,
+                },
+            );
+        }
         self.change(id, |entry| {
             entry.next_due = next_due;
             entry.failures = 0;
@@ -150,17 +163,22 @@ impl Scheduler {
         });
     }
 
+    /// Room for `more` jobs, so that scheduling a whole journal at start grows nothing.
+    pub fn reserve(&mut self, more: usize) {
+        self.entries.reserve(more);
+    }
+
     /// Changes one entry and keeps `queue` and `in_flight` in step with it.
     fn change<T>(&mut self, id: &str, edit: impl FnOnce(&mut Entry) -> T) -> Option<T> {
         let entry = self.entries.get_mut(id)?;
         let queued = |e: &Entry| e.next_due.filter(|_| !e.in_flight);
         if let Some(at) = queued(entry) {
-            self.queue.remove(&(at, id.to_owned()));
+            self.queue.remove(&(at, Arc::clone(&entry.id)));
         }
         let was_in_flight = entry.in_flight;
         let result = edit(entry);
         if let Some(at) = queued(entry) {
-            self.queue.insert((at, id.to_owned()));
+            self.queue.insert((at, Arc::clone(&entry.id)));
         }
         match (was_in_flight, entry.in_flight) {
             (false, true) => self.in_flight += 1,
@@ -206,7 +224,7 @@ impl Scheduler {
             .iter()
             .take_while(|(at, _)| *at <= now)
             .take(room)
-            .map(|(_, id)| id.clone())
+            .map(|(_, id)| id.to_string())
             .collect();
         for id in &ids {
             self.change(id, |entry| entry.in_flight = true);
