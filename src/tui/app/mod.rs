@@ -11,6 +11,7 @@ mod keys;
 mod options;
 pub(crate) mod poll;
 mod rate;
+pub mod table;
 mod track;
 mod viewport;
 mod visitors;
