@@ -10,10 +10,6 @@
 //! shows the filter and "3 of 120" in the title). Draw with `(cursor_position, len)` of
 //! the arrangement and build row `i` from `rows[order()[i]]`.
 
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "drawn by the jobs list in the next commit")
-)]
 mod sortable;
 mod state;
 
@@ -23,7 +19,6 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Row, Table};
 
-#[expect(unused_imports, reason = "drawn by the jobs list in the next commit")]
 pub use sortable::{direction_of, filter_title, sorted_header};
 pub use state::TableState;
 
@@ -85,6 +80,13 @@ pub fn draw<'r>(
     // The box's top border and the header take two rows.
     let visible = usize::from(area.height.saturating_sub(2));
     let window = state.window(selected, visible, len);
+    // Below the box's top border and the header.
+    let rows_area = Rect {
+        y: area.y.saturating_add(2),
+        height: area.height.saturating_sub(2),
+        ..area
+    };
+    state.drawn_at(rows_area, &window);
     let mut block = look.block;
     if let Some(style) = look.more_marker {
         let below = len.saturating_sub(window.end);
