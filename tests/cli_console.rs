@@ -68,3 +68,45 @@ fn console_flags_are_not_taken_by_subcommands() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn an_unknown_column_in_the_profile_stops_the_console_naming_it_and_the_valid_ones() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[profiles.default]\nbase_url = \"http://127.0.0.1:9\"\nproject_id = \"p1\"\ncolumns = [\"status\", \"colour\"]\n",
+    )
+    .unwrap();
+    let out = docdeck_command(home.path())
+        .env("DOCDECK_API_KEY", "mint_x_0123456789")
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("\"colour\""), "{err}");
+    assert!(
+        err.contains("status, id, age, changed, model, repository, pr, prompt"),
+        "{err}"
+    );
+    assert!(err.contains("config.toml"), "says which file: {err}");
+    // A good list goes on to the next check (here: no terminal).
+    std::fs::write(
+        &config,
+        "[profiles.default]\nbase_url = \"http://127.0.0.1:9\"\nproject_id = \"p1\"\ncolumns = [\"prompt\", \"status\"]\nmouse = false\n",
+    )
+    .unwrap();
+    let out = docdeck_command(home.path())
+        .env("DOCDECK_API_KEY", "mint_x_0123456789")
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stderr).contains("needs a terminal"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -51,7 +51,7 @@ impl JobRow {
         self.job.as_ref().and_then(|j| j.pr_link.as_deref())
     }
 
-    pub(super) fn created_at(&self) -> Option<DateTime<Utc>> {
+    pub(crate) fn created_at(&self) -> Option<DateTime<Utc>> {
         self.job.as_ref().and_then(|j| j.created_at)
     }
 

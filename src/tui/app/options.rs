@@ -124,3 +124,31 @@ fn column_names() -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_named_in_any_case_and_kept_in_the_order_given() {
+        let names = ["Prompt", " status ", "changed"].map(String::from);
+        assert_eq!(
+            JobColumn::parse_list(&names),
+            Ok(vec![
+                JobColumn::Prompt,
+                JobColumn::Status,
+                JobColumn::Changed
+            ])
+        );
+    }
+
+    #[test]
+    fn an_unknown_column_is_named_with_every_valid_one() {
+        let names = ["status", "colour"].map(String::from);
+        let err = JobColumn::parse_list(&names).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown column \"colour\" in columns; the columns are: status, id, age, changed, model, repository, pr, prompt"
+        );
+    }
+}

@@ -72,10 +72,11 @@ pub fn draw(
 fn title(app: &App, cx: &ViewContext) -> Line<'static> {
     let list = &app.jobs;
     let tracked = list.tracked_count();
-    let order = list
-        .view()
-        .sort()
-        .map_or_else(String::new, |(by, way)| format!(" · {}", by.words(way)));
+    // While a filter is typed, its hints take the room of the order.
+    let order = match list.view().sort() {
+        Some((by, way)) if !list.view().typing() => format!(" · {}", by.words(way)),
+        _ => String::new(),
+    };
     let text = match list.rows.len() - tracked {
         0 => format!(" Jobs · {tracked} tracked{order} "),
         n => format!(" Jobs · {tracked} tracked · {n} of unknown outcome{order} "),

@@ -10,6 +10,7 @@ use ratatui::backend::TestBackend;
 use super::*;
 
 mod jobs;
+mod lists;
 use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{ConsoleOptions, NotifyMode};
