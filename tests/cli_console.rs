@@ -69,21 +69,23 @@ fn console_flags_are_not_taken_by_subcommands() {
     );
 }
 
-#[test]
-fn an_unknown_column_in_the_profile_stops_the_console_naming_it_and_the_valid_ones() {
-    let home = tempfile::tempdir().unwrap();
-    let config = home.path().join("config.toml");
-    std::fs::write(
-        &config,
-        "[profiles.default]\nbase_url = \"http://127.0.0.1:9\"\nproject_id = \"p1\"\ncolumns = [\"status\", \"colour\"]\n",
-    )
-    .unwrap();
-    let out = docdeck_command(home.path())
+/// The console started with a profile whose last lines are `console`.
+fn console_with_profile(home: &std::path::Path, console: &str) -> std::process::Output {
+    let config = home.join("config.toml");
+    let profile = "[profiles.default]\nbase_url = \"http://127.0.0.1:9\"\nproject_id = \"p1\"\n";
+    std::fs::write(&config, format!("{profile}{console}")).unwrap();
+    docdeck_command(home)
         .env("DOCDECK_API_KEY", "mint_x_0123456789")
         .arg("--config")
         .arg(&config)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn an_unknown_column_in_the_profile_stops_the_console_naming_it_and_the_valid_ones() {
+    let home = tempfile::tempdir().unwrap();
+    let out = console_with_profile(home.path(), "columns = [\"status\", \"colour\"]\n");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(err.contains("\"colour\""), "{err}");
@@ -92,18 +94,17 @@ fn an_unknown_column_in_the_profile_stops_the_console_naming_it_and_the_valid_on
         "{err}"
     );
     assert!(err.contains("config.toml"), "says which file: {err}");
+    let out = console_with_profile(home.path(), "columns = []\n");
+    assert!(
+        text(&out.stderr).contains("columns is empty"),
+        "{}",
+        text(&out.stderr)
+    );
     // A good list goes on to the next check (here: no terminal).
-    std::fs::write(
-        &config,
-        "[profiles.default]\nbase_url = \"http://127.0.0.1:9\"\nproject_id = \"p1\"\ncolumns = [\"prompt\", \"status\"]\nmouse = false\n",
-    )
-    .unwrap();
-    let out = docdeck_command(home.path())
-        .env("DOCDECK_API_KEY", "mint_x_0123456789")
-        .arg("--config")
-        .arg(&config)
-        .output()
-        .unwrap();
+    let out = console_with_profile(
+        home.path(),
+        "columns = [\"prompt\", \"status\"]\nmouse = false\n",
+    );
     assert!(
         text(&out.stderr).contains("needs a terminal"),
         "{}",

@@ -28,8 +28,10 @@ pub fn draw(
     let view = list.view();
     let block = Block::default().borders(Borders::TOP).title(title(app, cx));
     if view.is_empty() {
-        let hint = if !list.rows.is_empty() {
-            "No job matches the filter. Esc clears it; / changes it."
+        let hint = if view.typing() {
+            "No job matches the filter: Backspace edits it, Esc clears it."
+        } else if !list.rows.is_empty() {
+            "No job matches the filter: / edits it, Esc clears it."
         } else if app.config.read_only {
             "No tracked jobs. `a` tracks an existing job by its id."
         } else {

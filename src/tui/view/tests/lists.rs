@@ -46,8 +46,14 @@ fn a_filter_that_keeps_nothing_says_how_to_clear_it() {
     let screen = scene.render(80, 24);
     assert!(screen.contains("0 of 5"), "{screen}");
     assert!(
-        screen.contains("No job matches the filter. Esc clears it"),
+        screen.contains("No job matches the filter: Backspace edits it, Esc clears it."),
         "{screen}"
+    );
+    scene.key(KeyCode::Enter);
+    let kept = scene.render(80, 24);
+    assert!(
+        kept.contains("No job matches the filter: / edits it, Esc clears it."),
+        "{kept}"
     );
 }
 
