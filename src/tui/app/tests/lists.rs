@@ -305,3 +305,37 @@ fn n_without_a_match_does_nothing_and_esc_while_typing_drops_the_search() {
     assert_eq!(search(&h), None);
     assert!(matches!(h.app.overlay, Some(Overlay::Detail(_))));
 }
+
+#[test]
+fn ages_in_the_changed_column_wake_the_console_only_when_it_is_shown() {
+    // A failed job made two hours ago, whose status changed 3m22s ago: CHANGED reads
+    // `4m` in 38 s; AGE reads `3h` in an hour.
+    let changed = Some(Utc.with_ymd_and_hms(2026, 11, 22, 11, 56, 38).unwrap());
+    let failed = TrackedJob {
+        changed_at: changed,
+        ..tracked("a", "failed", 0)
+    };
+    let no_key = || {
+        Msg::ConnectionChecked(Err(crate::api::ApiError::NotFound {
+            message: String::new(),
+            missing: crate::api::Missing::Job,
+        }))
+    };
+    let shown = ConsoleOptions {
+        columns: vec![JobColumn::Changed, JobColumn::Prompt],
+        ..config()
+    };
+    let mut h = Harness::with_config(shown, vec![failed.clone()]);
+    h.send(no_key());
+    assert_eq!(
+        h.app.next_wake(),
+        Some(h.clock().mono + Duration::from_secs(38))
+    );
+    let mut h = Harness::new(vec![failed]);
+    h.send(no_key());
+    assert_eq!(
+        h.app.next_wake(),
+        Some(h.clock().mono + Duration::from_secs(3600)),
+        "without the column, only AGE"
+    );
+}
