@@ -34,6 +34,8 @@ fn config() -> ConsoleOptions {
         poll_interval: Duration::from_secs(3),
         hourly_limit: 100,
         seed: 7,
+        columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
+        mouse: true,
     }
 }
 
@@ -66,6 +68,7 @@ fn tracked(n: usize) -> Vec<TrackedJob> {
             id: format!("job_{i:020}"),
             snapshot: Some(job(i)),
             seen_at: Some(Utc::now()),
+            changed_at: None,
             first_prompt: Some(format!(
                 "Rewrite page {i} of the guides so that it explains the new API"
             )),

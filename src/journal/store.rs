@@ -221,22 +221,22 @@ pub fn observe(
 }
 
 pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, JournalError> {
-    // The jobs and their first prompts are two reads of about the same cost (10,000 jobs:
-    // most of the console's start). A journal in a file is read on a second connection for
-    // the prompts at the same time; one in memory has no second connection.
-    let (rows, first_prompts) = match conn.path().filter(|path| !path.is_empty()) {
+    // The jobs, and their first prompts and last changes, are two reads of about the same
+    // cost (10,000 jobs: most of the console's start). A journal in a file is read on a
+    // second connection for the latter at the same time; one in memory has no second one.
+    let (rows, extras) = match conn.path().filter(|path| !path.is_empty()) {
         Some(path) => std::thread::scope(|threads| {
-            let prompts = threads.spawn(|| second_reader(path).map(|r| first_prompts(&r, scope)));
+            let extras = threads.spawn(|| second_reader(path).map(|r| Extras::read(&r, scope)));
             let rows = stored_rows(conn, scope);
-            let prompts = match prompts.join() {
-                Ok(Some(prompts)) => prompts,
-                Ok(None) | Err(_) => first_prompts(conn, scope),
+            let extras = match extras.join() {
+                Ok(Some(extras)) => extras,
+                Ok(None) | Err(_) => Extras::read(conn, scope),
             };
-            (rows, prompts)
+            (rows, extras)
         }),
-        None => (stored_rows(conn, scope), first_prompts(conn, scope)),
+        None => (stored_rows(conn, scope), Extras::read(conn, scope)),
     };
-    let (rows, mut first_prompts) = (rows?, first_prompts?);
+    let (rows, mut extras) = (rows?, extras?);
     // Reading the snapshots is most of the work: with many, half on a second thread.
     let mut jobs: Vec<TrackedJob> = if rows.len() < 1000 {
         rows.iter().map(StoredRow::read).collect()
@@ -253,7 +253,11 @@ pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, Jour
         })
     };
     for job in &mut jobs {
-        job.first_prompt = match first_prompts.remove(&job.id) {
+        job.changed_at = extras
+            .changed
+            .get(job.id.as_str())
+            .and_then(|&ms| DateTime::from_timestamp_millis(ms));
+        job.first_prompt = match extras.prompts.remove(&job.id) {
             Some(prompt) => Some(prompt),
             // Accepted after the second connection read (another process at that moment),
             // or never sent from here (tracked by id): asked for on its own.
@@ -263,7 +267,32 @@ pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, Jour
     Ok(jobs)
 }
 
-type Prompts = HashMap<String, String, foldhash::fast::RandomState>;
+type ById<T> = HashMap<String, T, foldhash::fast::RandomState>;
+
+/// What the start reads beside the jobs' rows: each job's first accepted prompt, and when
+/// a change of its status was last seen (for the list's "age of last change").
+struct Extras {
+    prompts: ById<String>,
+    changed: ById<i64>,
+}
+
+impl Extras {
+    fn read(conn: &Connection, scope: &Scope) -> Result<Self, JournalError> {
+        let mut changes = conn.prepare(
+            "SELECT job_id, MAX(observed_ms) FROM status_changes
+             WHERE service = ?1 AND project = ?2 GROUP BY job_id",
+        )?;
+        let changed = changes
+            .query_map(params![scope.service, scope.project], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            prompts: first_prompts(conn, scope)?,
+            changed,
+        })
+    }
+}
 
 /// A read-only second connection to the journal's file, or `None` when it cannot be
 /// opened (the caller then reads on its own).
@@ -279,13 +308,13 @@ fn second_reader(path: &str) -> Option<Connection> {
 
 /// The first accepted prompt of every job, in one pass over the index rather than a
 /// subquery per job.
-fn first_prompts(conn: &Connection, scope: &Scope) -> Result<Prompts, JournalError> {
+fn first_prompts(conn: &Connection, scope: &Scope) -> Result<ById<String>, JournalError> {
     let mut firsts = conn.prepare(
         "SELECT job_id, prompt FROM submissions
          WHERE service = ?1 AND project = ?2 AND outcome = 'accepted' AND job_id IS NOT NULL
          ORDER BY job_id, sent_ms, id",
     )?;
-    let mut prompts = Prompts::default();
+    let mut prompts = ById::default();
     let rows = firsts.query_map(params![scope.service, scope.project], |row| {
         Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
     })?;
@@ -352,6 +381,7 @@ impl StoredRow {
                 .and_then(|text| serde_json::from_str(text).ok()),
             seen_at: self.seen_ms.and_then(DateTime::from_timestamp_millis),
             first_prompt: None,
+            changed_at: None,
         }
     }
 }

@@ -46,6 +46,17 @@ pub enum Action {
     ChoiceLeft,
     ChoiceRight,
     Apply,
+    /// `/`: filter the list as you type, or search the detail's text.
+    Search,
+    /// `s`: sort the list by the next column.
+    SortNext,
+    /// `S`: the same sort the other way.
+    SortReverse,
+    /// Esc in a list: drop the filter.
+    ClearFilter,
+    /// `n` / `N` in the detail: the next or previous match of the search.
+    NextMatch,
+    PrevMatch,
 }
 
 impl Action {
@@ -190,6 +201,15 @@ pub const JOBS: &[Binding] = &[
     bind!([ch('x')], "x", "untrack (history is kept)", Untrack),
     bind!([ch('y')], "y", "copy PR link or id", Copy),
     bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
+    bind!([ch('/')], "/", "filter as you type", Search),
+    bind!([ch('s')], "s", "sort by the next column", SortNext),
+    bind!([ch('S')], "S", "reverse the sort", SortReverse),
+    bind!(
+        [(KeyCode::Esc, NONE)],
+        "Esc",
+        "clear the filter",
+        ClearFilter
+    ),
 ];
 
 pub const DETAIL: &[Binding] = &[
@@ -208,6 +228,9 @@ pub const DETAIL: &[Binding] = &[
     bind!([ch('m')], "m", "follow-up to this job", FollowUp),
     bind!([ch('y')], "y", "copy PR link or id", Copy),
     bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
+    bind!([ch('/')], "/", "search the text", Search),
+    bind!([ch('n')], "n", "next match", NextMatch),
+    bind!([ch('N')], "N", "previous match", PrevMatch),
 ];
 
 pub const COMPOSER: &[Binding] = &[

@@ -126,6 +126,8 @@ impl Console {
             poll_interval: poll,
             hourly_limit: 100,
             seed: 1,
+            columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
+            mouse: true,
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again

@@ -85,7 +85,13 @@ impl App {
             | Action::PrevField
             | Action::ChoiceLeft
             | Action::ChoiceRight
-            | Action::Apply => {}
+            | Action::Apply
+            | Action::Search
+            | Action::SortNext
+            | Action::SortReverse
+            | Action::ClearFilter
+            | Action::NextMatch
+            | Action::PrevMatch => {}
         }
     }
 

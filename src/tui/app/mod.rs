@@ -6,11 +6,15 @@ mod composer;
 mod connection;
 mod cursor;
 mod forms;
+mod job_list;
 mod jobs;
 mod keys;
+mod mouse;
 mod options;
 pub(crate) mod poll;
 mod rate;
+mod search;
+pub mod table;
 mod track;
 mod viewport;
 mod visitors;
@@ -27,13 +31,15 @@ pub use composer::Composer;
 use connection::RowsChange;
 pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
-pub use jobs::{JobDetail, JobList, JobRow, short_id};
+pub use job_list::{JobList, JobRow, JobSort};
+pub use jobs::{JobDetail, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
-pub use options::{ConsoleOptions, NotifyMode};
+pub use options::{ConsoleOptions, JobColumn, NotifyMode, UnknownColumn};
 pub use rate::{CallClass, RatePauses};
+pub use search::{DetailSearch, Found};
 pub use track::unsure_submission;
 use viewport::scrolled;
-pub use viewport::{TextExtent, Viewport};
+pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{
     BarScale, DateRange, PAGE_SIZES, PageLoad, Shown, VisitorsTable, export_end_text, stopped_text,
 };
@@ -144,6 +150,7 @@ impl App {
     /// What the frame just drawn measured: the loop hands it over after each draw.
     pub fn set_viewport(&mut self, viewport: Viewport) {
         self.viewport = viewport;
+        self.adopt_found();
     }
 
     /// Whether something visible changed since the last call (and forgets it).
@@ -294,7 +301,8 @@ impl App {
                 self.dirty = true;
             }
             Event::FocusGained => self.dirty = true,
-            _ => {}
+            Event::Mouse(mouse) => self.dirty |= self.on_mouse(mouse, now, effects),
+            Event::FocusLost => {}
         }
     }
 
@@ -316,6 +324,10 @@ impl App {
     fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
         if self.too_small() {
             self.on_key_too_small(key, effects);
+            return;
+        }
+        if self.on_typing_key(key) {
+            self.dirty = true;
             return;
         }
         let context = self.context();
@@ -389,6 +401,7 @@ impl App {
         if pane == Pane::Composer && self.config.read_only {
             return;
         }
+        self.keep_filter();
         self.focus = pane;
         match pane {
             Pane::Visitors if self.visitors.wants_first_page() => {

@@ -4,6 +4,8 @@
 mod composer;
 mod connection;
 mod keys;
+mod lists;
+mod mouse;
 mod track;
 mod visitors;
 
@@ -34,6 +36,8 @@ pub(super) fn config() -> ConsoleOptions {
         poll_interval: Duration::from_secs(3),
         hourly_limit: 100,
         seed: 7,
+        columns: JobColumn::DEFAULT.to_vec(),
+        mouse: true,
     }
 }
 
@@ -54,6 +58,7 @@ pub(super) fn tracked(id: &str, status: &str, created_min: i64) -> TrackedJob {
         id: id.into(),
         snapshot: Some(job(id, status, created_min)),
         seen_at: None,
+        changed_at: None,
         first_prompt: Some(format!("prompt of {id}")),
     }
 }
