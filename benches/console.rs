@@ -14,7 +14,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use docdeck::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use docdeck::journal::{Journal, Scope, SentPrompt, StatusChange, SubmissionKind, TrackedJob};
-use docdeck::tui::app::{App, ConsoleOptions, NotifyMode};
+use docdeck::tui::app::{App, ConsoleOptions, NotifyMode, Prefs};
 use docdeck::tui::message::{Budget, Clock, Msg, Startup};
 use docdeck::tui::view::theme::Theme;
 use docdeck::tui::view::{ViewContext, ViewMemory, draw};
@@ -34,6 +34,7 @@ fn config() -> ConsoleOptions {
         poll_interval: Duration::from_secs(3),
         hourly_limit: 100,
         seed: 7,
+        prefs: Prefs::default(),
     }
 }
 
@@ -107,7 +108,7 @@ fn full_redraw(c: &mut Criterion, name: &str, app: &App, base: Instant) {
     let cx = ViewContext {
         wall: Utc::now(),
         mono: base,
-        theme: Theme { color: true },
+        theme: Theme::default(),
         utc: true,
     };
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();

@@ -8,7 +8,7 @@ use std::time::Duration;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use docdeck::journal::{Journal, Scope};
 use docdeck::server::RunningServer;
-use docdeck::tui::app::{App, ConsoleOptions, NotifyMode};
+use docdeck::tui::app::{App, ConsoleOptions, NotifyMode, Prefs};
 use docdeck::tui::effects::Services;
 use docdeck::tui::terminal::Host;
 use docdeck::tui::view::theme::Theme;
@@ -126,6 +126,7 @@ impl Console {
             poll_interval: poll,
             hourly_limit: 100,
             seed: 1,
+            prefs: Prefs::default(),
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again
@@ -137,7 +138,7 @@ impl Console {
         };
         let (screen_tx, screen) = watch::channel(String::new());
         let options = LoopOptions {
-            theme: Theme { color: false },
+            theme: Theme::default().without_color(),
             utc: true,
             editor: editor.into(),
             on_frame: Some(Box::new(move |buffer| {

@@ -29,7 +29,7 @@ pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub use jobs::{JobDetail, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
-pub use options::{ConsoleOptions, NotifyMode};
+pub use options::{AlertCommand, ConsoleOptions, NotifyMode, Prefs};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
 use viewport::scrolled;
@@ -38,7 +38,7 @@ pub use visitors::{
     BarScale, DateRange, PAGE_SIZES, PageLoad, Shown, VisitorsTable, export_end_text, stopped_text,
 };
 
-use super::keymap::{self, Action, KeyContext};
+use super::keymap::{Action, KeyContext, Keymap};
 use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
 use poll::{Cadences, FirstRead, Scheduler};
 
@@ -319,7 +319,7 @@ impl App {
             return;
         }
         let context = self.context();
-        let action = keymap::action(context, key);
+        let action = self.config.prefs.keymap.action(context, key);
         match (context, action) {
             (_, Some(action)) if self.refused_read_only(action) => {}
             (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
@@ -447,6 +447,12 @@ impl App {
             self.notify(NoticeKind::Warning, set_aside);
         }
         self.dirty = true;
+    }
+
+    /// The keys in force, for the help and the hints.
+    #[must_use]
+    pub fn keymap(&self) -> &Keymap {
+        &self.config.prefs.keymap
     }
 
     pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {

@@ -12,7 +12,7 @@ use super::*;
 mod jobs;
 use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
-use crate::tui::app::{ConsoleOptions, NotifyMode};
+use crate::tui::app::{ConsoleOptions, NotifyMode, Prefs};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
 mod composer;
@@ -136,6 +136,7 @@ impl Scene {
             poll_interval: Duration::from_secs(3),
             hourly_limit: 100,
             seed: 7,
+            prefs: Prefs::default(),
         };
         let mut scene = Self {
             app: App::new(config),
@@ -189,7 +190,7 @@ impl Scene {
         let cx = ViewContext {
             wall: wall(),
             mono: self.base,
-            theme: Theme { color: true },
+            theme: Theme::default(),
             utc: true,
         };
         let mut memory = self.memory.borrow_mut();
@@ -292,7 +293,7 @@ fn no_color_draws_without_any_colour_but_keeps_every_status_word() {
     let cx = ViewContext {
         wall: wall(),
         mono: scene.base,
-        theme: Theme { color: false },
+        theme: Theme::default().without_color(),
         utc: true,
     };
     terminal
