@@ -134,9 +134,12 @@ impl App {
             return;
         }
         self.composer.move_text_to(DraftKey::NewJob, effects);
+        let send = self
+            .keymap()
+            .key_or_name(KeyContext::Composer, Action::Send);
         self.notify(
             NoticeKind::Info,
-            "the text is now the new-job draft: Ctrl+S creates a job with it",
+            format!("the text is now the new-job draft: {send} creates a job with it"),
         );
     }
 }

@@ -114,6 +114,13 @@ impl App {
     #[must_use]
     pub fn new(config: ConsoleOptions) -> Self {
         let poll = Scheduler::new(Cadences::with_interval(config.poll_interval), config.seed);
+        // What was printed before the screen opened is seen only after quitting: said
+        // again here, from the first frame.
+        let warnings = &config.prefs.warnings;
+        let notice = (!warnings.is_empty()).then(|| Notice {
+            kind: NoticeKind::Warning,
+            text: warnings.join(" · "),
+        });
         Self {
             focus: Pane::Jobs,
             overlay: None,
@@ -129,7 +136,7 @@ impl App {
             display_due: None,
             ages_due: None,
             budget: Budget::default(),
-            notice: None,
+            notice,
             loaded: false,
             quit: false,
             size: None,
@@ -163,6 +170,7 @@ impl App {
                     || self.display_due.is_some_and(|due| due <= now.mono);
             }
             Msg::ConnectionChecked(result) => self.on_link_checked(result, now),
+            Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, err.to_string()),
             Msg::OpenFailed { url, reason } => {
                 effects.push(Effect::Tty(Tty::Copy(url)));
                 self.notify(
@@ -355,9 +363,12 @@ impl App {
                 let paused = !self.poll.is_paused();
                 self.poll.set_paused(paused);
                 let text = if paused {
-                    "polling paused: P resumes"
+                    let key = self
+                        .keymap()
+                        .key_or_name(KeyContext::Jobs, Action::TogglePause);
+                    format!("polling paused: {key} resumes")
                 } else {
-                    "polling resumed"
+                    "polling resumed".to_owned()
                 };
                 self.notify(NoticeKind::Info, text);
             }
@@ -444,7 +455,15 @@ impl App {
         }
         self.budget = startup.budget;
         if let Some(set_aside) = startup.set_aside {
-            self.notify(NoticeKind::Warning, set_aside);
+            // After the warnings of the start, if they are still shown.
+            let text = match &self.notice {
+                Some(Notice {
+                    kind: NoticeKind::Warning,
+                    text,
+                }) => format!("{text} · {set_aside}"),
+                _ => set_aside,
+            };
+            self.notify(NoticeKind::Warning, text);
         }
         self.dirty = true;
     }

@@ -221,6 +221,16 @@ impl Keymap {
     }
 }
 
+impl Keymap {
+    /// The key that does `action` in `context`, for a message that tells the person to
+    /// press it; an action no key does is named as such, so the message stays true.
+    #[must_use]
+    pub fn key_or_name(&self, context: KeyContext, action: Action) -> String {
+        self.key(context, action)
+            .unwrap_or_else(|| format!("{} (no key bound)", action.name()))
+    }
+}
+
 /// Applies one `[keys.<name>]` table to its bindings, then refuses a key bound twice.
 fn apply(name: &str, bindings: &mut Vec<Bound>, mine: &[&KeyOverride]) -> Result<(), KeymapError> {
     // Where each action came from: the line of the person's entry, if it is theirs.

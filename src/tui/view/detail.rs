@@ -7,11 +7,41 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
+use super::hints::{Hints, join};
 use super::wrap::wrap;
 use crate::api::JobStatus;
 use crate::journal::SubmissionKind;
 use crate::text::sanitize;
 use crate::tui::app::{App, JobDetail, TextExtent};
+use crate::tui::keymap::{Action, KeyContext};
+
+/// The detail's key hints, longest first, with the keys in force; `update` has the
+/// follow-up refused under `--read-only`, so it is not offered there.
+fn detail_hints(app: &App) -> Vec<String> {
+    let keys = Hints::new(app.keymap(), KeyContext::Detail);
+    let close = keys.one(Action::Close, "close");
+    let scroll = keys.pair(Action::Down, Action::Up, "scroll");
+    let page = keys
+        .pair(Action::Down, Action::Up, "")
+        .zip(keys.key(Action::NextPage))
+        .map(|(pair, page)| format!("{pair}{page} scroll"));
+    let follow = (!app.config.read_only)
+        .then(|| keys.one(Action::FollowUp, "follow-up"))
+        .flatten();
+    let copy = keys.one(Action::Copy, "copy");
+    let open = keys.one(Action::OpenLink, "open");
+    let help = Hints::new(app.keymap(), KeyContext::Detail).one(Action::Help, "keys");
+    [
+        join([close.clone(), page, follow.clone(), copy.clone(), open]),
+        join([close.clone(), scroll, follow.clone(), copy]),
+        join([close.clone(), follow, help.clone()]),
+        join([close.clone(), help]),
+        join([close]),
+    ]
+    .into_iter()
+    .map(|hint| format!(" {hint} "))
+    .collect()
+}
 
 /// Draws the detail; returns how it scrolls as drawn.
 pub fn draw(
@@ -41,31 +71,17 @@ pub fn draw(
     let below_marker = (below > 0).then(|| format!(" ↓ {below} more "));
     // The longest key hint that fits beside the marker (`?` lists them all).
     let room = columns.saturating_sub(below_marker.as_deref().map_or(0, super::wrap::width) + 2);
-    let hints: &[&str] = if app.config.read_only {
-        &[
-            " Esc close · j/k PgDn scroll · y copy · o open ",
-            " Esc close · j/k scroll · y copy ",
-            " Esc close · ? keys ",
-        ]
-    } else {
-        &[
-            " Esc close · j/k PgDn scroll · m follow-up · y copy · o open ",
-            " Esc close · j/k scroll · m follow-up · y copy ",
-            " Esc close · m follow-up · ? keys ",
-            " Esc close · ? keys ",
-        ]
-    };
-    let hint = hints
-        .iter()
+    let hint = detail_hints(app)
+        .into_iter()
         .find(|h| super::wrap::width(h) <= room)
-        .unwrap_or(&" Esc ");
+        .unwrap_or_default();
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(
             format!(" Job {} ", crate::tui::app::short_id(&detail.id)),
             theme.accent(),
         ))
-        .title_bottom(Line::from(Span::styled(*hint, theme.dim())).right_aligned());
+        .title_bottom(Line::from(Span::styled(hint, theme.dim())).right_aligned());
     if scroll > 0 {
         block = block.title(
             Line::from(Span::styled(format!(" ↑ {scroll} more "), theme.dim())).right_aligned(),

@@ -11,10 +11,33 @@ use super::wrap::fit;
 use crate::text::{age, sanitize};
 use crate::tui::app::short_id;
 use crate::tui::app::{App, JobRow, unsure_submission};
+use crate::tui::keymap::{Action, KeyContext};
 
 /// Widths from which more columns are shown: the model, then the whole PR link.
 const WIDE: u16 = 110;
 const WIDEST: u16 = 170;
+
+/// What to do with no jobs, with the keys in force.
+fn empty_hint(app: &App) -> String {
+    let keys = super::hints::Hints::new(app.keymap(), KeyContext::Jobs);
+    let new = keys
+        .key(Action::NewJob)
+        .filter(|_| !app.config.read_only)
+        .map(|key| format!(" `{key}` writes a prompt for a new job."));
+    let track = keys
+        .key(Action::Track)
+        .map(|key| format!(" `{key}` tracks an existing job by its id."));
+    let empty = if app.config.read_only {
+        "No tracked jobs."
+    } else {
+        "No tracked jobs yet."
+    };
+    format!(
+        "{empty}{}{}",
+        new.unwrap_or_default(),
+        track.unwrap_or_default()
+    )
+}
 
 pub fn draw(
     frame: &mut Frame<'_>,
@@ -33,11 +56,7 @@ pub fn draw(
         .borders(Borders::TOP)
         .title(Span::styled(title, cx.theme.bold()));
     if list.rows.is_empty() {
-        let hint = if app.config.read_only {
-            "No tracked jobs. `a` tracks an existing job by its id."
-        } else {
-            "No tracked jobs yet. `n` writes a prompt for a new job; `a` tracks an existing job by its id."
-        };
+        let hint = empty_hint(app);
         frame.render_widget(
             Paragraph::new(hint).block(block).wrap(Wrap { trim: true }),
             area,

@@ -4,6 +4,7 @@
 mod composer;
 mod connection;
 mod keys;
+mod prefs;
 mod track;
 mod visitors;
 
