@@ -16,6 +16,7 @@ use crate::tui::app::{ConsoleOptions, NotifyMode, Prefs};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
 mod composer;
+mod themes;
 mod visitors;
 
 fn wall() -> DateTime<Utc> {
@@ -126,6 +127,11 @@ struct Scene {
 
 impl Scene {
     fn new() -> Self {
+        Self::with_prefs(Prefs::default())
+    }
+
+    /// The scene with the person's own keys (or alert, or warnings).
+    fn with_prefs(prefs: Prefs) -> Self {
         let config = ConsoleOptions {
             profile: Some("work".into()),
             project: "acme-docs".into(),
@@ -136,7 +142,7 @@ impl Scene {
             poll_interval: Duration::from_secs(3),
             hourly_limit: 100,
             seed: 7,
-            prefs: Prefs::default(),
+            prefs,
         };
         let mut scene = Self {
             app: App::new(config),
@@ -186,18 +192,25 @@ impl Scene {
     }
 
     fn render(&self, width: u16, height: u16) -> String {
+        self.draw_in(width, height, Theme::default())
+            .backend()
+            .to_string()
+    }
+
+    /// The frame drawn with `theme`, its styles and all.
+    fn draw_in(&self, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         let cx = ViewContext {
             wall: wall(),
             mono: self.base,
-            theme: Theme::default(),
+            theme,
             utc: true,
         };
         let mut memory = self.memory.borrow_mut();
         terminal
             .draw(|frame| draw(frame, &self.app, &cx, &mut memory))
             .unwrap();
-        terminal.backend().to_string()
+        terminal
     }
 }
 
