@@ -101,7 +101,19 @@ impl Console {
         poll: Duration,
         journal: Arc<Mutex<Journal>>,
         editor: &str,
+        size: (u16, u16),
+    ) -> Self {
+        Self::open_with_prefs(base_url, poll, journal, editor, size, Prefs::default())
+    }
+
+    /// The console with the person's own keys, alert command or start-up warnings.
+    pub fn open_with_prefs(
+        base_url: &str,
+        poll: Duration,
+        journal: Arc<Mutex<Journal>>,
+        editor: &str,
         (width, height): (u16, u16),
+        prefs: Prefs,
     ) -> Self {
         let scope = Scope {
             service: base_url.to_owned(),
@@ -126,7 +138,7 @@ impl Console {
             poll_interval: poll,
             hourly_limit: 100,
             seed: 1,
-            prefs: Prefs::default(),
+            prefs,
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again
