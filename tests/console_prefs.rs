@@ -169,3 +169,52 @@ async fn warnings_of_the_start_are_on_screen_when_it_opens() {
     console.quit().await;
     server.shutdown().await;
 }
+
+#[test]
+fn a_mistake_in_the_keys_or_colours_stops_docdeck_at_its_line() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config.toml");
+    let cases = [
+        (
+            "[keys.jobs]\nup = \"k\"\ndown = \"n\"\n",
+            "line 3: the key n is bound to both down",
+        ),
+        (
+            "[keys.jobs]\nsned = \"x\"\n",
+            "line 2: \"sned\" is not an action of [keys.jobs]",
+        ),
+        (
+            "\n[keys.job]\ndown = \"j\"\n",
+            "line 3: there is no [keys.job]",
+        ),
+        (
+            "[keys.global]\nquit = \"ctlr-q\"\n",
+            "line 2: cannot read the key \"ctlr-q\"",
+        ),
+        (
+            "theme = \"solarized\"\n",
+            "line 1: there is no theme \"solarized\"",
+        ),
+        (
+            "[theme.styles]\nselected = \"blak\"\n",
+            "line 2: the style of selected",
+        ),
+    ];
+    for (text_of_file, expected) in cases {
+        std::fs::write(&config, text_of_file).unwrap();
+        let out = common::docdeck_command(home.path())
+            .env("DOCDECK_CONFIG", &config)
+            .env("DOCDECK_PROJECT_ID", "p1")
+            .env("DOCDECK_API_KEY", "mint_x_0123456789")
+            .env("DOCDECK_BASE_URL", "http://127.0.0.1:9")
+            .output()
+            .unwrap();
+        let err = common::text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("{}, {expected}", config.display())),
+            "{err}"
+        );
+        assert!(!err.contains("needs a terminal"), "{err}");
+    }
+}

@@ -53,6 +53,10 @@ pub struct DemoArgs {
 pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     let overrides_ctx =
         Setup::load(client_args).map_err(|err| explain_missing(client_args, err))?;
+    let settings = &overrides_ctx.settings;
+    // A mistake in the keys or colours stops the start before anything else is done.
+    let (mut prefs, theme) =
+        super::console_prefs::resolve(&settings.preferences, &settings.config_path)?;
     tracing::debug!("start: settings read");
     // The journal first, and its start-up read at once: it overlaps the client's set-up
     // (the system's root certificates) and the terminal's.
@@ -63,9 +67,6 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     let (client, warnings) = overrides_ctx.client_and_warnings()?;
     tracing::debug!("start: client ready");
     require_terminal()?;
-    let settings = &overrides_ctx.settings;
-    let (mut prefs, theme) =
-        super::console_prefs::resolve(&settings.preferences, &settings.config_path)?;
     prefs.warnings = warnings;
     let mut config = config(
         &overrides_ctx.scope,

@@ -53,7 +53,7 @@ pub fn for_demo() -> (Prefs, Theme) {
     match read {
         Ok(found) => found,
         Err(err) => {
-            let warning = format!("{err}; the demo uses the default keys and colours");
+            let warning = format!("the demo uses the default keys and colours: {err}");
             super::warn(&warning);
             let (mut prefs, theme) = (Prefs::default(), Theme::default());
             prefs.warnings.push(warning);
