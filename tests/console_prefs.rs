@@ -218,3 +218,39 @@ fn a_mistake_in_the_keys_or_colours_stops_docdeck_at_its_line() {
         assert!(!err.contains("needs a terminal"), "{err}");
     }
 }
+
+#[test]
+fn doctor_names_a_mistake_in_the_keys_and_says_what_is_in_force() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("config.toml");
+    let doctor = || {
+        common::docdeck_command(home.path())
+            .env("DOCDECK_CONFIG", &config)
+            .env("DOCDECK_BASE_URL", "http://127.0.0.1:9")
+            .arg("doctor")
+            .output()
+            .unwrap()
+    };
+    std::fs::write(&config, "[keys.jobs]\nup = \"k\"\ndown = \"n\"\n").unwrap();
+    let out = doctor();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = common::text(&out.stdout);
+    let console = stdout.lines().find(|l| l.contains("console")).unwrap();
+    assert!(console.starts_with("FAIL"), "{stdout}");
+    assert!(
+        console.contains("line 3: the key n is bound to both"),
+        "{console}"
+    );
+    assert!(console.contains("Your own keys"), "{console}");
+
+    std::fs::write(&config, "theme = \"dark\"\nnotify_command = [\"notify-send\", \"docdeck\"]\n[keys.global]\nquit = \"ctrl-q\"\n").unwrap();
+    let stdout = common::text(&doctor().stdout);
+    let console = stdout.lines().find(|l| l.contains("console")).unwrap();
+    assert!(console.starts_with("ok"), "{stdout}");
+    assert!(
+        console.ends_with(
+            "1 key setting of your own · theme dark · notify_command notify-send docdeck"
+        ),
+        "{console}"
+    );
+}

@@ -6,7 +6,7 @@
 mod agent_args;
 mod args;
 mod console;
-mod console_prefs;
+pub(crate) mod console_prefs;
 mod demo_agent;
 mod doctor;
 mod import;
