@@ -116,12 +116,7 @@ async fn notify_command_gets_the_finished_job_in_its_environment() {
     console
         .wait_for("the empty list", |s| s.contains("No tracked jobs yet"))
         .await;
-    console.key(KeyCode::Char('n'));
-    console
-        .wait_for("the composer", |s| s.contains("New job"))
-        .await;
-    console.type_text("Document the webhooks");
-    console.ctrl('s');
+    console.start_job("Document the webhooks").await;
     let env = wait_for_file(&out).await;
     let env: HashMap<String, String> = env
         .split(|b| *b == 0)

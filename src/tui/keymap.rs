@@ -96,6 +96,18 @@ pub enum KeyContext {
     Help,
 }
 
+impl KeyContext {
+    /// Every place keys are read.
+    pub const ALL: [Self; 6] = [
+        Self::Jobs,
+        Self::Composer,
+        Self::Visitors,
+        Self::Detail,
+        Self::Form,
+        Self::Help,
+    ];
+}
+
 /// One binding: the keys, how help shows them, what they do.
 #[derive(Clone, Copy)]
 pub struct Binding {

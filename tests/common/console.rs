@@ -200,6 +200,15 @@ impl Console {
             .unwrap();
     }
 
+    /// From the jobs list: `n`, the prompt, Ctrl+S.
+    pub async fn start_job(&mut self, prompt: &str) {
+        self.key(KeyCode::Char('n'));
+        self.wait_for("the composer", |s| s.contains("New job"))
+            .await;
+        self.type_text(prompt);
+        self.ctrl('s');
+    }
+
     pub fn type_text(&self, text: &str) {
         for c in text.chars() {
             self.key(if c == '\n' {

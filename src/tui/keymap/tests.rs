@@ -28,15 +28,10 @@ fn char_key(c: char) -> KeyEvent {
 
 #[test]
 fn every_action_of_the_tables_has_a_name() {
-    let contexts = [
-        KeyContext::Jobs,
-        KeyContext::Composer,
-        KeyContext::Visitors,
-        KeyContext::Detail,
-        KeyContext::Form,
-        KeyContext::Help,
-    ];
-    let defaults = contexts.iter().flat_map(|c| bindings(*c)).chain(GLOBAL);
+    let defaults = KeyContext::ALL
+        .iter()
+        .flat_map(|c| bindings(*c))
+        .chain(GLOBAL);
     for binding in defaults {
         let name = binding.action.name();
         assert_eq!(Action::from_name(name), Some(binding.action), "{name}");

@@ -89,20 +89,13 @@ pub struct Keymap {
 impl Default for Keymap {
     /// docdeck's own keys, as the tables of `keymap.rs` have them.
     fn default() -> Self {
-        let own = [
-            KeyContext::Jobs,
-            KeyContext::Composer,
-            KeyContext::Visitors,
-            KeyContext::Detail,
-            KeyContext::Form,
-            KeyContext::Help,
-        ]
-        .into_iter()
-        .map(|context| {
-            let table = super::bindings(context).iter().map(Bound::from_default);
-            (context, table.collect())
-        })
-        .collect();
+        let own = KeyContext::ALL
+            .into_iter()
+            .map(|context| {
+                let table = super::bindings(context).iter().map(Bound::from_default);
+                (context, table.collect())
+            })
+            .collect();
         Self::from_tables(own, GLOBAL.iter().map(Bound::from_default).collect())
     }
 }
