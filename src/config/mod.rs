@@ -17,7 +17,7 @@ use thiserror::Error;
 
 pub use precedence::{Origin, Origins};
 use precedence::{key_source, poll_interval};
-pub use prefs::{KeyOverride, Located, Preferences, PrefsError, StyleOverride};
+pub use prefs::{KeyOverride, Located, Preferences, PrefsError, StyleOverride, read_preferences};
 pub use secret::Secret;
 
 /// Base URL of the hosted service.
@@ -116,26 +116,6 @@ struct FileConfig {
     /// The file as read, for the lines of the settings above.
     #[serde(skip)]
     text: String,
-}
-
-impl FileConfig {
-    /// The person's settings, with `notify_command` of `profile` before the file's.
-    fn preferences(&self, profile: &Profile, path: &Path) -> Result<Preferences, ConfigError> {
-        let located = |error| ConfigError::Preference {
-            path: path.to_path_buf(),
-            error,
-        };
-        let mut found =
-            prefs::read(&self.text, &self.keys, self.theme.as_ref()).map_err(located)?;
-        found.notify_command = profile
-            .notify_command
-            .as_ref()
-            .or(self.notify_command.as_ref())
-            .map(|value| prefs::notify_command(&self.text, value))
-            .transpose()
-            .map_err(located)?;
-        Ok(found)
-    }
 }
 
 /// Where the key comes from. A command is only run when the key is needed.
@@ -345,16 +325,6 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     })?;
     file.text = text;
     Ok(file)
-}
-
-/// The person's settings of the file at `path` (the default one when `None`), for the
-/// demo, which reads nothing else of the file. A missing file gives the defaults.
-pub fn read_preferences(path: Option<&Path>) -> Result<Preferences, ConfigError> {
-    let path = match path {
-        Some(path) => path.to_path_buf(),
-        None => default_config_path()?,
-    };
-    read_file(&path)?.preferences(&Profile::default(), &path)
 }
 
 fn pick_profile(

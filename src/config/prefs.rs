@@ -5,10 +5,46 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::Path;
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use toml::Spanned;
+
+use super::{ConfigError, FileConfig, Profile};
+
+/// The person's settings of the file at `path` (the default one when `None`), for the
+/// demo, which reads nothing else of the file. A missing file gives the defaults.
+pub fn read_preferences(path: Option<&Path>) -> Result<Preferences, ConfigError> {
+    let path = match path {
+        Some(path) => path.to_path_buf(),
+        None => super::default_config_path()?,
+    };
+    super::read_file(&path)?.preferences(&Profile::default(), &path)
+}
+
+impl FileConfig {
+    /// The person's settings, with `notify_command` of `profile` before the file's.
+    pub(super) fn preferences(
+        &self,
+        profile: &Profile,
+        path: &Path,
+    ) -> Result<Preferences, ConfigError> {
+        let located = |error| ConfigError::Preference {
+            path: path.to_path_buf(),
+            error,
+        };
+        let mut found = read(&self.text, &self.keys, self.theme.as_ref()).map_err(located)?;
+        found.notify_command = profile
+            .notify_command
+            .as_ref()
+            .or(self.notify_command.as_ref())
+            .map(|value| notify_command(&self.text, value))
+            .transpose()
+            .map_err(located)?;
+        Ok(found)
+    }
+}
 
 /// A value of the file and the line it is on (1 for the first line).
 #[derive(Debug, Clone, PartialEq, Eq)]
