@@ -14,7 +14,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use docdeck::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use docdeck::journal::{Journal, Scope, SentPrompt, StatusChange, SubmissionKind, TrackedJob};
-use docdeck::tui::app::{App, ConsoleOptions, NotifyMode};
+use docdeck::tui::app::{App, ConsoleOptions, NotifyMode, Prefs};
 use docdeck::tui::message::{Budget, Clock, Msg, Startup};
 use docdeck::tui::view::theme::Theme;
 use docdeck::tui::view::{ViewContext, ViewMemory, draw};
@@ -36,6 +36,7 @@ fn config() -> ConsoleOptions {
         seed: 7,
         columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
         mouse: true,
+        prefs: Prefs::default(),
     }
 }
 
@@ -110,7 +111,7 @@ fn full_redraw(c: &mut Criterion, name: &str, app: &App, base: Instant) {
     let cx = ViewContext {
         wall: Utc::now(),
         mono: base,
-        theme: Theme { color: true },
+        theme: Theme::default(),
         utc: true,
     };
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();

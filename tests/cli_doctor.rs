@@ -11,13 +11,14 @@ use std::process::Output;
 use common::{KEY, PROJECT, ServeProcess, cli_command, docdeck_command, text};
 
 const WRONG_KEY: &str = "mint_wrong_fedcba9876543210";
-const CHECKS: [&str; 12] = [
+const CHECKS: [&str; 13] = [
     "config",
     "profile",
     "base URL",
     "project",
     "key",
     "poll interval",
+    "console",
     "address",
     "service",
     "key accepted",

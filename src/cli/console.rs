@@ -57,6 +57,10 @@ pub struct DemoArgs {
 pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     let overrides_ctx =
         Setup::load(client_args).map_err(|err| explain_missing(client_args, err))?;
+    let settings = &overrides_ctx.settings;
+    // A mistake in the keys or colours stops the start before anything else is done.
+    let (mut prefs, theme) =
+        super::console_prefs::resolve(&settings.preferences, &settings.config_path)?;
     tracing::debug!("start: settings read");
     // The journal first, and its start-up read at once: it overlaps the client's set-up
     // (the system's root certificates) and the terminal's.
@@ -64,9 +68,9 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     let scope = Arc::new(overrides_ctx.scope.clone());
     let startup = crate::tui::effects::read_startup(&journal, &scope);
     tracing::debug!("start: journal open");
-    let client = overrides_ctx.client()?;
+    let (client, warnings) = overrides_ctx.client_and_warnings()?;
     tracing::debug!("start: client ready");
-    let settings = &overrides_ctx.settings;
+    prefs.warnings = warnings;
     let mut config = config(
         &overrides_ctx.scope,
         &settings.base_url,
@@ -75,13 +79,14 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     )?;
     config.profile.clone_from(&settings.profile);
     apply_profile(&mut config, settings)?;
+    config.prefs = prefs;
     require_terminal()?;
     let services = Services {
         client: Arc::new(client),
         journal,
         scope,
     };
-    open(config, services, Some(startup)).await
+    open(config, services, Some(startup), theme).await
 }
 
 /// Starts the local service on a free loopback port with a temporary in-memory database
@@ -115,14 +120,17 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     let mut journal = Journal::open_in_memory()?;
     // The seed's views are still being written: the visitors pane shows them loading.
     remember_seeded_jobs(&mut journal, &scope, &running.seeded_jobs)?;
-    // The demo reads no configuration file: a broken config.toml must not stop it.
-    let config = config(&scope, &base_url, Duration::from_secs(1), &args.console)?;
+    // The demo reads only the person's keys, colours and alert command of the config
+    // file: a broken config.toml must not stop it.
+    let (prefs, theme) = super::console_prefs::for_demo();
+    let mut config = config(&scope, &base_url, Duration::from_secs(1), &args.console)?;
+    config.prefs = prefs;
     let services = Services {
         client: Arc::new(client),
         journal: Arc::new(Mutex::new(journal)),
         scope: Arc::new(scope),
     };
-    let outcome = open(config, services, None).await;
+    let outcome = open(config, services, None, theme).await;
     // Nothing of the demo is kept, so quitting does not wait for answers still on their
     // way (with `--latency-ms` they could take seconds).
     let _ = tokio::time::timeout(Duration::from_millis(500), running.shutdown()).await;
@@ -228,6 +236,7 @@ fn config(
         seed: rand::random(),
         columns: JobColumn::DEFAULT.to_vec(),
         mouse: !args.no_mouse,
+        prefs: crate::tui::app::Prefs::default(),
     })
 }
 
@@ -262,15 +271,13 @@ async fn open(
     config: ConsoleOptions,
     services: Services,
     startup: Option<crate::tui::effects::StartupRead>,
+    theme: Theme,
 ) -> Outcome {
     let editor = std::env::var("VISUAL")
         .ok()
         .or_else(|| std::env::var("EDITOR").ok())
         .filter(|e| !e.trim().is_empty())
         .unwrap_or_else(|| "vi".to_owned());
-    let theme = Theme {
-        color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-    };
     let ended_by = crate::tui::run(App::new(config), services, startup, editor, theme)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;

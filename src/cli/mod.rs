@@ -6,6 +6,7 @@
 mod agent_args;
 mod args;
 mod console;
+pub(crate) mod console_prefs;
 mod demo_agent;
 mod doctor;
 mod import;

@@ -94,17 +94,25 @@ impl Setup {
 
     /// A client for the project, after checking the transport and getting the key.
     pub fn client(&self) -> Result<Client, CliError> {
+        self.client_and_warnings().map(|(client, _)| client)
+    }
+
+    /// A client, and every warning printed so far (the settings', the key's shape): the
+    /// console shows them again once its screen is open, where they are seen.
+    pub fn client_and_warnings(&self) -> Result<(Client, Vec<String>), CliError> {
         self.settings.check_transport()?;
         let key = self.settings.resolve_key()?;
+        let mut warnings = self.settings.warnings.clone();
         if let Some(warning) = key.shape_warning() {
             warn(&warning);
+            warnings.push(warning);
         }
         let options = ClientOptions::new(
             self.settings.base_url.clone(),
             self.scope.project.clone(),
             key,
         );
-        Ok(Client::new(options)?)
+        Ok((Client::new(options)?, warnings))
     }
 
     /// The journal in the data folder.

@@ -2,6 +2,7 @@
 //! profile in `config.toml`. The key is only ever held as a [`Secret`].
 
 mod precedence;
+mod prefs;
 mod secret;
 
 use std::collections::BTreeMap;
@@ -16,6 +17,7 @@ use thiserror::Error;
 
 pub use precedence::{Origin, Origins};
 use precedence::{key_source, poll_interval};
+pub use prefs::{KeyOverride, Located, Preferences, PrefsError, StyleOverride, read_preferences};
 pub use secret::Secret;
 
 /// Base URL of the hosted service.
@@ -51,6 +53,9 @@ pub enum ConfigError {
         "poll interval {value} (from {from}) is too short: use 500ms or more (the default is 3s), so that polling does not flood the service"
     )]
     PollIntervalTooShort { value: String, from: String },
+    /// A key, colour or alert setting of the wrong kind, with its line.
+    #[error("{path}, line {}: {}", .error.line, .error.message)]
+    Preference { path: PathBuf, error: PrefsError },
     #[error(
         "no project id: set DOCDECK_PROJECT_ID, pass --project, or add project_id to a profile in {0} (the API keys page of the dashboard shows it). To see docdeck working without an account, run `docdeck demo`"
     )]
@@ -98,6 +103,8 @@ pub struct Profile {
     pub columns: Option<Vec<String>>,
     /// Whether the console reads the mouse (default: on).
     pub mouse: Option<bool>,
+    /// This profile's alert command, instead of the file's top-level one.
+    pub notify_command: Option<toml::Spanned<toml::Value>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -106,6 +113,13 @@ struct FileConfig {
     default_profile: Option<String>,
     #[serde(default)]
     profiles: BTreeMap<String, Profile>,
+    #[serde(default)]
+    keys: prefs::RawKeys,
+    theme: Option<toml::Spanned<prefs::RawTheme>>,
+    notify_command: Option<toml::Spanned<toml::Value>>,
+    /// The file as read, for the lines of the settings above.
+    #[serde(skip)]
+    text: String,
 }
 
 /// Where the key comes from. A command is only run when the key is needed.
@@ -134,6 +148,8 @@ pub struct Settings {
     pub origins: Origins,
     /// Things the user should fix but that do not stop the command.
     pub warnings: Vec<String>,
+    /// Keys, colours and the alert command, for the console.
+    pub preferences: Preferences,
 }
 
 /// The folders docdeck uses, from the platform's conventions (XDG on Linux).
@@ -186,6 +202,7 @@ impl Settings {
             return Err(ConfigError::TwoKeys(profile_name.unwrap_or_default()));
         }
         let name = profile_name.as_deref();
+        let preferences = file.preferences(&profile, &config_path)?;
 
         let (base_url, base_url_origin) = precedence::first(
             ("--base-url", overrides.base_url.clone()),
@@ -221,6 +238,7 @@ impl Settings {
                 .into_iter()
                 .collect(),
             config_path,
+            preferences,
             origins: Origins {
                 config: config_origin,
                 profile: profile_origin,
@@ -311,10 +329,12 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
             });
         }
     };
-    toml::from_str(&text).map_err(|err| ConfigError::Parse {
+    let mut file: FileConfig = toml::from_str(&text).map_err(|err| ConfigError::Parse {
         path: path.to_path_buf(),
         reason: err.to_string().trim_end().to_owned(),
-    })
+    })?;
+    file.text = text;
+    Ok(file)
 }
 
 fn pick_profile(
@@ -418,5 +438,7 @@ fn run_key_command(command: &str) -> Result<Secret, ConfigError> {
     Ok(Secret::new(key))
 }
 
+#[cfg(test)]
+mod prefs_tests;
 #[cfg(test)]
 mod tests;

@@ -11,10 +11,12 @@ use chrono::Utc;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
+mod alert;
 mod export;
 mod jobs;
 mod opener;
 
+pub use alert::{Alert, AlertError};
 use jobs::{submit, track};
 pub use opener::open_url;
 use opener::opener;
@@ -264,6 +266,13 @@ impl Effects {
                 vec![Msg::ConnectionChecked(result.map(|_| ()))]
             }),
             Io::OpenUrl(url) => open_url(opener(), url, tx),
+            Io::Alert(alert) => spawn(tx, async move {
+                let env = |name: &str| std::env::var(name).ok();
+                match alert::run(*alert, &env).await {
+                    Ok(()) => Vec::new(),
+                    Err(err) => vec![Msg::AlertFailed(err)],
+                }
+            }),
         }
     }
 

@@ -1,10 +1,18 @@
 //! What each key means in each place. One table per context is both the dispatcher and
 //! the help overlay, so `?` always lists every binding that works.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+mod keys;
+mod names;
+#[cfg(test)]
+mod tests;
+mod user;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+
+pub use user::{Bound, Keymap, KeymapError};
 
 /// What a key asks for, before `update` decides what that means in the current state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     Quit,
     /// Ctrl+Z: give the terminal back and stop as a shell job (raw mode turns the key
@@ -89,7 +97,7 @@ impl Action {
 }
 
 /// Where keys are read: the focused pane, or an overlay on top of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyContext {
     Jobs,
     Composer,
@@ -97,6 +105,18 @@ pub enum KeyContext {
     Detail,
     Form,
     Help,
+}
+
+impl KeyContext {
+    /// Every place keys are read.
+    pub const ALL: [Self; 6] = [
+        Self::Jobs,
+        Self::Composer,
+        Self::Visitors,
+        Self::Detail,
+        Self::Form,
+        Self::Help,
+    ];
 }
 
 /// One binding: the keys, how help shows them, what they do.
@@ -127,7 +147,6 @@ const QUIT_CTRL_C: Binding = bind!(
     "quit (drafts are saved)",
     Quit
 );
-const HELP_F1: Binding = bind!([(KeyCode::F(1), NONE)], "F1", "this help", Help);
 const NEXT_PANE: Binding = bind!([(KeyCode::Tab, NONE)], "Tab", "next pane", NextPane);
 const PREV_PANE: Binding = bind!(
     [
@@ -146,8 +165,9 @@ const SUSPEND: Binding = bind!(
     Suspend
 );
 
-/// Keys that work everywhere but where text is typed (there, [`TYPING_GLOBAL`]). A
-/// place's own binding of the same key wins: `q` closes the detail and the help.
+/// Keys that work everywhere; where text is typed, only those that type none (see
+/// [`Keymap`]). A place's own binding of the same key wins: `q` closes the detail and the
+/// help.
 pub const GLOBAL: &[Binding] = &[
     bind!([ch('q')], "q", "quit (drafts are saved)", Quit),
     QUIT_CTRL_C,
@@ -161,9 +181,6 @@ pub const GLOBAL: &[Binding] = &[
     bind!([ch('P')], "P", "pause or resume polling", TogglePause),
     SUSPEND,
 ];
-
-/// The global keys that also work while typing: none of them is a character.
-pub const TYPING_GLOBAL: &[Binding] = &[QUIT_CTRL_C, HELP_F1, NEXT_PANE, PREV_PANE, SUSPEND];
 
 const PAGES: [Binding; 2] = [
     bind!(
@@ -328,7 +345,8 @@ pub const HELP: &[Binding] = &[
     PAGES[1],
 ];
 
-/// The bindings of a context, without the global ones.
+/// docdeck's own bindings of a context, without the global ones: the defaults the
+/// person's `[keys.<context>]` change (see [`Keymap`]).
 #[must_use]
 pub fn bindings(context: KeyContext) -> &'static [Binding] {
     match context {
@@ -339,54 +357,4 @@ pub fn bindings(context: KeyContext) -> &'static [Binding] {
         KeyContext::Form => FORM,
         KeyContext::Help => HELP,
     }
-}
-
-/// The global keys of a context: all of them, or only those that type no text where
-/// text is typed.
-#[must_use]
-pub fn globals(context: KeyContext) -> &'static [Binding] {
-    match context {
-        KeyContext::Jobs | KeyContext::Visitors | KeyContext::Detail | KeyContext::Help => GLOBAL,
-        KeyContext::Composer | KeyContext::Form => TYPING_GLOBAL,
-    }
-}
-
-/// Whether a global binding is reachable in `context` (some key of it is not taken by
-/// the context's own bindings), for the help.
-#[must_use]
-pub fn reachable(context: KeyContext, global: &Binding) -> bool {
-    global.keys.iter().any(|key| {
-        !bindings(context)
-            .iter()
-            .any(|b| b.keys.iter().any(|k| k == key))
-    })
-}
-
-/// What `key` means in `context`: the context's own binding first, then the global one.
-/// Key releases are ignored. Actions that write are returned under `--read-only` too, so
-/// that `update` can say why they do nothing.
-#[must_use]
-pub fn action(context: KeyContext, key: &KeyEvent) -> Option<Action> {
-    if key.kind == KeyEventKind::Release {
-        return None;
-    }
-    bindings(context)
-        .iter()
-        .chain(globals(context))
-        .find(|b| b.keys.iter().any(|k| matches(k, key)))
-        .map(|b| b.action)
-}
-
-fn matches(&(code, mods): &(KeyCode, KeyModifiers), key: &KeyEvent) -> bool {
-    // Terminals differ on whether `G` or `?` carry SHIFT; the character already says it.
-    let pressed = if matches!(key.code, KeyCode::Char(_)) {
-        key.modifiers - KeyModifiers::SHIFT
-    } else {
-        key.modifiers
-    };
-    let code_matches = match (code, key.code) {
-        (KeyCode::Char(a), KeyCode::Char(b)) if mods.contains(CTRL) => a.eq_ignore_ascii_case(&b),
-        (a, b) => a == b,
-    };
-    code_matches && pressed == mods
 }

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
 use super::editor::EditorError;
-use super::effects::LocalError;
+use super::effects::{Alert, AlertError, LocalError};
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
@@ -151,6 +151,9 @@ pub enum Msg {
     /// The answer to the start-up check of the key and project (a read of a job id that
     /// does not exist: 404 means both were accepted).
     ConnectionChecked(Result<(), ApiError>),
+    /// `notify_command` failed (could not start, exited with an error, ran too long):
+    /// said as a warning, so a broken alert does not go unnoticed.
+    AlertFailed(AlertError),
     /// The desktop's opener could not open `url` (it failed to start or exited with an
     /// error): the console copies the link instead.
     OpenFailed { url: String, reason: String },
@@ -268,6 +271,9 @@ pub enum Io {
     ReloadTracked,
     /// Opens a link with the desktop's opener; answers `OpenFailed` when it cannot.
     OpenUrl(String),
+    /// Runs `notify_command` for a job that reached a final status; answers
+    /// `AlertFailed` when it fails, nothing when it worked.
+    Alert(Box<Alert>),
 }
 
 /// What the loop does itself, because it owns the terminal.

@@ -7,7 +7,8 @@
 use std::io::{self, Stdout, Write as _};
 use std::sync::Once;
 
-use base64::Engine as _;
+use crossterm::Command as _;
+use crossterm::clipboard::CopyToClipboard;
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
@@ -211,6 +212,12 @@ impl Multiplexer {
                 out
             }
             Self::Screen => {
+                // screen ends its DCS at the first ST (ESC \): the escape inside ends
+                // with BEL instead.
+                let escape = match escape.strip_suffix(b"\x1b\\") {
+                    Some(body) => [body, b"\x07"].concat(),
+                    None => escape.to_vec(),
+                };
                 let mut out = Vec::new();
                 for chunk in escape.chunks(76) {
                     out.extend_from_slice(b"\x1bP");
@@ -223,11 +230,14 @@ impl Multiplexer {
     }
 }
 
-/// OSC 52: sets the clipboard of the terminal the user sits at, even over SSH.
+/// OSC 52: sets the clipboard of the terminal the user sits at, even over SSH. Written
+/// by crossterm's `CopyToClipboard`.
 #[must_use]
 pub fn osc52(text: &str) -> Vec<u8> {
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
-    format!("\x1b]52;c;{encoded}\x07").into_bytes()
+    let mut escape = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = CopyToClipboard::to_clipboard_from(text).write_ansi(&mut escape);
+    escape.into_bytes()
 }
 
 /// OSC 9: a desktop notification in terminals that support it (iTerm2, kitty, WezTerm,
@@ -244,7 +254,7 @@ mod tests {
 
     #[test]
     fn osc52_carries_the_text_in_base64() {
-        assert_eq!(osc52("hi"), b"\x1b]52;c;aGk=\x07");
+        assert_eq!(osc52("hi"), b"\x1b]52;c;aGk=\x1b\\");
     }
 
     #[test]
@@ -287,7 +297,7 @@ mod tests {
         let copy = Multiplexer::Tmux.clipboard(&osc52("hi"));
         assert_eq!(
             copy,
-            b"\x1b]52;c;aGk=\x07\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\".to_vec()
+            b"\x1b]52;c;aGk=\x1b\\\x1bPtmux;\x1b\x1b]52;c;aGk=\x1b\x1b\\\x1b\\".to_vec()
         );
     }
 
@@ -303,7 +313,10 @@ mod tests {
             assert!(inner.len() <= 76, "{piece:?}");
         }
         let joined: String = pieces.iter().map(|p| &p[2..]).collect();
-        assert_eq!(joined.into_bytes(), osc52(&long));
+        // Inside, the escape ends with BEL: an ST would end screen's DCS early.
+        let copy = osc52(&long);
+        let body = copy.strip_suffix(b"\x1b\\").unwrap();
+        assert_eq!(joined.into_bytes(), [body, b"\x07"].concat());
     }
 
     #[test]

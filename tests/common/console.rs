@@ -8,7 +8,7 @@ use std::time::Duration;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use docdeck::journal::{Journal, Scope};
 use docdeck::server::RunningServer;
-use docdeck::tui::app::{App, ConsoleOptions, NotifyMode};
+use docdeck::tui::app::{App, ConsoleOptions, NotifyMode, Prefs};
 use docdeck::tui::effects::Services;
 use docdeck::tui::terminal::Host;
 use docdeck::tui::view::theme::Theme;
@@ -101,7 +101,19 @@ impl Console {
         poll: Duration,
         journal: Arc<Mutex<Journal>>,
         editor: &str,
+        size: (u16, u16),
+    ) -> Self {
+        Self::open_with_prefs(base_url, poll, journal, editor, size, Prefs::default())
+    }
+
+    /// The console with the person's own keys, alert command or start-up warnings.
+    pub fn open_with_prefs(
+        base_url: &str,
+        poll: Duration,
+        journal: Arc<Mutex<Journal>>,
+        editor: &str,
         (width, height): (u16, u16),
+        prefs: Prefs,
     ) -> Self {
         let scope = Scope {
             service: base_url.to_owned(),
@@ -128,6 +140,7 @@ impl Console {
             seed: 1,
             columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
             mouse: true,
+            prefs,
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again
@@ -139,7 +152,7 @@ impl Console {
         };
         let (screen_tx, screen) = watch::channel(String::new());
         let options = LoopOptions {
-            theme: Theme { color: false },
+            theme: Theme::default().without_color(),
             utc: true,
             editor: editor.into(),
             on_frame: Some(Box::new(move |buffer| {
@@ -187,6 +200,15 @@ impl Console {
                 KeyModifiers::CONTROL,
             ))))
             .unwrap();
+    }
+
+    /// From the jobs list: `n`, the prompt, Ctrl+S.
+    pub async fn start_job(&mut self, prompt: &str) {
+        self.key(KeyCode::Char('n'));
+        self.wait_for("the composer", |s| s.contains("New job"))
+            .await;
+        self.type_text(prompt);
+        self.ctrl('s');
     }
 
     pub fn type_text(&self, text: &str) {

@@ -59,6 +59,7 @@ pub(crate) fn check(args: &ClientArgs) -> Found {
             settings.origins.poll_interval
         ),
     ));
+    checks.push(console(&settings));
     let credentials = match (project, key, sendable) {
         (Some(project), Some(key), true) => Ok((project, key)),
         (_, _, false) => Err("the key is not sent over plain http to another machine".into()),
@@ -73,6 +74,35 @@ pub(crate) fn check(args: &ClientArgs) -> Found {
             key_origin: settings.origins.key,
         }),
     }
+}
+
+/// The console's keys, colours and alert command: the console refuses to start on a
+/// mistake in them, so the doctor names it too.
+fn console(settings: &Settings) -> Check {
+    let prefs = &settings.preferences;
+    if let Err(err) = crate::cli::console_prefs::resolve(prefs, &settings.config_path) {
+        return Check::fail(
+            "console",
+            err.message,
+            "correct that line (the README's \"Your own keys\" and \"Colours\" say what each takes)",
+        );
+    }
+    let theme = prefs
+        .theme
+        .as_ref()
+        .map_or("terminal", |t| t.value.as_str());
+    let keys = match prefs.keys.len() {
+        0 => "the default keys".to_owned(),
+        n => format!(
+            "{n} key setting{} of your own",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    let alert = prefs.notify_command.as_ref().map_or_else(
+        || "no notify_command".to_owned(),
+        |argv| format!("notify_command {}", argv.join(" ")),
+    );
+    Check::ok("console", format!("{keys} · theme {theme} · {alert}"))
 }
 
 fn config_file(settings: &Settings) -> Check {
@@ -230,6 +260,9 @@ fn config_fix(err: &ConfigError) -> &'static str {
         }
         ConfigError::UnknownProfile { .. } => {
             "choose one of those with --profile or DOCDECK_PROFILE, or add [profiles.NAME] to the file"
+        }
+        ConfigError::Preference { .. } => {
+            "correct that line (the README's Configuration says what it takes)"
         }
         ConfigError::TwoKeys(_) => "keep api_key or api_key_command in that profile, not both",
         ConfigError::BaseUrl { .. } => {

@@ -12,7 +12,7 @@ use super::{App, CallClass, NoticeKind, Pane};
 use crate::api::{ApiError, JobStatus};
 use crate::text::normalize_newlines;
 use crate::tui::editor::EditorError;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, DraftKey, Effect, Io, Submitted, Tty};
 
 /// The prompt being written, the drafts of other targets, and a send in progress.
@@ -214,8 +214,12 @@ impl App {
         }
         let prompt = self.composer.text().trim().to_owned();
         if prompt.is_empty() {
-            self.composer.error =
-                Some("the prompt is empty: type what the agent should do, then Ctrl+S".to_owned());
+            let send = self
+                .keymap()
+                .key_or_name(KeyContext::Composer, Action::Send);
+            self.composer.error = Some(format!(
+                "the prompt is empty: type what the agent should do, then {send}"
+            ));
             return;
         }
         if let Some(why) = self.rate_refusal(CallClass::of_draft(&self.composer.target), now) {
@@ -329,7 +333,12 @@ impl App {
                         super::poll::FirstRead::Now,
                     );
                 }
-                self.composer.error = Some(submit_error(&err, &draft));
+                let keymap = self.keymap();
+                let keys = (
+                    keymap.key_or_name(KeyContext::Composer, Action::Send),
+                    keymap.key_or_name(KeyContext::Composer, Action::ToNewJob),
+                );
+                self.composer.error = Some(submit_error(&err, &draft, &keys));
             }
             Submitted::NotSent(reason) => {
                 self.composer.error = Some(format!(
@@ -362,18 +371,19 @@ impl App {
 }
 
 /// What the composer says when a send failed. A send that may have reached the service is
-/// never repeated on its own: the user is told how to check first.
-fn submit_error(err: &ApiError, draft: &DraftKey) -> String {
+/// never repeated on its own: the user is told how to check first. `keys` are those of
+/// send and of "to a new job", as the person has them.
+fn submit_error(err: &ApiError, draft: &DraftKey, (send, to_new): &(String, String)) -> String {
     if let (ApiError::Conflict { .. }, DraftKey::FollowUp(id)) = (err, draft) {
         // Sending again cannot help: an archived job takes no more follow-ups.
         return format!(
-            "{err}. Job {} takes no more follow-ups: Ctrl+N moves this text to a new-job \
+            "{err}. Job {} takes no more follow-ups: {to_new} moves this text to a new-job \
              draft.",
             short_id(id)
         );
     }
     if !err.may_have_reached_server() {
-        return format!("{err}. The text is kept: Ctrl+S sends it again.");
+        return format!("{err}. The text is kept: {send} sends it again.");
     }
     match draft {
         DraftKey::NewJob => format!(

@@ -261,6 +261,7 @@ impl RowsChange {
             | Msg::DraftNotSaved(_)
             | Msg::ConnectionChecked(_)
             | Msg::OpenFailed { .. }
+            | Msg::AlertFailed(_)
             | Msg::Terminate
             | Msg::Continued => Self::None,
         }

@@ -6,7 +6,8 @@ use super::{App, CallClass, NoticeKind, Overlay, Pane};
 use crate::api::{ApiError, Job, JobStatus};
 use crate::journal::{SentPrompt, StatusChange};
 use crate::text::sanitize;
-use crate::tui::keymap::Action;
+use crate::tui::effects::Alert;
+use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, DraftKey, Effect, Io, Tty};
 
 /// The opened job: its conversation and timeline come from the journal.
@@ -258,7 +259,10 @@ impl App {
                 // Reading again will not help until something changes: stop until `r`.
                 self.poll.stop(id);
                 self.jobs.upsert(JobRow {
-                    problem: Some(format!("{err} (polling stopped; r retries)")),
+                    problem: Some(format!(
+                        "{err} (polling stopped; {} retries)",
+                        self.keymap().key_or_name(KeyContext::Jobs, Action::Refresh)
+                    )),
                     ..row
                 });
             }
@@ -306,6 +310,16 @@ impl App {
             NoticeKind::Done
         };
         self.notify(kind, text.clone());
+        if let Some(command) = &self.config.prefs.alert {
+            let alert = Alert {
+                command: command.clone(),
+                job_id: id.to_owned(),
+                status: after.as_wire().to_owned(),
+                pr_link: job.pr_link.clone(),
+                prompt: self.jobs.get(id).and_then(|row| row.first_prompt.clone()),
+            };
+            effects.push(Effect::Io(Io::Alert(Box::new(alert))));
+        }
         match self.config.notify {
             super::NotifyMode::Off => {}
             super::NotifyMode::Bell => effects.push(Effect::Tty(Tty::Bell)),

@@ -5,7 +5,7 @@
 use crossterm::event::KeyEvent;
 
 use super::{App, NoticeKind, Overlay};
-use crate::tui::keymap::{self, Action, KeyContext};
+use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, DraftKey, Effect, Tty};
 
 /// Smallest terminal the console draws in; below it only `q` and Ctrl+C are read.
@@ -23,7 +23,7 @@ impl App {
     /// The "too small" screen offers `q` to quit: that and Ctrl+C quit; no other key
     /// reaches the pane or form hidden behind it.
     pub(super) fn on_key_too_small(&mut self, key: &KeyEvent, effects: &mut Vec<Effect>) {
-        match keymap::action(KeyContext::Jobs, key) {
+        match self.keymap().action(KeyContext::Jobs, key) {
             Some(Action::Quit) => self.quit = true,
             Some(Action::Suspend) => effects.push(Effect::Tty(Tty::Suspend)),
             _ => {}
@@ -140,9 +140,12 @@ impl App {
             return;
         }
         self.composer.move_text_to(DraftKey::NewJob, effects);
+        let send = self
+            .keymap()
+            .key_or_name(KeyContext::Composer, Action::Send);
         self.notify(
             NoticeKind::Info,
-            "the text is now the new-job draft: Ctrl+S creates a job with it",
+            format!("the text is now the new-job draft: {send} creates a job with it"),
         );
     }
 }

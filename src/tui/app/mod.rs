@@ -34,7 +34,7 @@ pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, pr
 pub use job_list::{JobList, JobRow, JobSort};
 pub use jobs::{JobDetail, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
-pub use options::{ConsoleOptions, JobColumn, NotifyMode, UnknownColumn};
+pub use options::{AlertCommand, ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use rate::{CallClass, RatePauses};
 pub use search::{DetailSearch, Found};
 pub use track::unsure_submission;
@@ -44,7 +44,7 @@ pub use visitors::{
     BarScale, DateRange, PAGE_SIZES, PageLoad, Shown, VisitorsTable, export_end_text, stopped_text,
 };
 
-use super::keymap::{self, Action, KeyContext};
+use super::keymap::{Action, KeyContext, Keymap};
 use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
 use poll::{Cadences, FirstRead, Scheduler};
 
@@ -120,6 +120,13 @@ impl App {
     #[must_use]
     pub fn new(config: ConsoleOptions) -> Self {
         let poll = Scheduler::new(Cadences::with_interval(config.poll_interval), config.seed);
+        // What was printed before the screen opened is seen only after quitting: said
+        // again here, from the first frame.
+        let warnings = &config.prefs.warnings;
+        let notice = (!warnings.is_empty()).then(|| Notice {
+            kind: NoticeKind::Warning,
+            text: warnings.join(" · "),
+        });
         Self {
             focus: Pane::Jobs,
             overlay: None,
@@ -135,7 +142,7 @@ impl App {
             display_due: None,
             ages_due: None,
             budget: Budget::default(),
-            notice: None,
+            notice,
             loaded: false,
             quit: false,
             size: None,
@@ -170,6 +177,7 @@ impl App {
                     || self.display_due.is_some_and(|due| due <= now.mono);
             }
             Msg::ConnectionChecked(result) => self.on_link_checked(result, now),
+            Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, err.to_string()),
             Msg::OpenFailed { url, reason } => {
                 effects.push(Effect::Tty(Tty::Copy(url)));
                 self.notify(
@@ -331,7 +339,7 @@ impl App {
             return;
         }
         let context = self.context();
-        let action = keymap::action(context, key);
+        let action = self.config.prefs.keymap.action(context, key);
         match (context, action) {
             (_, Some(action)) if self.refused_read_only(action) => {}
             (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
@@ -367,9 +375,12 @@ impl App {
                 let paused = !self.poll.is_paused();
                 self.poll.set_paused(paused);
                 let text = if paused {
-                    "polling paused: P resumes"
+                    let key = self
+                        .keymap()
+                        .key_or_name(KeyContext::Jobs, Action::TogglePause);
+                    format!("polling paused: {key} resumes")
                 } else {
-                    "polling resumed"
+                    "polling resumed".to_owned()
                 };
                 self.notify(NoticeKind::Info, text);
             }
@@ -458,9 +469,23 @@ impl App {
         }
         self.budget = startup.budget;
         if let Some(set_aside) = startup.set_aside {
-            self.notify(NoticeKind::Warning, set_aside);
+            // After the warnings of the start, if they are still shown.
+            let text = match &self.notice {
+                Some(Notice {
+                    kind: NoticeKind::Warning,
+                    text,
+                }) => format!("{text} · {set_aside}"),
+                _ => set_aside,
+            };
+            self.notify(NoticeKind::Warning, text);
         }
         self.dirty = true;
+    }
+
+    /// The keys in force, for the help and the hints.
+    #[must_use]
+    pub fn keymap(&self) -> &Keymap {
+        &self.config.prefs.keymap
     }
 
     pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::tui::keymap::Keymap;
+
 /// What the console was opened with.
 #[derive(Debug, Clone)]
 pub struct ConsoleOptions {
@@ -22,6 +24,53 @@ pub struct ConsoleOptions {
     pub columns: Vec<JobColumn>,
     /// Clicks and the wheel are read (`mouse = false` or `--no-mouse` turn it off).
     pub mouse: bool,
+    /// The person's own keys, alert command and the warnings of the start.
+    pub prefs: Prefs,
+}
+
+/// What the person set for themselves in `config.toml`, and what the start warned about.
+#[derive(Debug, Clone, Default)]
+pub struct Prefs {
+    /// The keys in force: the help and the hints show these.
+    pub keymap: Keymap,
+    /// Run when a job reaches a final status (`notify_command`).
+    pub alert: Option<AlertCommand>,
+    /// Warnings printed before the screen opened (a config file others can read, a key of
+    /// the wrong kind): shown once more as a notice, where they are seen.
+    pub warnings: Vec<String>,
+}
+
+impl Prefs {
+    /// The defaults with the person's `[keys.<context>]` applied (see [`Keymap::build`]).
+    pub fn with_keys(
+        overrides: &[crate::config::KeyOverride],
+    ) -> Result<Self, crate::tui::keymap::KeymapError> {
+        Ok(Self {
+            keymap: Keymap::build(overrides)?,
+            ..Self::default()
+        })
+    }
+}
+
+/// `notify_command`: the program and its arguments, and how long it may run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlertCommand {
+    pub argv: Vec<String>,
+    /// Past it the command's whole process group is killed (10 s; tests shorten it).
+    pub limit: Duration,
+}
+
+impl AlertCommand {
+    /// How long an alert command may run before it is killed.
+    pub const LIMIT: Duration = Duration::from_secs(10);
+
+    #[must_use]
+    pub fn new(argv: Vec<String>) -> Self {
+        Self {
+            argv,
+            limit: Self::LIMIT,
+        }
+    }
 }
 
 /// How a job reaching a final status is announced, beyond the notice line.

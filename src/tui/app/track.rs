@@ -7,7 +7,7 @@ use super::{App, CallClass, NoticeKind, Overlay};
 use crate::api::{ApiError, Job};
 use crate::journal::{TrackedJob, UnsureSend};
 use crate::text::sanitize;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect, Io, Tty};
 
 impl App {
@@ -111,7 +111,8 @@ impl App {
             return None;
         }
         if let Some(why) = self.rate_refusal(CallClass::Read, now) {
-            form.error = Some(format!("{why}; Enter tracks it then"));
+            let key = self.keymap().key_or_name(KeyContext::Form, Action::Apply);
+            form.error = Some(format!("{why}; {key} tracks it then"));
         } else {
             form.error = None;
             form.looking_up = true;

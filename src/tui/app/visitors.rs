@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 
 use super::{App, CallClass, ExportForm, FilterForm, NoticeKind, Overlay};
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect, ExportEnd, Io};
 
 mod export;
@@ -278,9 +278,12 @@ enum PaneOutcome {
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+            let key = self
+                .keymap()
+                .key_or_name(KeyContext::Visitors, Action::Refresh);
             self.visitors
                 .load
-                .refuse(format!("{why}; r loads the page then"));
+                .refuse(format!("{why}; {key} loads the page then"));
             return;
         }
         let query = self.visitors.query(now.wall.date_naive());

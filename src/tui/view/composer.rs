@@ -6,7 +6,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
+use super::hints::{Hints, join};
 use crate::tui::app::{App, short_id};
+use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::DraftKey;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
@@ -40,11 +42,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     } else if let Some(error) = &composer.error {
         (crate::text::sanitize(error), theme.error())
     } else {
-        (
-            "Ctrl+S send · Esc leave (the draft stays) · Ctrl+E $EDITOR · saved as you type"
-                .to_owned(),
-            theme.dim(),
-        )
+        let keys = Hints::new(app.keymap(), KeyContext::Composer);
+        let hint = join([
+            keys.one(Action::Send, "send"),
+            keys.one(Action::LeaveComposer, "leave (the draft stays)"),
+            keys.one(Action::Editor, "$EDITOR"),
+            Some("saved as you type".to_owned()),
+        ]);
+        (hint, theme.dim())
     };
     // Messages wrap to as many lines as they need (the text keeps at least 3 rows), so
     // a long error is read whole rather than cut.

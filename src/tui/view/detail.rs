@@ -7,11 +7,49 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
+use super::hints::{Hints, join};
 use super::wrap::wrap;
 use crate::api::JobStatus;
 use crate::journal::SubmissionKind;
 use crate::text::sanitize;
 use crate::tui::app::{App, DetailSearch, Found, JobDetail, TextExtent};
+use crate::tui::keymap::{Action, KeyContext};
+
+/// The detail's key hints, longest first, with the keys in force; `update` has the
+/// follow-up refused under `--read-only`, so it is not offered there.
+fn detail_hints(app: &App) -> Vec<String> {
+    let keys = Hints::new(app.keymap(), KeyContext::Detail);
+    let close = keys.one(Action::Close, "close");
+    let scroll = keys.pair(Action::Down, Action::Up, "scroll");
+    let page = keys
+        .pair(Action::Down, Action::Up, "")
+        .zip(keys.key(Action::NextPage))
+        .map(|(pair, page)| format!("{pair}{page} scroll"));
+    let follow = (!app.config.read_only)
+        .then(|| keys.one(Action::FollowUp, "follow-up"))
+        .flatten();
+    let search = keys.one(Action::Search, "search");
+    let copy = keys.one(Action::Copy, "copy");
+    let open = keys.one(Action::OpenLink, "open");
+    let help = Hints::new(app.keymap(), KeyContext::Detail).one(Action::Help, "keys");
+    [
+        join([
+            close.clone(),
+            page,
+            search.clone(),
+            follow.clone(),
+            copy.clone(),
+            open,
+        ]),
+        join([close.clone(), scroll, search, follow.clone()]),
+        join([close.clone(), follow, help.clone()]),
+        join([close.clone(), help]),
+        join([close]),
+    ]
+    .into_iter()
+    .map(|hint| format!(" {hint} "))
+    .collect()
+}
 
 /// Draws the detail; returns how it scrolls as drawn, and what its search found.
 pub fn draw(
@@ -86,25 +124,11 @@ pub fn draw(
 
 /// The longest key hint that fits in `room` (`?` lists them all).
 fn hint(app: &App, room: usize, cx: &ViewContext) -> Line<'static> {
-    let hints: &[&str] = if app.config.read_only {
-        &[
-            " Esc close · j/k PgDn scroll · / search · y copy · o open ",
-            " Esc close · j/k scroll · / search ",
-            " Esc close · ? keys ",
-        ]
-    } else {
-        &[
-            " Esc close · j/k PgDn scroll · / search · m follow-up · y copy · o open ",
-            " Esc close · j/k scroll · / search · m follow-up ",
-            " Esc close · m follow-up · ? keys ",
-            " Esc close · ? keys ",
-        ]
-    };
-    let hint = hints
-        .iter()
+    let hint = detail_hints(app)
+        .into_iter()
         .find(|h| super::wrap::width(h) <= room)
-        .unwrap_or(&" Esc ");
-    Line::from(Span::styled(*hint, cx.theme.dim())).right_aligned()
+        .unwrap_or_default();
+    Line::from(Span::styled(hint, cx.theme.dim())).right_aligned()
 }
 
 /// The rows that match a search, and which of them is current.

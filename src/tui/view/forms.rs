@@ -9,8 +9,24 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
 use super::ViewContext;
+use super::hints::{Hints, join};
 use crate::export::DataFormat;
 use crate::tui::app::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm};
+use crate::tui::keymap::{Action, KeyContext, Keymap};
+
+/// A form's hint with the keys in force: `apply` says what Enter does here.
+fn form_hint(keymap: &Keymap, apply: &str, fields: bool) -> String {
+    let keys = Hints::new(keymap, KeyContext::Form);
+    let field = fields
+        .then(|| keys.one(Action::NextField, "field"))
+        .flatten();
+    let hint = join([
+        keys.one(Action::Apply, apply),
+        keys.one(Action::Close, "cancel"),
+        field,
+    ]);
+    format!(" {hint} ")
+}
 
 fn boxed<'a>(title: &'a str, hint: &'a str, cx: &ViewContext) -> Block<'a> {
     Block::default()
@@ -190,7 +206,13 @@ fn inner_width(area: Rect) -> u16 {
     FORM_WIDTH.min(area.width).saturating_sub(2)
 }
 
-pub fn track(frame: &mut Frame<'_>, area: Rect, form: &TrackForm, cx: &ViewContext) {
+pub fn track(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    form: &TrackForm,
+    keymap: &Keymap,
+    cx: &ViewContext,
+) {
     let width = inner_width(area);
     let note = match &form.error {
         Some(error) => text(error, width, cx.theme.error()),
@@ -205,13 +227,19 @@ pub fn track(frame: &mut Frame<'_>, area: Rect, form: &TrackForm, cx: &ViewConte
         frame,
         area,
         " Track a job ",
-        " Enter track · Esc cancel ",
+        &form_hint(keymap, "track", false),
         &parts,
         cx,
     );
 }
 
-pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewContext) {
+pub fn filter(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    form: &FilterForm,
+    keymap: &Keymap,
+    cx: &ViewContext,
+) {
     let width = inner_width(area);
     let problems = form.problems();
     let error = |p: Option<&str>| p.map(|p| text(p, width, cx.theme.error()));
@@ -249,7 +277,10 @@ pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewCon
     parts.push(text(&hint, width, cx.theme.dim()));
     if form.refused && *problems != FilterProblems::default() {
         parts.push(text(
-            "fix the marked fields first (Esc cancels)",
+            &match Hints::new(keymap, KeyContext::Form).key(Action::Close) {
+                Some(key) => format!("fix the marked fields first ({key} cancels)"),
+                None => "fix the marked fields first".to_owned(),
+            },
             width,
             cx.theme.warning(),
         ));
@@ -258,13 +289,19 @@ pub fn filter(frame: &mut Frame<'_>, area: Rect, form: &FilterForm, cx: &ViewCon
         frame,
         area,
         " Dates and page size ",
-        " Enter apply · Esc cancel · Tab field ",
+        &form_hint(keymap, "apply", true),
         &parts,
         cx,
     );
 }
 
-pub fn export(frame: &mut Frame<'_>, area: Rect, form: &ExportForm, cx: &ViewContext) {
+pub fn export(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    form: &ExportForm,
+    keymap: &Keymap,
+    cx: &ViewContext,
+) {
     let width = inner_width(area);
     let chosen = usize::from(form.format == DataFormat::Json);
     let mut parts = vec![
@@ -277,8 +314,11 @@ pub fn export(frame: &mut Frame<'_>, area: Rect, form: &ExportForm, cx: &ViewCon
     match &form.replace {
         Some((_, path)) => parts.push(text(
             &format!(
-                "{} exists: Enter replaces it, or type another name",
-                path.display()
+                "{} exists: {} replaces it, or type another name",
+                path.display(),
+                Hints::new(keymap, KeyContext::Form)
+                    .key(Action::Apply)
+                    .unwrap_or_else(|| "apply".to_owned())
             ),
             width,
             cx.theme.warning(),
@@ -295,7 +335,7 @@ pub fn export(frame: &mut Frame<'_>, area: Rect, form: &ExportForm, cx: &ViewCon
         frame,
         area,
         " Export the whole range ",
-        " Enter export · Esc cancel · Tab field ",
+        &form_hint(keymap, "export", true),
         &parts,
         cx,
     );

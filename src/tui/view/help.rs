@@ -1,6 +1,8 @@
 //! The `?` overlay: every binding of the focused place, then the global ones, generated
-//! from the keymap tables so it cannot drift from what the keys do. When they do not fit
-//! one under the other, the two lists stand side by side.
+//! from the keymap in force (the person's keys) so it cannot drift from what the keys do.
+//! Each line shows the keys, the action's name (what `[keys.<context>]` in `config.toml`
+//! calls it) and what it does. When the lists do not fit one under the other, they stand
+//! side by side.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -9,11 +11,14 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
 use crate::tui::app::{App, TextExtent};
-use crate::tui::keymap::{self, Binding, KeyContext};
+use crate::tui::keymap::{Bound, KeyContext};
+
+/// Width of one list: keys, the action's name, what it does.
+const LIST_WIDTH: u16 = 57;
 
 fn section(
     title: &'static str,
-    bindings: &[Binding],
+    bindings: &[&Bound],
     read_only: bool,
     cx: &ViewContext,
 ) -> Vec<Line<'static>> {
@@ -22,8 +27,17 @@ fn section(
         .iter()
         .filter(|b| !(read_only && b.action.writes()))
     {
+        // Keys too many for their column take a line of their own above.
+        let keys = if super::wrap::width(&b.label) > 11 {
+            let own_line = Span::styled(format!(" {}", b.label), cx.theme.accent());
+            lines.push(Line::from(own_line));
+            " ".repeat(13)
+        } else {
+            format!(" {:<12}", b.label)
+        };
         lines.push(Line::from(vec![
-            Span::styled(format!(" {:<11}", b.label), cx.theme.accent()),
+            Span::styled(keys, cx.theme.accent()),
+            Span::styled(format!("{:<16}", b.action.name()), cx.theme.dim()),
             Span::raw(b.help),
         ]));
     }
@@ -47,7 +61,9 @@ pub fn draw(
         KeyContext::Form => "Form",
         KeyContext::Help => "Help",
     };
-    let mut local = section(name, keymap::bindings(context), read_only, cx);
+    let keymap = app.keymap();
+    let own: Vec<&Bound> = keymap.bindings(context).iter().collect();
+    let mut local = section(name, &own, read_only, cx);
     if context == KeyContext::Composer {
         local.push(Line::from(Span::styled(
             " other keys edit the text",
@@ -59,10 +75,10 @@ pub fn draw(
         )));
     }
     // The global keys this place does not take for itself.
-    let globals: Vec<Binding> = keymap::globals(context)
+    let globals: Vec<&Bound> = keymap
+        .globals(context)
         .iter()
-        .filter(|b| keymap::reachable(context, b))
-        .copied()
+        .filter(|b| keymap.reachable(context, b))
         .collect();
     let global = if globals.is_empty() {
         Vec::new()
@@ -73,12 +89,12 @@ pub fn draw(
     let both_fit = local.len().max(global.len()) + 2 <= usize::from(area.height);
     let side_by_side = stacked + 2 > usize::from(area.height)
         && !global.is_empty()
-        && area.width >= 78
+        && area.width >= 2 * LIST_WIDTH + 2
         && both_fit;
     if side_by_side {
         let rows = local.len().max(global.len());
         let height = u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(2);
-        let rect = super::overlay_area(frame, area, 78, height);
+        let rect = super::overlay_area(frame, area, 2 * LIST_WIDTH + 2, height);
         let block = frame_block(" Esc close ".to_owned(), None, cx);
         let inner = block.inner(rect);
         frame.render_widget(block, rect);
@@ -98,7 +114,7 @@ pub fn draw(
     let height = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)
         .saturating_add(2);
-    let rect = super::overlay_area(frame, area, 48, height);
+    let rect = super::overlay_area(frame, area, LIST_WIDTH + 2, height);
     let visible = usize::from(rect.height.saturating_sub(2)).max(1);
     let last = lines.len().saturating_sub(visible);
     let scroll = app.help_scroll.min(last);

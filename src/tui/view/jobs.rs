@@ -12,6 +12,48 @@ use super::wrap::fit;
 use crate::text::{age, sanitize};
 use crate::tui::app::table::Arrangement;
 use crate::tui::app::{App, JobColumn, JobRow, JobSort, short_id, unsure_submission};
+use crate::tui::keymap::{Action, KeyContext};
+
+/// What to do when the filter hides every job, with the keys in force.
+fn filtered_hint(app: &App) -> String {
+    let keys = super::hints::Hints::new(app.keymap(), KeyContext::Jobs);
+    let ways: Vec<String> = [
+        keys.key(Action::Search)
+            .map(|key| format!("{key} edits it")),
+        keys.key(Action::ClearFilter)
+            .map(|key| format!("{key} clears it")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if ways.is_empty() {
+        "No job matches the filter.".to_owned()
+    } else {
+        format!("No job matches the filter: {}.", ways.join(", "))
+    }
+}
+
+/// What to do with no jobs, with the keys in force.
+fn empty_hint(app: &App) -> String {
+    let keys = super::hints::Hints::new(app.keymap(), KeyContext::Jobs);
+    let new = keys
+        .key(Action::NewJob)
+        .filter(|_| !app.config.read_only)
+        .map(|key| format!(" `{key}` writes a prompt for a new job."));
+    let track = keys
+        .key(Action::Track)
+        .map(|key| format!(" `{key}` tracks an existing job by its id."));
+    let empty = if app.config.read_only {
+        "No tracked jobs."
+    } else {
+        "No tracked jobs yet."
+    };
+    format!(
+        "{empty}{}{}",
+        new.unwrap_or_default(),
+        track.unwrap_or_default()
+    )
+}
 
 /// Widths from which more columns are shown: the model, then the whole PR link.
 const WIDE: u16 = 110;
@@ -29,13 +71,11 @@ pub fn draw(
     let block = Block::default().borders(Borders::TOP).title(title(app, cx));
     if view.is_empty() {
         let hint = if view.typing() {
-            "No job matches the filter: Backspace edits it, Esc clears it."
+            "No job matches the filter: Backspace edits it, Esc clears it.".to_owned()
         } else if !list.rows.is_empty() {
-            "No job matches the filter: / edits it, Esc clears it."
-        } else if app.config.read_only {
-            "No tracked jobs. `a` tracks an existing job by its id."
+            filtered_hint(app)
         } else {
-            "No tracked jobs yet. `n` writes a prompt for a new job; `a` tracks an existing job by its id."
+            empty_hint(app)
         };
         frame.render_widget(
             Paragraph::new(hint).block(block).wrap(Wrap { trim: true }),

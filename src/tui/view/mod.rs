@@ -7,6 +7,7 @@ mod composer;
 mod detail;
 mod forms;
 mod help;
+mod hints;
 mod jobs;
 mod status;
 mod table;
@@ -138,9 +139,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
             memory.detail = Some(extent);
             memory.found = found;
         }
-        Some(Overlay::Track(form)) => forms::track(frame, body, form, cx),
-        Some(Overlay::Filter(form)) => forms::filter(frame, body, form, cx),
-        Some(Overlay::Export(form)) => forms::export(frame, body, form, cx),
+        Some(Overlay::Track(form)) => forms::track(frame, body, form, app.keymap(), cx),
+        Some(Overlay::Filter(form)) => forms::filter(frame, body, form, app.keymap(), cx),
+        Some(Overlay::Export(form)) => forms::export(frame, body, form, app.keymap(), cx),
     }
 }
 

@@ -8,8 +8,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::ViewContext;
+use super::hints::{Hints, join};
 use crate::text::sanitize;
 use crate::tui::app::{App, Connection, NoticeKind, Pane, countdown_text};
+use crate::tui::keymap::{Action, KeyContext};
 
 pub fn tabs(
     frame: &mut Frame<'_>,
@@ -47,13 +49,24 @@ pub fn tabs(
     if app.config.read_only {
         spans.push(Span::styled("  read-only", theme.warning()));
     }
-    let help = if app.focus == Pane::Composer {
-        "F1 help · Esc leave"
-    } else {
-        "? help · q quit"
+    let help = match app.focus {
+        Pane::Composer => {
+            let keys = Hints::new(app.keymap(), KeyContext::Composer);
+            join([
+                keys.one(Action::Help, "help"),
+                keys.one(Action::LeaveComposer, "leave"),
+            ])
+        }
+        Pane::Jobs | Pane::Visitors => {
+            let keys = Hints::new(app.keymap(), KeyContext::Jobs);
+            join([
+                keys.one(Action::Help, "help"),
+                keys.one(Action::Quit, "quit"),
+            ])
+        }
     };
     let used: usize = spans.iter().map(Span::width).sum();
-    let pad = usize::from(area.width).saturating_sub(used + help.len() + 1);
+    let pad = usize::from(area.width).saturating_sub(used + super::wrap::width(&help) + 2);
     spans.push(Span::raw(" ".repeat(pad)));
     spans.push(Span::styled(help, theme.dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -13,10 +13,11 @@ mod jobs;
 mod lists;
 use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
-use crate::tui::app::{ConsoleOptions, NotifyMode};
+use crate::tui::app::{ConsoleOptions, NotifyMode, Prefs};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
 mod composer;
+mod themes;
 mod visitors;
 
 fn wall() -> DateTime<Utc> {
@@ -128,6 +129,11 @@ struct Scene {
 
 impl Scene {
     fn new() -> Self {
+        Self::with_prefs(Prefs::default())
+    }
+
+    /// The scene with the person's own keys (or alert, or warnings).
+    fn with_prefs(prefs: Prefs) -> Self {
         let config = ConsoleOptions {
             profile: Some("work".into()),
             project: "acme-docs".into(),
@@ -140,6 +146,7 @@ impl Scene {
             seed: 7,
             columns: crate::tui::app::JobColumn::DEFAULT.to_vec(),
             mouse: true,
+            prefs,
         };
         let mut scene = Self {
             app: App::new(config),
@@ -189,18 +196,25 @@ impl Scene {
     }
 
     fn render(&self, width: u16, height: u16) -> String {
+        self.draw_in(width, height, Theme::default())
+            .backend()
+            .to_string()
+    }
+
+    /// The frame drawn with `theme`, its styles and all.
+    fn draw_in(&self, width: u16, height: u16, theme: Theme) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         let cx = ViewContext {
             wall: wall(),
             mono: self.base,
-            theme: Theme { color: true },
+            theme,
             utc: true,
         };
         let mut memory = self.memory.borrow_mut();
         terminal
             .draw(|frame| draw(frame, &self.app, &cx, &mut memory))
             .unwrap();
-        terminal.backend().to_string()
+        terminal
     }
 }
 
@@ -296,7 +310,7 @@ fn no_color_draws_without_any_colour_but_keeps_every_status_word() {
     let cx = ViewContext {
         wall: wall(),
         mono: scene.base,
-        theme: Theme { color: false },
+        theme: Theme::default().without_color(),
         utc: true,
     };
     terminal

@@ -241,6 +241,37 @@ fn draw_rows(
     );
 }
 
+/// The footer's key hints, longest first, with the keys in force.
+fn footer_hints(keys: super::hints::Hints<'_>) -> [String; 4] {
+    use crate::tui::keymap::Action;
+    let join = |pieces: Vec<Option<String>>| {
+        let text = super::hints::join(pieces);
+        if text.is_empty() {
+            text
+        } else {
+            format!(" · {text}")
+        }
+    };
+    let page = || keys.pair(Action::NextPage, Action::PrevPage, "page");
+    let pages = || {
+        keys.pair(Action::NextPage, Action::PrevPage, "")
+            .map(|p| p.trim_end().to_owned())
+    };
+    let size = || keys.pair(Action::MoreRows, Action::FewerRows, "size");
+    let sizes = || {
+        keys.pair(Action::MoreRows, Action::FewerRows, "")
+            .map(|p| p.trim_end().to_owned())
+    };
+    let dates = || keys.one(Action::Filter, "dates");
+    let export = || keys.one(Action::Export, "export");
+    [
+        join(vec![page(), dates(), size(), export()]),
+        join(vec![pages(), dates(), sizes(), export()]),
+        join(vec![dates(), export()]),
+        String::new(),
+    ]
+}
+
 fn draw_footer(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -267,17 +298,13 @@ fn draw_footer(
             theme.error(),
         ));
     }
-    let hints = [
-        " · n/p page · f dates · +/- size · e export",
-        " · n/p · f dates · +/- · e export",
-        " · f dates · e export",
-        "",
-    ];
+    let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
+    let hints = footer_hints(keys);
     let candidates = hints
         .iter()
         .map(|hint| {
             let mut line = spans.clone();
-            line.push(Span::styled(*hint, theme.dim()));
+            line.push(Span::styled(hint.clone(), theme.dim()));
             Line::from(line)
         })
         .collect();

@@ -6,6 +6,7 @@ mod connection;
 mod keys;
 mod lists;
 mod mouse;
+mod prefs;
 mod track;
 mod visitors;
 
@@ -38,6 +39,7 @@ pub(super) fn config() -> ConsoleOptions {
         seed: 7,
         columns: JobColumn::DEFAULT.to_vec(),
         mouse: true,
+        prefs: Prefs::default(),
     }
 }
 

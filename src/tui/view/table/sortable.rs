@@ -112,13 +112,13 @@ mod tests {
         let mut list = Arrangement::<Only, String>::default();
         list.arrange(&rows);
         assert_eq!(
-            filter_title(&list, Theme { color: false }),
+            filter_title(&list, Theme::default().without_color()),
             None,
             "no filter"
         );
         list.start_filter();
         assert_eq!(
-            text(&filter_title(&list, Theme { color: false }).unwrap()),
+            text(&filter_title(&list, Theme::default().without_color()).unwrap()),
             " /▏ 3 of 3 · Enter keeps · Esc clears ",
             "an empty line being typed"
         );
@@ -126,7 +126,7 @@ mod tests {
         list.edit_filter(FilterKey::Enter);
         list.arrange(&rows);
         assert_eq!(
-            text(&filter_title(&list, Theme { color: false }).unwrap()),
+            text(&filter_title(&list, Theme::default().without_color()).unwrap()),
             " /a · 2 of 3 "
         );
     }

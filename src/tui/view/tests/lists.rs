@@ -181,7 +181,7 @@ fn the_current_match_is_drawn_selected_and_the_others_marked() {
     let cx = ViewContext {
         wall: wall(),
         mono: scene.base,
-        theme: Theme { color: true },
+        theme: Theme::default(),
         utc: true,
     };
     let mut memory = ViewMemory::default();

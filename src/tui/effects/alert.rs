@@ -1,0 +1,146 @@
+//! `notify_command`: the person's program, run when a job reaches a final status, so the
+//! news can reach a desktop, a phone (ntfy) or a chat webhook. It is run without a shell,
+//! in an emptied environment (the API key is never in it) that carries the job in
+//! `DOCDECK_*` variables: text from the service reaches it only there, never as an
+//! argument. It runs in its own process group, killed whole past its time limit; the
+//! console never waits for it, and hears only how it ended.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::tui::app::AlertCommand;
+
+/// What the alert says: the job, as the service last described it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alert {
+    pub command: AlertCommand,
+    pub job_id: String,
+    /// The final status, as the service names it (`completed`, `failed`, `archived`).
+    pub status: String,
+    pub pr_link: Option<String>,
+    /// The job's first prompt, as sent from here, when known.
+    pub prompt: Option<String>,
+}
+
+/// Variables of the console's own environment the command gets: what finds programs and
+/// speaks the person's language, and what reaches their desktop session (so that
+/// `notify-send` works). None of them holds the key.
+const PASSED_ON: [&str; 7] = [
+    "PATH",
+    "HOME",
+    "LANG",
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "XDG_RUNTIME_DIR",
+];
+
+/// How a `notify_command` failed, with what to check.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AlertError {
+    #[error(
+        "notify_command could not start {program:?} ({reason}): check that it is installed and on PATH, or give its whole path"
+    )]
+    Spawn { program: String, reason: String },
+    #[error(
+        "notify_command {program:?} exited with {code}: run it by hand with DOCDECK_JOB_ID and DOCDECK_JOB_STATUS set to see why"
+    )]
+    Exited { program: String, code: i32 },
+    #[error(
+        "notify_command {program:?} was stopped by a signal: run it by hand with DOCDECK_JOB_ID and DOCDECK_JOB_STATUS set to see why"
+    )]
+    Signalled { program: String },
+    #[error(
+        "notify_command {program:?} ran longer than {}s and was stopped: it must return (start anything that waits, such as a dialog, in the background)",
+        limit.as_secs_f64()
+    )]
+    TimedOut { program: String, limit: Duration },
+}
+
+impl Alert {
+    /// The command's whole environment.
+    fn environment(&self, env: &dyn Fn(&str) -> Option<String>) -> Vec<(String, String)> {
+        // A NUL cannot be in an environment variable: the rest of the text still goes.
+        let clean = |text: &str| text.replace('\0', "");
+        let mut vars: Vec<(String, String)> = PASSED_ON
+            .iter()
+            .filter_map(|name| env(name).map(|value| ((*name).to_owned(), value)))
+            .collect();
+        vars.extend([
+            ("DOCDECK_JOB_ID".to_owned(), clean(&self.job_id)),
+            ("DOCDECK_JOB_STATUS".to_owned(), clean(&self.status)),
+            (
+                "DOCDECK_PR_LINK".to_owned(),
+                clean(self.pr_link.as_deref().unwrap_or_default()),
+            ),
+            (
+                "DOCDECK_PROMPT".to_owned(),
+                clean(self.prompt.as_deref().unwrap_or_default()),
+            ),
+        ]);
+        vars
+    }
+}
+
+/// Runs the alert's command to its end or its time limit. `env` reads the console's own
+/// environment (a parameter, so tests do not touch the process's).
+pub async fn run(
+    alert: Alert,
+    env: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<(), AlertError> {
+    let argv = &alert.command.argv;
+    let program = argv.first().cloned().unwrap_or_default();
+    let mut command = tokio::process::Command::new(&program);
+    command
+        .args(&argv[1..])
+        .env_clear()
+        .envs(alert.environment(env))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    #[cfg(unix)]
+    command.process_group(0);
+    let mut child = command.spawn().map_err(|err| AlertError::Spawn {
+        program: program.clone(),
+        reason: err.to_string(),
+    })?;
+    let limit = alert.command.limit;
+    let status = match tokio::time::timeout(limit, child.wait()).await {
+        Ok(Ok(status)) => status,
+        Ok(Err(err)) => {
+            return Err(AlertError::Spawn {
+                program,
+                reason: err.to_string(),
+            });
+        }
+        Err(_) => {
+            kill_group(child.id());
+            let _ = child.kill().await;
+            return Err(AlertError::TimedOut { program, limit });
+        }
+    };
+    match status.code() {
+        Some(0) => Ok(()),
+        Some(code) => Err(AlertError::Exited { program, code }),
+        None => Err(AlertError::Signalled { program }),
+    }
+}
+
+/// Kills the command's whole group: what it started (a `sleep`, a `curl`) goes too.
+#[cfg(unix)]
+fn kill_group(leader: Option<u32>) {
+    let pid = leader
+        .and_then(|pid| i32::try_from(pid).ok())
+        .and_then(rustix::process::Pid::from_raw);
+    if let Some(pid) = pid {
+        // Fails only when the group is already gone.
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_leader: Option<u32>) {}
+
+#[cfg(test)]
+mod tests;
