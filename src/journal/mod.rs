@@ -325,6 +325,7 @@ impl Journal {
         )?;
         if let Some(id) = &job.id {
             store::track(&tx, scope, id, now)?;
+            store::keep_first_prompt(&tx, scope, id)?;
             store::observe(&tx, scope, id, job, now)?;
         }
         tx.commit()?;

@@ -1,7 +1,5 @@
 //! The journal's tables and the statements that read and write them.
 
-use std::collections::HashMap;
-
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -80,6 +78,24 @@ ALTER TABLE submissions ADD COLUMN dismissed INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX submissions_by_kind ON submissions (service, project, kind, sent_ms, outcome);
 CREATE INDEX submissions_unsure ON submissions (service, project, sent_ms)
     WHERE kind = 'create' AND outcome = 'unknown' AND dismissed = 0;
+",
+    // Kept with each job: its first accepted prompt (the list's PROMPT), and when a change
+    // of its status was last seen (the list sorts by it). Gathering them from the
+    // submissions and the timeline at each start cost as much as reading the jobs.
+    r"
+ALTER TABLE jobs ADD COLUMN changed_ms INTEGER;
+ALTER TABLE jobs ADD COLUMN first_prompt TEXT;
+UPDATE jobs SET
+    changed_ms = (
+        SELECT MAX(observed_ms) FROM status_changes AS c
+        WHERE c.service = jobs.service AND c.project = jobs.project AND c.job_id = jobs.job_id
+    ),
+    first_prompt = (
+        SELECT prompt FROM submissions AS s
+        WHERE s.service = jobs.service AND s.project = jobs.project AND s.job_id = jobs.job_id
+          AND s.outcome = 'accepted'
+        ORDER BY s.sent_ms, s.id LIMIT 1
+    );
 ",
 ];
 
@@ -216,29 +232,18 @@ pub fn observe(
                 now.timestamp_millis()
             ],
         )?;
+        conn.execute(
+            "UPDATE jobs SET changed_ms = ?4 WHERE service = ?1 AND project = ?2 AND job_id = ?3",
+            params![scope.service, scope.project, job_id, now.timestamp_millis()],
+        )?;
     }
     Ok(changed)
 }
 
 pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, JournalError> {
-    // The jobs, and their first prompts and last changes, are two reads of about the same
-    // cost (10,000 jobs: most of the console's start). A journal in a file is read on a
-    // second connection for the latter at the same time; one in memory has no second one.
-    let (rows, extras) = match conn.path().filter(|path| !path.is_empty()) {
-        Some(path) => std::thread::scope(|threads| {
-            let extras = threads.spawn(|| second_reader(path).map(|r| Extras::read(&r, scope)));
-            let rows = stored_rows(conn, scope);
-            let extras = match extras.join() {
-                Ok(Some(extras)) => extras,
-                Ok(None) | Err(_) => Extras::read(conn, scope),
-            };
-            (rows, extras)
-        }),
-        None => (stored_rows(conn, scope), Extras::read(conn, scope)),
-    };
-    let (rows, mut extras) = (rows?, extras?);
+    let rows = stored_rows(conn, scope)?;
     // Reading the snapshots is most of the work: with many, half on a second thread.
-    let mut jobs: Vec<TrackedJob> = if rows.len() < 1000 {
+    let jobs: Vec<TrackedJob> = if rows.len() < 1000 {
         rows.iter().map(StoredRow::read).collect()
     } else {
         std::thread::scope(|threads| {
@@ -252,94 +257,21 @@ pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, Jour
             jobs
         })
     };
-    for job in &mut jobs {
-        job.changed_at = extras
-            .changed
-            .get(job.id.as_str())
-            .and_then(|&ms| DateTime::from_timestamp_millis(ms));
-        job.first_prompt = match extras.prompts.remove(&job.id) {
-            Some(prompt) => Some(prompt),
-            // Accepted after the second connection read (another process at that moment),
-            // or never sent from here (tracked by id): asked for on its own.
-            None => first_prompt(conn, scope, &job.id)?,
-        };
-    }
     Ok(jobs)
 }
 
-type ById<T> = HashMap<String, T, foldhash::fast::RandomState>;
-
-/// What the start reads beside the jobs' rows: each job's first accepted prompt, and when
-/// a change of its status was last seen (for the list's "age of last change").
-struct Extras {
-    prompts: ById<String>,
-    changed: ById<i64>,
-}
-
-impl Extras {
-    fn read(conn: &Connection, scope: &Scope) -> Result<Self, JournalError> {
-        let mut changes = conn.prepare(
-            "SELECT job_id, MAX(observed_ms) FROM status_changes
-             WHERE service = ?1 AND project = ?2 GROUP BY job_id",
-        )?;
-        let changed = changes
-            .query_map(params![scope.service, scope.project], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
-            })?
-            .collect::<Result<_, _>>()?;
-        Ok(Self {
-            prompts: first_prompts(conn, scope)?,
-            changed,
-        })
-    }
-}
-
-/// A read-only second connection to the journal's file, or `None` when it cannot be
-/// opened (the caller then reads on its own).
-fn second_reader(path: &str) -> Option<Connection> {
-    let flags =
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let reader = Connection::open_with_flags(path, flags).ok()?;
-    reader
-        .busy_timeout(std::time::Duration::from_secs(10))
-        .ok()?;
-    Some(reader)
-}
-
-/// The first accepted prompt of every job, in one pass over the index rather than a
-/// subquery per job.
-fn first_prompts(conn: &Connection, scope: &Scope) -> Result<ById<String>, JournalError> {
-    let mut firsts = conn.prepare(
-        "SELECT job_id, prompt FROM submissions
-         WHERE service = ?1 AND project = ?2 AND outcome = 'accepted' AND job_id IS NOT NULL
-         ORDER BY job_id, sent_ms, id",
+/// Keeps a job's first accepted prompt with it, once a submission for it is accepted (the
+/// earliest sent, should answers come back out of order).
+pub fn keep_first_prompt(conn: &Connection, scope: &Scope, job_id: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE jobs SET first_prompt = (
+             SELECT prompt FROM submissions AS s
+             WHERE s.service = ?1 AND s.project = ?2 AND s.job_id = ?3 AND s.outcome = 'accepted'
+             ORDER BY s.sent_ms, s.id LIMIT 1)
+         WHERE service = ?1 AND project = ?2 AND job_id = ?3",
+        params![scope.service, scope.project, job_id],
     )?;
-    let mut prompts = ById::default();
-    let rows = firsts.query_map(params![scope.service, scope.project], |row| {
-        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
-    })?;
-    for row in rows {
-        let (job_id, prompt) = row?;
-        prompts.entry(job_id).or_insert(prompt);
-    }
-    Ok(prompts)
-}
-
-fn first_prompt(
-    conn: &Connection,
-    scope: &Scope,
-    job_id: &str,
-) -> Result<Option<String>, JournalError> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT prompt FROM submissions
-             WHERE service = ?1 AND project = ?2 AND job_id = ?3 AND outcome = 'accepted'
-             ORDER BY sent_ms, id LIMIT 1",
-        )?
-        .query_row(params![scope.service, scope.project, job_id], |row| {
-            row.get(0)
-        })
-        .optional()?)
+    Ok(())
 }
 
 /// Every tracked job's row, newest first (ties by id). Sorted here, not by SQLite: its
@@ -347,8 +279,9 @@ fn first_prompt(
 /// are read, while a row is a few words rather than a whole job.
 fn stored_rows(conn: &Connection, scope: &Scope) -> Result<Vec<StoredRow>, JournalError> {
     let mut statement = conn.prepare(
-        "SELECT job_id, snapshot, seen_ms, COALESCE(created_ms, added_ms) FROM jobs
-         WHERE service = ?1 AND project = ?2 AND tracked = 1",
+        "SELECT job_id, snapshot, seen_ms, COALESCE(created_ms, added_ms), changed_ms,
+                first_prompt
+         FROM jobs WHERE service = ?1 AND project = ?2 AND tracked = 1",
     )?;
     let rows = statement.query_map(params![scope.service, scope.project], |row| {
         Ok(StoredRow {
@@ -356,6 +289,8 @@ fn stored_rows(conn: &Connection, scope: &Scope) -> Result<Vec<StoredRow>, Journ
             snapshot: row.get(1)?,
             seen_ms: row.get(2)?,
             order: row.get(3)?,
+            changed_ms: row.get(4)?,
+            first_prompt: row.get(5)?,
         })
     })?;
     let mut rows: Vec<StoredRow> = rows.collect::<Result<_, _>>()?;
@@ -369,6 +304,8 @@ struct StoredRow {
     snapshot: Option<String>,
     seen_ms: Option<i64>,
     order: i64,
+    changed_ms: Option<i64>,
+    first_prompt: Option<String>,
 }
 
 impl StoredRow {
@@ -380,8 +317,8 @@ impl StoredRow {
                 .as_deref()
                 .and_then(|text| serde_json::from_str(text).ok()),
             seen_at: self.seen_ms.and_then(DateTime::from_timestamp_millis),
-            first_prompt: None,
-            changed_at: None,
+            first_prompt: self.first_prompt.clone(),
+            changed_at: self.changed_ms.and_then(DateTime::from_timestamp_millis),
         }
     }
 }
