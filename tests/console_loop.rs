@@ -217,7 +217,7 @@ async fn visitors_page_forward_and_back_and_change_dates_as_the_api_says() {
             .map(|r| (r.path.clone(), r.total))
             .collect::<Vec<_>>(),
     );
-    console.key(KeyCode::Char('n'));
+    console.key(KeyCode::Char(']'));
     let second = console
         .wait_for("page 2", |s| s.contains("page 2 · rows 51–100 · more"))
         .await;
@@ -238,7 +238,7 @@ async fn visitors_page_forward_and_back_and_change_dates_as_the_api_says() {
         !third.contains("rows 101–120 · more"),
         "the last page says no more"
     );
-    console.key(KeyCode::Char('p'));
+    console.key(KeyCode::Char('['));
     console.key(KeyCode::PageUp);
     let back = console
         .wait_for("page 1 again", |s| s.contains("page 1 · rows 1–50 · more"))

@@ -221,6 +221,7 @@ fn config(
         poll_interval,
         hourly_limit: 100,
         seed: rand::random(),
+        templates: crate::tui::app::Template::builtin(),
     })
 }
 

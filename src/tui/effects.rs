@@ -14,6 +14,7 @@ use tokio::task::JoinHandle;
 mod export;
 mod jobs;
 mod opener;
+mod trend;
 
 use jobs::{submit, track};
 pub use opener::open_url;
@@ -99,6 +100,8 @@ pub struct Effects {
     drafts: Option<UnboundedSender<(DraftKey, String)>>,
     draft_writer: JoinHandle<()>,
     export: Option<JoinHandle<()>>,
+    /// The trend being read for the chart, stopped when another is asked or on Esc.
+    trend: Option<JoinHandle<()>>,
     /// The last snapshot of each job written to the journal, and when: a read that brings
     /// the same job within a minute skips the journal (and its thread hand-off) entirely.
     stored: Arc<Mutex<HashMap<String, (Job, Instant)>>>,
@@ -115,6 +118,7 @@ impl Effects {
             drafts: Some(drafts),
             draft_writer,
             export: None,
+            trend: None,
             stored: Arc::default(),
         }
     }
@@ -212,6 +216,27 @@ impl Effects {
                     result: s.client.visitors(&query).await,
                 }]
             }),
+            Io::FetchTrend {
+                generation,
+                plan,
+                allow,
+            } => {
+                if let Some(old) = self.trend.take() {
+                    old.abort();
+                }
+                self.trend = Some(tokio::spawn(trend::run(s, tx, generation, plan, allow)));
+            }
+            Io::CancelTrend => {
+                if let Some(task) = self.trend.take() {
+                    task.abort();
+                }
+            }
+            Io::FetchPrevious { generation, query } => spawn(tx, async move {
+                vec![Msg::Previous {
+                    generation,
+                    result: s.client.visitors(&query).await,
+                }]
+            }),
             Io::Export {
                 query,
                 format,
@@ -274,6 +299,9 @@ impl Effects {
         if let Some(export) = self.export.take() {
             export.abort();
         }
+        if let Some(trend) = self.trend.take() {
+            trend.abort();
+        }
     }
 }
 
@@ -290,6 +318,7 @@ fn budget(journal: &Journal, scope: &Scope) -> Result<Budget, JournalError> {
     Ok(Budget {
         create_used: journal.uses_last_hour(scope, SubmissionKind::Create, now)?,
         message_used: journal.uses_last_hour(scope, SubmissionKind::Message, now)?,
+        analytics_used: 0,
     })
 }
 

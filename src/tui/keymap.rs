@@ -41,6 +41,16 @@ pub enum Action {
     Export,
     MoreRows,
     FewerRows,
+    /// Space in the visitors pane: mark or unmark the page under the cursor for a job.
+    Mark,
+    /// `c`: show or hide the trend chart (hidden leaves the rows more room at 80x24).
+    ToggleChart,
+    /// `v`: compare with the period before, of the same length.
+    Compare,
+    /// `w`: hold every row of the range (or go back to the service's pages).
+    WholeRange,
+    /// Ctrl+T in the composer: the next template for a prompt built from marked pages.
+    NextTemplate,
     NextField,
     PrevField,
     ChoiceLeft,
@@ -86,6 +96,8 @@ pub enum KeyContext {
     Detail,
     Form,
     Help,
+    /// A question that costs analytics requests: y or n.
+    Confirm,
 }
 
 /// One binding: the keys, how help shows them, what they do.
@@ -230,6 +242,12 @@ pub const COMPOSER: &[Binding] = &[
         "follow-up text to a new job",
         ToNewJob
     ),
+    bind!(
+        [(KeyCode::Char('t'), CTRL)],
+        "Ctrl+T",
+        "next template (a prompt from marked pages)",
+        NextTemplate
+    ),
     bind!([(KeyCode::F(1), NONE)], "F1", "this help", Help),
     bind!(
         [(KeyCode::Char('c'), CTRL)],
@@ -245,21 +263,42 @@ pub const VISITORS: &[Binding] = &[
     MOVES[2],
     MOVES[3],
     bind!(
-        [ch('n'), (KeyCode::PageDown, NONE)],
-        "n PgDn",
-        "next page",
+        [(KeyCode::PageDown, NONE), ch(']')],
+        "PgDn ]",
+        "next page (whole range: a screen down)",
         NextPage
     ),
     bind!(
-        [ch('p'), (KeyCode::PageUp, NONE)],
-        "p PgUp",
-        "previous page",
+        [(KeyCode::PageUp, NONE), ch('[')],
+        "PgUp [",
+        "previous page (whole range: a screen up)",
         PrevPage
     ),
+    bind!([ch(' ')], "Space", "mark or unmark this page", Mark),
+    bind!([ch('n')], "n", "new job from the marked pages", NewJob),
+    bind!([ch('c')], "c", "show or hide the chart", ToggleChart),
+    bind!([ch('v')], "v", "compare with the period before", Compare),
     bind!([ch('f')], "f", "dates and page size", Filter),
     bind!([ch('+'), ch('=')], "+", "more rows per page", MoreRows),
     bind!([ch('-')], "-", "fewer rows per page", FewerRows),
     bind!([ch('e')], "e", "export range to CSV/JSON", Export),
+    bind!(
+        [(KeyCode::Esc, NONE)],
+        "Esc",
+        "stop reading the chart's trend",
+        Close
+    ),
+];
+
+/// The question before work that costs more than a few analytics requests.
+pub const CONFIRM: &[Binding] = &[
+    bind!(
+        [ch('y'), (KeyCode::Enter, NONE)],
+        "y Enter",
+        "yes, spend them",
+        Apply
+    ),
+    bind!([ch('n'), (KeyCode::Esc, NONE)], "n Esc", "no", Close),
 ];
 
 pub const FORM: &[Binding] = &[
@@ -315,6 +354,7 @@ pub fn bindings(context: KeyContext) -> &'static [Binding] {
         KeyContext::Detail => DETAIL,
         KeyContext::Form => FORM,
         KeyContext::Help => HELP,
+        KeyContext::Confirm => CONFIRM,
     }
 }
 
@@ -324,7 +364,7 @@ pub fn bindings(context: KeyContext) -> &'static [Binding] {
 pub fn globals(context: KeyContext) -> &'static [Binding] {
     match context {
         KeyContext::Jobs | KeyContext::Visitors | KeyContext::Detail | KeyContext::Help => GLOBAL,
-        KeyContext::Composer | KeyContext::Form => TYPING_GLOBAL,
+        KeyContext::Composer | KeyContext::Form | KeyContext::Confirm => TYPING_GLOBAL,
     }
 }
 

@@ -7,6 +7,7 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
+use super::app::{Bucket, TrendPlan};
 use super::editor::EditorError;
 use super::effects::LocalError;
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
@@ -79,6 +80,8 @@ pub struct Startup {
 pub struct Budget {
     pub create_used: u32,
     pub message_used: u32,
+    /// Analytics requests (visitors pages, trend buckets, comparisons) this hour.
+    pub analytics_used: u32,
 }
 
 /// How a submission ended.
@@ -127,6 +130,24 @@ pub enum Msg {
     },
     /// A page of visitors, or why not; dropped when its generation is not the latest.
     Visitors {
+        generation: u64,
+        result: Result<VisitorsPage, ApiError>,
+    },
+    /// The trend of request `generation` needs `requests` analytics requests (its cached
+    /// buckets cost none), more than it was allowed: nothing was sent; the app asks.
+    TrendNeeds { generation: u64, requests: u32 },
+    /// Buckets of the trend read so far (from the cache or the service), of all.
+    TrendProgress { generation: u64, done: u32, of: u32 },
+    /// The trend of request `generation`, or why not; `requests` is how many analytics
+    /// requests it made (the budget's count).
+    Trend {
+        generation: u64,
+        result: Result<Vec<Bucket>, ApiError>,
+        requests: u32,
+    },
+    /// The totals of the period before, for the comparison; dropped when its generation
+    /// is not the latest.
+    Previous {
         generation: u64,
         result: Result<VisitorsPage, ApiError>,
     },
@@ -238,6 +259,21 @@ pub enum Io {
     /// Reads one page of visitors; answers `Visitors` with the same generation, so a
     /// reply for a page no longer wanted is dropped.
     FetchVisitors {
+        generation: u64,
+        query: VisitorsQuery,
+    },
+    /// Reads a trend: each bucket from the journal's cache when settled, else one request
+    /// with `limit=1`. When more than `allow` requests would be needed it sends none and
+    /// answers `TrendNeeds`; otherwise `TrendProgress` as buckets come, then `Trend`.
+    FetchTrend {
+        generation: u64,
+        plan: TrendPlan,
+        allow: u32,
+    },
+    /// Stops the trend being read (Esc, another range): no answer comes.
+    CancelTrend,
+    /// Reads the totals of the period before (`limit=1`); answers `Previous`.
+    FetchPrevious {
         generation: u64,
         query: VisitorsQuery,
     },

@@ -259,6 +259,10 @@ impl RowsChange {
             | Msg::Tick
             | Msg::Detail { .. }
             | Msg::Visitors { .. }
+            | Msg::TrendNeeds { .. }
+            | Msg::TrendProgress { .. }
+            | Msg::Trend { .. }
+            | Msg::Previous { .. }
             | Msg::ExportProgress { .. }
             | Msg::ExportDone(_)
             | Msg::Budget(_)

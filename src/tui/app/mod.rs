@@ -3,14 +3,17 @@
 //! the clock is passed in, so every behaviour is testable without a terminal or network.
 
 mod composer;
+mod confirm;
 mod connection;
 mod cursor;
 mod forms;
+mod insight_local;
 mod jobs;
 mod keys;
 mod options;
 pub(crate) mod poll;
 mod rate;
+mod templates;
 mod track;
 mod viewport;
 mod visitors;
@@ -23,19 +26,23 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use crossterm::event::{Event, KeyEvent};
 
-pub use composer::Composer;
+pub use composer::{Composer, TemplateFill};
+pub use confirm::{ASK_ABOVE, Ask, Question};
 use connection::RowsChange;
 pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
+pub use insight_local::{Bucket, By, TrendPlan, previous_period};
 pub use jobs::{JobDetail, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use options::{ConsoleOptions, NotifyMode};
 pub use rate::{CallClass, RatePauses};
+pub use templates::Template;
 pub use track::unsure_submission;
 use viewport::scrolled;
 pub use viewport::{TextExtent, Viewport};
 pub use visitors::{
-    BarScale, DateRange, PAGE_SIZES, PageLoad, Shown, VisitorsTable, export_end_text, stopped_text,
+    BarScale, CHART_MIN_HEIGHT, Change, DateRange, Mark, Marks, PAGE_SIZES, PageLoad, PreviousLoad,
+    Shown, TrendLoad, VisitorsTable, export_end_text, share_points, stopped_text,
 };
 
 use super::keymap::{self, Action, KeyContext};
@@ -57,6 +64,8 @@ pub enum Overlay {
     Track(Box<TrackForm>),
     Filter(Box<FilterForm>),
     Export(Box<ExportForm>),
+    /// Work that costs analytics requests waits for y or n.
+    Confirm(Question),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,6 +217,21 @@ impl App {
                 self.dirty = true;
             }
             Msg::Visitors { generation, result } => self.on_visitors(generation, result, now),
+            Msg::TrendNeeds {
+                generation,
+                requests,
+            } => self.on_trend_needs(generation, requests),
+            Msg::TrendProgress {
+                generation,
+                done,
+                of,
+            } => self.on_trend_progress(generation, done, of),
+            Msg::Trend {
+                generation,
+                result,
+                requests,
+            } => self.on_trend(generation, result, requests, now, &mut effects),
+            Msg::Previous { generation, result } => self.on_previous(generation, result, now),
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;
@@ -274,6 +298,7 @@ impl App {
             Some(Overlay::Help(_)) => KeyContext::Help,
             Some(Overlay::Detail(_)) => KeyContext::Detail,
             Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
+            Some(Overlay::Confirm(_)) => KeyContext::Confirm,
             None => match self.focus {
                 Pane::Jobs => KeyContext::Jobs,
                 Pane::Composer => KeyContext::Composer,
@@ -288,6 +313,10 @@ impl App {
             Event::Paste(text) => self.on_paste(&text, effects),
             Event::Resize(width, height) => {
                 self.size = Some((width, height));
+                if self.focus == Pane::Visitors && self.loaded {
+                    // A taller screen may show the chart by default now.
+                    self.want_trend(now, effects);
+                }
                 // Text wraps anew: where it ends is known again after the next frame.
                 self.viewport.detail = None;
                 self.viewport.help = None;
@@ -329,6 +358,8 @@ impl App {
                 }
             }
             (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
+            (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, effects),
+            (KeyContext::Confirm, None) => return,
             (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
             (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
             (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
@@ -406,6 +437,10 @@ impl App {
         let statuses = self.jobs.statuses();
         self.poll.refresh_all(&statuses, now.mono);
         if self.focus == Pane::Visitors {
+            self.refresh_trend(now, effects);
+            if self.visitors.previous.is_on() {
+                self.visitors.previous = PreviousLoad::NeedsDates;
+            }
             self.fetch_visitors(now, effects);
         }
         effects.push(Effect::Io(Io::RefreshBudget));

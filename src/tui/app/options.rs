@@ -18,6 +18,8 @@ pub struct ConsoleOptions {
     pub hourly_limit: u32,
     /// Seeds the jitter of backoffs.
     pub seed: u64,
+    /// The prompts `n` in the visitors pane builds from marked pages (Ctrl+T cycles).
+    pub templates: Vec<super::Template>,
 }
 
 /// How a job reaching a final status is announced, beyond the notice line.

@@ -10,13 +10,21 @@ use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect, ExportEnd, Io};
 
+mod chart;
+mod compare;
 mod export;
 mod load;
+mod marks;
 mod range;
+mod trend;
 
+pub use chart::CHART_MIN_HEIGHT;
+pub use compare::{Change, PreviousLoad, share_points};
 pub use export::{export_end_text, stopped_text};
 pub use load::{PageLoad, Shown};
+pub use marks::{Mark, Marks};
 pub use range::DateRange;
+pub use trend::TrendLoad;
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -50,6 +58,16 @@ pub struct VisitorsTable {
     /// by total descending), learned from the range's first page; until then the range's
     /// total. The same on every page and scroll position.
     top: Option<TopRow>,
+    /// Pages marked for a job (Space), with the numbers they were marked with.
+    pub marks: Marks,
+    /// Whether the chart is shown, once `c` said; until then the terminal's size decides.
+    pub chart: Option<bool>,
+    /// The chart's trend.
+    pub trend: TrendLoad,
+    trend_requests: u64,
+    /// The period before, while comparing.
+    pub previous: PreviousLoad,
+    previous_requests: u64,
 }
 
 /// The largest row of a range, and which range.
@@ -91,6 +109,12 @@ impl Default for VisitorsTable {
             export_end: None,
             export_form: None,
             top: None,
+            marks: Marks::default(),
+            chart: None,
+            trend: TrendLoad::Idle,
+            trend_requests: 0,
+            previous: PreviousLoad::Off,
+            previous_requests: 0,
         }
     }
 }
@@ -223,9 +247,29 @@ impl VisitorsTable {
                 let form = ExportForm::new(&self.query(today));
                 return PaneOutcome::Open(Overlay::Export(Box::new(form)));
             }
+            Action::Mark => return self.mark_selected(),
+            Action::NewJob => return PaneOutcome::NewJob,
+            Action::ToggleChart => return PaneOutcome::Chart,
+            Action::Compare => return PaneOutcome::Compare,
+            Action::Close => return PaneOutcome::Stop,
             _ => {}
         }
         PaneOutcome::Done
+    }
+
+    /// Space: marks or unmarks the row under the cursor.
+    fn mark_selected(&mut self) -> PaneOutcome {
+        let Some(Shown { page, query }) = self.load.shown() else {
+            return PaneOutcome::Notice("no page to mark yet");
+        };
+        let Some(row) = page.visitors.get(self.selected) else {
+            return PaneOutcome::Notice("no page to mark in this range");
+        };
+        let marked = self.marks.toggle(row, query);
+        PaneOutcome::Marked {
+            path: crate::text::sanitize(&row.path),
+            marked,
+        }
     }
 
     #[cfg(test)]
@@ -273,10 +317,22 @@ enum PaneOutcome {
     Open(Overlay),
     /// The running export was cancelled.
     ExportCancelled,
+    /// A page was marked or unmarked.
+    Marked { path: String, marked: bool },
+    /// `n`: a new job from the marked pages.
+    NewJob,
+    /// `c`: show or hide the chart.
+    Chart,
+    /// `v`: compare with the period before, or stop.
+    Compare,
+    /// Esc: stop what is being read in the background.
+    Stop,
 }
 
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        self.want_trend(now, effects);
+        self.want_previous(now, effects);
         if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
             self.visitors
                 .load
@@ -321,6 +377,15 @@ impl App {
             PaneOutcome::ExportCancelled => {
                 effects.push(Effect::Io(Io::CancelExport));
                 self.notify(NoticeKind::Info, "export cancelled; nothing was written");
+            }
+            PaneOutcome::Marked { path, marked } => self.said_marked(&path, marked),
+            PaneOutcome::NewJob => self.new_job_from_marks(now, effects),
+            PaneOutcome::Chart => self.toggle_chart(now, effects),
+            PaneOutcome::Compare => self.toggle_compare(now, effects),
+            PaneOutcome::Stop => {
+                if !self.cancel_trend(effects) {
+                    self.notify(NoticeKind::Info, "nothing is being read");
+                }
             }
         }
     }

@@ -46,6 +46,7 @@ pub fn draw(
         KeyContext::Detail => "Job detail",
         KeyContext::Form => "Form",
         KeyContext::Help => "Help",
+        KeyContext::Confirm => "Question",
     };
     let mut local = section(name, keymap::bindings(context), read_only, cx);
     if context == KeyContext::Composer {

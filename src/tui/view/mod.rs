@@ -4,6 +4,7 @@
 //! is sanitized first.
 
 mod composer;
+mod confirm;
 mod detail;
 mod forms;
 mod help;
@@ -121,6 +122,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
         Some(Overlay::Track(form)) => forms::track(frame, body, form, cx),
         Some(Overlay::Filter(form)) => forms::filter(frame, body, form, cx),
         Some(Overlay::Export(form)) => forms::export(frame, body, form, cx),
+        Some(Overlay::Confirm(question)) => confirm::draw(frame, body, question, cx),
     }
 }
 

@@ -136,6 +136,7 @@ impl Scene {
             poll_interval: Duration::from_secs(3),
             hourly_limit: 100,
             seed: 7,
+            templates: crate::tui::app::Template::builtin(),
         };
         let mut scene = Self {
             app: App::new(config),
@@ -154,6 +155,7 @@ impl Scene {
             budget: Budget {
                 create_used: 13,
                 message_used: 4,
+                analytics_used: 0,
             },
         })));
         scene.send(Msg::JobFetched {

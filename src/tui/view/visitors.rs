@@ -8,6 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 mod cells;
+mod chart;
+mod compare;
 mod export_line;
 
 use super::table::{self, Column, Look, TableState};
@@ -27,13 +29,23 @@ pub fn draw(
 ) {
     let table = &app.visitors;
     let export = export_lines(app, area.width, cx);
-    let [strip, rows_area, export_area, footer] = Layout::vertical([
-        Constraint::Length(2),
+    let strip_height = if table.previous.is_on() { 3 } else { 2 };
+    let chart_height = if app.chart_shown() {
+        chart::height(area.height)
+    } else {
+        0
+    };
+    let [strip, chart_area, rows_area, export_area, footer] = Layout::vertical([
+        Constraint::Length(strip_height),
+        Constraint::Length(chart_height),
         Constraint::Min(3),
         Constraint::Length(u16::try_from(export.len()).unwrap_or(0)),
         Constraint::Length(1),
     ])
     .areas(area);
+    if chart_height > 0 {
+        chart::draw(frame, chart_area, &table.trend, cx);
+    }
     let query = table.load().shown().map_or_else(
         || table.query(cx.wall.date_naive()),
         |shown| shown.query.clone(),
@@ -129,7 +141,12 @@ fn draw_strip(
         ),
         None => Line::from(Span::styled(" no data yet", theme.dim())),
     };
-    frame.render_widget(Paragraph::new(vec![range, totals]), area);
+    let mut lines = vec![range, totals];
+    if table.previous.is_on() {
+        let now = table.load().shown().map(|s| s.page.totals);
+        lines.push(compare::line(now, &table.previous, area.width, cx));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 fn totals_line(t: VisitorTotals, compact: bool, hint: bool, cx: &ViewContext) -> Line<'static> {
@@ -230,8 +247,20 @@ fn draw_rows(
         state,
         |i| {
             let row = &page.visitors[i];
+            let mark = if table.marks.contains(&row.path) {
+                Span::styled("● ", theme.accent())
+            } else if table.marks.is_empty() {
+                Span::raw("")
+            } else {
+                Span::raw("  ")
+            };
+            let path = if table.marks.is_empty() {
+                path_cell(&row.path, path_width)
+            } else {
+                path_cell(&row.path, path_width.saturating_sub(2))
+            };
             vec![
-                Line::from(path_cell(&row.path, path_width)),
+                Line::from(vec![mark, Span::raw(path)]),
                 Line::from(n(row.human)),
                 Line::from(n(row.ai)),
                 Line::from(n(row.total)),
@@ -258,6 +287,12 @@ fn draw_footer(
         format!(" · {} per page", table.limit),
         theme.dim(),
     ));
+    if !table.marks.is_empty() {
+        spans.push(Span::styled(
+            format!(" · {} marked (n: job)", table.marks.len()),
+            theme.accent(),
+        ));
+    }
     if table.load().is_fetching() {
         spans.push(Span::styled(" · loading…", theme.warning()));
     }
@@ -268,9 +303,10 @@ fn draw_footer(
         ));
     }
     let hints = [
-        " · n/p page · f dates · +/- size · e export",
-        " · n/p · f dates · +/- · e export",
-        " · f dates · e export",
+        " · ]/[ page · Space mark · c chart · v compare · f dates · e export",
+        " · ]/[ page · Space mark · c chart · v compare · f dates",
+        " · Space mark · c chart · v compare",
+        " · ? keys",
         "",
     ];
     let candidates = hints
