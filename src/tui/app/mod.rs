@@ -13,6 +13,7 @@ mod keys;
 mod options;
 pub(crate) mod poll;
 mod rate;
+pub mod table;
 mod templates;
 mod track;
 mod viewport;
