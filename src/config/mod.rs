@@ -3,6 +3,7 @@
 
 mod precedence;
 mod secret;
+mod templates;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -17,6 +18,7 @@ use thiserror::Error;
 pub use precedence::{Origin, Origins};
 use precedence::{key_source, poll_interval};
 pub use secret::Secret;
+pub use templates::{PAGES_PLACEHOLDER, Template};
 
 /// Base URL of the hosted service.
 pub const DEFAULT_BASE_URL: &str = "https://api.mintlify.com";
@@ -35,6 +37,13 @@ pub enum ConfigError {
     /// file with a caret under the mistake.
     #[error("{path} is not valid:\n{reason}")]
     Parse { path: PathBuf, reason: String },
+    /// A `[templates]` entry that cannot be used; `line` is where its name is.
+    #[error("{path}, line {line}: {reason}")]
+    Template {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
     #[error("no profile named {name:?} in {path}; the profiles there are: {known}")]
     UnknownProfile {
         name: String,
@@ -102,6 +111,9 @@ struct FileConfig {
     default_profile: Option<String>,
     #[serde(default)]
     profiles: BTreeMap<String, Profile>,
+    /// `[templates]`: prompt templates by name, checked by `templates::check`.
+    #[serde(default)]
+    templates: templates::RawTemplates,
 }
 
 /// Where the key comes from. A command is only run when the key is needed.
@@ -126,6 +138,9 @@ pub struct Settings {
     pub origins: Origins,
     /// Things the user should fix but that do not stop the command.
     pub warnings: Vec<String>,
+    /// The prompt templates of `config.toml`, in name order (the built-in ones are not
+    /// here: see `crate::insight::templates`).
+    pub templates: Vec<Template>,
 }
 
 /// The folders docdeck uses, from the platform's conventions (XDG on Linux).
@@ -167,7 +182,7 @@ impl Settings {
                 reason: "no such file (named by --config or DOCDECK_CONFIG): check the path".into(),
             });
         }
-        let file = read_file(&config_path)?;
+        let (file, templates) = read_file(&config_path)?;
         let requested = match (&overrides.profile, env("DOCDECK_PROFILE")) {
             (Some(name), _) => Some((name.clone(), Origin::Flag("--profile"))),
             (None, Some(name)) => Some((name, Origin::Env("DOCDECK_PROFILE"))),
@@ -211,6 +226,7 @@ impl Settings {
                 .into_iter()
                 .collect(),
             config_path,
+            templates,
             origins: Origins {
                 config: config_origin,
                 profile: profile_origin,
@@ -290,10 +306,12 @@ fn exposed_key_warning(path: &Path, file: &FileConfig) -> Option<String> {
     }
 }
 
-fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
+fn read_file(path: &Path) -> Result<(FileConfig, Vec<Template>), ConfigError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(FileConfig::default()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return Ok((FileConfig::default(), Vec::new()));
+        }
         Err(err) => {
             return Err(ConfigError::Read {
                 path: path.to_path_buf(),
@@ -301,10 +319,12 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
             });
         }
     };
-    toml::from_str(&text).map_err(|err| ConfigError::Parse {
+    let file: FileConfig = toml::from_str(&text).map_err(|err| ConfigError::Parse {
         path: path.to_path_buf(),
         reason: err.to_string().trim_end().to_owned(),
-    })
+    })?;
+    let templates = templates::check(&file.templates, &text, path)?;
+    Ok((file, templates))
 }
 
 fn pick_profile(

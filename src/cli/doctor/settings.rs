@@ -231,6 +231,9 @@ fn config_fix(err: &ConfigError) -> &'static str {
         ConfigError::UnknownProfile { .. } => {
             "choose one of those with --profile or DOCDECK_PROFILE, or add [profiles.NAME] to the file"
         }
+        ConfigError::Template { .. } => {
+            "correct that template in [templates] (the README's Configuration shows one)"
+        }
         ConfigError::TwoKeys(_) => "keep api_key or api_key_command in that profile, not both",
         ConfigError::BaseUrl { .. } => {
             "correct it where it is set: --base-url, DOCDECK_BASE_URL or base_url in the profile"
