@@ -34,6 +34,7 @@ fn config() -> ConsoleOptions {
         poll_interval: Duration::from_secs(3),
         hourly_limit: 100,
         seed: 7,
+        templates: docdeck::insight::templates::all(&[]),
     }
 }
 

@@ -71,6 +71,7 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
         args,
     )?;
     config.profile.clone_from(&settings.profile);
+    config.templates = crate::insight::templates::all(&settings.templates);
     let services = Services {
         client: Arc::new(client),
         journal,
@@ -221,7 +222,7 @@ fn config(
         poll_interval,
         hourly_limit: 100,
         seed: rand::random(),
-        templates: crate::tui::app::Template::builtin(),
+        templates: crate::insight::templates::all(&[]),
     })
 }
 

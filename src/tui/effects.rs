@@ -22,6 +22,7 @@ use opener::opener;
 
 use super::message::{Budget, DraftKey, Io, Msg, Startup};
 use crate::api::{Client, Job};
+use crate::insight::Cancel;
 use crate::journal::{Journal, JournalError, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
@@ -101,7 +102,7 @@ pub struct Effects {
     draft_writer: JoinHandle<()>,
     export: Option<JoinHandle<()>>,
     /// The trend being read for the chart, stopped when another is asked or on Esc.
-    trend: Option<JoinHandle<()>>,
+    trend: Option<(JoinHandle<()>, Cancel)>,
     /// The last snapshot of each job written to the journal, and when: a read that brings
     /// the same job within a minute skips the journal (and its thread hand-off) entirely.
     stored: Arc<Mutex<HashMap<String, (Job, Instant)>>>,
@@ -221,16 +222,12 @@ impl Effects {
                 plan,
                 allow,
             } => {
-                if let Some(old) = self.trend.take() {
-                    old.abort();
-                }
-                self.trend = Some(tokio::spawn(trend::run(s, tx, generation, plan, allow)));
+                self.stop_trend();
+                let cancel = Cancel::new();
+                let task = tokio::spawn(trend::run(s, tx, generation, plan, allow, cancel.clone()));
+                self.trend = Some((task, cancel));
             }
-            Io::CancelTrend => {
-                if let Some(task) = self.trend.take() {
-                    task.abort();
-                }
-            }
+            Io::CancelTrend => self.stop_trend(),
             Io::FetchPrevious { generation, query } => spawn(tx, async move {
                 vec![Msg::Previous {
                     generation,
@@ -299,8 +296,14 @@ impl Effects {
         if let Some(export) = self.export.take() {
             export.abort();
         }
-        if let Some(trend) = self.trend.take() {
-            trend.abort();
+        self.stop_trend();
+    }
+
+    /// Stops the trend being read: what it read is kept, and the requests it sent are
+    /// counted, before it ends (a cancel, not an abort).
+    fn stop_trend(&mut self) {
+        if let Some((_, cancel)) = self.trend.take() {
+            cancel.cancel();
         }
     }
 }

@@ -7,10 +7,10 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
-use super::app::{Bucket, TrendPlan};
+use super::app::TrendPlan;
 use super::editor::EditorError;
 use super::effects::LocalError;
-use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
+use crate::api::{ApiError, Job, VisitorTotals, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
 
@@ -142,7 +142,7 @@ pub enum Msg {
     /// requests it made (the budget's count).
     Trend {
         generation: u64,
-        result: Result<Vec<Bucket>, ApiError>,
+        result: Result<Vec<VisitorTotals>, ApiError>,
         requests: u32,
     },
     /// The totals of the period before, for the comparison; dropped when its generation

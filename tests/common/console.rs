@@ -126,7 +126,7 @@ impl Console {
             poll_interval: poll,
             hourly_limit: 100,
             seed: 1,
-            templates: docdeck::tui::app::Template::builtin(),
+            templates: docdeck::insight::templates::all(&[]),
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again

@@ -7,10 +7,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use super::jobs::{JobRow, short_id};
-use super::templates::Template;
-use super::visitors::Mark;
 use super::{App, CallClass, NoticeKind, Pane};
+use crate::api::PathVisitors;
 use crate::api::{ApiError, JobStatus};
+use crate::config::Template;
 use crate::text::normalize_newlines;
 use crate::tui::editor::EditorError;
 use crate::tui::keymap::Action;
@@ -41,7 +41,7 @@ pub struct TemplateFill {
     /// The whole text as the template left it.
     filled: String,
     /// The pages the prompt names.
-    pub marks: Vec<Mark>,
+    pub marks: Vec<PathVisitors>,
 }
 
 impl Composer {
@@ -181,7 +181,7 @@ impl Composer {
         &mut self,
         templates: &[Template],
         index: usize,
-        marks: Vec<Mark>,
+        marks: Vec<PathVisitors>,
         effects: &mut Vec<Effect>,
     ) {
         self.retarget(DraftKey::NewJob);
@@ -228,13 +228,13 @@ impl Composer {
         templates: &[Template],
         index: usize,
         before: String,
-        marks: Vec<Mark>,
+        marks: Vec<PathVisitors>,
         effects: &mut Vec<Effect>,
     ) {
         let Some(template) = templates.get(index) else {
             return;
         };
-        let prompt = template.prompt(&marks);
+        let prompt = crate::insight::templates::fill(template, &marks);
         let filled = if before.is_empty() {
             prompt
         } else {

@@ -2,7 +2,7 @@
 //! trend, the whole range): how many, of how many left this hour, y or n. Nothing is
 //! spent until the answer is yes.
 
-use super::insight_local::TrendPlan;
+use super::TrendPlan;
 use super::{App, NoticeKind, Overlay};
 use crate::tui::keymap::Action;
 use crate::tui::message::Effect;
@@ -35,13 +35,10 @@ impl Question {
             Ask::Trend { plan, .. } => format!(
                 "The chart of {} → {} needs {} analytics requests (one per {} not yet kept \
                  in the journal).",
-                plan.from,
-                plan.to,
+                crate::insight::buckets::shown(plan.from),
+                crate::insight::buckets::shown(plan.to),
                 self.requests,
-                match plan.by {
-                    super::insight_local::By::Day => "day",
-                    super::insight_local::By::Week => "week",
-                }
+                plan.by.as_str()
             ),
         };
         format!(

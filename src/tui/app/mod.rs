@@ -7,14 +7,12 @@ mod confirm;
 mod connection;
 mod cursor;
 mod forms;
-mod insight_local;
 mod jobs;
 mod keys;
 mod options;
 pub(crate) mod poll;
 mod rate;
 pub mod table;
-mod templates;
 mod track;
 mod viewport;
 mod visitors;
@@ -32,18 +30,16 @@ pub use confirm::{ASK_ABOVE, Ask, Question};
 use connection::RowsChange;
 pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
-pub use insight_local::{Bucket, By, TrendPlan, previous_period};
 pub use jobs::{JobDetail, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use options::{ConsoleOptions, NotifyMode};
 pub use rate::{CallClass, RatePauses};
-pub use templates::Template;
 pub use track::unsure_submission;
 use viewport::scrolled;
 pub use viewport::{TextExtent, Viewport};
 pub use visitors::{
-    BarScale, CHART_MIN_HEIGHT, Change, DateRange, Mark, Marks, PAGE_SIZES, PageLoad, PreviousLoad,
-    Shown, TrendLoad, VisitorsTable, export_end_text, share_points, stopped_text,
+    BarScale, CHART_MIN_HEIGHT, DateRange, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
+    TrendLoad, TrendPlan, VisitorsTable, export_end_text, stopped_text,
 };
 
 use super::keymap::{self, Action, KeyContext};

@@ -19,7 +19,7 @@ pub struct ConsoleOptions {
     /// Seeds the jitter of backoffs.
     pub seed: u64,
     /// The prompts `n` in the visitors pane builds from marked pages (Ctrl+T cycles).
-    pub templates: Vec<super::Template>,
+    pub templates: Vec<crate::config::Template>,
 }
 
 /// How a job reaching a final status is announced, beyond the notice line.

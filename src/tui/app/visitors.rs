@@ -19,12 +19,12 @@ mod range;
 mod trend;
 
 pub use chart::CHART_MIN_HEIGHT;
-pub use compare::{Change, PreviousLoad, share_points};
+pub use compare::PreviousLoad;
 pub use export::{export_end_text, stopped_text};
 pub use load::{PageLoad, Shown};
-pub use marks::{Mark, Marks};
+pub use marks::Marks;
 pub use range::DateRange;
-pub use trend::TrendLoad;
+pub use trend::{TrendLoad, TrendPlan};
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -259,13 +259,13 @@ impl VisitorsTable {
 
     /// Space: marks or unmarks the row under the cursor.
     fn mark_selected(&mut self) -> PaneOutcome {
-        let Some(Shown { page, query }) = self.load.shown() else {
+        let Some(Shown { page, .. }) = self.load.shown() else {
             return PaneOutcome::Notice("no page to mark yet");
         };
         let Some(row) = page.visitors.get(self.selected) else {
             return PaneOutcome::Notice("no page to mark in this range");
         };
-        let marked = self.marks.toggle(row, query);
+        let marked = self.marks.toggle(row);
         PaneOutcome::Marked {
             path: crate::text::sanitize(&row.path),
             marked,

@@ -5,65 +5,47 @@
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::Services;
-use crate::api::{DateParam, VisitorsQuery};
-use crate::tui::app::{Bucket, TrendPlan};
+use crate::insight::Cancel;
+use crate::insight::trend::{TrendEnd, read_trend};
+use crate::tui::app::TrendPlan;
 use crate::tui::message::Msg;
 
 /// Reads the trend of `plan`, or answers `TrendNeeds` when it would take more than
-/// `allow` requests.
+/// `allow` requests. `cancel` stops it (Esc, another range).
 pub(super) async fn run(
     s: Services,
     tx: UnboundedSender<Msg>,
     generation: u64,
     plan: TrendPlan,
     allow: u32,
+    cancel: Cancel,
 ) {
-    let ranges = plan.ranges();
-    let of = u32::try_from(ranges.len()).unwrap_or(u32::MAX);
-    if of > allow {
+    let buckets = plan.buckets();
+    let known = vec![None; buckets.len()];
+    let missing = u32::try_from(known.iter().filter(|k| k.is_none()).count()).unwrap_or(u32::MAX);
+    if missing > allow {
         let _ = tx.send(Msg::TrendNeeds {
             generation,
-            requests: of,
+            requests: missing,
         });
         return;
     }
-    let mut buckets = Vec::with_capacity(ranges.len());
-    let mut requests = 0;
-    for (from, to) in ranges {
-        let query = VisitorsQuery {
-            date_from: Some(DateParam::from_date(from)),
-            date_to: Some(DateParam::from_date(to)),
-            limit: Some(1),
-            offset: Some(0),
-        };
-        requests += 1;
-        match s.client.visitors(&query).await {
-            Ok(page) => buckets.push(Bucket {
-                from,
-                to,
-                human: page.totals.human,
-                ai: page.totals.ai,
-                total: page.totals.total,
-            }),
-            Err(err) => {
-                let _ = tx.send(Msg::Trend {
-                    generation,
-                    result: Err(err),
-                    requests,
-                });
-                return;
-            }
-        }
-        let done = u32::try_from(buckets.len()).unwrap_or(u32::MAX);
+    let progress = |done: usize, of: usize| {
         let _ = tx.send(Msg::TrendProgress {
             generation,
-            done,
-            of,
+            done: u32::try_from(done).unwrap_or(u32::MAX),
+            of: u32::try_from(of).unwrap_or(u32::MAX),
         });
-    }
+    };
+    let read = read_trend(&s.client, &buckets, known, progress, &cancel).await;
+    let result = match read.end {
+        TrendEnd::Failed(err) => Err(err),
+        TrendEnd::Cancelled => return,
+        TrendEnd::Finished => Ok(read.complete().unwrap_or_default()),
+    };
     let _ = tx.send(Msg::Trend {
         generation,
-        result: Ok(buckets),
-        requests,
+        result,
+        requests: read.requests,
     });
 }

@@ -40,9 +40,19 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     } else if let Some(error) = &composer.error {
         (crate::text::sanitize(error), theme.error())
     } else {
+        let template = match (&composer.target, &composer.fill) {
+            (DraftKey::NewJob, Some(fill)) => format!(
+                "template \"{}\" · Ctrl+T next template · ",
+                crate::text::sanitize(&fill.name)
+            ),
+            (DraftKey::NewJob, None) => "Ctrl+T template · ".to_owned(),
+            (DraftKey::FollowUp(_), _) => String::new(),
+        };
         (
-            "Ctrl+S send · Esc leave (the draft stays) · Ctrl+E $EDITOR · saved as you type"
-                .to_owned(),
+            format!(
+                "{template}Ctrl+S send · Esc leave (the draft stays) · Ctrl+E $EDITOR · saved \
+                 as you type"
+            ),
             theme.dim(),
         )
     };

@@ -136,7 +136,7 @@ impl Scene {
             poll_interval: Duration::from_secs(3),
             hourly_limit: 100,
             seed: 7,
-            templates: crate::tui::app::Template::builtin(),
+            templates: crate::insight::templates::all(&[]),
         };
         let mut scene = Self {
             app: App::new(config),

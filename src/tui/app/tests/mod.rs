@@ -3,6 +3,7 @@
 
 mod composer;
 mod connection;
+mod insight;
 mod keys;
 mod track;
 mod visitors;
@@ -34,7 +35,7 @@ pub(super) fn config() -> ConsoleOptions {
         poll_interval: Duration::from_secs(3),
         hourly_limit: 100,
         seed: 7,
-        templates: crate::tui::app::Template::builtin(),
+        templates: crate::insight::templates::all(&[]),
     }
 }
 

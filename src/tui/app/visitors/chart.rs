@@ -3,9 +3,8 @@
 //! asked for above a few requests.
 
 use super::super::confirm::{ASK_ABOVE, Ask};
-use super::super::insight_local::{Bucket, TrendPlan};
-use super::trend::{TrendLoad, days_of, plan_for};
-use crate::api::ApiError;
+use super::trend::{TrendLoad, TrendPlan};
+use crate::api::{ApiError, VisitorTotals};
 use crate::tui::app::{App, CallClass, NoticeKind};
 use crate::tui::message::{Clock, Effect, Io};
 
@@ -44,14 +43,13 @@ impl App {
             return;
         }
         let query = self.visitors.query(now.wall.date_naive());
-        let Some((from, to)) = days_of(query.date_from, query.date_to) else {
+        let Some(plan) = TrendPlan::of(query.date_from, query.date_to) else {
             if self.visitors.trend.generation().is_some() {
                 effects.push(Effect::Io(Io::CancelTrend));
             }
             self.visitors.trend = TrendLoad::NeedsDates;
             return;
         };
-        let plan = plan_for(from, to);
         if self.visitors.trend.covers(&plan) {
             return;
         }
@@ -162,7 +160,7 @@ impl App {
     pub(in crate::tui::app) fn on_trend(
         &mut self,
         generation: u64,
-        result: Result<Vec<Bucket>, ApiError>,
+        result: Result<Vec<VisitorTotals>, ApiError>,
         requests: u32,
         now: Clock,
         effects: &mut Vec<Effect>,
@@ -180,7 +178,7 @@ impl App {
         let plan = *plan;
         self.dirty = true;
         self.visitors.trend = match result {
-            Ok(buckets) => TrendLoad::Shown { plan, buckets },
+            Ok(totals) => TrendLoad::Shown { plan, totals },
             Err(err) => TrendLoad::Failed {
                 plan,
                 error: err.to_string(),

@@ -2,8 +2,8 @@
 //! from), from)`): its totals, read with one request when `v` turns it on, and the
 //! change of each number.
 
-use super::super::insight_local::previous_period;
 use crate::api::{ApiError, VisitorTotals, VisitorsPage, VisitorsQuery};
+use crate::insight::buckets::{param, previous_period};
 use crate::tui::app::{App, CallClass};
 use crate::tui::message::{Clock, Effect, Io};
 
@@ -47,29 +47,6 @@ impl PreviousLoad {
     }
 }
 
-/// How one number moved: by how much, and by what part of what it was (none from 0).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Change {
-    pub by: i128,
-    pub percent: Option<f64>,
-}
-
-impl Change {
-    #[must_use]
-    pub fn of(now: u64, before: u64) -> Self {
-        let by = i128::from(now) - i128::from(before);
-        #[expect(clippy::cast_precision_loss)]
-        let percent = (before > 0).then(|| by as f64 * 100.0 / before as f64);
-        Self { by, percent }
-    }
-}
-
-/// The change of the AI share, in percentage points.
-#[must_use]
-pub fn share_points(now: VisitorTotals, before: VisitorTotals) -> f64 {
-    now.ai_share() - before.ai_share()
-}
-
 impl App {
     /// `v`: compares with the period before, or stops comparing.
     pub(in crate::tui::app) fn toggle_compare(&mut self, now: Clock, effects: &mut Vec<Effect>) {
@@ -86,9 +63,8 @@ impl App {
         if !self.visitors.previous.is_on() {
             return;
         }
-        let mut query = self.visitors.query(now.wall.date_naive());
-        query.limit = Some(1);
-        let Some(previous) = previous_period(&query) else {
+        let query = self.visitors.query(now.wall.date_naive());
+        let Some(previous) = previous_query(&query) else {
             self.visitors.previous = PreviousLoad::NeedsDates;
             return;
         };
@@ -148,17 +124,15 @@ impl App {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_change_says_how_much_and_what_part_and_none_from_nothing() {
-        let up = Change::of(150, 100);
-        assert_eq!(up.by, 50);
-        assert_eq!(up.percent, Some(50.0));
-        assert_eq!(Change::of(0, 0).percent, None);
-        assert_eq!(Change::of(7, 0).by, 7);
-        assert_eq!(Change::of(80, 100).percent, Some(-20.0));
-    }
+/// The totals request of the period before `query`'s (`limit=1`: only totals are
+/// wanted); `None` when a side of the range is open.
+fn previous_query(query: &VisitorsQuery) -> Option<VisitorsQuery> {
+    let (from, to) = (query.date_from?.instant(), query.date_to?.instant());
+    let (start, end) = previous_period(from, to)?;
+    Some(VisitorsQuery {
+        date_from: Some(param(start)),
+        date_to: Some(param(end)),
+        limit: Some(1),
+        offset: None,
+    })
 }

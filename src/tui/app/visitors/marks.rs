@@ -1,44 +1,31 @@
-//! The pages marked in the visitors pane for a job: each keeps the numbers and dates it
-//! was marked with, so the prompt built from them says what was seen, whatever the pane
+//! The pages marked in the visitors pane for a job: each keeps the numbers it was
+//! marked with, so the prompt built from them says what was seen, whatever the pane
 //! shows later.
 
-use crate::api::{DateParam, PathVisitors, VisitorsQuery};
+use crate::api::PathVisitors;
 use crate::tui::app::{App, NoticeKind, Pane};
 use crate::tui::message::{Clock, Effect};
-
-/// One marked page: its row as shown, and the range those numbers are for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mark {
-    pub row: PathVisitors,
-    pub from: Option<DateParam>,
-    pub to: Option<DateParam>,
-}
 
 /// The marked pages, in the order they were marked (a path at most once).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Marks {
-    list: Vec<Mark>,
+    list: Vec<PathVisitors>,
 }
 
 impl Marks {
-    /// Marks `row` (with the range of `query`), or unmarks it if its path is marked.
-    /// Returns whether it is marked now.
-    pub fn toggle(&mut self, row: &PathVisitors, query: &VisitorsQuery) -> bool {
-        if let Some(at) = self.list.iter().position(|m| m.row.path == row.path) {
+    /// Marks `row`, or unmarks it if its path is marked. Returns whether it is marked now.
+    pub fn toggle(&mut self, row: &PathVisitors) -> bool {
+        if let Some(at) = self.list.iter().position(|m| m.path == row.path) {
             self.list.remove(at);
             return false;
         }
-        self.list.push(Mark {
-            row: row.clone(),
-            from: query.date_from,
-            to: query.date_to,
-        });
+        self.list.push(row.clone());
         true
     }
 
     #[must_use]
     pub fn contains(&self, path: &str) -> bool {
-        self.list.iter().any(|m| m.row.path == path)
+        self.list.iter().any(|m| m.path == path)
     }
 
     #[must_use]
@@ -52,7 +39,7 @@ impl Marks {
     }
 
     #[must_use]
-    pub fn list(&self) -> &[Mark] {
+    pub fn list(&self) -> &[PathVisitors] {
         &self.list
     }
 
@@ -120,12 +107,11 @@ mod tests {
     #[test]
     fn marking_twice_unmarks_and_the_order_of_marking_is_kept() {
         let mut marks = Marks::default();
-        let query = VisitorsQuery::default();
-        assert!(marks.toggle(&row("/b"), &query));
-        assert!(marks.toggle(&row("/a"), &query));
+        assert!(marks.toggle(&row("/b")));
+        assert!(marks.toggle(&row("/a")));
         assert_eq!(marks.len(), 2);
-        assert_eq!(marks.list()[0].row.path, "/b");
-        assert!(!marks.toggle(&row("/b"), &query));
+        assert_eq!(marks.list()[0].path, "/b");
+        assert!(!marks.toggle(&row("/b")));
         assert!(!marks.contains("/b") && marks.contains("/a"));
     }
 }

@@ -1,9 +1,37 @@
 //! The trend under the chart: which range it is for, whether it is being read (and how
-//! far), and the buckets once read. One enum per state, as the page load is.
+//! far), and each bucket's totals once read. One enum per state, as the page load is.
 
-use chrono::NaiveDate;
+use chrono::{DateTime, Utc};
 
-use super::super::insight_local::{Bucket, By, TrendPlan};
+use crate::api::{DateParam, VisitorTotals};
+use crate::insight::buckets::{Bucket, By, buckets};
+
+/// A trend to read: `[from, to)` in buckets of `by` (days, or ISO weeks over 60 days).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrendPlan {
+    pub from: DateTime<Utc>,
+    pub to: DateTime<Utc>,
+    pub by: By,
+}
+
+impl TrendPlan {
+    /// The plan for a range; `None` when a side is open or the range is empty.
+    #[must_use]
+    pub fn of(from: Option<DateParam>, to: Option<DateParam>) -> Option<Self> {
+        let (from, to) = (from?.instant(), to?.instant());
+        (from < to).then(|| Self {
+            from,
+            to,
+            by: By::for_range(from, to),
+        })
+    }
+
+    /// The buckets, in time order.
+    #[must_use]
+    pub fn buckets(&self) -> Vec<Bucket> {
+        buckets(self.from, self.to, self.by)
+    }
+}
 
 /// The chart's data, from the first request on.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -32,9 +60,10 @@ pub enum TrendLoad {
         plan: TrendPlan,
         why: String,
     },
+    /// Each bucket's totals, in the plan's bucket order.
     Shown {
         plan: TrendPlan,
-        buckets: Vec<Bucket>,
+        totals: Vec<VisitorTotals>,
     },
     Failed {
         plan: TrendPlan,
@@ -67,43 +96,10 @@ impl TrendLoad {
         }
     }
 
-    /// Whether `plan` is already held, read or asked about (nothing to send).
+    /// Whether `plan` is held, being read, asked about or declined: nothing to send.
     #[must_use]
     pub fn covers(&self, plan: &TrendPlan) -> bool {
-        matches!(
-            self,
-            Self::Fetching { .. }
-                | Self::Asking { .. }
-                | Self::Shown { .. }
-                | Self::Declined { .. }
-        ) && self.plan() == Some(plan)
+        !matches!(self, Self::Idle | Self::NeedsDates | Self::Failed { .. })
+            && self.plan() == Some(plan)
     }
-}
-
-/// The days of the trend for a range's bounds: whole UTC days, a bound inside a day
-/// taking that whole day. `None` when a side is open.
-#[must_use]
-pub fn days_of(
-    from: Option<crate::api::DateParam>,
-    to: Option<crate::api::DateParam>,
-) -> Option<(NaiveDate, NaiveDate)> {
-    let from = from?.instant();
-    let to = to?.instant();
-    let end = if to.time() == chrono::NaiveTime::MIN {
-        to.date_naive()
-    } else {
-        to.date_naive().succ_opt()?
-    };
-    (from.date_naive() < end).then_some((from.date_naive(), end))
-}
-
-/// The plan of a trend over `[from, to)`: by day up to 60 days, else by ISO week.
-#[must_use]
-pub fn plan_for(from: NaiveDate, to: NaiveDate) -> TrendPlan {
-    let by = if (to - from).num_days() > 60 {
-        By::Week
-    } else {
-        By::Day
-    };
-    TrendPlan { from, to, by }
 }

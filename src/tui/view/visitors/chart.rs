@@ -10,8 +10,10 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 
 use super::super::{ViewContext, thousands};
 use super::fitting;
+use crate::api::VisitorTotals;
+use crate::insight::By;
 use crate::text::sanitize;
-use crate::tui::app::{Bucket, By, TrendLoad, TrendPlan};
+use crate::tui::app::{TrendLoad, TrendPlan};
 
 /// Rows the chart takes in a pane of `height` rows.
 #[must_use]
@@ -29,8 +31,8 @@ pub(super) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &TrendLoad, cx: &Vi
         Paragraph::new(Line::from(Span::styled(text, style))).block(block.clone())
     };
     let widget = match trend {
-        TrendLoad::Shown { plan, buckets } if !buckets.is_empty() => {
-            draw_lines(frame, area, plan, buckets, block, cx);
+        TrendLoad::Shown { plan, totals } if !totals.is_empty() => {
+            draw_lines(frame, area, plan, totals, block, cx);
             return;
         }
         TrendLoad::Shown { .. } => said(" no days in this range".into(), theme.dim()),
@@ -89,13 +91,13 @@ fn draw_lines(
     frame: &mut Frame<'_>,
     area: Rect,
     plan: &TrendPlan,
-    buckets: &[Bucket],
+    totals: &[VisitorTotals],
     block: Block<'_>,
     cx: &ViewContext,
 ) {
     #[expect(clippy::cast_precision_loss)]
-    let points = |get: fn(&Bucket) -> u64| -> Vec<(f64, f64)> {
-        buckets
+    let points = |get: fn(&VisitorTotals) -> u64| -> Vec<(f64, f64)> {
+        totals
             .iter()
             .enumerate()
             .map(|(i, b)| (i as f64, get(b) as f64))
@@ -103,15 +105,17 @@ fn draw_lines(
     };
     let human = points(|b| b.human);
     let ai = points(|b| b.ai);
-    let top = buckets
+    let top = totals
         .iter()
         .map(|b| b.human.max(b.ai))
         .max()
         .unwrap_or(0)
         .max(1);
-    let last = buckets.len().saturating_sub(1);
+    let buckets = plan.buckets();
+    let last = totals.len().saturating_sub(1);
     let first_day = buckets.first().map_or(plan.from, |b| b.from);
     let last_day = buckets.get(last).map_or(plan.to, |b| b.from);
+    let day = |at| crate::insight::buckets::shown(at);
     let datasets = vec![
         Dataset::default()
             .marker(Marker::Braille)
@@ -132,7 +136,7 @@ fn draw_lines(
             Axis::default()
                 .style(cx.theme.dim())
                 .bounds([0.0, x_max])
-                .labels([first_day.to_string(), last_day.to_string()]),
+                .labels([day(first_day), day(last_day)]),
         )
         .y_axis(
             Axis::default()

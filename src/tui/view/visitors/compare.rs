@@ -6,12 +6,14 @@ use ratatui::text::{Line, Span};
 use super::super::{ViewContext, thousands};
 use super::fitting;
 use crate::api::{DateParam, VisitorTotals};
+use crate::insight::compare::Delta;
+use crate::insight::{Percent, ShareChange, TotalsComparison};
 use crate::text::sanitize;
-use crate::tui::app::{Change, PreviousLoad, share_points};
+use crate::tui::app::PreviousLoad;
 
 /// `+120`, `−40` or `±0`.
-pub(super) fn signed(by: i128) -> String {
-    let size = u64::try_from(by.unsigned_abs()).unwrap_or(u64::MAX);
+pub(super) fn signed(by: i64) -> String {
+    let size = by.unsigned_abs();
     match by.signum() {
         1 => format!("+{}", thousands(size)),
         -1 => format!("−{}", thousands(size)),
@@ -19,16 +21,16 @@ pub(super) fn signed(by: i128) -> String {
     }
 }
 
-/// `+120 (+5.1%)`, or `+7 (new)` from nothing.
-pub(super) fn change_text(change: Change, percent: bool) -> String {
-    let by = signed(change.by);
+/// `+120 (+5.1%)`, or `+7 (from 0)` from nothing.
+pub(super) fn change_text(delta: Delta, percent: bool) -> String {
+    let by = signed(delta.absolute());
     if !percent {
         return by;
     }
-    match change.percent {
-        Some(p) => format!("{by} ({p:+.1}%)"),
-        None if change.by == 0 => by,
-        None => format!("{by} (from 0)"),
+    match delta.percent() {
+        Percent::Changed(p) => format!("{by} ({p:+.1}%)"),
+        Percent::NoPrevious if delta.now == 0 => by,
+        Percent::NoPrevious => format!("{by} (from 0)"),
     }
 }
 
@@ -62,6 +64,7 @@ pub(super) fn line(
             theme.dim(),
         );
     };
+    let change = TotalsComparison::new(now, before);
     let dates = format!(
         "{} → {}",
         DateParam::shown(query.date_from, "the start"),
@@ -73,15 +76,17 @@ pub(super) fn line(
         } else {
             " vs before:".to_owned()
         };
-        let part = |name: &str, a: u64, b: u64| {
-            format!(" {name} {}", change_text(Change::of(a, b), percent))
+        let part = |name: &str, delta: Delta| format!(" {name} {}", change_text(delta, percent));
+        let share = match change.ai_share_change() {
+            ShareChange::Points(p) => format!(" · AI share {p:+.1} pp"),
+            ShareChange::NoPrevious => " · AI share: none before".to_owned(),
         };
         Line::from(vec![
             Span::styled(head, theme.dim()),
-            Span::styled(part("human", now.human, before.human), theme.human()),
-            Span::styled(part("· AI", now.ai, before.ai), theme.ai()),
-            Span::styled(part("· total", now.total, before.total), theme.bold()),
-            Span::raw(format!(" · AI share {:+.1} pp", share_points(now, before))),
+            Span::styled(part("human", change.human), theme.human()),
+            Span::styled(part("· AI", change.ai), theme.ai()),
+            Span::styled(part("· total", change.total), theme.bold()),
+            Span::raw(share.clone()),
         ])
     };
     fitting(
