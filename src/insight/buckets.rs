@@ -8,9 +8,9 @@ use crate::api::{DateParam, VisitorsQuery};
 
 /// How long after its end a bucket can still change: views arrive late (logs imported
 /// later, the hosted service's own processing), so a bucket that ended less than this
-/// long ago is read again every time; one that ended longer ago is settled, and the
-/// journal keeps its numbers.
-pub const SETTLING: TimeDelta = TimeDelta::hours(48);
+/// long ago (48 hours) is read again every time; one that ended longer ago is settled,
+/// and the journal keeps its numbers.
+pub use crate::journal::TREND_SETTLING as SETTLING;
 
 /// Ranges longer than this many days are drawn per week by the console (a day per
 /// column stops being readable, and a week costs one request instead of seven).
@@ -110,6 +110,12 @@ impl Bucket {
             limit: Some(1),
             offset: None,
         }
+    }
+
+    /// `(from, to)`, as the journal's trend cache takes it.
+    #[must_use]
+    pub fn range(&self) -> (DateTime<Utc>, DateTime<Utc>) {
+        (self.from, self.to)
     }
 
     /// Whether the bucket ended more than [`SETTLING`] before `now`, so its numbers
