@@ -23,7 +23,7 @@ use opener::opener;
 use super::message::{Budget, DraftKey, Io, Msg, Startup};
 use crate::api::{Client, Job};
 use crate::insight::Cancel;
-use crate::journal::{Journal, JournalError, Scope, SubmissionKind};
+use crate::journal::{ANALYTICS_HOURLY_LIMIT, Journal, JournalError, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
 #[derive(Clone)]
@@ -34,6 +34,22 @@ pub struct Services {
 }
 
 impl Services {
+    /// Counts `requests` analytics requests just sent in the journal, then the budget as
+    /// it stands: the messages that say so (or that the journal failed).
+    async fn counted(&self, requests: u32) -> Vec<Msg> {
+        let now = Utc::now();
+        let counted = self
+            .journal(move |j, scope| {
+                j.record_analytics(scope, requests, now)?;
+                budget(j, scope)
+            })
+            .await;
+        match counted {
+            Ok(budget) => vec![Msg::Budget(budget)],
+            Err(reason) => vec![Msg::LocalFailure(reason)],
+        }
+    }
+
     /// Runs `f` on the journal on the blocking pool.
     async fn journal<T: Send + 'static>(
         &self,
@@ -212,27 +228,34 @@ impl Effects {
                 }
             }),
             Io::FetchVisitors { generation, query } => spawn(tx, async move {
-                vec![Msg::Visitors {
-                    generation,
-                    result: s.client.visitors(&query).await,
-                }]
+                let result = s.client.visitors(&query).await;
+                let mut msgs = s.counted(1).await;
+                msgs.push(Msg::Visitors { generation, result });
+                msgs
             }),
             Io::FetchTrend {
                 generation,
                 plan,
                 allow,
+                refresh,
             } => {
                 self.stop_trend();
                 let cancel = Cancel::new();
-                let task = tokio::spawn(trend::run(s, tx, generation, plan, allow, cancel.clone()));
+                let ask = trend::Ask {
+                    generation,
+                    plan,
+                    allow,
+                    refresh,
+                };
+                let task = tokio::spawn(trend::run(s, tx, ask, cancel.clone()));
                 self.trend = Some((task, cancel));
             }
             Io::CancelTrend => self.stop_trend(),
             Io::FetchPrevious { generation, query } => spawn(tx, async move {
-                vec![Msg::Previous {
-                    generation,
-                    result: s.client.visitors(&query).await,
-                }]
+                let result = s.client.visitors(&query).await;
+                let mut msgs = s.counted(1).await;
+                msgs.push(Msg::Previous { generation, result });
+                msgs
             }),
             Io::Export {
                 query,
@@ -321,7 +344,7 @@ fn budget(journal: &Journal, scope: &Scope) -> Result<Budget, JournalError> {
     Ok(Budget {
         create_used: journal.uses_last_hour(scope, SubmissionKind::Create, now)?,
         message_used: journal.uses_last_hour(scope, SubmissionKind::Message, now)?,
-        analytics_used: 0,
+        analytics: journal.analytics_budget(scope, ANALYTICS_HOURLY_LIMIT, now)?,
     })
 }
 

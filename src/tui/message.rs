@@ -12,7 +12,9 @@ use super::editor::EditorError;
 use super::effects::LocalError;
 use crate::api::{ApiError, Job, VisitorTotals, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
-use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
+use crate::journal::{
+    ANALYTICS_HOURLY_LIMIT, AnalyticsBudget, SentPrompt, StatusChange, TrackedJob, UnsureSend,
+};
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
 #[derive(Debug, Clone, Copy)]
@@ -75,13 +77,24 @@ pub struct Startup {
     pub unsure: Vec<UnsureSend>,
 }
 
-/// Uses of the hourly create and message budgets, as counted in the journal.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Uses of the hourly budgets, as counted in the journal.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Budget {
     pub create_used: u32,
     pub message_used: u32,
-    /// Analytics requests (visitors pages, trend buckets, comparisons) this hour.
-    pub analytics_used: u32,
+    /// Analytics requests of the last hour (pages, trend buckets, comparisons, exports),
+    /// and the rule for work that needs more: ask above 10, refuse above what is left.
+    pub analytics: AnalyticsBudget,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self {
+            create_used: 0,
+            message_used: 0,
+            analytics: AnalyticsBudget::new(ANALYTICS_HOURLY_LIMIT, Vec::new()),
+        }
+    }
 }
 
 /// How a submission ended.
@@ -269,6 +282,8 @@ pub enum Io {
         generation: u64,
         plan: TrendPlan,
         allow: u32,
+        /// Read settled buckets again too, rather than from the journal.
+        refresh: bool,
     },
     /// Stops the trend being read (Esc, another range): no answer comes.
     CancelTrend,

@@ -1,14 +1,12 @@
 //! The question asked before work that needs more than a few analytics requests (a
 //! trend, the whole range): how many, of how many left this hour, y or n. Nothing is
-//! spent until the answer is yes.
+//! spent until the answer is yes, and work the hour's budget cannot cover is refused
+//! with when enough requests free up (the journal's rule, `AnalyticsBudget::decide`).
 
-use super::TrendPlan;
-use super::{App, NoticeKind, Overlay};
+use super::{App, NoticeKind, Overlay, TrendPlan};
+use crate::journal::Decision;
 use crate::tui::keymap::Action;
 use crate::tui::message::Effect;
-
-/// Requests a piece of work may spend without asking.
-pub const ASK_ABOVE: u32 = 10;
 
 /// What the question is about, and what yes starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,8 +31,8 @@ impl Question {
     pub fn text(&self) -> String {
         let what = match &self.ask {
             Ask::Trend { plan, .. } => format!(
-                "The chart of {} → {} needs {} analytics requests (one per {} not yet kept \
-                 in the journal).",
+                "The chart of {} → {} needs {} analytics requests (one per {} not kept in \
+                 the journal yet).",
                 crate::insight::buckets::shown(plan.from),
                 crate::insight::buckets::shown(plan.to),
                 self.requests,
@@ -42,7 +40,7 @@ impl Question {
             ),
         };
         format!(
-            "{what} {} of the hour's analytics requests are left. Spend them?",
+            "{what} {} of this hour's 100 analytics requests are left. Spend them?",
             self.left
         )
     }
@@ -52,24 +50,50 @@ impl App {
     /// Analytics requests left this hour, as the journal counts them.
     #[must_use]
     pub fn analytics_left(&self) -> u32 {
-        self.config
-            .hourly_limit
-            .saturating_sub(self.budget.analytics_used)
+        self.budget.analytics.left()
     }
 
-    /// Opens the question, unless the hour's budget cannot cover the work at all: then
-    /// it says so and returns false.
-    pub(super) fn ask(&mut self, ask: Ask, requests: u32) -> bool {
-        let left = self.analytics_left();
-        if requests > left {
-            return false;
+    /// Work of `requests` analytics requests: started when few, asked about when more
+    /// than 10, refused (saying when enough free up) when more than are left.
+    pub(super) fn consider(&mut self, ask: Ask, requests: u32, effects: &mut Vec<Effect>) {
+        match self.budget.analytics.decide(requests) {
+            Decision::Go => self.confirmed(ask, requests, effects),
+            Decision::Ask { needed, left } => {
+                self.overlay = Some(Overlay::Confirm(Question {
+                    ask,
+                    requests: needed,
+                    left,
+                }));
+            }
+            Decision::Refuse {
+                needed,
+                left,
+                enough_at,
+            } => {
+                let when = enough_at.map_or_else(
+                    || "more than an hour's budget: choose shorter dates".to_owned(),
+                    |at| format!("enough are free at {} UTC", at.format("%H:%M")),
+                );
+                let why = format!(
+                    "needs {needed} analytics requests and {left} are left this hour; {when}"
+                );
+                self.refused(ask, why);
+            }
         }
-        self.overlay = Some(Overlay::Confirm(Question {
-            ask,
-            requests,
-            left,
-        }));
-        true
+    }
+
+    fn confirmed(&mut self, ask: Ask, requests: u32, effects: &mut Vec<Effect>) {
+        match ask {
+            Ask::Trend { generation, plan } => {
+                self.trend_confirmed(generation, plan, requests, effects);
+            }
+        }
+    }
+
+    fn refused(&mut self, ask: Ask, why: String) {
+        match ask {
+            Ask::Trend { plan, .. } => self.trend_declined(plan, format!("the chart {why}")),
+        }
     }
 
     /// y or n.
@@ -77,17 +101,17 @@ impl App {
         let Some(Overlay::Confirm(question)) = self.overlay.take() else {
             return;
         };
-        match (action, question.ask) {
-            (Action::Apply, Ask::Trend { generation, plan }) => {
-                self.trend_confirmed(generation, plan, question.requests, effects);
-            }
-            (Action::Close, Ask::Trend { plan, .. }) => {
-                self.trend_declined(plan, question.requests);
+        match action {
+            Action::Apply => self.confirmed(question.ask, question.requests, effects),
+            Action::Close => {
+                let why = format!(
+                    "not read: it needs {} analytics requests; r asks again",
+                    question.requests
+                );
+                self.refused(question.ask, why);
                 self.notify(NoticeKind::Info, "nothing was read: r asks again");
             }
-            (_, ask) => {
-                self.overlay = Some(Overlay::Confirm(Question { ask, ..question }));
-            }
+            _ => self.overlay = Some(Overlay::Confirm(question)),
         }
     }
 }

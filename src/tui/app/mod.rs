@@ -26,7 +26,7 @@ use chrono::{DateTime, Utc};
 use crossterm::event::{Event, KeyEvent};
 
 pub use composer::{Composer, TemplateFill};
-pub use confirm::{ASK_ABOVE, Ask, Question};
+pub use confirm::{Ask, Question};
 use connection::RowsChange;
 pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
@@ -217,7 +217,7 @@ impl App {
             Msg::TrendNeeds {
                 generation,
                 requests,
-            } => self.on_trend_needs(generation, requests),
+            } => self.on_trend_needs(generation, requests, &mut effects),
             Msg::TrendProgress {
                 generation,
                 done,
@@ -227,7 +227,7 @@ impl App {
                 generation,
                 result,
                 requests,
-            } => self.on_trend(generation, result, requests, now, &mut effects),
+            } => self.on_trend(generation, result, requests, now),
             Msg::Previous { generation, result } => self.on_previous(generation, result, now),
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);

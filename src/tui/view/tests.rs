@@ -155,7 +155,7 @@ impl Scene {
             budget: Budget {
                 create_used: 13,
                 message_used: 4,
-                analytics_used: 0,
+                ..Budget::default()
             },
         })));
         scene.send(Msg::JobFetched {

@@ -2,9 +2,10 @@
 //! trend it draws, read for the range on screen when the chart is shown, at a cost
 //! asked for above a few requests.
 
-use super::super::confirm::{ASK_ABOVE, Ask};
+use super::super::confirm::Ask;
 use super::trend::{TrendLoad, TrendPlan};
 use crate::api::{ApiError, VisitorTotals};
+use crate::journal::ASK_ABOVE;
 use crate::tui::app::{App, CallClass, NoticeKind};
 use crate::tui::message::{Clock, Effect, Io};
 
@@ -76,6 +77,7 @@ impl App {
             generation,
             plan,
             allow,
+            refresh: false,
         }));
     }
 
@@ -89,7 +91,12 @@ impl App {
     }
 
     /// The trend needs more requests than it may spend unasked: ask, or say why not.
-    pub(in crate::tui::app) fn on_trend_needs(&mut self, generation: u64, requests: u32) {
+    pub(in crate::tui::app) fn on_trend_needs(
+        &mut self,
+        generation: u64,
+        requests: u32,
+        effects: &mut Vec<Effect>,
+    ) {
         let TrendLoad::Fetching { plan, .. } = &self.visitors.trend else {
             return;
         };
@@ -98,15 +105,12 @@ impl App {
         }
         let plan = *plan;
         self.dirty = true;
-        if self.ask(Ask::Trend { generation, plan }, requests) {
-            self.visitors.trend = TrendLoad::Asking {
-                generation,
-                plan,
-                requests,
-            };
-        } else {
-            self.trend_declined(plan, requests);
-        }
+        self.visitors.trend = TrendLoad::Asking {
+            generation,
+            plan,
+            requests,
+        };
+        self.consider(Ask::Trend { generation, plan }, requests, effects);
     }
 
     pub(in crate::tui::app) fn trend_confirmed(
@@ -129,16 +133,11 @@ impl App {
             generation,
             plan,
             allow: requests,
+            refresh: false,
         }));
     }
 
-    pub(in crate::tui::app) fn trend_declined(&mut self, plan: TrendPlan, requests: u32) {
-        let left = self.analytics_left();
-        let why = if requests > left {
-            format!("the chart needs {requests} analytics requests and {left} are left this hour")
-        } else {
-            format!("not read: the chart needs {requests} analytics requests; r asks again")
-        };
+    pub(in crate::tui::app) fn trend_declined(&mut self, plan: TrendPlan, why: String) {
         self.visitors.trend = TrendLoad::Declined { plan, why };
     }
 
@@ -163,11 +162,10 @@ impl App {
         result: Result<Vec<VisitorTotals>, ApiError>,
         requests: u32,
         now: Clock,
-        effects: &mut Vec<Effect>,
     ) {
+        // The budget's count came from the runner already; a 429 pauses analytics.
         if requests > 0 || result.is_err() {
             self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
-            effects.push(Effect::Io(Io::RefreshBudget));
         }
         let TrendLoad::Fetching { plan, .. } = &self.visitors.trend else {
             return;
