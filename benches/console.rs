@@ -35,6 +35,7 @@ fn config() -> ConsoleOptions {
         hourly_limit: 100,
         seed: 7,
         templates: docdeck::insight::templates::all(&[]),
+        whole_max_rows: docdeck::insight::whole::DEFAULT_MAX_ROWS,
     }
 }
 

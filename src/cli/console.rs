@@ -223,6 +223,7 @@ fn config(
         hourly_limit: 100,
         seed: rand::random(),
         templates: crate::insight::templates::all(&[]),
+        whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
     })
 }
 

@@ -153,19 +153,24 @@ impl SortRow for ComparedRow {
     }
 }
 
-/// Two rows in `sort`'s order; equal keys fall to the path, ascending either way.
-pub fn compare<R: SortRow>(a: &R, b: &R, sort: Sort) -> Ordering {
+/// Two rows by `key` alone, ascending: equal keys are equal (a table that sorts stably
+/// over rows held in path order keeps the ties by path ascending either way).
+pub fn compare_key<R: SortRow>(a: &R, b: &R, key: SortKey) -> Ordering {
     let (x, y) = (a.counts(), b.counts());
-    let by_key = match sort.key {
+    match key {
         SortKey::Path => a.path().cmp(b.path()),
         SortKey::Human => x.human.cmp(&y.human),
         SortKey::Ai => x.ai.cmp(&y.ai),
         SortKey::Total => x.total.cmp(&y.total),
         SortKey::AiShare => x.ai_share().total_cmp(&y.ai_share()),
         SortKey::Change => a.change().cmp(&b.change()),
-    };
+    }
+}
+
+/// Two rows in `sort`'s order; equal keys fall to the path, ascending either way.
+pub fn compare<R: SortRow>(a: &R, b: &R, sort: Sort) -> Ordering {
     sort.direction
-        .apply(by_key)
+        .apply(compare_key(a, b, sort.key))
         .then_with(|| a.path().cmp(b.path()))
 }
 

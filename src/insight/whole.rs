@@ -104,7 +104,9 @@ impl WholeRange {
         self.max_rows
     }
 
-    fn progress(&self) -> Progress {
+    /// How far the fetch has come.
+    #[must_use]
+    pub fn progress(&self) -> Progress {
         Progress {
             requests: self.requests,
             rows: self.held.as_ref().map_or(0, |page| page.visitors.len()),

@@ -15,6 +15,7 @@ mod export;
 mod jobs;
 mod opener;
 mod trend;
+mod whole;
 
 use jobs::{submit, track};
 pub use opener::open_url;
@@ -119,6 +120,8 @@ pub struct Effects {
     export: Option<JoinHandle<()>>,
     /// The trend being read for the chart, stopped when another is asked or on Esc.
     trend: Option<(JoinHandle<()>, Cancel)>,
+    /// The whole-range fetch, stopped on Esc, `w` or another range.
+    whole: Option<(JoinHandle<()>, Cancel)>,
     /// The last snapshot of each job written to the journal, and when: a read that brings
     /// the same job within a minute skips the journal (and its thread hand-off) entirely.
     stored: Arc<Mutex<HashMap<String, (Job, Instant)>>>,
@@ -136,6 +139,7 @@ impl Effects {
             draft_writer,
             export: None,
             trend: None,
+            whole: None,
             stored: Arc::default(),
         }
     }
@@ -251,6 +255,26 @@ impl Effects {
                 self.trend = Some((task, cancel));
             }
             Io::CancelTrend => self.stop_trend(),
+            Io::FetchWhole {
+                generation,
+                query,
+                previous,
+                max_rows,
+                allow,
+            } => {
+                stop(&mut self.whole);
+                let cancel = Cancel::new();
+                let ask = whole::Ask {
+                    generation,
+                    query,
+                    previous,
+                    max_rows,
+                    allow,
+                };
+                let task = tokio::spawn(whole::run(s, tx, ask, cancel.clone()));
+                self.whole = Some((task, cancel));
+            }
+            Io::CancelWhole => stop(&mut self.whole),
             Io::FetchPrevious { generation, query } => spawn(tx, async move {
                 let result = s.client.visitors(&query).await;
                 let mut msgs = s.counted(1).await;
@@ -320,14 +344,19 @@ impl Effects {
             export.abort();
         }
         self.stop_trend();
+        stop(&mut self.whole);
     }
 
-    /// Stops the trend being read: what it read is kept, and the requests it sent are
-    /// counted, before it ends (a cancel, not an abort).
     fn stop_trend(&mut self) {
-        if let Some((_, cancel)) = self.trend.take() {
-            cancel.cancel();
-        }
+        stop(&mut self.trend);
+    }
+}
+
+/// Stops a background read: what it read is kept, and the requests it sent are counted,
+/// before it ends (a cancel, not an abort).
+fn stop(task: &mut Option<(JoinHandle<()>, Cancel)>) {
+    if let Some((_, cancel)) = task.take() {
+        cancel.cancel();
     }
 }
 

@@ -49,6 +49,12 @@ pub enum Action {
     Compare,
     /// `w`: hold every row of the range (or go back to the service's pages).
     WholeRange,
+    /// `s`: sort by the next column (where the list can be sorted).
+    SortNext,
+    /// `S`: the same column the other way.
+    SortReverse,
+    /// `/`: filter the rows by what is typed, live.
+    FilterRows,
     /// Ctrl+T in the composer: the next template for a prompt built from marked pages.
     NextTemplate,
     NextField,
@@ -265,19 +271,33 @@ pub const VISITORS: &[Binding] = &[
     bind!(
         [(KeyCode::PageDown, NONE), ch(']')],
         "PgDn ]",
-        "next page (whole range: a screen down)",
+        "next page (whole range: a screen)",
         NextPage
     ),
     bind!(
         [(KeyCode::PageUp, NONE), ch('[')],
         "PgUp [",
-        "previous page (whole range: a screen up)",
+        "previous page (whole: a screen)",
         PrevPage
     ),
     bind!([ch(' ')], "Space", "mark or unmark this page", Mark),
     bind!([ch('n')], "n", "new job from the marked pages", NewJob),
     bind!([ch('c')], "c", "show or hide the chart", ToggleChart),
     bind!([ch('v')], "v", "compare with the period before", Compare),
+    bind!([ch('w')], "w", "whole range or pages", WholeRange),
+    bind!(
+        [ch('s')],
+        "s",
+        "sort by next column (whole range)",
+        SortNext
+    ),
+    bind!(
+        [ch('S')],
+        "S",
+        "reverse the sort (whole range)",
+        SortReverse
+    ),
+    bind!([ch('/')], "/", "filter by path (whole range)", FilterRows),
     bind!([ch('f')], "f", "dates and page size", Filter),
     bind!([ch('+'), ch('=')], "+", "more rows per page", MoreRows),
     bind!([ch('-')], "-", "fewer rows per page", FewerRows),
@@ -285,7 +305,7 @@ pub const VISITORS: &[Binding] = &[
     bind!(
         [(KeyCode::Esc, NONE)],
         "Esc",
-        "stop reading the chart's trend",
+        "stop reading (chart, whole)",
         Close
     ),
 ];

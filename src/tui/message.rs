@@ -10,7 +10,7 @@ use crossterm::event::Event;
 use super::app::TrendPlan;
 use super::editor::EditorError;
 use super::effects::LocalError;
-use crate::api::{ApiError, Job, VisitorTotals, VisitorsPage, VisitorsQuery};
+use crate::api::{ApiError, Job, PathVisitors, VisitorTotals, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 use crate::journal::{
     ANALYTICS_HOURLY_LIMIT, AnalyticsBudget, SentPrompt, StatusChange, TrackedJob, UnsureSend,
@@ -164,6 +164,20 @@ pub enum Msg {
         generation: u64,
         result: Result<VisitorsPage, ApiError>,
     },
+    /// How far the whole-range fetch of `generation` has come.
+    WholeProgress {
+        generation: u64,
+        requests: u32,
+        rows: usize,
+        most: u32,
+    },
+    /// How the whole-range fetch of `generation` ended (a cancelled one says nothing);
+    /// `requests` is how many it sent.
+    Whole {
+        generation: u64,
+        result: Result<WholeEnd, ApiError>,
+        requests: u32,
+    },
     /// Rows and pages fetched so far by the running export, shown under the table.
     ExportProgress { rows: u64, pages: u64 },
     /// How the export ended.
@@ -193,6 +207,21 @@ pub enum Msg {
     /// The process goes on after a stop (Ctrl+Z, then `fg`): the loop has taken the
     /// terminal again; everything is drawn anew.
     Continued,
+}
+
+/// How a whole-range fetch ended, when no request failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WholeEnd {
+    /// Every row of the range; with the period before's rows when they were asked for and
+    /// held whole (`None`: not asked, or more than the threshold).
+    All {
+        page: VisitorsPage,
+        previous: Option<Vec<PathVisitors>>,
+    },
+    /// The range has more rows than `max_rows`.
+    TooMany { max_rows: usize },
+    /// It needs more requests than it was allowed: the app asks before the rest.
+    NeedsMore,
 }
 
 /// How an export ended. Paths are absolute, so the user is told exactly where.
@@ -292,6 +321,18 @@ pub enum Io {
         generation: u64,
         query: VisitorsQuery,
     },
+    /// Fetches every row of `query`'s range (pages of 250) up to `max_rows`, then those
+    /// of `previous` when comparing; answers `WholeProgress` as pages come, then `Whole`.
+    FetchWhole {
+        generation: u64,
+        query: VisitorsQuery,
+        previous: Option<VisitorsQuery>,
+        max_rows: usize,
+        /// Requests it may send in all; a range that needs more answers `NeedsMore`.
+        allow: u32,
+    },
+    /// Esc or `w` during the whole-range fetch: stops it; the pages stay.
+    CancelWhole,
     /// Writes every row of a range to a file in the background; answers
     /// `ExportProgress` as pages come and `ExportDone` at the end.
     Export {

@@ -127,6 +127,7 @@ impl Console {
             hourly_limit: 100,
             seed: 1,
             templates: docdeck::insight::templates::all(&[]),
+            whole_max_rows: docdeck::insight::whole::DEFAULT_MAX_ROWS,
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again

@@ -6,13 +6,15 @@
 use super::{App, NoticeKind, Overlay, TrendPlan};
 use crate::journal::Decision;
 use crate::tui::keymap::Action;
-use crate::tui::message::Effect;
+use crate::tui::message::{Clock, Effect};
 
 /// What the question is about, and what yes starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ask {
     /// The chart's trend of request `generation`.
     Trend { generation: u64, plan: TrendPlan },
+    /// Every row of the range (and of the period before, when comparing).
+    Whole { generation: u64 },
 }
 
 /// The question on screen.
@@ -38,6 +40,11 @@ impl Question {
                 self.requests,
                 plan.by.as_str()
             ),
+            Ask::Whole { .. } => format!(
+                "This range has more rows than 10 requests hold (250 each): holding all of \
+                 them takes up to {} analytics requests, from the start.",
+                self.requests
+            ),
         };
         format!(
             "{what} {} of this hour's 100 analytics requests are left. Spend them?",
@@ -55,9 +62,15 @@ impl App {
 
     /// Work of `requests` analytics requests: started when few, asked about when more
     /// than 10, refused (saying when enough free up) when more than are left.
-    pub(super) fn consider(&mut self, ask: Ask, requests: u32, effects: &mut Vec<Effect>) {
+    pub(super) fn consider(
+        &mut self,
+        ask: Ask,
+        requests: u32,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
         match self.budget.analytics.decide(requests) {
-            Decision::Go => self.confirmed(ask, requests, effects),
+            Decision::Go => self.confirmed(ask, requests, now, effects),
             Decision::Ask { needed, left } => {
                 self.overlay = Some(Overlay::Confirm(Question {
                     ask,
@@ -82,10 +95,13 @@ impl App {
         }
     }
 
-    fn confirmed(&mut self, ask: Ask, requests: u32, effects: &mut Vec<Effect>) {
+    fn confirmed(&mut self, ask: Ask, requests: u32, now: Clock, effects: &mut Vec<Effect>) {
         match ask {
             Ask::Trend { generation, plan } => {
                 self.trend_confirmed(generation, plan, requests, effects);
+            }
+            Ask::Whole { generation } => {
+                self.whole_confirmed(generation, requests, now, effects);
             }
         }
     }
@@ -93,16 +109,22 @@ impl App {
     fn refused(&mut self, ask: Ask, why: String) {
         match ask {
             Ask::Trend { plan, .. } => self.trend_declined(plan, format!("the chart {why}")),
+            Ask::Whole { .. } => self.whole_declined(format!("the whole range {why}")),
         }
     }
 
     /// y or n.
-    pub(super) fn on_confirm_action(&mut self, action: Action, effects: &mut Vec<Effect>) {
+    pub(super) fn on_confirm_action(
+        &mut self,
+        action: Action,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
         let Some(Overlay::Confirm(question)) = self.overlay.take() else {
             return;
         };
         match action {
-            Action::Apply => self.confirmed(question.ask, question.requests, effects),
+            Action::Apply => self.confirmed(question.ask, question.requests, now, effects),
             Action::Close => {
                 let why = format!(
                     "not read: it needs {} analytics requests; r asks again",

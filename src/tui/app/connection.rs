@@ -263,6 +263,8 @@ impl RowsChange {
             | Msg::TrendProgress { .. }
             | Msg::Trend { .. }
             | Msg::Previous { .. }
+            | Msg::WholeProgress { .. }
+            | Msg::Whole { .. }
             | Msg::ExportProgress { .. }
             | Msg::ExportDone(_)
             | Msg::Budget(_)

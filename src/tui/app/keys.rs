@@ -85,6 +85,9 @@ impl App {
             | Action::ToggleChart
             | Action::Compare
             | Action::WholeRange
+            | Action::SortNext
+            | Action::SortReverse
+            | Action::FilterRows
             | Action::NextTemplate
             | Action::NextField
             | Action::PrevField

@@ -38,8 +38,8 @@ pub use track::unsure_submission;
 use viewport::scrolled;
 pub use viewport::{TextExtent, Viewport};
 pub use visitors::{
-    BarScale, CHART_MIN_HEIGHT, DateRange, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
-    TrendLoad, TrendPlan, VisitorsTable, export_end_text, stopped_text,
+    BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
+    TrendLoad, TrendPlan, VisitorsTable, WholeLoad, export_end_text, stopped_text,
 };
 
 use super::keymap::{self, Action, KeyContext};
@@ -217,7 +217,7 @@ impl App {
             Msg::TrendNeeds {
                 generation,
                 requests,
-            } => self.on_trend_needs(generation, requests, &mut effects),
+            } => self.on_trend_needs(generation, requests, now, &mut effects),
             Msg::TrendProgress {
                 generation,
                 done,
@@ -229,6 +229,17 @@ impl App {
                 requests,
             } => self.on_trend(generation, result, requests, now),
             Msg::Previous { generation, result } => self.on_previous(generation, result, now),
+            Msg::WholeProgress {
+                generation,
+                requests,
+                rows,
+                most,
+            } => self.on_whole_progress(generation, requests, rows, most),
+            Msg::Whole {
+                generation,
+                result,
+                requests: _,
+            } => self.on_whole(generation, result, now, &mut effects),
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;
@@ -345,6 +356,17 @@ impl App {
             return;
         }
         let context = self.context();
+        if context == KeyContext::Visitors && self.filter_typing() {
+            // The filter line takes what is typed; keys that type nothing stay global.
+            let global = keymap::action(KeyContext::Form, key).filter(|a| a.is_global());
+            match global {
+                Some(action) => self.on_global(action, now, effects),
+                None if self.on_filter_key(key) => {}
+                None => return,
+            }
+            self.dirty = true;
+            return;
+        }
         let action = keymap::action(context, key);
         match (context, action) {
             (_, Some(action)) if self.refused_read_only(action) => {}
@@ -355,7 +377,7 @@ impl App {
                 }
             }
             (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
-            (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, effects),
+            (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
             (KeyContext::Confirm, None) => return,
             (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
             (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),

@@ -20,6 +20,8 @@ pub struct ConsoleOptions {
     pub seed: u64,
     /// The prompts `n` in the visitors pane builds from marked pages (Ctrl+T cycles).
     pub templates: Vec<crate::config::Template>,
+    /// Rows up to which `w` holds a whole range (above: the service's pages).
+    pub whole_max_rows: usize,
 }
 
 /// How a job reaching a final status is announced, beyond the notice line.

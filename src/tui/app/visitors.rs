@@ -13,10 +13,12 @@ use crate::tui::message::{Clock, Effect, ExportEnd, Io};
 mod chart;
 mod compare;
 mod export;
+mod holding;
 mod load;
 mod marks;
 mod range;
 mod trend;
+mod whole;
 
 pub use chart::CHART_MIN_HEIGHT;
 pub use compare::PreviousLoad;
@@ -25,6 +27,7 @@ pub use load::{PageLoad, Shown};
 pub use marks::Marks;
 pub use range::DateRange;
 pub use trend::{TrendLoad, TrendPlan};
+pub use whole::{Held, WholeLoad};
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -68,6 +71,13 @@ pub struct VisitorsTable {
     /// The period before, while comparing.
     pub previous: PreviousLoad,
     previous_requests: u64,
+    /// Every row of the range, from `w` on.
+    pub whole: WholeLoad,
+    whole_requests: u64,
+    /// The range of the whole-range fetch out.
+    whole_query: Option<VisitorsQuery>,
+    /// The sort last chosen for a held range, kept for the next one.
+    sort_choice: Option<(crate::insight::SortKey, crate::listing::Direction)>,
 }
 
 /// The largest row of a range, and which range.
@@ -115,6 +125,10 @@ impl Default for VisitorsTable {
             trend_requests: 0,
             previous: PreviousLoad::Off,
             previous_requests: 0,
+            whole: WholeLoad::Off,
+            whole_requests: 0,
+            whole_query: None,
+            sort_choice: None,
         }
     }
 }
@@ -251,6 +265,7 @@ impl VisitorsTable {
             Action::NewJob => return PaneOutcome::NewJob,
             Action::ToggleChart => return PaneOutcome::Chart,
             Action::Compare => return PaneOutcome::Compare,
+            Action::WholeRange => return PaneOutcome::Whole,
             Action::Close => return PaneOutcome::Stop,
             _ => {}
         }
@@ -325,6 +340,8 @@ enum PaneOutcome {
     Chart,
     /// `v`: compare with the period before, or stop.
     Compare,
+    /// `w`: hold the whole range, or go back to pages.
+    Whole,
     /// Esc: stop what is being read in the background.
     Stop,
 }
@@ -368,6 +385,23 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
+        if self.on_held_action(action) {
+            return;
+        }
+        if matches!(
+            action,
+            Action::SortNext | Action::SortReverse | Action::FilterRows
+        ) {
+            let why = match &self.visitors.whole {
+                WholeLoad::TooMany { max_rows } => format!(
+                    "sorting and filtering need the whole range, and this one has more than \
+                     {max_rows} rows: the service's pages stay"
+                ),
+                _ => "sorting and filtering need the whole range: w holds it".to_owned(),
+            };
+            self.notify(NoticeKind::Info, why);
+            return;
+        }
         match self.visitors.on_action(action, now.wall.date_naive()) {
             PaneOutcome::Done => {}
             PaneOutcome::Fetch => self.fetch_visitors(now, effects),
@@ -382,8 +416,14 @@ impl App {
             PaneOutcome::NewJob => self.new_job_from_marks(now, effects),
             PaneOutcome::Chart => self.toggle_chart(now, effects),
             PaneOutcome::Compare => self.toggle_compare(now, effects),
+            PaneOutcome::Whole => self.toggle_whole(now, effects),
             PaneOutcome::Stop => {
-                if !self.cancel_trend(effects) {
+                let whole = matches!(self.visitors.whole, WholeLoad::Fetching { .. });
+                if whole {
+                    self.stop_whole(effects);
+                    self.visitors.whole = WholeLoad::Stopped("stopped: w starts again".into());
+                }
+                if !self.cancel_trend(effects) && !whole {
                     self.notify(NoticeKind::Info, "nothing is being read");
                 }
             }
@@ -399,6 +439,10 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
+        if range != self.visitors.range {
+            // The rows held are of the old dates.
+            self.stop_whole(effects);
+        }
         let table = &mut self.visitors;
         if range == table.range {
             table.offset -= table.offset % u64::from(limit.max(1));

@@ -81,6 +81,7 @@ impl ViewMemory {
     pub fn viewport(&self) -> Viewport {
         Viewport {
             jobs_rows: self.jobs.visible(),
+            visitors_rows: self.visitors.visible(),
             detail: self.detail,
             help: self.help,
         }

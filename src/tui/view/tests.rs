@@ -137,6 +137,7 @@ impl Scene {
             hourly_limit: 100,
             seed: 7,
             templates: crate::insight::templates::all(&[]),
+            whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
         };
         let mut scene = Self {
             app: App::new(config),

@@ -11,6 +11,8 @@ mod cells;
 mod chart;
 mod compare;
 mod export_line;
+mod held;
+mod whole;
 
 use super::table::{self, Column, Look, TableState};
 use super::{ViewContext, thousands};
@@ -187,6 +189,10 @@ fn draw_rows(
 ) {
     let theme = cx.theme;
     let table = &app.visitors;
+    if let Some(held) = table.whole.held() {
+        held::draw(frame, area, app, held, cx, state);
+        return;
+    }
     let block = Block::default().borders(Borders::TOP);
     let Some(Shown { page, .. }) = table.load().shown() else {
         let text = match table.load() {
@@ -280,19 +286,32 @@ fn draw_footer(
     let theme = cx.theme;
     let table = &app.visitors;
     let mut spans = vec![Span::raw(" ")];
-    if let Some(shown) = table.load().shown() {
-        spans.push(Span::styled(shown.page.position(query), theme.bold()));
+    let held = table.whole.held();
+    match (held, table.load().shown()) {
+        (Some(held), _) => spans.push(Span::styled(
+            format!(
+                "whole range · {} of {} rows",
+                thousands(held.arrangement.len() as u64),
+                thousands(held.rows.len() as u64)
+            ),
+            theme.bold(),
+        )),
+        (None, Some(shown)) => {
+            spans.push(Span::styled(shown.page.position(query), theme.bold()));
+            spans.push(Span::styled(
+                format!(" · {} per page", table.limit),
+                theme.dim(),
+            ));
+        }
+        (None, None) => {}
     }
-    spans.push(Span::styled(
-        format!(" · {} per page", table.limit),
-        theme.dim(),
-    ));
     if !table.marks.is_empty() {
         spans.push(Span::styled(
             format!(" · {} marked (n: job)", table.marks.len()),
             theme.accent(),
         ));
     }
+    spans.extend(whole::state_span(&table.whole, theme));
     if table.load().is_fetching() {
         spans.push(Span::styled(" · loading…", theme.warning()));
     }
@@ -302,13 +321,22 @@ fn draw_footer(
             theme.error(),
         ));
     }
-    let hints = [
-        " · ]/[ page · Space mark · c chart · v compare · f dates · e export",
-        " · ]/[ page · Space mark · c chart · v compare · f dates",
-        " · Space mark · c chart · v compare",
-        " · ? keys",
-        "",
-    ];
+    let hints: &[&str] = if held.is_some() {
+        &[
+            " · s sort · S reverse · / filter · Space mark · w pages",
+            " · s sort · / filter · w pages",
+            " · ? keys",
+            "",
+        ]
+    } else {
+        &[
+            " · ]/[ page · Space mark · c chart · v compare · w whole · f dates · e export",
+            " · ]/[ page · Space mark · c chart · v compare · w whole",
+            " · Space mark · c chart · v compare",
+            " · ? keys",
+            "",
+        ]
+    };
     let candidates = hints
         .iter()
         .map(|hint| {

@@ -36,6 +36,7 @@ pub(super) fn config() -> ConsoleOptions {
         hourly_limit: 100,
         seed: 7,
         templates: crate::insight::templates::all(&[]),
+        whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
     }
 }
 

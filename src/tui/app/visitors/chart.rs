@@ -95,6 +95,7 @@ impl App {
         &mut self,
         generation: u64,
         requests: u32,
+        now: Clock,
         effects: &mut Vec<Effect>,
     ) {
         let TrendLoad::Fetching { plan, .. } = &self.visitors.trend else {
@@ -110,7 +111,7 @@ impl App {
             plan,
             requests,
         };
-        self.consider(Ask::Trend { generation, plan }, requests, effects);
+        self.consider(Ask::Trend { generation, plan }, requests, now, effects);
     }
 
     pub(in crate::tui::app) fn trend_confirmed(

@@ -64,7 +64,8 @@ impl App {
             return;
         }
         let query = self.visitors.query(now.wall.date_naive());
-        let Some(previous) = previous_query(&query) else {
+        // Only its totals are wanted: one row.
+        let Some(previous) = previous_range(&query, Some(1)) else {
             self.visitors.previous = PreviousLoad::NeedsDates;
             return;
         };
@@ -124,15 +125,15 @@ impl App {
     }
 }
 
-/// The totals request of the period before `query`'s (`limit=1`: only totals are
-/// wanted); `None` when a side of the range is open.
-fn previous_query(query: &VisitorsQuery) -> Option<VisitorsQuery> {
+/// The period before `query`'s range, asked with `limit`; `None` when a side of the
+/// range is open.
+pub(super) fn previous_range(query: &VisitorsQuery, limit: Option<u32>) -> Option<VisitorsQuery> {
     let (from, to) = (query.date_from?.instant(), query.date_to?.instant());
     let (start, end) = previous_period(from, to)?;
     Some(VisitorsQuery {
         date_from: Some(param(start)),
         date_to: Some(param(end)),
-        limit: Some(1),
+        limit,
         offset: None,
     })
 }

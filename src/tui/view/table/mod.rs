@@ -10,10 +10,6 @@
 //! shows the filter and "3 of 120" in the title). Draw with `(cursor_position, len)` of
 //! the arrangement and build row `i` from `rows[order()[i]]`.
 
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "drawn by the jobs list in the next commit")
-)]
 mod sortable;
 mod state;
 
@@ -23,7 +19,6 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Row, Table};
 
-#[expect(unused_imports, reason = "drawn by the jobs list in the next commit")]
 pub use sortable::{direction_of, filter_title, sorted_header};
 pub use state::TableState;
 

@@ -16,7 +16,7 @@ pub(super) fn signed(by: i64) -> String {
     let size = by.unsigned_abs();
     match by.signum() {
         1 => format!("+{}", thousands(size)),
-        -1 => format!("−{}", thousands(size)),
+        -1 => format!("-{}", thousands(size)),
         _ => "±0".to_owned(),
     }
 }
