@@ -12,6 +12,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
 mod export;
+mod insight;
 mod jobs;
 mod opener;
 mod trend;
@@ -237,50 +238,7 @@ impl Effects {
                 msgs.push(Msg::Visitors { generation, result });
                 msgs
             }),
-            Io::FetchTrend {
-                generation,
-                plan,
-                allow,
-                refresh,
-            } => {
-                self.stop_trend();
-                let cancel = Cancel::new();
-                let ask = trend::Ask {
-                    generation,
-                    plan,
-                    allow,
-                    refresh,
-                };
-                let task = tokio::spawn(trend::run(s, tx, ask, cancel.clone()));
-                self.trend = Some((task, cancel));
-            }
-            Io::CancelTrend => self.stop_trend(),
-            Io::FetchWhole {
-                generation,
-                query,
-                previous,
-                max_rows,
-                allow,
-            } => {
-                stop(&mut self.whole);
-                let cancel = Cancel::new();
-                let ask = whole::Ask {
-                    generation,
-                    query,
-                    previous,
-                    max_rows,
-                    allow,
-                };
-                let task = tokio::spawn(whole::run(s, tx, ask, cancel.clone()));
-                self.whole = Some((task, cancel));
-            }
-            Io::CancelWhole => stop(&mut self.whole),
-            Io::FetchPrevious { generation, query } => spawn(tx, async move {
-                let result = s.client.visitors(&query).await;
-                let mut msgs = s.counted(1).await;
-                msgs.push(Msg::Previous { generation, result });
-                msgs
-            }),
+            Io::Insight(io) => self.run_insight(io),
             Io::Export {
                 query,
                 format,
@@ -343,12 +301,8 @@ impl Effects {
         if let Some(export) = self.export.take() {
             export.abort();
         }
-        self.stop_trend();
-        stop(&mut self.whole);
-    }
-
-    fn stop_trend(&mut self) {
         stop(&mut self.trend);
+        stop(&mut self.whole);
     }
 }
 

@@ -7,14 +7,17 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
-use super::app::TrendPlan;
 use super::editor::EditorError;
 use super::effects::LocalError;
-use crate::api::{ApiError, Job, PathVisitors, VisitorTotals, VisitorsPage, VisitorsQuery};
+use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
+
+mod insight;
+
 use crate::journal::{
     ANALYTICS_HOURLY_LIMIT, AnalyticsBudget, SentPrompt, StatusChange, TrackedJob, UnsureSend,
 };
+pub use insight::{InsightIo, InsightMsg, WholeEnd};
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
 #[derive(Debug, Clone, Copy)]
@@ -146,38 +149,8 @@ pub enum Msg {
         generation: u64,
         result: Result<VisitorsPage, ApiError>,
     },
-    /// The trend of request `generation` needs `requests` analytics requests (its cached
-    /// buckets cost none), more than it was allowed: nothing was sent; the app asks.
-    TrendNeeds { generation: u64, requests: u32 },
-    /// Buckets of the trend read so far (from the cache or the service), of all.
-    TrendProgress { generation: u64, done: u32, of: u32 },
-    /// The trend of request `generation`, or why not; `requests` is how many analytics
-    /// requests it made (the budget's count).
-    Trend {
-        generation: u64,
-        result: Result<Vec<VisitorTotals>, ApiError>,
-        requests: u32,
-    },
-    /// The totals of the period before, for the comparison; dropped when its generation
-    /// is not the latest.
-    Previous {
-        generation: u64,
-        result: Result<VisitorsPage, ApiError>,
-    },
-    /// How far the whole-range fetch of `generation` has come.
-    WholeProgress {
-        generation: u64,
-        requests: u32,
-        rows: usize,
-        most: u32,
-    },
-    /// How the whole-range fetch of `generation` ended (a cancelled one says nothing);
-    /// `requests` is how many it sent.
-    Whole {
-        generation: u64,
-        result: Result<WholeEnd, ApiError>,
-        requests: u32,
-    },
+    /// The chart, the comparison or the whole range heard back.
+    Insight(InsightMsg),
     /// Rows and pages fetched so far by the running export, shown under the table.
     ExportProgress { rows: u64, pages: u64 },
     /// How the export ended.
@@ -207,21 +180,6 @@ pub enum Msg {
     /// The process goes on after a stop (Ctrl+Z, then `fg`): the loop has taken the
     /// terminal again; everything is drawn anew.
     Continued,
-}
-
-/// How a whole-range fetch ended, when no request failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WholeEnd {
-    /// Every row of the range; with the period before's rows when they were asked for and
-    /// held whole (`None`: not asked, or more than the threshold).
-    All {
-        page: VisitorsPage,
-        previous: Option<Vec<PathVisitors>>,
-    },
-    /// The range has more rows than `max_rows`.
-    TooMany { max_rows: usize },
-    /// It needs more requests than it was allowed: the app asks before the rest.
-    NeedsMore,
 }
 
 /// How an export ended. Paths are absolute, so the user is told exactly where.
@@ -304,35 +262,8 @@ pub enum Io {
         generation: u64,
         query: VisitorsQuery,
     },
-    /// Reads a trend: each bucket from the journal's cache when settled, else one request
-    /// with `limit=1`. When more than `allow` requests would be needed it sends none and
-    /// answers `TrendNeeds`; otherwise `TrendProgress` as buckets come, then `Trend`.
-    FetchTrend {
-        generation: u64,
-        plan: TrendPlan,
-        allow: u32,
-        /// Read settled buckets again too, rather than from the journal.
-        refresh: bool,
-    },
-    /// Stops the trend being read (Esc, another range): no answer comes.
-    CancelTrend,
-    /// Reads the totals of the period before (`limit=1`); answers `Previous`.
-    FetchPrevious {
-        generation: u64,
-        query: VisitorsQuery,
-    },
-    /// Fetches every row of `query`'s range (pages of 250) up to `max_rows`, then those
-    /// of `previous` when comparing; answers `WholeProgress` as pages come, then `Whole`.
-    FetchWhole {
-        generation: u64,
-        query: VisitorsQuery,
-        previous: Option<VisitorsQuery>,
-        max_rows: usize,
-        /// Requests it may send in all; a range that needs more answers `NeedsMore`.
-        allow: u32,
-    },
-    /// Esc or `w` during the whole-range fetch: stops it; the pages stay.
-    CancelWhole,
+    /// Reads for the chart, the comparison or the whole range.
+    Insight(InsightIo),
     /// Writes every row of a range to a file in the background; answers
     /// `ExportProgress` as pages come and `ExportDone` at the end.
     Export {

@@ -259,12 +259,7 @@ impl RowsChange {
             | Msg::Tick
             | Msg::Detail { .. }
             | Msg::Visitors { .. }
-            | Msg::TrendNeeds { .. }
-            | Msg::TrendProgress { .. }
-            | Msg::Trend { .. }
-            | Msg::Previous { .. }
-            | Msg::WholeProgress { .. }
-            | Msg::Whole { .. }
+            | Msg::Insight(_)
             | Msg::ExportProgress { .. }
             | Msg::ExportDone(_)
             | Msg::Budget(_)

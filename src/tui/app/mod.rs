@@ -7,9 +7,11 @@ mod confirm;
 mod connection;
 mod cursor;
 mod forms;
+mod insight;
 mod jobs;
 mod keys;
 mod options;
+mod overlay;
 pub(crate) mod poll;
 mod rate;
 pub mod table;
@@ -33,6 +35,7 @@ pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, pr
 pub use jobs::{JobDetail, JobList, JobRow, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use options::{ConsoleOptions, NotifyMode};
+pub use overlay::{Notice, NoticeKind, Overlay};
 pub use rate::{CallClass, RatePauses};
 pub use track::unsure_submission;
 use viewport::scrolled;
@@ -51,33 +54,6 @@ pub enum Pane {
     Jobs,
     Composer,
     Visitors,
-}
-
-/// A window on top of the panes that takes the keys while open.
-#[derive(Debug)]
-pub enum Overlay {
-    Help(KeyContext),
-    Detail(JobDetail),
-    Track(Box<TrackForm>),
-    Filter(Box<FilterForm>),
-    Export(Box<ExportForm>),
-    /// Work that costs analytics requests waits for y or n.
-    Confirm(Question),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoticeKind {
-    Info,
-    Done,
-    Warning,
-    Error,
-}
-
-/// The one-line message above the status bar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    pub kind: NoticeKind,
-    pub text: String,
 }
 
 /// All the console's state.
@@ -214,32 +190,7 @@ impl App {
                 self.dirty = true;
             }
             Msg::Visitors { generation, result } => self.on_visitors(generation, result, now),
-            Msg::TrendNeeds {
-                generation,
-                requests,
-            } => self.on_trend_needs(generation, requests, now, &mut effects),
-            Msg::TrendProgress {
-                generation,
-                done,
-                of,
-            } => self.on_trend_progress(generation, done, of),
-            Msg::Trend {
-                generation,
-                result,
-                requests,
-            } => self.on_trend(generation, result, requests, now),
-            Msg::Previous { generation, result } => self.on_previous(generation, result, now),
-            Msg::WholeProgress {
-                generation,
-                requests,
-                rows,
-                most,
-            } => self.on_whole_progress(generation, requests, rows, most),
-            Msg::Whole {
-                generation,
-                result,
-                requests: _,
-            } => self.on_whole(generation, result, now, &mut effects),
+            Msg::Insight(msg) => self.on_insight(msg, now, &mut effects),
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;
@@ -357,14 +308,7 @@ impl App {
         }
         let context = self.context();
         if context == KeyContext::Visitors && self.filter_typing() {
-            // The filter line takes what is typed; keys that type nothing stay global.
-            let global = keymap::action(KeyContext::Form, key).filter(|a| a.is_global());
-            match global {
-                Some(action) => self.on_global(action, now, effects),
-                None if self.on_filter_key(key) => {}
-                None => return,
-            }
-            self.dirty = true;
+            self.on_filter_typing(key, now, effects);
             return;
         }
         let action = keymap::action(context, key);

@@ -10,7 +10,7 @@ use super::Services;
 use crate::insight::Cancel;
 use crate::insight::trend::{TrendEnd, read_trend};
 use crate::tui::app::TrendPlan;
-use crate::tui::message::Msg;
+use crate::tui::message::{InsightMsg, Msg};
 
 /// What the app asked for.
 pub(super) struct Ask {
@@ -46,18 +46,18 @@ pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, ask: Ask, cancel:
     let missing = known.iter().filter(|k| k.is_none()).count();
     let missing = u32::try_from(missing).unwrap_or(u32::MAX);
     if missing > ask.allow {
-        let _ = tx.send(Msg::TrendNeeds {
+        let _ = tx.send(Msg::Insight(InsightMsg::TrendNeeds {
             generation,
             requests: missing,
-        });
+        }));
         return;
     }
     let progress = |done: usize, of: usize| {
-        let _ = tx.send(Msg::TrendProgress {
+        let _ = tx.send(Msg::Insight(InsightMsg::TrendProgress {
             generation,
             done: u32::try_from(done).unwrap_or(u32::MAX),
             of: u32::try_from(of).unwrap_or(u32::MAX),
-        });
+        }));
     };
     let read = read_trend(&s.client, &buckets, known, progress, &cancel).await;
     let fresh: Vec<_> = read
@@ -80,9 +80,9 @@ pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, ask: Ask, cancel:
         TrendEnd::Cancelled => return,
         TrendEnd::Finished => Ok(read.complete().unwrap_or_default()),
     };
-    let _ = tx.send(Msg::Trend {
+    let _ = tx.send(Msg::Insight(InsightMsg::Trend {
         generation,
         result,
         requests: read.requests,
-    });
+    }));
 }

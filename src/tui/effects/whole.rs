@@ -9,7 +9,7 @@ use super::Services;
 use crate::api::{ApiError, Client, VisitorsPage, VisitorsQuery};
 use crate::insight::Cancel;
 use crate::insight::whole::{Step, Whole, WholeRange};
-use crate::tui::message::{Msg, WholeEnd};
+use crate::tui::message::{InsightMsg, Msg, WholeEnd};
 
 /// What the app asked for.
 pub(super) struct Ask {
@@ -55,11 +55,11 @@ pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, ask: Ask, cancel:
         let _ = tx.send(msg);
     }
     if let Some(result) = result {
-        let _ = tx.send(Msg::Whole {
+        let _ = tx.send(Msg::Insight(InsightMsg::Whole {
             generation,
             result,
             requests: sent,
-        });
+        }));
     }
 }
 
@@ -99,12 +99,12 @@ impl Fetch<'_> {
             };
             *self.sent = before + range.requests();
             let progress = range.progress();
-            let _ = self.tx.send(Msg::WholeProgress {
+            let _ = self.tx.send(Msg::Insight(InsightMsg::WholeProgress {
                 generation: self.ask.generation,
                 requests: *self.sent,
                 rows: progress.rows,
                 most: progress.most_requests,
-            });
+            }));
             match step {
                 Ok(Step::More) => {}
                 Ok(Step::Done(whole)) => return Capped::Done(whole),

@@ -5,6 +5,7 @@ use crossterm::event::KeyCode;
 
 use super::*;
 use crate::tui::app::{Overlay, PreviousLoad, TrendLoad};
+use crate::tui::message::{InsightIo, InsightMsg};
 
 fn row(path: &str, human: u64, ai: u64, total: u64) -> PathVisitors {
     PathVisitors {
@@ -51,9 +52,9 @@ fn visitors() -> Harness {
 
 fn trend_fetch(effects: &[Effect]) -> Option<(u64, u32)> {
     effects.iter().find_map(|e| match e {
-        Effect::Io(Io::FetchTrend {
+        Effect::Io(Io::Insight(InsightIo::FetchTrend {
             generation, allow, ..
-        }) => Some((*generation, *allow)),
+        })) => Some((*generation, *allow)),
         _ => None,
     })
 }
@@ -195,21 +196,21 @@ fn a_trend_of_a_week_is_read_without_asking_and_shown() {
     let effects = h.key(KeyCode::Char('c'));
     let (generation, allow) = trend_fetch(&effects).expect("c reads the trend");
     assert_eq!(allow, 10, "at most 10 requests without asking");
-    h.send(Msg::TrendProgress {
+    h.send(Msg::Insight(InsightMsg::TrendProgress {
         generation,
         done: 3,
         of: 7,
-    });
+    }));
     assert!(matches!(
         h.app.visitors.trend,
         TrendLoad::Fetching { done: 3, of: 7, .. }
     ));
     let totals = vec![VisitorTotals::default(); 7];
-    h.send(Msg::Trend {
+    h.send(Msg::Insight(InsightMsg::Trend {
         generation,
         result: Ok(totals),
         requests: 7,
-    });
+    }));
     assert!(matches!(h.app.visitors.trend, TrendLoad::Shown { .. }));
 }
 
@@ -217,10 +218,10 @@ fn a_trend_of_a_week_is_read_without_asking_and_shown() {
 fn a_trend_that_needs_more_than_ten_requests_asks_first_and_yes_allows_them() {
     let mut h = visitors();
     let (generation, _) = trend_fetch(&h.key(KeyCode::Char('c'))).unwrap();
-    h.send(Msg::TrendNeeds {
+    h.send(Msg::Insight(InsightMsg::TrendNeeds {
         generation,
         requests: 30,
-    });
+    }));
     let Some(Overlay::Confirm(question)) = &h.app.overlay else {
         panic!("a question: {:?}", h.app.overlay)
     };
@@ -235,10 +236,10 @@ fn a_trend_that_needs_more_than_ten_requests_asks_first_and_yes_allows_them() {
 fn no_to_the_question_reads_nothing_and_says_how_to_ask_again() {
     let mut h = visitors();
     let (generation, _) = trend_fetch(&h.key(KeyCode::Char('c'))).unwrap();
-    h.send(Msg::TrendNeeds {
+    h.send(Msg::Insight(InsightMsg::TrendNeeds {
         generation,
         requests: 30,
-    });
+    }));
     let effects = h.key(KeyCode::Char('n'));
     assert!(trend_fetch(&effects).is_none());
     assert!(matches!(h.app.visitors.trend, TrendLoad::Declined { .. }));
@@ -260,10 +261,10 @@ fn a_trend_beyond_the_hours_budget_is_refused_without_a_question() {
     }));
     let (generation, allow) = trend_fetch(&h.key(KeyCode::Char('c'))).unwrap();
     assert_eq!(allow, 5, "never more than is left");
-    h.send(Msg::TrendNeeds {
+    h.send(Msg::Insight(InsightMsg::TrendNeeds {
         generation,
         requests: 30,
-    });
+    }));
     assert!(h.app.overlay.is_none());
     let TrendLoad::Declined { why, .. } = &h.app.visitors.trend else {
         panic!("{:?}", h.app.visitors.trend)
@@ -277,7 +278,7 @@ fn esc_stops_the_trend_being_read() {
     let mut h = visitors();
     h.key(KeyCode::Char('c'));
     let effects = h.key(KeyCode::Esc);
-    assert!(effects.contains(&Effect::Io(Io::CancelTrend)));
+    assert!(effects.contains(&Effect::Io(Io::Insight(InsightIo::CancelTrend))));
     assert!(matches!(h.app.visitors.trend, TrendLoad::Declined { .. }));
 }
 
@@ -296,9 +297,9 @@ fn all_time_has_no_trend_and_no_period_before_and_says_so() {
 fn v_reads_the_period_just_before_of_the_same_length() {
     let mut h = visitors();
     let effects = h.key(KeyCode::Char('v'));
-    let Some(Effect::Io(Io::FetchPrevious { generation, query })) = effects
+    let Some(Effect::Io(Io::Insight(InsightIo::FetchPrevious { generation, query }))) = effects
         .iter()
-        .find(|e| matches!(e, Effect::Io(Io::FetchPrevious { .. })))
+        .find(|e| matches!(e, Effect::Io(Io::Insight(InsightIo::FetchPrevious { .. }))))
         .cloned()
     else {
         panic!("{effects:?}")
@@ -307,10 +308,10 @@ fn v_reads_the_period_just_before_of_the_same_length() {
     assert_eq!(query.date_from.unwrap().to_string(), "2026-11-09");
     assert_eq!(query.date_to.unwrap().to_string(), "2026-11-16");
     assert_eq!(query.limit, Some(1), "only its totals are wanted");
-    h.send(Msg::Previous {
+    h.send(Msg::Insight(InsightMsg::Previous {
         generation,
         result: Ok(page()),
-    });
+    }));
     assert!(matches!(
         h.app.visitors.previous,
         PreviousLoad::Shown { .. }

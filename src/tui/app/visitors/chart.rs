@@ -7,7 +7,7 @@ use super::trend::{TrendLoad, TrendPlan};
 use crate::api::{ApiError, VisitorTotals};
 use crate::journal::ASK_ABOVE;
 use crate::tui::app::{App, CallClass, NoticeKind};
-use crate::tui::message::{Clock, Effect, Io};
+use crate::tui::message::{Clock, Effect, InsightIo, Io};
 
 /// Rows from which the chart is shown until `c` says otherwise: at 80x24 the rows keep
 /// the room, from 30 rows (120x40) the chart fits beside enough of them.
@@ -34,7 +34,7 @@ impl App {
         } else if self.visitors.trend.generation().is_some() {
             // Hidden while being read: stop spending on it.
             self.visitors.trend = TrendLoad::Idle;
-            effects.push(Effect::Io(Io::CancelTrend));
+            effects.push(Effect::Io(Io::Insight(InsightIo::CancelTrend)));
         }
     }
 
@@ -46,7 +46,7 @@ impl App {
         let query = self.visitors.query(now.wall.date_naive());
         let Some(plan) = TrendPlan::of(query.date_from, query.date_to) else {
             if self.visitors.trend.generation().is_some() {
-                effects.push(Effect::Io(Io::CancelTrend));
+                effects.push(Effect::Io(Io::Insight(InsightIo::CancelTrend)));
             }
             self.visitors.trend = TrendLoad::NeedsDates;
             return;
@@ -62,7 +62,7 @@ impl App {
             return;
         }
         if self.visitors.trend.generation().is_some() {
-            effects.push(Effect::Io(Io::CancelTrend));
+            effects.push(Effect::Io(Io::Insight(InsightIo::CancelTrend)));
         }
         self.visitors.trend_requests += 1;
         let generation = self.visitors.trend_requests;
@@ -73,18 +73,18 @@ impl App {
             of: 0,
         };
         let allow = ASK_ABOVE.min(self.analytics_left());
-        effects.push(Effect::Io(Io::FetchTrend {
+        effects.push(Effect::Io(Io::Insight(InsightIo::FetchTrend {
             generation,
             plan,
             allow,
             refresh: false,
-        }));
+        })));
     }
 
     /// `r`: the trend is read again (settled buckets come from the journal at no cost).
     pub(in crate::tui::app) fn refresh_trend(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         if self.visitors.trend.generation().is_some() {
-            effects.push(Effect::Io(Io::CancelTrend));
+            effects.push(Effect::Io(Io::Insight(InsightIo::CancelTrend)));
         }
         self.visitors.trend = TrendLoad::Idle;
         self.want_trend(now, effects);
@@ -130,12 +130,12 @@ impl App {
             done: 0,
             of: 0,
         };
-        effects.push(Effect::Io(Io::FetchTrend {
+        effects.push(Effect::Io(Io::Insight(InsightIo::FetchTrend {
             generation,
             plan,
             allow: requests,
             refresh: false,
-        }));
+        })));
     }
 
     pub(in crate::tui::app) fn trend_declined(&mut self, plan: TrendPlan, why: String) {
@@ -191,7 +191,7 @@ impl App {
             return false;
         };
         let plan = *plan;
-        effects.push(Effect::Io(Io::CancelTrend));
+        effects.push(Effect::Io(Io::Insight(InsightIo::CancelTrend)));
         self.visitors.trend = TrendLoad::Declined {
             plan,
             why: "stopped: r reads it again".into(),

@@ -5,7 +5,7 @@
 use crate::api::{ApiError, VisitorTotals, VisitorsPage, VisitorsQuery};
 use crate::insight::buckets::{param, previous_period};
 use crate::tui::app::{App, CallClass};
-use crate::tui::message::{Clock, Effect, Io};
+use crate::tui::message::{Clock, Effect, InsightIo, Io};
 
 /// The period before, from `v` on.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -87,10 +87,10 @@ impl App {
             generation,
             query: previous.clone(),
         };
-        effects.push(Effect::Io(Io::FetchPrevious {
+        effects.push(Effect::Io(Io::Insight(InsightIo::FetchPrevious {
             generation,
             query: previous,
-        }));
+        })));
     }
 
     pub(in crate::tui::app) fn on_previous(

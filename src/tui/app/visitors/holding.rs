@@ -13,7 +13,7 @@ use crate::tui::app::confirm::Ask;
 use crate::tui::app::table::{FilterEdit, FilterKey};
 use crate::tui::app::{App, CallClass, NoticeKind};
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect, Io, WholeEnd};
+use crate::tui::message::{Clock, Effect, InsightIo, Io, WholeEnd};
 
 impl App {
     /// `w`: holds the whole range (asking first above 10 requests), or goes back to the
@@ -80,13 +80,13 @@ impl App {
             most: 0,
         };
         self.visitors.whole_query = Some(query.clone());
-        effects.push(Effect::Io(Io::FetchWhole {
+        effects.push(Effect::Io(Io::Insight(InsightIo::FetchWhole {
             generation,
             query,
             previous,
             max_rows: self.config.whole_max_rows,
             allow,
-        }));
+        })));
     }
 
     pub(in crate::tui::app) fn whole_declined(&mut self, why: String) {
@@ -96,7 +96,7 @@ impl App {
     /// Stops holding or fetching the whole range: the pages are back.
     pub(in crate::tui::app) fn stop_whole(&mut self, effects: &mut Vec<Effect>) {
         if matches!(self.visitors.whole, WholeLoad::Fetching { .. }) {
-            effects.push(Effect::Io(Io::CancelWhole));
+            effects.push(Effect::Io(Io::Insight(InsightIo::CancelWhole)));
         }
         self.visitors.whole = WholeLoad::Off;
     }
