@@ -36,6 +36,8 @@ fn config() -> ConsoleOptions {
         seed: 7,
         templates: docdeck::insight::templates::all(&[]),
         whole_max_rows: docdeck::insight::whole::DEFAULT_MAX_ROWS,
+        columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
+        mouse: true,
     }
 }
 
@@ -68,6 +70,7 @@ fn tracked(n: usize) -> Vec<TrackedJob> {
             id: format!("job_{i:020}"),
             snapshot: Some(job(i)),
             seen_at: Some(Utc::now()),
+            changed_at: None,
             first_prompt: Some(format!(
                 "Rewrite page {i} of the guides so that it explains the new API"
             )),

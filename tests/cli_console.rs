@@ -68,3 +68,46 @@ fn console_flags_are_not_taken_by_subcommands() {
         text(&out.stderr)
     );
 }
+
+/// The console started with a profile whose last lines are `console`.
+fn console_with_profile(home: &std::path::Path, console: &str) -> std::process::Output {
+    let config = home.join("config.toml");
+    let profile = "[profiles.default]\nbase_url = \"http://127.0.0.1:9\"\nproject_id = \"p1\"\n";
+    std::fs::write(&config, format!("{profile}{console}")).unwrap();
+    docdeck_command(home)
+        .env("DOCDECK_API_KEY", "mint_x_0123456789")
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_unknown_column_in_the_profile_stops_the_console_naming_it_and_the_valid_ones() {
+    let home = tempfile::tempdir().unwrap();
+    let out = console_with_profile(home.path(), "columns = [\"status\", \"colour\"]\n");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("\"colour\""), "{err}");
+    assert!(
+        err.contains("status, id, age, changed, model, repository, pr, prompt"),
+        "{err}"
+    );
+    assert!(err.contains("config.toml"), "says which file: {err}");
+    let out = console_with_profile(home.path(), "columns = []\n");
+    assert!(
+        text(&out.stderr).contains("columns is empty"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A good list goes on to the next check (here: no terminal).
+    let out = console_with_profile(
+        home.path(),
+        "columns = [\"prompt\", \"status\"]\nmouse = false\n",
+    );
+    assert!(
+        text(&out.stderr).contains("needs a terminal"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,5 +1,6 @@
 //! Smoke tests of the real binary in a pseudo-terminal: `docdeck demo` starts, draws,
-//! and gives the terminal back (alternate screen left, cursor shown, paste mode off) when
+//! and gives the terminal back (alternate screen left, cursor shown, paste mode and mouse
+//! capture off) when
 //! it quits on `q` and when it is sent SIGTERM or SIGHUP (exiting as a shell reports a
 //! signal); Ctrl+Z stops it as a shell job and `fg` brings it back whole; a faulty or slow
 //! service never keeps the console from opening.
@@ -75,5 +76,37 @@ fn the_demo_opens_at_once_however_faulty_or_slow_the_service() {
     });
     pty.keys(b"q");
     assert!(pty.wait_exit().success());
+    pty.assert_restored();
+}
+
+#[test]
+fn the_mouse_is_captured_while_the_console_runs_a_click_switches_pane_and_it_is_let_go_on_quit() {
+    let mut pty = Pty::demo();
+    pty.wait_for("the first frame", |out| out.contains("Jobs (5)"));
+    assert!(pty.text().contains("\x1b[?1000h"), "mouse capture on");
+    let screen = pty.screen();
+    let top = screen.lines().next().unwrap();
+    let column = top.find("3 Visitors").expect("the visitors tab") + 1;
+    // A left click and its release, as a terminal in SGR mode sends them (1-based).
+    pty.keys(format!("\x1b[<0;{column};1M\x1b[<0;{column};1m").as_bytes());
+    pty.wait_for("the visitors pane", |out| out.contains("AI share"));
+    pty.keys(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
+}
+
+#[test]
+fn with_no_mouse_the_console_never_captures_it() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        home,
+        &["demo", "--no-mouse", "--agent-delay-ms", "200"],
+        &[],
+    );
+    pty.wait_for("the first frame", |out| out.contains("Jobs (5)"));
+    pty.keys(b"q");
+    assert!(pty.wait_exit().success());
+    assert!(!pty.text().contains("\x1b[?1000h"), "never turned on");
+    assert!(pty.text().contains("\x1b[?1000l"), "let go all the same");
     pty.assert_restored();
 }

@@ -53,6 +53,9 @@ impl ConsoleArgs {
         if self.notify.is_some() {
             names.push("--notify");
         }
+        if self.no_mouse {
+            names.push("--no-mouse");
+        }
         names
     }
 
@@ -61,6 +64,7 @@ impl ConsoleArgs {
         Self {
             read_only: later.read_only || self.read_only,
             notify: later.notify.or(self.notify),
+            no_mouse: later.no_mouse || self.no_mouse,
         }
     }
 }

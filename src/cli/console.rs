@@ -16,7 +16,7 @@ use crate::config::{KeySource, Settings};
 use crate::journal::{Journal, Scope, SubmissionKind};
 use crate::server::db::DbLocation;
 use crate::server::{self, SeedKind, ServeOptions};
-use crate::tui::app::{App, ConsoleOptions, NotifyMode};
+use crate::tui::app::{App, ConsoleOptions, JobColumn, NotifyMode};
 use crate::tui::effects::Services;
 use crate::tui::view::theme::Theme;
 
@@ -31,6 +31,10 @@ pub struct ConsoleArgs {
     /// (off, bell or desktop) [env: DOCDECK_NOTIFY] [default: bell]
     #[arg(long, value_name = "HOW", value_parser = str::parse::<NotifyMode>)]
     pub notify: Option<NotifyMode>,
+    /// Leave the mouse to the terminal (no clicks or wheel in the console), as
+    /// `mouse = false` in the profile does
+    #[arg(long)]
+    pub no_mouse: bool,
 }
 
 /// `docdeck demo`: the local service with demo data, in this process, and the console.
@@ -62,7 +66,6 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     tracing::debug!("start: journal open");
     let client = overrides_ctx.client()?;
     tracing::debug!("start: client ready");
-    require_terminal()?;
     let settings = &overrides_ctx.settings;
     let mut config = config(
         &overrides_ctx.scope,
@@ -72,6 +75,8 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     )?;
     config.profile.clone_from(&settings.profile);
     config.templates = crate::insight::templates::all(&settings.templates);
+    apply_profile(&mut config, settings)?;
+    require_terminal()?;
     let services = Services {
         client: Arc::new(client),
         journal,
@@ -224,7 +229,28 @@ fn config(
         seed: rand::random(),
         templates: crate::insight::templates::all(&[]),
         whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
+        columns: JobColumn::DEFAULT.to_vec(),
+        mouse: !args.no_mouse,
     })
+}
+
+/// The profile's console settings: its columns (an unknown name stops the start, naming
+/// it and the valid ones) and `mouse = false`.
+fn apply_profile(config: &mut ConsoleOptions, settings: &Settings) -> Result<(), CliError> {
+    if let Some(names) = &settings.columns {
+        config.columns = JobColumn::parse_list(names)
+            .map_err(|err| CliError::usage(format!("{}: {err}", settings.config_path.display())))?;
+        if config.columns.is_empty() {
+            return Err(CliError::usage(format!(
+                "{}: columns is empty: name at least one, such as columns = [\"status\", \"id\", \"prompt\"]",
+                settings.config_path.display()
+            )));
+        }
+    }
+    if settings.mouse == Some(false) {
+        config.mouse = false;
+    }
+    Ok(())
 }
 
 fn host_of(url: &url::Url) -> String {

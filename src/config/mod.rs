@@ -103,6 +103,10 @@ pub struct Profile {
     pub api_key: Option<String>,
     pub api_key_command: Option<String>,
     pub poll_interval: Option<String>,
+    /// The jobs list's columns, in order (names checked when the console opens).
+    pub columns: Option<Vec<String>>,
+    /// Whether the console reads the mouse (default: on).
+    pub mouse: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -134,6 +138,10 @@ pub struct Settings {
     pub poll_interval: Duration,
     pub allow_insecure_http: bool,
     pub config_path: PathBuf,
+    /// The console's jobs columns from the profile, as written.
+    pub columns: Option<Vec<String>>,
+    /// The profile's `mouse`, if set.
+    pub mouse: Option<bool>,
     /// Where each of the settings above came from.
     pub origins: Origins,
     /// Things the user should fix but that do not stop the command.
@@ -222,6 +230,8 @@ impl Settings {
             key,
             poll_interval,
             allow_insecure_http: overrides.allow_insecure_http,
+            columns: profile.columns.clone(),
+            mouse: profile.mouse,
             warnings: exposed_key_warning(&config_path, &file)
                 .into_iter()
                 .collect(),

@@ -381,3 +381,5 @@ fn each_setting_records_where_it_came_from() {
     assert_eq!(defaults.origins.key, Origin::Default);
     assert_eq!(defaults.origins.poll_interval, Origin::Default);
 }
+
+mod console;

@@ -120,6 +120,8 @@ pub struct TrackedJob {
     pub snapshot: Option<Job>,
     pub seen_at: Option<DateTime<Utc>>,
     pub first_prompt: Option<String>,
+    /// When a change of its status was last observed (what "age of last change" sorts).
+    pub changed_at: Option<DateTime<Utc>>,
 }
 
 /// What [`Journal::resolve_id`] found for a typed id.

@@ -260,7 +260,11 @@ pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, Jour
     // Sorted here, not by SQLite: its sorter would move every snapshot through a temporary
     // tree (most of the rest of the time with 10,000 jobs).
     let mut statement = conn.prepare(
-        "SELECT job_id, snapshot, seen_ms, COALESCE(created_ms, added_ms) FROM jobs
+        "SELECT job_id, snapshot, seen_ms, COALESCE(created_ms, added_ms),
+                (SELECT MAX(observed_ms) FROM status_changes AS c
+                 WHERE c.service = jobs.service AND c.project = jobs.project
+                   AND c.job_id = jobs.job_id)
+         FROM jobs
          WHERE service = ?1 AND project = ?2 AND tracked = 1",
     )?;
     let rows = statement.query_map(params![scope.service, scope.project], |row| {
@@ -269,6 +273,7 @@ pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, Jour
             snapshot: row.get(1)?,
             seen_ms: row.get(2)?,
             order: row.get(3)?,
+            changed_ms: row.get(4)?,
         })
     })?;
     let rows: Vec<StoredRow> = rows.collect::<Result<_, _>>()?;
@@ -301,6 +306,7 @@ struct StoredRow {
     snapshot: Option<String>,
     seen_ms: Option<i64>,
     order: i64,
+    changed_ms: Option<i64>,
 }
 
 impl StoredRow {
@@ -313,6 +319,7 @@ impl StoredRow {
                 .and_then(|text| serde_json::from_str(text).ok()),
             seen_at: self.seen_ms.and_then(DateTime::from_timestamp_millis),
             first_prompt: None,
+            changed_at: self.changed_ms.and_then(DateTime::from_timestamp_millis),
         };
         (self.order, job)
     }

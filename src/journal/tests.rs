@@ -58,6 +58,11 @@ fn a_created_job_is_tracked_with_its_prompt_and_timeline() {
         tracked[0].snapshot.as_ref().unwrap().status,
         Some(JobStatus::Active)
     );
+    assert_eq!(
+        tracked[0].changed_at,
+        Some(at(5)),
+        "the last status change seen (what the console's CHANGED shows)"
+    );
     let prompts: Vec<_> = journal
         .conversation(&s, "j1")
         .unwrap()

@@ -122,6 +122,15 @@ pub const JOBS: &[Binding] = &[
     bind!([ch('x')], "x", "untrack (history is kept)", Untrack),
     bind!([ch('y')], "y", "copy PR link or id", Copy),
     bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
+    bind!([ch('/')], "/", "filter as you type", Search),
+    bind!([ch('s')], "s", "sort by the next column", SortNext),
+    bind!([ch('S')], "S", "reverse the sort", SortReverse),
+    bind!(
+        [(KeyCode::Esc, NONE)],
+        "Esc",
+        "clear the filter",
+        ClearFilter
+    ),
 ];
 
 pub const DETAIL: &[Binding] = &[
@@ -140,6 +149,9 @@ pub const DETAIL: &[Binding] = &[
     bind!([ch('m')], "m", "follow-up to this job", FollowUp),
     bind!([ch('y')], "y", "copy PR link or id", Copy),
     bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
+    bind!([ch('/')], "/", "search the text", Search),
+    bind!([ch('n')], "n", "next match", NextMatch),
+    bind!([ch('N')], "N", "previous match", PrevMatch),
 ];
 
 pub const COMPOSER: &[Binding] = &[
@@ -211,7 +223,7 @@ pub const VISITORS: &[Binding] = &[
         "reverse the sort (whole range)",
         SortReverse
     ),
-    bind!([ch('/')], "/", "filter by path (whole range)", FilterRows),
+    bind!([ch('/')], "/", "filter by path (whole range)", Search),
     bind!([ch('f')], "f", "dates and page size", Filter),
     bind!([ch('+'), ch('=')], "+", "more rows per page", MoreRows),
     bind!([ch('-')], "-", "fewer rows per page", FewerRows),

@@ -307,7 +307,7 @@ pub async fn run(
     editor: String,
     theme: Theme,
 ) -> Result<Option<i32>, LoopError> {
-    let (mut guard, mut terminal) = terminal::TerminalGuard::enter()?;
+    let (mut guard, mut terminal) = terminal::TerminalGuard::enter(app.config.mouse)?;
     let (signal_tx, signal_rx) = unbounded_channel();
     let ended_by = Arc::new(AtomicI32::new(0));
     let signals = tokio::spawn(forward_signals(signal_tx, Arc::clone(&ended_by)));

@@ -1,5 +1,5 @@
-//! Owning the terminal: raw mode and the alternate screen while the console runs, and
-//! given back on quit, on panic (a hook restores it before the message is printed), on
+//! Owning the terminal: raw mode, the alternate screen and (unless turned off) mouse
+//! capture while the console runs, and given back on quit, on panic (a hook restores it before the message is printed), on
 //! signals (the loop ends normally), while `$EDITOR` runs and while stopped by Ctrl+Z.
 //! Also the escapes the console writes itself: clipboard (OSC 52), bell and desktop
 //! notification (OSC 9), wrapped for tmux or screen when the console runs in one.
@@ -8,7 +8,9 @@ use std::io::{self, Stdout, Write as _};
 use std::sync::Once;
 
 use base64::Engine as _;
-use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
@@ -33,19 +35,23 @@ pub trait Host: Send {
     fn stop_process(&mut self) {}
 }
 
-/// Raw mode and the alternate screen for as long as it lives.
+/// Raw mode, the alternate screen and mouse capture for as long as it lives.
 pub struct TerminalGuard {
     active: bool,
+    /// Clicks and the wheel are captured (taken again so after `$EDITOR` or Ctrl+Z).
+    mouse: bool,
     multiplexer: Multiplexer,
 }
 
 impl TerminalGuard {
-    /// Takes the terminal and returns a ratatui terminal drawing on stdout.
-    pub fn enter() -> io::Result<(Self, Terminal<CrosstermBackend<Stdout>>)> {
+    /// Takes the terminal (capturing the mouse when `mouse`) and returns a ratatui
+    /// terminal drawing on stdout.
+    pub fn enter(mouse: bool) -> io::Result<(Self, Terminal<CrosstermBackend<Stdout>>)> {
         install_panic_hook();
-        take()?;
+        take(mouse)?;
         let guard = Self {
             active: true,
+            mouse,
             multiplexer: Multiplexer::detect(&|name| std::env::var(name).ok()),
         };
         let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -75,7 +81,7 @@ impl Host for TerminalGuard {
     }
 
     fn resume(&mut self) -> io::Result<()> {
-        take()?;
+        take(self.mouse)?;
         self.active = true;
         Ok(())
     }
@@ -93,14 +99,19 @@ impl Host for TerminalGuard {
     }
 }
 
-fn take() -> io::Result<()> {
+fn take(mouse: bool) -> io::Result<()> {
     enable_raw_mode()?;
-    if let Err(err) = execute!(
-        io::stdout(),
+    let mut out = io::stdout();
+    let mut taken = execute!(
+        out,
         EnterAlternateScreen,
         EnableBracketedPaste,
         cursor::Hide
-    ) {
+    );
+    if mouse && taken.is_ok() {
+        taken = execute!(out, EnableMouseCapture);
+    }
+    if let Err(err) = taken {
         restore();
         return Err(err);
     }
@@ -117,10 +128,13 @@ pub fn full_redraw<B: ratatui::backend::Backend>(
     terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
-/// Leaves raw mode and the alternate screen. Safe to call more than once.
+/// Leaves raw mode and the alternate screen, and lets the mouse go (always: it costs
+/// nothing when it was not captured, and a terminal left capturing it is unusable). Safe
+/// to call more than once.
 pub fn restore() {
     let _ = execute!(
         io::stdout(),
+        DisableMouseCapture,
         DisableBracketedPaste,
         LeaveAlternateScreen,
         cursor::Show

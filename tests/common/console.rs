@@ -128,6 +128,8 @@ impl Console {
             seed: 1,
             templates: docdeck::insight::templates::all(&[]),
             whole_max_rows: docdeck::insight::whole::DEFAULT_MAX_ROWS,
+            columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
+            mouse: true,
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again

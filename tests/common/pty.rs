@@ -181,5 +181,16 @@ impl Pty {
             "cursor shown again"
         );
         assert!(out.contains("\x1b[?2004l"), "bracketed paste turned off");
+        assert_eq!(
+            parser.screen().mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "the mouse is still captured"
+        );
+        if let Some(captured) = out.rfind("\x1b[?1000h") {
+            assert!(
+                out[captured..].contains("\x1b[?1000l") && out[captured..].contains("\x1b[?1006l"),
+                "mouse capture (and its SGR encoding) turned off after it was last turned on"
+            );
+        }
     }
 }

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
-use super::jobs::{JobRow, short_id};
+use super::JobRow;
+use super::jobs::short_id;
 use super::{App, CallClass, NoticeKind, Pane};
 use crate::api::PathVisitors;
 use crate::api::{ApiError, JobStatus};
@@ -403,8 +404,9 @@ impl App {
                     first_prompt,
                     seen_at: Some(now.wall),
                     problem: None,
+                    changed_at: None,
                 });
-                self.jobs.select(&id);
+                self.jobs.reveal(&id);
                 self.focus = Pane::Jobs;
                 let text = match draft {
                     DraftKey::NewJob => format!(

@@ -208,26 +208,20 @@ impl App {
     /// came or went in bulk or the last change time has passed; one read updates it with
     /// its own row.
     pub(crate) fn note_rows(&mut self, change: RowsChange, wall: DateTime<Utc>) {
-        let next = |job: Option<&crate::api::Job>| {
-            let at = job?.created_at?;
-            Some(at + crate::text::age_next_change(wall - at))
+        // The CHANGED column's ages move too, when it is shown.
+        let changed = self.config.columns.contains(&super::JobColumn::Changed);
+        let next = |row: &super::JobRow| {
+            let since = |at: DateTime<Utc>| at + crate::text::age_next_change(wall - at);
+            let created = row.created_at().map(since);
+            let change = row.changed_at.filter(|_| changed).map(since);
+            created.into_iter().chain(change).min()
         };
         let passed = self.ages_due.is_some_and(|due| due <= wall);
         self.ages_due = match change {
-            RowsChange::All => self
-                .jobs
-                .rows
-                .iter()
-                .filter_map(|r| next(r.job.as_ref()))
-                .min(),
-            _ if passed => self
-                .jobs
-                .rows
-                .iter()
-                .filter_map(|r| next(r.job.as_ref()))
-                .min(),
+            RowsChange::All => self.jobs.rows.iter().filter_map(next).min(),
+            _ if passed => self.jobs.rows.iter().filter_map(next).min(),
             RowsChange::One(id) => {
-                let row = self.jobs.get(&id).and_then(|row| next(row.job.as_ref()));
+                let row = self.jobs.get(&id).and_then(next);
                 self.ages_due.into_iter().chain(row).min()
             }
             RowsChange::None => self.ages_due,

@@ -1,10 +1,7 @@
-//! Where the replies of the visitors pane's insight go (the chart's trend, the period
-//! before, the whole range), and the keys of the held table's filter line.
-
-use crossterm::event::KeyEvent;
+//! Where the replies of the visitors pane's insight go: the chart's trend, the period
+//! before, the whole range.
 
 use super::App;
-use crate::tui::keymap::{self, KeyContext};
 use crate::tui::message::{Clock, Effect, InsightMsg};
 
 impl App {
@@ -39,22 +36,5 @@ impl App {
                 requests: _,
             } => self.on_whole(generation, result, now, effects),
         }
-    }
-
-    /// A key while the held table's filter line is open: what is typed narrows the rows;
-    /// keys that type nothing (Ctrl+C, F1, Tab) keep their global meaning.
-    pub(super) fn on_filter_typing(
-        &mut self,
-        key: &KeyEvent,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        let global = keymap::action(KeyContext::Form, key).filter(|a| a.is_global());
-        match global {
-            Some(action) => self.on_global(action, now, effects),
-            None if self.on_filter_key(key) => {}
-            None => return,
-        }
-        self.dirty = true;
     }
 }

@@ -1,175 +1,13 @@
-//! The jobs pane: tracked jobs newest first with a cursor that stays on its job, reads
-//! coming back from the poll schedule, tracking by id, and the detail overlay.
+//! The jobs pane's keys and replies: reads coming back from the poll schedule, the
+//! list's sort and filter keys, and the detail overlay (the rows are `job_list.rs`).
 
-use chrono::{DateTime, Utc};
-
+use super::JobRow;
 use super::{App, CallClass, NoticeKind, Overlay, Pane};
 use crate::api::{ApiError, Job, JobStatus};
-use crate::journal::{SentPrompt, StatusChange, TrackedJob};
+use crate::journal::{SentPrompt, StatusChange};
 use crate::text::sanitize;
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, DraftKey, Effect, Io, Tty};
-
-/// One tracked job as the console shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JobRow {
-    pub id: String,
-    pub job: Option<Job>,
-    pub first_prompt: Option<String>,
-    pub seen_at: Option<DateTime<Utc>>,
-    /// Why the last read failed, when it did (for example, the job is gone).
-    pub problem: Option<String>,
-}
-
-impl From<TrackedJob> for JobRow {
-    /// A job as the journal tracks it: its last snapshot, no read failed yet.
-    fn from(tracked: TrackedJob) -> Self {
-        Self {
-            id: tracked.id,
-            job: tracked.snapshot,
-            first_prompt: tracked.first_prompt,
-            seen_at: tracked.seen_at,
-            problem: None,
-        }
-    }
-}
-
-impl JobRow {
-    #[must_use]
-    pub fn status(&self) -> Option<&JobStatus> {
-        self.job.as_ref().and_then(|j| j.status.as_ref())
-    }
-
-    #[must_use]
-    pub fn pr_link(&self) -> Option<&str> {
-        self.job.as_ref().and_then(|j| j.pr_link.as_deref())
-    }
-
-    fn created_at(&self) -> Option<DateTime<Utc>> {
-        self.job.as_ref().and_then(|j| j.created_at)
-    }
-}
-
-/// Tracked jobs, newest first, and which one the cursor is on (by id, so refreshes and
-/// re-sorting never move it to another job).
-#[derive(Debug, Default)]
-pub struct JobList {
-    pub rows: Vec<JobRow>,
-    selected: Option<String>,
-}
-
-impl JobList {
-    pub fn load(&mut self, jobs: Vec<TrackedJob>) {
-        self.rows = jobs.into_iter().map(JobRow::from).collect();
-        self.sort();
-        if self.selected_index().is_none() {
-            self.selected = self.rows.first().map(|r| r.id.clone());
-        }
-    }
-
-    /// Newest first by creation time; jobs not read yet stay on top. Stable, so equal
-    /// times keep the journal's order.
-    fn sort(&mut self) {
-        self.rows.sort_by_key(order_key);
-    }
-
-    #[must_use]
-    pub fn selected_index(&self) -> Option<usize> {
-        let id = self.selected.as_deref()?;
-        self.rows.iter().position(|r| r.id == id)
-    }
-
-    #[must_use]
-    pub fn selected(&self) -> Option<&JobRow> {
-        self.selected_index().map(|i| &self.rows[i])
-    }
-
-    #[must_use]
-    pub fn get(&self, id: &str) -> Option<&JobRow> {
-        self.rows.iter().find(|r| r.id == id)
-    }
-
-    pub fn select(&mut self, id: &str) {
-        if self.get(id).is_some() {
-            self.selected = Some(id.to_owned());
-        }
-    }
-
-    fn move_to(&mut self, index: usize) {
-        if let Some(row) = self.rows.get(index.min(self.rows.len().saturating_sub(1))) {
-            self.selected = Some(row.id.clone());
-        }
-    }
-
-    /// Moves the cursor for a key of the list (see [`super::cursor::moved`]), with
-    /// `page` rows on screen; whether the key was one.
-    fn navigate(&mut self, action: Action, page: usize) -> bool {
-        let at = self.selected_index().unwrap_or(0);
-        match super::cursor::moved(at, self.rows.len(), action, page) {
-            Some(next) => {
-                self.move_to(next);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Adds or replaces a row, keeping the order and the cursor. Re-sorts only when the
-    /// row's place can have changed: a read of one of 10,000 jobs stays cheap.
-    pub fn upsert(&mut self, row: JobRow) {
-        match self.rows.iter_mut().find(|r| r.id == row.id) {
-            Some(existing) => {
-                let before = order_key(existing);
-                if row.first_prompt.is_some() {
-                    existing.first_prompt = row.first_prompt;
-                }
-                existing.job = row.job;
-                existing.seen_at = row.seen_at;
-                existing.problem = row.problem;
-                if order_key(existing) != before {
-                    self.sort();
-                }
-            }
-            None => {
-                // Before the rows of the same time, as a stable sort after inserting first.
-                let key = order_key(&row);
-                let at = self.rows.partition_point(|r| order_key(r) < key);
-                self.rows.insert(at, row);
-            }
-        }
-        if self.selected_index().is_none() {
-            self.move_to(0);
-        }
-    }
-
-    /// Removes a row; the cursor goes to the row that took its place.
-    pub fn remove(&mut self, id: &str) {
-        let Some(at) = self.rows.iter().position(|r| r.id == id) else {
-            return;
-        };
-        let was_selected = self.selected.as_deref() == Some(id);
-        self.rows.remove(at);
-        if was_selected {
-            self.selected = None;
-            self.move_to(at);
-        }
-    }
-
-    /// Every job with its last known status, for a refresh.
-    #[must_use]
-    pub fn statuses(&self) -> Vec<(String, Option<JobStatus>)> {
-        self.rows
-            .iter()
-            .filter(|r| super::unsure_submission(&r.id).is_none())
-            .map(|r| (r.id.clone(), r.status().cloned()))
-            .collect()
-    }
-}
-
-/// Where a row sorts: newest creation first, rows not read yet (no time) on top.
-fn order_key(row: &JobRow) -> std::cmp::Reverse<i64> {
-    std::cmp::Reverse(row.created_at().map_or(i64::MAX, |t| t.timestamp_millis()))
-}
 
 /// The opened job: its conversation and timeline come from the journal.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,6 +19,8 @@ pub struct JobDetail {
     /// clamps it to the last page as it draws (only it knows how lines wrap), and a move
     /// starts from where the last frame could show it, so `k` after `G` moves at once.
     pub scroll: usize,
+    /// The search of its text, while one is open.
+    pub search: Option<super::DetailSearch>,
 }
 
 impl JobDetail {
@@ -191,6 +31,7 @@ impl JobDetail {
             conversation: None,
             timeline: Vec::new(),
             scroll: 0,
+            search: None,
         }
     }
 }
@@ -240,6 +81,11 @@ impl App {
             }
             Action::Copy => self.copy_selected(effects),
             Action::OpenLink => self.open_selected(effects),
+            Action::Search => self.jobs.start_filter(),
+            Action::SortNext | Action::SortReverse => self.jobs.resort(action),
+            Action::ClearFilter => {
+                self.jobs.clear_filter();
+            }
             _ => {}
         }
     }
@@ -250,6 +96,9 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
+        if self.on_search_action(action) {
+            return;
+        }
         let Some(Overlay::Detail(detail)) = &mut self.overlay else {
             return;
         };

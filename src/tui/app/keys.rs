@@ -85,15 +85,18 @@ impl App {
             | Action::ToggleChart
             | Action::Compare
             | Action::WholeRange
-            | Action::SortNext
-            | Action::SortReverse
-            | Action::FilterRows
             | Action::NextTemplate
             | Action::NextField
             | Action::PrevField
             | Action::ChoiceLeft
             | Action::ChoiceRight
-            | Action::Apply => {}
+            | Action::Apply
+            | Action::Search
+            | Action::SortNext
+            | Action::SortReverse
+            | Action::ClearFilter
+            | Action::NextMatch
+            | Action::PrevMatch => {}
         }
     }
 

@@ -8,12 +8,15 @@ mod connection;
 mod cursor;
 mod forms;
 mod insight;
+mod job_list;
 mod jobs;
 mod keys;
+mod mouse;
 mod options;
 mod overlay;
 pub(crate) mod poll;
 mod rate;
+mod search;
 pub mod table;
 mod track;
 mod viewport;
@@ -32,14 +35,16 @@ pub use confirm::{Ask, Question};
 use connection::RowsChange;
 pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
-pub use jobs::{JobDetail, JobList, JobRow, short_id};
+pub use job_list::{JobList, JobRow, JobSort};
+pub use jobs::{JobDetail, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
-pub use options::{ConsoleOptions, NotifyMode};
+pub use options::{ConsoleOptions, JobColumn, NotifyMode, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay};
 pub use rate::{CallClass, RatePauses};
+pub use search::{DetailSearch, Found};
 pub use track::unsure_submission;
 use viewport::scrolled;
-pub use viewport::{TextExtent, Viewport};
+pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
     TrendLoad, TrendPlan, VisitorsTable, WholeLoad, export_end_text, stopped_text,
@@ -126,6 +131,7 @@ impl App {
     /// What the frame just drawn measured: the loop hands it over after each draw.
     pub fn set_viewport(&mut self, viewport: Viewport) {
         self.viewport = viewport;
+        self.adopt_found();
     }
 
     /// Whether something visible changed since the last call (and forgets it).
@@ -282,7 +288,8 @@ impl App {
                 self.dirty = true;
             }
             Event::FocusGained => self.dirty = true,
-            _ => {}
+            Event::Mouse(mouse) => self.dirty |= self.on_mouse(mouse, now, effects),
+            Event::FocusLost => {}
         }
     }
 
@@ -306,11 +313,11 @@ impl App {
             self.on_key_too_small(key, effects);
             return;
         }
-        let context = self.context();
-        if context == KeyContext::Visitors && self.filter_typing() {
-            self.on_filter_typing(key, now, effects);
+        if self.on_typing_key(key) {
+            self.dirty = true;
             return;
         }
+        let context = self.context();
         let action = keymap::action(context, key);
         match (context, action) {
             (_, Some(action)) if self.refused_read_only(action) => {}
@@ -383,6 +390,7 @@ impl App {
         if pane == Pane::Composer && self.config.read_only {
             return;
         }
+        self.keep_filter();
         self.focus = pane;
         match pane {
             Pane::Visitors if self.visitors.wants_first_page() => {

@@ -22,6 +22,10 @@ pub struct ConsoleOptions {
     pub templates: Vec<crate::config::Template>,
     /// Rows up to which `w` holds a whole range (above: the service's pages).
     pub whole_max_rows: usize,
+    /// The jobs list's columns, in order (`columns` in the profile).
+    pub columns: Vec<JobColumn>,
+    /// Clicks and the wheel are read (`mouse = false` or `--no-mouse` turn it off).
+    pub mouse: bool,
 }
 
 /// How a job reaching a final status is announced, beyond the notice line.
@@ -48,5 +52,107 @@ impl std::str::FromStr for NotifyMode {
             "desktop" => Ok(Self::Desktop),
             _ => Err(format!("{text:?} is not one of off, bell, desktop")),
         }
+    }
+}
+
+/// A column of the jobs list, as `columns = [...]` in the profile names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobColumn {
+    Status,
+    Id,
+    /// Time since the job was created.
+    Age,
+    /// Time since a change of its status was last seen.
+    Changed,
+    /// Shown from 110 columns of width.
+    Model,
+    Repository,
+    Pr,
+    Prompt,
+}
+
+impl JobColumn {
+    /// Every column, with the name a profile gives it.
+    pub const NAMES: &[(&str, Self)] = &[
+        ("status", Self::Status),
+        ("id", Self::Id),
+        ("age", Self::Age),
+        ("changed", Self::Changed),
+        ("model", Self::Model),
+        ("repository", Self::Repository),
+        ("pr", Self::Pr),
+        ("prompt", Self::Prompt),
+    ];
+
+    /// The columns shown when the profile chooses none.
+    pub const DEFAULT: &[Self] = &[
+        Self::Status,
+        Self::Id,
+        Self::Age,
+        Self::Model,
+        Self::Repository,
+        Self::Pr,
+        Self::Prompt,
+    ];
+
+    /// The columns a profile names, in its order; the first unknown name is an error.
+    pub fn parse_list(names: &[String]) -> Result<Vec<Self>, UnknownColumn> {
+        names
+            .iter()
+            .map(|name| {
+                let wanted = name.trim().to_ascii_lowercase();
+                Self::NAMES
+                    .iter()
+                    .find(|(known, _)| *known == wanted)
+                    .map(|(_, column)| *column)
+                    .ok_or_else(|| UnknownColumn { name: name.clone() })
+            })
+            .collect()
+    }
+}
+
+/// A name in `columns = [...]` that is no column of the jobs list.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown column {name:?} in columns; the columns are: {}",
+    column_names()
+)]
+pub struct UnknownColumn {
+    pub name: String,
+}
+
+fn column_names() -> String {
+    JobColumn::NAMES
+        .iter()
+        .map(|(name, _)| *name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_named_in_any_case_and_kept_in_the_order_given() {
+        let names = ["Prompt", " status ", "changed"].map(String::from);
+        assert_eq!(
+            JobColumn::parse_list(&names),
+            Ok(vec![
+                JobColumn::Prompt,
+                JobColumn::Status,
+                JobColumn::Changed
+            ])
+        );
+    }
+
+    #[test]
+    fn an_unknown_column_is_named_with_every_valid_one() {
+        let names = ["status", "colour"].map(String::from);
+        let err = JobColumn::parse_list(&names).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown column \"colour\" in columns; the columns are: status, id, age, changed, model, repository, pr, prompt"
+        );
     }
 }

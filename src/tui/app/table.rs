@@ -193,26 +193,23 @@ impl<C: SortKey, K: PartialEq + Clone> Arrangement<C, K> {
     /// A key while the filter line is open: a character or Backspace edits the
     /// pattern, Enter keeps it, Esc clears it. Anything else is not the line's.
     pub fn edit_filter(&mut self, key: FilterKey) -> FilterEdit {
-        let mut typed = self.filter.as_typed().to_owned();
         match key {
-            FilterKey::Char(c) if !c.is_control() => typed.push(c),
-            FilterKey::Backspace => {
-                if typed.pop().is_none() {
-                    return FilterEdit::Ignored;
-                }
-            }
             FilterKey::Enter => {
                 self.typing = false;
-                return FilterEdit::Kept;
+                FilterEdit::Kept
             }
             FilterKey::Esc => {
                 self.clear_filter();
-                return FilterEdit::Cleared;
+                FilterEdit::Cleared
             }
-            FilterKey::Char(_) => return FilterEdit::Ignored,
+            _ => match edited(&self.filter, key) {
+                Some(pattern) => {
+                    self.filter = pattern;
+                    FilterEdit::Changed
+                }
+                None => FilterEdit::Ignored,
+            },
         }
-        self.filter = Pattern::new(&typed);
-        FilterEdit::Changed
     }
 
     /// Drops the filter and closes its line. Call `arrange` after.
@@ -291,6 +288,21 @@ pub enum FilterKey {
     Backspace,
     Enter,
     Esc,
+}
+
+/// `pattern` after a character or Backspace typed into its line; `None` when the key
+/// does not change it (Backspace on an empty line, a control character, Enter, Esc).
+#[must_use]
+pub fn edited(pattern: &Pattern, key: FilterKey) -> Option<Pattern> {
+    let mut typed = pattern.as_typed().to_owned();
+    match key {
+        FilterKey::Char(c) if !c.is_control() => typed.push(c),
+        FilterKey::Backspace => {
+            typed.pop()?;
+        }
+        FilterKey::Char(_) | FilterKey::Enter | FilterKey::Esc => return None,
+    }
+    Some(Pattern::new(&typed))
 }
 
 impl FilterKey {

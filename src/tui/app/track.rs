@@ -1,7 +1,8 @@
 //! Tracking by id (`a`), jobs another docdeck started tracking, and new-job prompts of
 //! unknown outcome, listed until the user dismisses them (`x`) or tracks the job (`a`).
 
-use super::jobs::{JobRow, short_id};
+use super::JobRow;
+use super::jobs::short_id;
 use super::{App, CallClass, NoticeKind, Overlay};
 use crate::api::{ApiError, Job};
 use crate::journal::{TrackedJob, UnsureSend};
@@ -44,8 +45,9 @@ impl App {
                     first_prompt,
                     seen_at: Some(now.wall),
                     problem: None,
+                    changed_at: None,
                 });
-                self.jobs.select(id);
+                self.jobs.reveal(id);
                 self.notify(NoticeKind::Info, format!("tracking {}", short_id(id)));
             }
             Err(err) => {
@@ -161,6 +163,7 @@ impl super::JobList {
                 first_prompt: Some(unsure.prompt),
                 seen_at: Some(unsure.sent_at),
                 problem: None,
+                changed_at: None,
             });
         }
     }

@@ -47,12 +47,6 @@ pub enum Action {
     Compare,
     /// `w`: hold every row of the range (or go back to the service's pages).
     WholeRange,
-    /// `s`: sort by the next column (where the list can be sorted).
-    SortNext,
-    /// `S`: the same column the other way.
-    SortReverse,
-    /// `/`: filter the rows by what is typed, live.
-    FilterRows,
     /// Ctrl+T in the composer: the next template for a prompt built from marked pages.
     NextTemplate,
     NextField,
@@ -60,6 +54,17 @@ pub enum Action {
     ChoiceLeft,
     ChoiceRight,
     Apply,
+    /// `/`: filter the list as you type, or search the detail's text.
+    Search,
+    /// `s`: sort the list by the next column.
+    SortNext,
+    /// `S`: the same sort the other way.
+    SortReverse,
+    /// Esc in a list: drop the filter.
+    ClearFilter,
+    /// `n` / `N` in the detail: the next or previous match of the search.
+    NextMatch,
+    PrevMatch,
 }
 
 impl Action {

@@ -11,16 +11,16 @@ use super::wrap::wrap;
 use crate::api::JobStatus;
 use crate::journal::SubmissionKind;
 use crate::text::sanitize;
-use crate::tui::app::{App, JobDetail, TextExtent};
+use crate::tui::app::{App, DetailSearch, Found, JobDetail, TextExtent};
 
-/// Draws the detail; returns how it scrolls as drawn.
+/// Draws the detail; returns how it scrolls as drawn, and what its search found.
 pub fn draw(
     frame: &mut Frame<'_>,
     area: Rect,
     detail: &JobDetail,
     app: &App,
     cx: &ViewContext,
-) -> TextExtent {
+) -> (TextExtent, Option<Found>) {
     let theme = cx.theme;
     let rect = super::overlay_area(
         frame,
@@ -31,26 +31,71 @@ pub fn draw(
     let columns = usize::from(rect.width.saturating_sub(2));
     let height = usize::from(rect.height.saturating_sub(2)).max(1);
     // Every line wrapped here, so the scroll counts the rows the screen shows.
-    let rows: Vec<Line<'static>> = lines(detail, app, cx)
+    let mut rows: Vec<Line<'static>> = lines(detail, app, cx)
         .iter()
         .flat_map(|(line, indent)| wrap(line, *indent, columns))
         .collect();
     let last_page = rows.len().saturating_sub(height);
-    let scroll = detail.scroll.min(last_page);
+    let mut scroll = detail.scroll.min(last_page);
+    let search = detail.search.as_ref().map(|search| {
+        let (found, seen) = mark_matches(&mut rows, search, (scroll, height), cx);
+        scroll = seen.min(last_page);
+        found
+    });
     let below = rows.len().saturating_sub(scroll + height);
     let below_marker = (below > 0).then(|| format!(" ↓ {below} more "));
-    // The longest key hint that fits beside the marker (`?` lists them all).
-    let room = columns.saturating_sub(below_marker.as_deref().map_or(0, super::wrap::width) + 2);
+    let search_title = detail
+        .search
+        .as_ref()
+        .zip(search.as_ref())
+        .map(|(s, found)| search_title(s, found, cx));
+    let used = below_marker.as_deref().map_or(0, super::wrap::width)
+        + search_title.as_ref().map_or(0, Line::width);
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(
+            format!(" Job {} ", crate::tui::app::short_id(&detail.id)),
+            theme.accent(),
+        ))
+        .title_bottom(hint(app, columns.saturating_sub(used + 2), cx));
+    if scroll > 0 {
+        block = block.title(
+            Line::from(Span::styled(format!(" ↑ {scroll} more "), theme.dim())).right_aligned(),
+        );
+    }
+    if let Some(title) = search_title {
+        block = block.title_bottom(title);
+    }
+    if let Some(marker) = below_marker {
+        block = block.title_bottom(Line::from(Span::styled(marker, theme.dim())));
+    }
+    let shown: Vec<Line<'static>> = rows.into_iter().skip(scroll).take(height).collect();
+    frame.render_widget(Paragraph::new(shown).block(block), rect);
+    let extent = TextExtent {
+        rows: height,
+        last: last_page,
+    };
+    (
+        extent,
+        search.map(|found| Found {
+            matches: found.rows.len(),
+            scroll,
+        }),
+    )
+}
+
+/// The longest key hint that fits in `room` (`?` lists them all).
+fn hint(app: &App, room: usize, cx: &ViewContext) -> Line<'static> {
     let hints: &[&str] = if app.config.read_only {
         &[
-            " Esc close · j/k PgDn scroll · y copy · o open ",
-            " Esc close · j/k scroll · y copy ",
+            " Esc close · j/k PgDn scroll · / search · y copy · o open ",
+            " Esc close · j/k scroll · / search ",
             " Esc close · ? keys ",
         ]
     } else {
         &[
-            " Esc close · j/k PgDn scroll · m follow-up · y copy · o open ",
-            " Esc close · j/k scroll · m follow-up · y copy ",
+            " Esc close · j/k PgDn scroll · / search · m follow-up · y copy · o open ",
+            " Esc close · j/k scroll · / search · m follow-up ",
             " Esc close · m follow-up · ? keys ",
             " Esc close · ? keys ",
         ]
@@ -59,27 +104,87 @@ pub fn draw(
         .iter()
         .find(|h| super::wrap::width(h) <= room)
         .unwrap_or(&" Esc ");
-    let mut block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(
-            format!(" Job {} ", crate::tui::app::short_id(&detail.id)),
-            theme.accent(),
-        ))
-        .title_bottom(Line::from(Span::styled(*hint, theme.dim())).right_aligned());
-    if scroll > 0 {
-        block = block.title(
-            Line::from(Span::styled(format!(" ↑ {scroll} more "), theme.dim())).right_aligned(),
+    Line::from(Span::styled(*hint, cx.theme.dim())).right_aligned()
+}
+
+/// The rows that match a search, and which of them is current.
+struct Matches {
+    rows: Vec<usize>,
+    current: Option<usize>,
+}
+
+/// Marks the rows that match: the current one as selected, the others in the accent
+/// colour. Returns them, and the scroll that shows the current one when the search
+/// asks for it (else `scroll` as it was).
+fn mark_matches(
+    rows: &mut [Line<'static>],
+    search: &DetailSearch,
+    (scroll, height): (usize, usize),
+    cx: &ViewContext,
+) -> (Matches, usize) {
+    if search.pattern.is_empty() {
+        return (
+            Matches {
+                rows: Vec::new(),
+                current: None,
+            },
+            scroll,
         );
     }
-    if let Some(marker) = below_marker {
-        block = block.title_bottom(Line::from(Span::styled(marker, theme.dim())));
+    let matching: Vec<usize> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, row)| {
+            let text: String = row.spans.iter().map(|s| s.content.as_ref()).collect();
+            search.pattern.matches(&text)
+        })
+        .map(|(at, _)| at)
+        .collect();
+    let current = (!matching.is_empty()).then(|| search.current % matching.len());
+    for (n, &at) in matching.iter().enumerate() {
+        let style = if Some(n) == current {
+            cx.theme.selected()
+        } else {
+            cx.theme.accent()
+        };
+        let row = std::mem::take(&mut rows[at]);
+        rows[at] = row.patch_style(style);
     }
-    let shown: Vec<Line<'static>> = rows.into_iter().skip(scroll).take(height).collect();
-    frame.render_widget(Paragraph::new(shown).block(block), rect);
-    TextExtent {
-        rows: height,
-        last: last_page,
+    let mut seen = scroll;
+    if let Some(target) = current.map(|n| matching[n])
+        && search.seek
+        && !(scroll..scroll + height).contains(&target)
+    {
+        // A third down the box, so what leads to it shows too.
+        seen = target.saturating_sub(height / 3);
     }
+    (
+        Matches {
+            rows: matching,
+            current,
+        },
+        seen,
+    )
+}
+
+/// ` /webhook▏ 2/5 · Enter keeps…` while typed, ` /webhook 2/5 · n N…` once kept.
+fn search_title(search: &DetailSearch, found: &Matches, cx: &ViewContext) -> Line<'static> {
+    let typed = sanitize(search.pattern.as_typed());
+    let count = match found.current {
+        Some(n) => format!("{}/{}", n + 1, found.rows.len()),
+        None if search.pattern.is_empty() => String::new(),
+        None => "no match".to_owned(),
+    };
+    let (cursor, keys) = if search.typing {
+        ("▏ ", " · Enter keeps · Esc leaves ")
+    } else {
+        (" ", " · n N · Esc leaves ")
+    };
+    Line::from(vec![
+        Span::styled(format!(" /{typed}{cursor}"), cx.theme.accent()),
+        Span::styled(count, cx.theme.bold()),
+        Span::styled(keys, cx.theme.dim()),
+    ])
 }
 
 /// The detail's lines before wrapping, each with the indent its continuation rows keep.

@@ -1,4 +1,5 @@
-//! The jobs pane: one row per tracked job, columns chosen by the width available.
+//! The jobs pane: one row per tracked job shown (filtered and sorted as the user chose),
+//! the columns the profile chose, as many as the width allows.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
@@ -9,8 +10,8 @@ use super::ViewContext;
 use super::table::{self, Column, Look, TableState};
 use super::wrap::fit;
 use crate::text::{age, sanitize};
-use crate::tui::app::short_id;
-use crate::tui::app::{App, JobRow, unsure_submission};
+use crate::tui::app::table::Arrangement;
+use crate::tui::app::{App, JobColumn, JobRow, JobSort, short_id, unsure_submission};
 
 /// Widths from which more columns are shown: the model, then the whole PR link.
 const WIDE: u16 = 110;
@@ -24,16 +25,14 @@ pub fn draw(
     state: &mut TableState,
 ) {
     let list = &app.jobs;
-    let tracked = list.tracked_count();
-    let title = match list.rows.len() - tracked {
-        0 => format!(" Jobs · {tracked} tracked · newest first "),
-        n => format!(" Jobs · {tracked} tracked · {n} of unknown outcome · newest first "),
-    };
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(Span::styled(title, cx.theme.bold()));
-    if list.rows.is_empty() {
-        let hint = if app.config.read_only {
+    let view = list.view();
+    let block = Block::default().borders(Borders::TOP).title(title(app, cx));
+    if view.is_empty() {
+        let hint = if view.typing() {
+            "No job matches the filter: Backspace edits it, Esc clears it."
+        } else if !list.rows.is_empty() {
+            "No job matches the filter: / edits it, Esc clears it."
+        } else if app.config.read_only {
             "No tracked jobs. `a` tracks an existing job by its id."
         } else {
             "No tracked jobs yet. `n` writes a prompt for a new job; `a` tracks an existing job by its id."
@@ -44,149 +43,261 @@ pub fn draw(
         );
         return;
     }
-    let wide = area.width >= WIDE;
-    let widest = area.width >= WIDEST;
-    let columns = columns(wide, widest);
-    let fixed: u16 = if wide {
-        12 + 12 + 4 + 18 + 26 + if widest { 44 } else { 6 } + 6
-    } else {
-        12 + 12 + 4 + 16 + 6 + 5
-    };
+    let widths = Widths::of(area.width);
+    let shown = shown_columns(&app.config.columns, widths, area.width);
+    let fixed: u16 = shown
+        .iter()
+        .filter_map(|c| widths.of_column(*c))
+        .sum::<u16>()
+        + u16::try_from(shown.len().saturating_sub(1)).unwrap_or(u16::MAX);
     let prompt_width = usize::from(area.width.saturating_sub(fixed));
+    let columns: Vec<Column<'static>> = shown.iter().map(|c| header(*c, widths, view)).collect();
     let look = Look {
         block,
         header: cx.theme.dim(),
         selected: cx.theme.selected(),
         more_marker: Some(cx.theme.dim()),
     };
-    let selected = list.selected_index().unwrap_or(0);
+    let order = view.order();
     table::draw(
         frame,
         area,
         &columns,
         look,
-        (selected, list.rows.len()),
+        (view.cursor_position().unwrap_or(0), order.len()),
         state,
-        |i| job_row(&list.rows[i], (wide, widest), prompt_width, cx),
+        |i| job_row(&list.rows[order[i]], &shown, widths, prompt_width, cx),
     );
 }
 
-/// The columns for the width: the model from `WIDE`, the whole PR link from `WIDEST`.
-fn columns(wide: bool, widest: bool) -> Vec<Column<'static>> {
-    let mut columns = vec![
-        Column::new("STATUS", Constraint::Length(12)),
-        Column::new("ID", Constraint::Length(12)),
-        Column::new("AGE", Constraint::Length(4)),
-    ];
-    if wide {
-        columns.push(Column::new("MODEL", Constraint::Length(18)));
-        columns.push(Column::new("REPOSITORY@REF", Constraint::Length(26)));
-        columns.push(Column::new(
-            "PR",
-            Constraint::Length(if widest { 44 } else { 6 }),
-        ));
-    } else {
-        columns.push(Column::new("REPO@REF", Constraint::Length(16)));
-        columns.push(Column::new("PR", Constraint::Length(6)));
+/// ` Jobs · 45 tracked · newest first `, then the filter with "3 of 45" if there is one.
+fn title(app: &App, cx: &ViewContext) -> Line<'static> {
+    let list = &app.jobs;
+    let tracked = list.tracked_count();
+    // While a filter is typed, its hints take the room of the order.
+    let order = match list.view().sort() {
+        Some((by, way)) if !list.view().typing() => format!(" · {}", by.words(way)),
+        _ => String::new(),
+    };
+    let text = match list.rows.len() - tracked {
+        0 => format!(" Jobs · {tracked} tracked{order} "),
+        n => format!(" Jobs · {tracked} tracked · {n} of unknown outcome{order} "),
+    };
+    match table::filter_title(list.view(), cx.theme) {
+        Some(filter) => {
+            let mut line = Line::from(Span::styled(text.trim_end().to_owned(), cx.theme.bold()));
+            line.spans.extend(filter.spans);
+            line
+        }
+        None => Line::from(Span::styled(text, cx.theme.bold())),
     }
-    columns.push(Column::new("PROMPT", Constraint::Min(10)));
-    columns
 }
 
-/// The cells of one job's row.
+/// Widths from which columns grow: the model shows from `WIDE`, the whole PR link
+/// from `WIDEST`.
+#[derive(Debug, Clone, Copy)]
+struct Widths {
+    wide: bool,
+    widest: bool,
+}
+
+impl Widths {
+    fn of(width: u16) -> Self {
+        Self {
+            wide: width >= WIDE,
+            widest: width >= WIDEST,
+        }
+    }
+
+    /// A column's width; `None` for the prompt, which takes what is left.
+    fn of_column(self, column: JobColumn) -> Option<u16> {
+        Some(match column {
+            JobColumn::Status | JobColumn::Id => 12,
+            JobColumn::Age => 4,
+            JobColumn::Changed => 8,
+            JobColumn::Model => 18,
+            JobColumn::Repository if self.wide => 26,
+            JobColumn::Repository => 16,
+            JobColumn::Pr if self.widest => 44,
+            JobColumn::Pr => 6,
+            JobColumn::Prompt => return None,
+        })
+    }
+}
+
+/// The chosen columns that fit: the model only from `WIDE`, and columns dropped from
+/// the end (the prompt kept) until the prompt has 10 cells.
+fn shown_columns(chosen: &[JobColumn], widths: Widths, width: u16) -> Vec<JobColumn> {
+    let mut shown: Vec<JobColumn> = chosen
+        .iter()
+        .copied()
+        .filter(|c| *c != JobColumn::Model || widths.wide)
+        .collect();
+    let room = |shown: &[JobColumn]| {
+        let fixed: usize = shown
+            .iter()
+            .map(|c| usize::from(widths.of_column(*c).unwrap_or(10)) + 1)
+            .sum();
+        fixed <= usize::from(width) + 1
+    };
+    while !room(&shown) {
+        match shown.iter().rposition(|c| *c != JobColumn::Prompt) {
+            Some(at) if shown.len() > 1 => {
+                shown.remove(at);
+            }
+            _ => break,
+        }
+    }
+    shown
+}
+
+/// A column's header, with the sort's arrow when the list is sorted by it.
+fn header(
+    column: JobColumn,
+    widths: Widths,
+    view: &Arrangement<JobSort, String>,
+) -> Column<'static> {
+    let (name, sort) = match column {
+        JobColumn::Status => ("STATUS", Some(JobSort::Status)),
+        JobColumn::Id => ("ID", None),
+        JobColumn::Age => ("AGE", Some(JobSort::Created)),
+        JobColumn::Changed => ("CHANGED", Some(JobSort::Changed)),
+        JobColumn::Model => ("MODEL", None),
+        JobColumn::Repository if widths.wide => ("REPOSITORY@REF", Some(JobSort::Repository)),
+        JobColumn::Repository => ("REPO@REF", Some(JobSort::Repository)),
+        JobColumn::Pr => ("PR", None),
+        JobColumn::Prompt => ("PROMPT", None),
+    };
+    // AGE and CHANGED show ages: newest first is the smallest age on top (▲).
+    let direction = sort
+        .and_then(|by| table::direction_of(view, by))
+        .map(|way| {
+            if matches!(column, JobColumn::Age | JobColumn::Changed) {
+                way.reversed()
+            } else {
+                way
+            }
+        });
+    let width = widths
+        .of_column(column)
+        .map_or(Constraint::Min(10), Constraint::Length);
+    Column::new(table::sorted_header(name, direction), width)
+}
+
+/// The cells of one job's row, one per shown column.
 fn job_row(
     row: &JobRow,
-    (wide, widest): (bool, bool),
+    shown: &[JobColumn],
+    widths: Widths,
     prompt_width: usize,
     cx: &ViewContext,
 ) -> Vec<Line<'static>> {
     if unsure_submission(&row.id).is_some() {
-        return unsure_row(row, wide, prompt_width, cx);
+        return shown
+            .iter()
+            .map(|c| unsure_cell(row, *c, prompt_width, cx))
+            .collect();
     }
-    let (status, style) = cx.theme.status(row.status());
+    shown
+        .iter()
+        .map(|c| job_cell(row, *c, widths, prompt_width, cx))
+        .collect()
+}
+
+fn job_cell(
+    row: &JobRow,
+    column: JobColumn,
+    widths: Widths,
+    prompt_width: usize,
+    cx: &ViewContext,
+) -> Line<'static> {
     let job = row.job.as_ref();
-    let when = job
-        .and_then(|j| j.created_at)
-        .map_or_else(|| "-".to_owned(), |at| age(cx.wall - at));
-    let source = job.and_then(|j| j.source.as_ref());
-    let repo = source
-        .and_then(|s| s.repository.as_deref())
-        .map_or("-".to_owned(), |r| sanitize(short_repo(r, wide)));
-    let git_ref = source
-        .and_then(|s| s.git_ref.as_deref())
-        .map_or(String::new(), |r| format!("@{}", sanitize(r)));
-    let pr = row.pr_link().map_or_else(
-        || "-".to_owned(),
-        |link| {
-            if widest {
-                sanitize(link)
-            } else {
-                pr_number(link)
-            }
-        },
-    );
+    let width = usize::from(widths.of_column(column).unwrap_or(0));
+    let since = |at: Option<chrono::DateTime<chrono::Utc>>| {
+        at.map_or_else(|| "-".to_owned(), |at| age(cx.wall - at))
+    };
+    match column {
+        JobColumn::Status => {
+            let (status, style) = cx.theme.status(row.status());
+            Line::from(Span::styled(fit(&status, 12), style))
+        }
+        JobColumn::Id => Line::from(short_id(&row.id)),
+        JobColumn::Age => Line::from(since(job.and_then(|j| j.created_at))),
+        JobColumn::Changed => Line::from(since(row.changed_at)),
+        JobColumn::Model => Line::from(fit(
+            &job.and_then(|j| j.model.as_deref())
+                .map_or("-".to_owned(), sanitize),
+            width,
+        )),
+        JobColumn::Repository => {
+            let source = job.and_then(|j| j.source.as_ref());
+            let repo = source
+                .and_then(|s| s.repository.as_deref())
+                .map_or("-".to_owned(), |r| sanitize(short_repo(r, widths.wide)));
+            let git_ref = source
+                .and_then(|s| s.git_ref.as_deref())
+                .map_or(String::new(), |r| format!("@{}", sanitize(r)));
+            Line::from(fit(&format!("{repo}{git_ref}"), width))
+        }
+        JobColumn::Pr => {
+            let pr = row.pr_link().map_or_else(
+                || "-".to_owned(),
+                |link| {
+                    if widths.widest {
+                        sanitize(link)
+                    } else {
+                        pr_number(link)
+                    }
+                },
+            );
+            Line::from(fit(&pr, width))
+        }
+        JobColumn::Prompt => prompt_cell(row, prompt_width, cx),
+    }
+}
+
+fn prompt_cell(row: &JobRow, width: usize, cx: &ViewContext) -> Line<'static> {
     let mut prompt = Vec::new();
-    let mut prompt_width = prompt_width;
+    let mut width = width;
     if row.problem.is_some() {
         prompt.push(Span::styled("⚠ ", cx.theme.warning()));
-        prompt_width = prompt_width.saturating_sub(2);
+        width = width.saturating_sub(2);
     }
     prompt.push(Span::raw(fit(
         &row.first_prompt
             .as_deref()
             .map_or_else(|| "(prompt not sent from here)".to_owned(), sanitize),
-        prompt_width,
+        width,
     )));
-    let mut cells = vec![
-        Line::from(Span::styled(fit(&status, 12), style)),
-        Line::from(short_id(&row.id)),
-        Line::from(when),
-    ];
-    if wide {
-        cells.push(Line::from(fit(
-            &job.and_then(|j| j.model.as_deref())
-                .map_or("-".to_owned(), sanitize),
-            18,
-        )));
-    }
-    cells.push(Line::from(fit(
-        &format!("{repo}{git_ref}"),
-        if wide { 26 } else { 16 },
-    )));
-    cells.push(Line::from(fit(&pr, if widest { 44 } else { 6 })));
-    cells.push(Line::from(prompt));
-    cells
+    Line::from(prompt)
 }
 
 /// A new-job prompt whose send got no answer: "? unknown outcome", its age and prompt,
 /// until `x` dismisses it or `a` tracks the job it made.
-fn unsure_row(
+fn unsure_cell(
     row: &JobRow,
-    wide: bool,
+    column: JobColumn,
     prompt_width: usize,
     cx: &ViewContext,
-) -> Vec<Line<'static>> {
-    let when = row
-        .seen_at
-        .map_or_else(|| "-".to_owned(), |at| age(cx.wall - at));
-    let mut cells = vec![
-        Line::from(Span::styled("? unknown", cx.theme.warning())),
-        Line::from(Span::styled("outcome", cx.theme.warning())),
-        Line::from(when),
-    ];
-    if wide {
-        cells.push(Line::from("-"));
+) -> Line<'static> {
+    match column {
+        JobColumn::Status => Line::from(Span::styled("? unknown", cx.theme.warning())),
+        JobColumn::Id => Line::from(Span::styled("outcome", cx.theme.warning())),
+        JobColumn::Age => Line::from(
+            row.seen_at
+                .map_or_else(|| "-".to_owned(), |at| age(cx.wall - at)),
+        ),
+        JobColumn::Prompt => Line::from(fit(
+            &row.first_prompt
+                .as_deref()
+                .map(sanitize)
+                .unwrap_or_default(),
+            prompt_width,
+        )),
+        JobColumn::Changed | JobColumn::Model | JobColumn::Repository | JobColumn::Pr => {
+            Line::from("-")
+        }
     }
-    cells.push(Line::from("-"));
-    cells.push(Line::from("-"));
-    cells.push(Line::from(fit(
-        &row.first_prompt
-            .as_deref()
-            .map(sanitize)
-            .unwrap_or_default(),
-        prompt_width,
-    )));
-    cells
 }
 
 /// `owner/name` of a repository URL (the host says little in a narrow column).

@@ -23,7 +23,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::app::{App, Overlay, Pane, TextExtent, Viewport};
+use super::app::{App, Found, Hits, Overlay, Pane, TextExtent, Viewport};
 use table::TableState;
 use theme::Theme;
 
@@ -73,6 +73,10 @@ pub struct ViewMemory {
     /// The detail and help overlays as drawn in the last frame, if they were.
     detail: Option<TextExtent>,
     help: Option<TextExtent>,
+    /// What the detail's search found in the last frame.
+    found: Option<Found>,
+    /// Where the last frame drew what a click can hit.
+    hits: Hits,
 }
 
 impl ViewMemory {
@@ -84,6 +88,8 @@ impl ViewMemory {
             visitors_rows: self.visitors.visible(),
             detail: self.detail,
             help: self.help,
+            found: self.found,
+            hits: self.hits,
         }
     }
 }
@@ -92,6 +98,8 @@ impl ViewMemory {
 pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut ViewMemory) {
     memory.detail = None;
     memory.help = None;
+    memory.found = None;
+    memory.hits = Hits::default();
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(frame, area, cx);
@@ -104,11 +112,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
         Constraint::Length(1),
     ])
     .areas(area);
-    status::tabs(frame, tabs, app, cx);
+    memory.hits.tabs = status::tabs(frame, tabs, app, cx);
+    // A list not drawn as a table (empty, loading) has no rows to click.
+    let unclicked = (Rect::default(), 0..0);
     match app.focus {
-        Pane::Jobs => jobs::draw(frame, body, app, cx, &mut memory.jobs),
+        Pane::Jobs => {
+            memory.jobs.drawn_at(unclicked.0, &unclicked.1);
+            jobs::draw(frame, body, app, cx, &mut memory.jobs);
+            memory.hits.rows = Some(memory.jobs.rows_area());
+        }
         Pane::Composer => composer::draw(frame, body, app, cx),
-        Pane::Visitors => visitors::draw(frame, body, app, cx, &mut memory.visitors),
+        Pane::Visitors => {
+            memory.visitors.drawn_at(unclicked.0, &unclicked.1);
+            visitors::draw(frame, body, app, cx, &mut memory.visitors);
+            memory.hits.rows = Some(memory.visitors.rows_area());
+        }
     }
     status::notice(frame, notice, app, cx);
     status::bar(frame, status, app, cx);
@@ -118,7 +136,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
             memory.help = Some(help::draw(frame, body, *context, app, cx));
         }
         Some(Overlay::Detail(detail)) => {
-            memory.detail = Some(detail::draw(frame, body, detail, app, cx));
+            let (extent, found) = detail::draw(frame, body, detail, app, cx);
+            memory.detail = Some(extent);
+            memory.found = found;
         }
         Some(Overlay::Track(form)) => forms::track(frame, body, form, cx),
         Some(Overlay::Filter(form)) => forms::filter(frame, body, form, cx),

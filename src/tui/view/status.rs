@@ -11,8 +11,14 @@ use super::ViewContext;
 use crate::text::sanitize;
 use crate::tui::app::{App, Connection, NoticeKind, Pane, countdown_text};
 
-pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
+pub fn tabs(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    cx: &ViewContext,
+) -> [Option<(Rect, Pane)>; 3] {
     let theme = cx.theme;
+    let mut hits = [None; 3];
     let mut spans = vec![Span::styled(" docdeck ", theme.accent())];
     let jobs = format!(" 1 Jobs ({}) ", app.jobs.tracked_count());
     let mut panes = vec![(Pane::Jobs, jobs)];
@@ -21,13 +27,21 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         panes.push((Pane::Composer, format!(" 2 Composer{drafts} ")));
     }
     panes.push((Pane::Visitors, " 3 Visitors ".to_owned()));
-    for (pane, label) in panes {
+    for (slot, (pane, label)) in hits.iter_mut().zip(panes) {
         spans.push(Span::raw(" "));
         let style = if pane == app.focus {
             theme.selected()
         } else {
             theme.bold()
         };
+        let x: usize = spans.iter().map(Span::width).sum();
+        let tab = Rect {
+            x: area.x.saturating_add(u16::try_from(x).unwrap_or(u16::MAX)),
+            width: u16::try_from(label.chars().count()).unwrap_or(0),
+            height: 1,
+            ..area
+        };
+        *slot = Some((tab.intersection(area), pane));
         spans.push(Span::styled(label, style));
     }
     if app.config.read_only {
@@ -43,6 +57,7 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     spans.push(Span::raw(" ".repeat(pad)));
     spans.push(Span::styled(help, theme.dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    hits
 }
 
 /// Lines the notice needs at `width`: a message that does not fit in one line takes two,

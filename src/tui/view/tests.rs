@@ -10,6 +10,7 @@ use ratatui::backend::TestBackend;
 use super::*;
 
 mod jobs;
+mod lists;
 use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{ConsoleOptions, NotifyMode};
@@ -80,6 +81,7 @@ fn jobs() -> Vec<TrackedJob> {
             id: (*id).into(),
             snapshot: Some(job(id, status, *hours, *pr)),
             seen_at: Some(wall()),
+            changed_at: None,
             first_prompt: Some((*prompt).into()),
         })
         .collect()
@@ -138,6 +140,8 @@ impl Scene {
             seed: 7,
             templates: crate::insight::templates::all(&[]),
             whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
+            columns: crate::tui::app::JobColumn::DEFAULT.to_vec(),
+            mouse: true,
         };
         let mut scene = Self {
             app: App::new(config),
@@ -344,6 +348,7 @@ fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
         id: id.clone(),
         snapshot: None,
         seen_at: None,
+        changed_at: None,
         first_prompt: Some(text.clone()),
     }));
     scene.send(Msg::TrackedList(tracked));

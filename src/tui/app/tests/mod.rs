@@ -5,6 +5,8 @@ mod composer;
 mod connection;
 mod insight;
 mod keys;
+mod lists;
+mod mouse;
 mod track;
 mod visitors;
 
@@ -37,6 +39,8 @@ pub(super) fn config() -> ConsoleOptions {
         seed: 7,
         templates: crate::insight::templates::all(&[]),
         whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
+        columns: JobColumn::DEFAULT.to_vec(),
+        mouse: true,
     }
 }
 
@@ -57,6 +61,7 @@ pub(super) fn tracked(id: &str, status: &str, created_min: i64) -> TrackedJob {
         id: id.into(),
         snapshot: Some(job(id, status, created_min)),
         seen_at: None,
+        changed_at: None,
         first_prompt: Some(format!("prompt of {id}")),
     }
 }

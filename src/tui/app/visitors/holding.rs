@@ -1,8 +1,6 @@
 //! The app's side of the whole range: `w` asks what it costs and fetches, the keys of
 //! the held table (move, sort, filter as you type, mark), and what a fetch brought.
 
-use crossterm::event::KeyEvent;
-
 use super::compare::previous_range;
 use super::whole::{Held, WholeLoad};
 use crate::api::ApiError;
@@ -165,10 +163,16 @@ impl App {
     /// Keys of the pane while the whole range is held; whether the key was theirs.
     pub(in crate::tui::app) fn on_held_action(&mut self, action: Action) -> bool {
         let page = self.viewport.visitors_rows;
+        let reading = self.visitors.trend.generation().is_some();
         let Some(held) = self.visitors.whole.held_mut() else {
             return false;
         };
         match action {
+            // Esc drops the filter, unless the chart's trend is being read (Esc stops it).
+            Action::Close if !reading && !held.filter().is_empty() => {
+                held.arrangement.clear_filter();
+                held.arrangement.arrange(&held.rows);
+            }
             Action::Up
             | Action::Down
             | Action::Top
@@ -179,7 +183,7 @@ impl App {
             }
             Action::SortNext => held.cycle_sort(),
             Action::SortReverse => held.reverse(),
-            Action::FilterRows => held.arrangement.start_filter(),
+            Action::Search => held.arrangement.start_filter(),
             Action::Mark => {
                 let Some(row) = held.cursor_row().map(|r| r.as_path_visitors()) else {
                     self.notify(NoticeKind::Info, "no page to mark: the filter keeps none");
@@ -204,17 +208,16 @@ impl App {
             .is_some_and(|held| held.arrangement.typing())
     }
 
-    /// A key while the filter line is open: it narrows the rows as it is typed.
-    pub(in crate::tui::app) fn on_filter_key(&mut self, key: &KeyEvent) -> bool {
+    /// A key of the held table's filter line: what is typed narrows the rows at once.
+    /// Returns whether the line took it.
+    pub(in crate::tui::app) fn edit_visitors_filter(&mut self, key: FilterKey) -> bool {
         let Some(held) = self.visitors.whole.held_mut() else {
-            return false;
-        };
-        let Some(key) = FilterKey::of(key) else {
             return false;
         };
         match held.arrangement.edit_filter(key) {
             FilterEdit::Changed | FilterEdit::Cleared => held.arrangement.arrange(&held.rows),
-            FilterEdit::Kept | FilterEdit::Ignored => {}
+            FilterEdit::Kept => {}
+            FilterEdit::Ignored => return false,
         }
         true
     }

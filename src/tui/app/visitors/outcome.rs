@@ -50,7 +50,7 @@ impl App {
         }
         if matches!(
             action,
-            Action::SortNext | Action::SortReverse | Action::FilterRows
+            Action::SortNext | Action::SortReverse | Action::Search
         ) {
             let why = match &self.visitors.whole {
                 WholeLoad::TooMany { max_rows } => format!(

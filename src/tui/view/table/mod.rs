@@ -80,6 +80,13 @@ pub fn draw<'r>(
     // The box's top border and the header take two rows.
     let visible = usize::from(area.height.saturating_sub(2));
     let window = state.window(selected, visible, len);
+    // Below the box's top border and the header.
+    let rows_area = Rect {
+        y: area.y.saturating_add(2),
+        height: area.height.saturating_sub(2),
+        ..area
+    };
+    state.drawn_at(rows_area, &window);
     let mut block = look.block;
     if let Some(style) = look.more_marker {
         let below = len.saturating_sub(window.end);

@@ -29,8 +29,9 @@ where
         .and_then(|(by, direction)| (by == column).then_some(direction))
 }
 
-/// The filter for a list's title: ` /fail▏ 3 of 120 ` while typed (the bar is the
-/// cursor), ` /fail · 3 of 120 ` once applied; `None` with no filter.
+/// The filter for a list's title: ` /fail▏ 3 of 120 · Enter keeps · Esc clears ` while
+/// typed (the bar is the cursor), ` /fail · 3 of 120 ` once applied; `None` with no
+/// filter. It starts with a space: put it after a title that does not end with one.
 #[must_use]
 pub fn filter_title<C: SortKey, K: PartialEq + Clone>(
     arrangement: &Arrangement<C, K>,
@@ -47,7 +48,7 @@ pub fn filter_title<C: SortKey, K: PartialEq + Clone>(
         vec![
             Span::styled(format!(" /{typed}"), theme.accent()),
             Span::styled("▏", theme.accent()),
-            Span::styled(format!("{count} · Enter keeps · Esc clears "), theme.dim()),
+            Span::styled(format!(" {count} · Enter keeps · Esc clears "), theme.dim()),
         ]
     } else {
         vec![
@@ -118,7 +119,7 @@ mod tests {
         list.start_filter();
         assert_eq!(
             text(&filter_title(&list, Theme { color: false }).unwrap()),
-            " /▏3 of 3 · Enter keeps · Esc clears ",
+            " /▏ 3 of 3 · Enter keeps · Esc clears ",
             "an empty line being typed"
         );
         list.edit_filter(FilterKey::Char('a'));

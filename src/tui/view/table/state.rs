@@ -4,6 +4,10 @@
 
 use std::ops::Range;
 
+use ratatui::layout::Rect;
+
+use crate::tui::app::RowsArea;
+
 /// The window of one table, kept by the view from frame to frame.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TableState {
@@ -11,6 +15,8 @@ pub struct TableState {
     offset: usize,
     /// Rows the last frame showed: how far PgDn and PgUp move.
     visible: usize,
+    /// Where the last frame drew the rows, for clicks.
+    drawn: RowsArea,
 }
 
 impl TableState {
@@ -29,6 +35,21 @@ impl TableState {
         self.offset = offset;
         self.visible = visible;
         offset..len.min(offset + visible)
+    }
+
+    /// Records where the rows of `window` were drawn: the area below the header.
+    pub fn drawn_at(&mut self, area: Rect, window: &Range<usize>) {
+        self.drawn = RowsArea {
+            area,
+            first: window.start,
+            drawn: window.len(),
+        };
+    }
+
+    /// Where the last frame drew the rows.
+    #[must_use]
+    pub fn rows_area(&self) -> RowsArea {
+        self.drawn
     }
 
     /// Rows on screen as last drawn (0 before the first frame).

@@ -148,6 +148,7 @@ fn many_jobs() -> Scene {
         id: format!("job_many_{i:02}"),
         snapshot: Some(job(&format!("job_many_{i:02}"), "completed", 400 + i, None)),
         seen_at: Some(wall()),
+        changed_at: None,
         first_prompt: Some(format!(
             "Prompt number {i:02} that is far too long to fit in a narrow column"
         )),

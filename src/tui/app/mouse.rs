@@ -1,0 +1,110 @@
+//! The mouse, when it is on: a click on a tab switches pane, a click on a row selects
+//! it and a second click on the same row opens it (as Enter does), and the wheel scrolls
+//! the list or the text under the overlay. Clicks are found against where the last frame
+//! drew things ([`super::Hits`]), so this stays a pure function of the app's state.
+
+use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+
+use super::{App, Overlay, Pane};
+use crate::tui::keymap::Action;
+use crate::tui::message::{Clock, Effect};
+
+/// Rows one turn of the wheel moves.
+pub const WHEEL_ROWS: usize = 3;
+
+impl App {
+    /// A mouse event; whether it changed anything (moves and releases do not).
+    pub(super) fn on_mouse(
+        &mut self,
+        mouse: MouseEvent,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) -> bool {
+        if !self.config.mouse || self.too_small() {
+            return false;
+        }
+        match mouse.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.on_click(mouse.column, mouse.row, now, effects)
+            }
+            MouseEventKind::ScrollDown => self.on_wheel(Action::Down, now, effects),
+            MouseEventKind::ScrollUp => self.on_wheel(Action::Up, now, effects),
+            MouseEventKind::Down(_)
+            | MouseEventKind::Up(_)
+            | MouseEventKind::Drag(_)
+            | MouseEventKind::Moved
+            | MouseEventKind::ScrollLeft
+            | MouseEventKind::ScrollRight => false,
+        }
+    }
+
+    fn on_click(&mut self, column: u16, row: u16, now: Clock, effects: &mut Vec<Effect>) -> bool {
+        let hits = self.viewport.hits;
+        if let Some(pane) = hits.tab_at(column, row) {
+            let action = match pane {
+                Pane::Jobs => Action::FocusJobs,
+                Pane::Composer => Action::FocusComposer,
+                Pane::Visitors => Action::FocusVisitors,
+            };
+            self.on_global(action, now, effects);
+            return true;
+        }
+        // Over an overlay, a click hits nothing below it.
+        if self.overlay.is_some() {
+            return false;
+        }
+        let Some(at) = hits.rows.and_then(|rows| rows.row_at(column, row)) else {
+            return false;
+        };
+        match self.focus {
+            Pane::Jobs => {
+                self.keep_filter();
+                if self.jobs.view().cursor_position() == Some(at) {
+                    self.on_jobs_action(Action::Open, now, effects);
+                } else {
+                    self.jobs.select_shown(at);
+                }
+                true
+            }
+            Pane::Visitors => {
+                self.visitors.selected = at;
+                true
+            }
+            Pane::Composer => false,
+        }
+    }
+
+    /// The wheel moves what is under the pointer's window: the open detail or help, else
+    /// the focused list, a few rows a turn.
+    fn on_wheel(&mut self, way: Action, now: Clock, effects: &mut Vec<Effect>) -> bool {
+        let by = |rows: usize| {
+            let rows = rows.cast_signed();
+            if way == Action::Down { rows } else { -rows }
+        };
+        match &mut self.overlay {
+            Some(Overlay::Detail(detail)) => {
+                detail.scroll =
+                    super::scrolled(detail.scroll, self.viewport.detail, by(WHEEL_ROWS));
+            }
+            Some(Overlay::Help(_)) => {
+                self.help_scroll =
+                    super::scrolled(self.help_scroll, self.viewport.help, by(WHEEL_ROWS));
+            }
+            Some(_) => return false,
+            None => match self.focus {
+                Pane::Jobs => {
+                    for _ in 0..WHEEL_ROWS {
+                        self.jobs.navigate(way, 1);
+                    }
+                }
+                Pane::Visitors => {
+                    for _ in 0..WHEEL_ROWS {
+                        self.on_visitors_action(way, now, effects);
+                    }
+                }
+                Pane::Composer => return false,
+            },
+        }
+        true
+    }
+}
