@@ -50,7 +50,8 @@ pub struct VisitorsArgs {
     /// the totals stay the whole range's
     #[arg(long, value_name = "PATTERN", conflicts_with_all = WHOLE_CONFLICTS)]
     pub filter: Option<String>,
-    /// The most rows fetched for --compare, --sort or --filter, up to 25000 [default: 5000]
+    /// The most rows fetched for --compare, --sort or --filter, up to 25000 [default:
+    /// max_rows of [visitors] in config.toml, else 5000]
     #[arg(long, value_name = "N")]
     pub max_rows: Option<usize>,
     /// Go ahead without asking when the work needs more than 10 analytics requests

@@ -46,8 +46,9 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
             "--sort change orders by the change from the period before: add --compare",
         ));
     }
-    let max_rows = args.max_rows.unwrap_or(DEFAULT_MAX_ROWS);
-    if !(1..=MOST_MAX_ROWS).contains(&max_rows) {
+    if let Some(max_rows) = args.max_rows
+        && !(1..=MOST_MAX_ROWS).contains(&max_rows)
+    {
         return Err(CliError::usage(format!(
             "--max-rows {max_rows} is out of range: give 1 to {MOST_MAX_ROWS} (the default is {DEFAULT_MAX_ROWS})"
         )));
@@ -61,6 +62,10 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
         })?);
     }
     let ctx = Setup::load(&args.client)?;
+    let max_rows = args
+        .max_rows
+        .or(ctx.settings.visitors_max_rows)
+        .unwrap_or(DEFAULT_MAX_ROWS);
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
     let mut analytics = Analytics {

@@ -1,9 +1,9 @@
 //! Where docdeck finds its service, project and key: flags, then environment, then a named
 //! profile in `config.toml`. The key is only ever held as a [`Secret`].
 
+mod insight;
 mod precedence;
 mod secret;
-mod templates;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -15,10 +15,10 @@ use reqwest::Url;
 use serde::Deserialize;
 use thiserror::Error;
 
+pub use insight::{MOST_MAX_ROWS, PAGES_PLACEHOLDER, Template};
 pub use precedence::{Origin, Origins};
 use precedence::{key_source, poll_interval};
 pub use secret::Secret;
-pub use templates::{PAGES_PLACEHOLDER, Template};
 
 /// Base URL of the hosted service.
 pub const DEFAULT_BASE_URL: &str = "https://api.mintlify.com";
@@ -37,9 +37,9 @@ pub enum ConfigError {
     /// file with a caret under the mistake.
     #[error("{path} is not valid:\n{reason}")]
     Parse { path: PathBuf, reason: String },
-    /// A `[templates]` entry that cannot be used; `line` is where its name is.
+    /// An entry of `[templates]` or `[visitors]` that cannot be used, at `line`.
     #[error("{path}, line {line}: {reason}")]
-    Template {
+    Entry {
         path: PathBuf,
         line: usize,
         reason: String,
@@ -111,9 +111,12 @@ struct FileConfig {
     default_profile: Option<String>,
     #[serde(default)]
     profiles: BTreeMap<String, Profile>,
-    /// `[templates]`: prompt templates by name, checked by `templates::check`.
+    /// `[templates]`: prompt templates by name, checked by `insight::check`.
     #[serde(default)]
-    templates: templates::RawTemplates,
+    templates: insight::RawTemplates,
+    /// `[visitors]`: `max_rows`, checked by `insight::check_visitors`.
+    #[serde(default)]
+    visitors: insight::RawVisitors,
 }
 
 /// Where the key comes from. A command is only run when the key is needed.
@@ -141,6 +144,9 @@ pub struct Settings {
     /// The prompt templates of `config.toml`, in name order (the built-in ones are not
     /// here: see `crate::insight::templates`).
     pub templates: Vec<Template>,
+    /// `[visitors] max_rows`: the most rows fetched to sort, filter or compare a whole
+    /// range (the CLI's `--max-rows` wins; the default is 5,000).
+    pub visitors_max_rows: Option<usize>,
 }
 
 /// The folders docdeck uses, from the platform's conventions (XDG on Linux).
@@ -182,7 +188,7 @@ impl Settings {
                 reason: "no such file (named by --config or DOCDECK_CONFIG): check the path".into(),
             });
         }
-        let (file, templates) = read_file(&config_path)?;
+        let (file, templates, visitors_max_rows) = read_file(&config_path)?;
         let requested = match (&overrides.profile, env("DOCDECK_PROFILE")) {
             (Some(name), _) => Some((name.clone(), Origin::Flag("--profile"))),
             (None, Some(name)) => Some((name, Origin::Env("DOCDECK_PROFILE"))),
@@ -227,6 +233,7 @@ impl Settings {
                 .collect(),
             config_path,
             templates,
+            visitors_max_rows,
             origins: Origins {
                 config: config_origin,
                 profile: profile_origin,
@@ -306,11 +313,14 @@ fn exposed_key_warning(path: &Path, file: &FileConfig) -> Option<String> {
     }
 }
 
-fn read_file(path: &Path) -> Result<(FileConfig, Vec<Template>), ConfigError> {
+/// The file, with its templates and `max_rows` checked.
+type FileRead = (FileConfig, Vec<Template>, Option<usize>);
+
+fn read_file(path: &Path) -> Result<FileRead, ConfigError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return Ok((FileConfig::default(), Vec::new()));
+            return Ok((FileConfig::default(), Vec::new(), None));
         }
         Err(err) => {
             return Err(ConfigError::Read {
@@ -323,8 +333,9 @@ fn read_file(path: &Path) -> Result<(FileConfig, Vec<Template>), ConfigError> {
         path: path.to_path_buf(),
         reason: err.to_string().trim_end().to_owned(),
     })?;
-    let templates = templates::check(&file.templates, &text, path)?;
-    Ok((file, templates))
+    let templates = insight::check(&file.templates, &text, path)?;
+    let max_rows = insight::check_visitors(&file.visitors, &text, path)?;
+    Ok((file, templates, max_rows))
 }
 
 fn pick_profile(
