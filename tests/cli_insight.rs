@@ -1,7 +1,7 @@
 //! `docdeck visitors trend`, `--compare`, `--sort` and `--filter` against `docdeck serve`
 //! on port 0, over views loaded with `docdeck import` from a hand-built JSON-lines file:
-//! exact numbers, the journal's trend cache, the analytics budget, and the messages for
-//! a missing end of the range.
+//! exact numbers, the journal's trend cache, and the messages for a missing end of the
+//! range (the analytics budget: `cli_budget.rs`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -351,54 +351,6 @@ fn a_missing_end_of_the_range_says_what_to_add() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(hint), "{args:?}: {stderr}");
     }
-}
-
-#[test]
-fn work_of_more_than_ten_requests_asks_and_more_than_an_hour_is_refused() {
-    let home = tempfile::tempdir().unwrap();
-    let service = service(home.path(), "100");
-    let eleven = [
-        "visitors",
-        "trend",
-        "--from",
-        "2026-10-04",
-        "--to",
-        "2026-10-15",
-    ];
-    let out = run_cli(home.path(), &service.base_url, &eleven);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("needs 11 analytics requests") && stderr.contains("add --yes"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("100 of 100 left this hour"), "{stderr}");
-    let value = json_of(home.path(), &service, &[&eleven[..], &["--yes"]].concat());
-    assert_eq!(value["buckets"].as_array().unwrap().len(), 11);
-    // 11 counted, 89 left: 95 days the journal does not keep are too many (over 60
-    // days the trend is weekly unless asked otherwise).
-    let long = [
-        "visitors",
-        "trend",
-        "--from",
-        "2026-07-01",
-        "--to",
-        "2026-10-04",
-        "--by",
-        "day",
-        "--yes",
-    ];
-    let out = run_cli(home.path(), &service.base_url, &long);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("needs 95 analytics requests, more than are left (89 of 100"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("enough are free again at") && stderr.contains("--by week"),
-        "{stderr}"
-    );
 }
 
 #[test]
