@@ -5,18 +5,23 @@
 
 mod agent_args;
 mod args;
+mod budget;
 mod console;
 mod demo_agent;
 mod doctor;
 mod import;
 mod jobs;
 mod output;
+mod range;
 mod serve;
 mod setup;
 mod shell;
 mod table;
+mod trend;
 mod visitors;
 mod wait;
+mod whole;
+mod whole_output;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

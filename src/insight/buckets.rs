@@ -163,14 +163,17 @@ pub fn buckets(from: DateTime<Utc>, to: DateTime<Utc>, by: By) -> Vec<Bucket> {
 }
 
 /// The period of the same length immediately before `[from, to)`:
-/// `[from − (to − from), from)`. `None` when it would start before any date chrono holds.
+/// `[from − (to − from), from)`. `None` when it would start before the year 0000, the
+/// first the interface's dates can say.
 #[must_use]
 pub fn previous_period(
     from: DateTime<Utc>,
     to: DateTime<Utc>,
 ) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let length = to.signed_duration_since(from);
-    from.checked_sub_signed(length).map(|start| (start, from))
+    from.checked_sub_signed(length)
+        .filter(|start| start.year() >= 0)
+        .map(|start| (start, from))
 }
 
 #[cfg(test)]
@@ -314,6 +317,8 @@ mod tests {
             (shown(from), shown(to)),
             ("2026-11-15".into(), "2026-11-15T12:00:00Z".into())
         );
+        // A period before the year 0000 cannot be asked for.
+        assert_eq!(previous_period(at("0001-01-01"), at("2026-01-01")), None);
     }
 
     #[test]

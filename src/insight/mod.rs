@@ -15,8 +15,9 @@
 //!   `Journal::record_analytics`), whether it finished or not.
 //! - [`whole`] — [`whole::WholeRange`] fetches every row of a range (250 a request,
 //!   following `hasMore`) up to a threshold ([`whole::DEFAULT_MAX_ROWS`], 5,000 rows = 20
-//!   requests); above it the outcome is [`whole::Whole::TooMany`] and the face stays in
-//!   server paging, saying why. Step by step ([`whole::WholeRange::step`]) or to the end
+//!   requests; `Settings::visitors_max_rows` is `[visitors] max_rows` of `config.toml`);
+//!   above it the outcome is [`whole::Whole::TooMany`] and the face stays in server
+//!   paging, saying why. Step by step ([`whole::WholeRange::step`]) or to the end
 //!   ([`whole::WholeRange::run`], with progress and a [`Cancel`]: Esc in the console).
 //! - [`compare`] — totals now against before ([`compare::TotalsComparison`]: absolute, %,
 //!   and AI share in points, with [`compare::Percent::NoPrevious`] instead of a division

@@ -231,8 +231,8 @@ fn config_fix(err: &ConfigError) -> &'static str {
         ConfigError::UnknownProfile { .. } => {
             "choose one of those with --profile or DOCDECK_PROFILE, or add [profiles.NAME] to the file"
         }
-        ConfigError::Template { .. } => {
-            "correct that template in [templates] (the README's Configuration shows one)"
+        ConfigError::Entry { .. } => {
+            "correct that line (the README's Configuration shows [templates] and [visitors])"
         }
         ConfigError::TwoKeys(_) => "keep api_key or api_key_command in that profile, not both",
         ConfigError::BaseUrl { .. } => {
