@@ -75,6 +75,9 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
     )?;
     config.profile.clone_from(&settings.profile);
     config.templates = crate::insight::templates::all(&settings.templates);
+    if let Some(rows) = settings.visitors_max_rows {
+        config.whole_max_rows = rows.clamp(1, crate::insight::whole::MOST_MAX_ROWS);
+    }
     apply_profile(&mut config, settings)?;
     require_terminal()?;
     let services = Services {
