@@ -17,6 +17,7 @@ use crate::tui::app::{ConsoleOptions, NotifyMode};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
 mod composer;
+mod insight;
 mod visitors;
 
 fn wall() -> DateTime<Utc> {

@@ -31,7 +31,9 @@ pub fn draw(
 ) {
     let table = &app.visitors;
     let export = export_lines(app, area.width, cx);
-    let strip_height = if table.previous.is_on() { 3 } else { 2 };
+    let now = table.load().shown().map(|s| s.page.totals);
+    let compare = compare::lines(now, &table.previous, area.width, cx);
+    let strip_height = 2 + u16::try_from(compare.len()).unwrap_or(0);
     let chart_height = if app.chart_shown() {
         chart::height(area.height)
     } else {
@@ -52,7 +54,7 @@ pub fn draw(
         || table.query(cx.wall.date_naive()),
         |shown| shown.query.clone(),
     );
-    draw_strip(frame, strip, app, &query, cx);
+    draw_strip(frame, strip, app, &query, compare, cx);
     draw_rows(frame, rows_area, app, cx, state);
     frame.render_widget(Paragraph::new(export), export_area);
     draw_footer(frame, footer, app, &query, cx);
@@ -107,6 +109,7 @@ fn draw_strip(
     area: Rect,
     app: &App,
     query: &VisitorsQuery,
+    compare: Vec<Line<'static>>,
     cx: &ViewContext,
 ) {
     let theme = cx.theme;
@@ -144,10 +147,7 @@ fn draw_strip(
         None => Line::from(Span::styled(" no data yet", theme.dim())),
     };
     let mut lines = vec![range, totals];
-    if table.previous.is_on() {
-        let now = table.load().shown().map(|s| s.page.totals);
-        lines.push(compare::line(now, &table.previous, area.width, cx));
-    }
+    lines.extend(compare);
     frame.render_widget(Paragraph::new(lines), area);
 }
 

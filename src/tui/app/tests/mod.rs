@@ -9,6 +9,7 @@ mod lists;
 mod mouse;
 mod track;
 mod visitors;
+mod whole;
 
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,6 @@
 use ratatui::text::{Line, Span};
 
 use super::super::{ViewContext, thousands};
-use super::fitting;
 use crate::api::{DateParam, VisitorTotals};
 use crate::insight::compare::Delta;
 use crate::insight::{Percent, ShareChange, TotalsComparison};
@@ -34,16 +33,17 @@ pub(super) fn change_text(delta: Delta, percent: bool) -> String {
     }
 }
 
-pub(super) fn line(
+/// The comparison in one line, or two where one would lose the percentages.
+pub(super) fn lines(
     now: Option<VisitorTotals>,
     previous: &PreviousLoad,
     width: u16,
     cx: &ViewContext,
-) -> Line<'static> {
+) -> Vec<Line<'static>> {
     let theme = cx.theme;
-    let said = |text: String, style| Line::from(Span::styled(text, style));
+    let said = |text: String, style| vec![Line::from(Span::styled(text, style))];
     let (query, before) = match previous {
-        PreviousLoad::Off => return Line::default(),
+        PreviousLoad::Off => return Vec::new(),
         PreviousLoad::NeedsDates => {
             return said(
                 " vs before: needs both dates (all time has no period before): f sets them".into(),
@@ -70,32 +70,35 @@ pub(super) fn line(
         DateParam::shown(query.date_from, "the start"),
         DateParam::shown(query.date_to, "now")
     );
-    let build = |with_dates: bool, percent: bool| {
-        let head = if with_dates {
-            format!(" vs {dates}:")
-        } else {
-            " vs before:".to_owned()
-        };
-        let part = |name: &str, delta: Delta| format!(" {name} {}", change_text(delta, percent));
-        let share = match change.ai_share_change() {
-            ShareChange::Points(p) => format!(" · AI share {p:+.1} pp"),
-            ShareChange::NoPrevious => " · AI share: none before".to_owned(),
-        };
-        Line::from(vec![
-            Span::styled(head, theme.dim()),
-            Span::styled(part("human", change.human), theme.human()),
-            Span::styled(part("· AI", change.ai), theme.ai()),
-            Span::styled(part("· total", change.total), theme.bold()),
-            Span::raw(share.clone()),
-        ])
+    let share = match change.ai_share_change() {
+        ShareChange::Points(p) => format!("AI share {p:+.1} pp"),
+        ShareChange::NoPrevious => "AI share: none before".to_owned(),
     };
-    fitting(
-        vec![
-            build(true, true),
-            build(false, true),
-            build(true, false),
-            build(false, false),
-        ],
-        width,
-    )
+    let part = |name: &str, delta: Delta| format!("{name} {}", change_text(delta, true));
+    let spans = [
+        Span::styled(part("human", change.human), theme.human()),
+        Span::styled(part("AI", change.ai), theme.ai()),
+        Span::styled(part("total", change.total), theme.bold()),
+        Span::raw(share),
+    ];
+    let joined = |head: String, parts: &[Span<'static>]| {
+        let mut line = vec![Span::styled(head, theme.dim())];
+        for (i, span) in parts.iter().enumerate() {
+            line.push(Span::raw(if i == 0 { " " } else { " · " }));
+            line.push(span.clone());
+        }
+        Line::from(line)
+    };
+    let whole = joined(format!(" vs {dates}:"), &spans);
+    if whole.width() <= usize::from(width) {
+        return vec![whole];
+    }
+    let short = joined(" vs before:".to_owned(), &spans);
+    if short.width() <= usize::from(width) {
+        return vec![short];
+    }
+    vec![
+        joined(format!(" vs {dates}:"), &spans[..2]),
+        joined("   ".to_owned(), &spans[2..]),
+    ]
 }
