@@ -7,15 +7,6 @@ use super::*;
 use crate::tui::app::{Overlay, PreviousLoad, TrendLoad};
 use crate::tui::message::{InsightIo, InsightMsg};
 
-fn row(path: &str, human: u64, ai: u64, total: u64) -> PathVisitors {
-    PathVisitors {
-        path: path.into(),
-        human,
-        ai,
-        total,
-    }
-}
-
 fn page() -> VisitorsPage {
     VisitorsPage {
         totals: VisitorTotals {
@@ -24,30 +15,16 @@ fn page() -> VisitorsPage {
             total: 150,
         },
         visitors: vec![
-            row("/intro", 100, 30, 120),
-            row("/quickstart", 20, 10, 28),
-            row("/faq", 5, 0, 5),
+            visit_row("/intro", 100, 30, 120),
+            visit_row("/quickstart", 20, 10, 28),
+            visit_row("/faq", 5, 0, 5),
         ],
         has_more: false,
     }
 }
 
-/// The visitors pane with its first page shown (chart hidden: no size known).
 fn visitors() -> Harness {
-    let mut h = Harness::new(vec![]);
-    let effects = h.key(KeyCode::Char('3'));
-    let generation = effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::Io(Io::FetchVisitors { generation, .. }) => Some(*generation),
-            _ => None,
-        })
-        .expect("the first page is fetched");
-    h.send(Msg::Visitors {
-        generation,
-        result: Ok(page()),
-    });
-    h
+    visitors_showing(page())
 }
 
 fn trend_fetch(effects: &[Effect]) -> Option<(u64, u32)> {

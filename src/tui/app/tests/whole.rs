@@ -10,15 +10,6 @@ use crate::listing::Direction;
 use crate::tui::app::{Overlay, WholeLoad};
 use crate::tui::message::{InsightIo, InsightMsg, WholeEnd};
 
-fn row(path: &str, human: u64, ai: u64, total: u64) -> PathVisitors {
-    PathVisitors {
-        path: path.into(),
-        human,
-        ai,
-        total,
-    }
-}
-
 fn page(rows: Vec<PathVisitors>) -> VisitorsPage {
     VisitorsPage {
         totals: VisitorTotals {
@@ -33,29 +24,15 @@ fn page(rows: Vec<PathVisitors>) -> VisitorsPage {
 
 fn rows() -> Vec<PathVisitors> {
     vec![
-        row("/intro", 100, 30, 120),
-        row("/api/auth", 20, 40, 50),
-        row("/quickstart", 60, 10, 60),
-        row("/api/users", 20, 10, 25),
+        visit_row("/intro", 100, 30, 120),
+        visit_row("/api/auth", 20, 40, 50),
+        visit_row("/quickstart", 60, 10, 60),
+        visit_row("/api/users", 20, 10, 25),
     ]
 }
 
-/// The pane with its first page shown.
 fn visitors() -> Harness {
-    let mut h = Harness::new(vec![]);
-    let effects = h.key(KeyCode::Char('3'));
-    let generation = effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::Io(Io::FetchVisitors { generation, .. }) => Some(*generation),
-            _ => None,
-        })
-        .unwrap();
-    h.send(Msg::Visitors {
-        generation,
-        result: Ok(page(rows())),
-    });
-    h
+    visitors_showing(page(rows()))
 }
 
 fn whole_fetch(effects: &[Effect]) -> Option<(u64, Option<VisitorsQuery>, u32)> {
@@ -181,8 +158,8 @@ fn compared_rows_carry_their_change_and_a_new_path_says_so() {
         result: Ok(WholeEnd::All {
             page: page(rows()),
             previous: Some(vec![
-                row("/intro", 90, 10, 100),
-                row("/quickstart", 70, 5, 70),
+                visit_row("/intro", 90, 10, 100),
+                visit_row("/quickstart", 70, 5, 70),
             ]),
         }),
         requests: 2,

@@ -98,13 +98,9 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
-        let TrendLoad::Fetching { plan, .. } = &self.visitors.trend else {
+        let Some(plan) = self.visitors.trend.fetching(generation) else {
             return;
         };
-        if self.visitors.trend.generation() != Some(generation) {
-            return;
-        }
-        let plan = *plan;
         self.dirty = true;
         self.visitors.trend = TrendLoad::Asking {
             generation,
@@ -168,13 +164,9 @@ impl App {
         if requests > 0 || result.is_err() {
             self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
         }
-        let TrendLoad::Fetching { plan, .. } = &self.visitors.trend else {
+        let Some(plan) = self.visitors.trend.fetching(generation) else {
             return;
         };
-        if self.visitors.trend.generation() != Some(generation) {
-            return;
-        }
-        let plan = *plan;
         self.dirty = true;
         self.visitors.trend = match result {
             Ok(totals) => TrendLoad::Shown { plan, totals },

@@ -96,6 +96,19 @@ impl TrendLoad {
         }
     }
 
+    /// The plan of request `generation`, while it is being read.
+    #[must_use]
+    pub fn fetching(&self, generation: u64) -> Option<TrendPlan> {
+        match self {
+            Self::Fetching {
+                generation: g,
+                plan,
+                ..
+            } if *g == generation => Some(*plan),
+            _ => None,
+        }
+    }
+
     /// Whether `plan` is held, being read, asked about or declined: nothing to send.
     #[must_use]
     pub fn covers(&self, plan: &TrendPlan) -> bool {
