@@ -55,7 +55,8 @@ pub(super) fn draw(
     } else {
         0
     };
-    let change_width: u16 = if held.compared { 16 } else { 0 };
+    // Changes are never cut: with the percentages when they fit in 18 columns.
+    let (change_width, percent) = change_column(held);
     let share_width: u16 = 8;
     let fixed = PATH_MIN + bar_width + change_width + share_width + 8;
     let room = usize::from(area.width.saturating_sub(fixed));
@@ -152,7 +153,7 @@ pub(super) fn draw(
                 Line::from(format!("{:.1}%", row.now.ai_share())),
             ];
             if held.compared {
-                cells.push(change_cell(row, cx));
+                cells.push(change_cell(row, percent, cx));
             }
             if bar_width > 0 {
                 cells.push(bar(&row.as_path_visitors(), scale, bar_width, cx));
@@ -163,9 +164,32 @@ pub(super) fn draw(
 }
 
 /// `+12 (+5.0%)`, or `new` for a path the period before did not have.
-fn change_cell(row: &ComparedRow, cx: &ViewContext) -> Line<'static> {
+fn change_cell(row: &ComparedRow, percent: bool, cx: &ViewContext) -> Line<'static> {
     if row.is_new() {
         return Line::from(Span::styled("new", cx.theme.accent()));
     }
-    Line::from(change_text(row.total_change(), true))
+    Line::from(change_text(row.total_change(), percent))
+}
+
+/// The change column's width (0 without a comparison), and whether it says percentages:
+/// as wide as its widest cell, without them when that would take more than 18 columns.
+fn change_column(held: &Held) -> (u16, bool) {
+    if !held.compared {
+        return (0, false);
+    }
+    let widest = |percent: bool| {
+        held.rows
+            .iter()
+            .map(|r| change_text(r.total_change(), percent).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("CHANGE▼".chars().count())
+    };
+    let with = widest(true);
+    let (width, percent) = if with <= 18 {
+        (with, true)
+    } else {
+        (widest(false), false)
+    };
+    (u16::try_from(width).unwrap_or(u16::MAX), percent)
 }
