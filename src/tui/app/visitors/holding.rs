@@ -143,6 +143,15 @@ impl App {
                         NoticeKind::Warning,
                         "the period before has too many rows to hold: no change per row",
                     );
+                } else {
+                    self.notify(
+                        NoticeKind::Done,
+                        format!(
+                            "every row of the range is held ({}): s sorts, / filters, w goes back \
+                             to pages",
+                            held.rows.len()
+                        ),
+                    );
                 }
                 WholeLoad::Held(Box::new(held))
             }
