@@ -555,7 +555,15 @@ async fn an_analytics_429_leaves_jobs_working_and_the_status_bar_says_what_waits
     let mut options = common::fast_options(DbLocation::Memory);
     options.rate_limit = 1;
     let server = common::start(options).await;
-    let mut console = Console::open(&server, Duration::from_millis(50));
+    // 24 rows: no chart, whose days would spend the one analytics request after the page.
+    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
+    let mut console = Console::open_sized(
+        &server,
+        Duration::from_millis(50),
+        journal,
+        "false",
+        (120, 24),
+    );
     console
         .wait_for("the key accepted", |s| s.contains("● online"))
         .await;

@@ -195,7 +195,9 @@ impl App {
                 }
                 self.dirty = true;
             }
-            Msg::Visitors { generation, result } => self.on_visitors(generation, result, now),
+            Msg::Visitors { generation, result } => {
+                self.on_visitors(generation, result, now, &mut effects);
+            }
             Msg::Insight(msg) => self.on_insight(msg, now, &mut effects),
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
@@ -408,7 +410,7 @@ impl App {
         let statuses = self.jobs.statuses();
         self.poll.refresh_all(&statuses, now.mono);
         if self.focus == Pane::Visitors {
-            self.refresh_trend(now, effects);
+            self.refresh_trend(effects);
             if self.visitors.previous.is_on() {
                 self.visitors.previous = PreviousLoad::NeedsDates;
             }

@@ -321,8 +321,6 @@ impl VisitorsTable {
 
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        self.want_trend(now, effects);
-        self.want_previous(now, effects);
         if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
             self.visitors
                 .load
@@ -343,11 +341,18 @@ impl App {
         generation: u64,
         result: Result<VisitorsPage, ApiError>,
         now: Clock,
+        effects: &mut Vec<Effect>,
     ) {
         self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
         self.dirty = true;
         self.visitors
             .answer(generation, result.map_err(|err| err.to_string()));
+        // The chart and the period before follow the page, so they never take the
+        // analytics requests the page itself needs.
+        if matches!(self.visitors.load(), PageLoad::Shown(_)) {
+            self.want_trend(now, effects);
+            self.want_previous(now, effects);
+        }
     }
 
     /// Applies a new range and page size: back to a page holding the first row on screen,

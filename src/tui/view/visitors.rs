@@ -48,7 +48,13 @@ pub fn draw(
     ])
     .areas(area);
     if chart_height > 0 {
-        chart::draw(frame, chart_area, &table.trend, cx);
+        chart::draw(
+            frame,
+            chart_area,
+            &table.trend,
+            table.load().is_fetching(),
+            cx,
+        );
     }
     let query = table.load().shown().map_or_else(
         || table.query(cx.wall.date_naive()),

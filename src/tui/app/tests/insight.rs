@@ -225,7 +225,16 @@ fn no_to_the_question_reads_nothing_and_says_how_to_ask_again() {
         "not asked again by itself"
     );
     let again = h.key(KeyCode::Char('r'));
-    assert!(trend_fetch(&again).is_some(), "r asks again");
+    assert!(trend_fetch(&again).is_none(), "the page first");
+    let generation = h.app.visitors.load().generation().unwrap();
+    let again = h.send(Msg::Visitors {
+        generation,
+        result: Ok(page()),
+    });
+    assert!(
+        trend_fetch(&again).is_some(),
+        "r asks again, once the page is read"
+    );
 }
 
 #[test]
@@ -310,4 +319,18 @@ fn n_is_refused_under_read_only() {
     h.key(KeyCode::Char('n'));
     assert_eq!(h.app.focus, Pane::Visitors);
     assert!(h.app.notice.as_ref().unwrap().text.contains("read-only"));
+}
+
+#[test]
+fn the_chart_follows_the_page_so_it_never_takes_the_pages_requests() {
+    let mut h = Harness::new(vec![]);
+    h.send(Msg::Input(Event::Resize(120, 40)));
+    let effects = h.key(KeyCode::Char('3'));
+    assert!(trend_fetch(&effects).is_none(), "the page first: {effects:?}");
+    let generation = h.app.visitors.load().generation().unwrap();
+    let effects = h.send(Msg::Visitors {
+        generation,
+        result: Ok(page()),
+    });
+    assert!(trend_fetch(&effects).is_some(), "then the chart: {effects:?}");
 }

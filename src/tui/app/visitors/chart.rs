@@ -81,13 +81,13 @@ impl App {
         })));
     }
 
-    /// `r`: the trend is read again (settled buckets come from the journal at no cost).
-    pub(in crate::tui::app) fn refresh_trend(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+    /// `r`: the trend is read again once the page is (settled days come from the journal
+    /// at no cost).
+    pub(in crate::tui::app) fn refresh_trend(&mut self, effects: &mut Vec<Effect>) {
         if self.visitors.trend.generation().is_some() {
             effects.push(Effect::Io(Io::Insight(InsightIo::CancelTrend)));
         }
         self.visitors.trend = TrendLoad::Idle;
-        self.want_trend(now, effects);
     }
 
     /// The trend needs more requests than it may spend unasked: ask, or say why not.

@@ -21,7 +21,14 @@ pub(super) fn height(pane: u16) -> u16 {
     (pane / 3).clamp(6, 12)
 }
 
-pub(super) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &TrendLoad, cx: &ViewContext) {
+/// Draws the chart of `trend`; `page_loading`: the page is on its way (the trend follows it).
+pub(super) fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    trend: &TrendLoad,
+    page_loading: bool,
+    cx: &ViewContext,
+) {
     let theme = cx.theme;
     let by = trend.plan().map_or(By::Day, |p| p.by);
     let block = Block::default()
@@ -36,6 +43,7 @@ pub(super) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &TrendLoad, cx: &Vi
             return;
         }
         TrendLoad::Shown { .. } => said(" no days in this range".into(), theme.dim()),
+        TrendLoad::Idle if page_loading => said(" the trend follows the page…".into(), theme.dim()),
         TrendLoad::Idle => said(" r reads the trend".into(), theme.dim()),
         TrendLoad::NeedsDates => said(
             " the chart needs both dates (all time has none): f sets them".into(),
