@@ -326,11 +326,17 @@ fn the_chart_follows_the_page_so_it_never_takes_the_pages_requests() {
     let mut h = Harness::new(vec![]);
     h.send(Msg::Input(Event::Resize(120, 40)));
     let effects = h.key(KeyCode::Char('3'));
-    assert!(trend_fetch(&effects).is_none(), "the page first: {effects:?}");
+    assert!(
+        trend_fetch(&effects).is_none(),
+        "the page first: {effects:?}"
+    );
     let generation = h.app.visitors.load().generation().unwrap();
     let effects = h.send(Msg::Visitors {
         generation,
         result: Ok(page()),
     });
-    assert!(trend_fetch(&effects).is_some(), "then the chart: {effects:?}");
+    assert!(
+        trend_fetch(&effects).is_some(),
+        "then the chart: {effects:?}"
+    );
 }
