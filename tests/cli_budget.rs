@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{KEY, ServeProcess, import_views, run_cli, text, view};
+use common::{ServeProcess, import_views, run_cli, run_cli_failing, text, view};
 use serde_json::Value;
 
 /// 300 paths with one human visitor each on 2026-10-12: two pages of 250.
@@ -17,17 +17,7 @@ fn service(home: &Path) -> ServeProcess {
         .map(|i| view("2026-10-12T10:00:00Z", &format!("/p{i:03}"), "v", "human"))
         .collect();
     import_views(&db, common::PROJECT, &lines);
-    ServeProcess::spawn(
-        home,
-        &[
-            "--db",
-            db.to_str().unwrap(),
-            "--seed",
-            "none",
-            "--api-key",
-            KEY,
-        ],
-    )
+    ServeProcess::over_db(home, &db, &[])
 }
 
 fn json_of(home: &Path, service: &ServeProcess, args: &[&str]) -> Value {
@@ -58,9 +48,7 @@ fn a_whole_range_past_its_first_page_asks_for_the_most_it_may_take() {
         "--to",
         "2026-10-13",
     ];
-    let out = run_cli(home.path(), &service.base_url, &sort);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let stderr = run_cli_failing(home.path(), &service.base_url, &sort, 2);
     assert!(
         stderr.contains("the rest of --sort needs up to 19 analytics requests")
             && stderr.contains("99 of 100 left this hour")
@@ -90,9 +78,7 @@ fn a_whole_range_past_its_first_page_asks_for_the_most_it_may_take() {
         "day",
         "--yes",
     ];
-    let out = run_cli(home.path(), &service.base_url, &long);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let stderr = run_cli_failing(home.path(), &service.base_url, &long, 1);
     assert!(
         stderr.contains("needs 99 analytics requests, more than are left (94 of 100"),
         "{stderr}"
@@ -111,9 +97,7 @@ fn work_of_more_than_ten_requests_asks_and_more_than_an_hour_is_refused() {
         "--to",
         "2026-10-15",
     ];
-    let out = run_cli(home.path(), &service.base_url, &eleven);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let stderr = run_cli_failing(home.path(), &service.base_url, &eleven, 2);
     assert!(
         stderr.contains("needs 11 analytics requests") && stderr.contains("add --yes"),
         "{stderr}"
@@ -134,9 +118,7 @@ fn work_of_more_than_ten_requests_asks_and_more_than_an_hour_is_refused() {
         "day",
         "--yes",
     ];
-    let out = run_cli(home.path(), &service.base_url, &long);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let stderr = run_cli_failing(home.path(), &service.base_url, &long, 1);
     assert!(
         stderr.contains("needs 95 analytics requests, more than are left (89 of 100"),
         "{stderr}"

@@ -8,7 +8,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{KEY, ServeProcess, docdeck_command, run_cli, text, view};
+use common::{KEY, ServeProcess, docdeck_command, run_cli, run_cli_failing, text, view};
 use serde_json::{Value, json};
 
 /// Three days from Monday 2026-10-12 (the range) and three before it (the period
@@ -55,19 +55,7 @@ fn service(home: &Path, rate_limit: &str) -> ServeProcess {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    ServeProcess::spawn(
-        home,
-        &[
-            "--db",
-            db.to_str().unwrap(),
-            "--seed",
-            "none",
-            "--api-key",
-            KEY,
-            "--rate-limit",
-            rate_limit,
-        ],
-    )
+    ServeProcess::over_db(home, &db, &["--rate-limit", rate_limit])
 }
 
 fn ok(home: &Path, service: &ServeProcess, args: &[&str]) -> String {
@@ -85,6 +73,21 @@ fn json_of(home: &Path, service: &ServeProcess, args: &[&str]) -> Value {
     let mut args = args.to_vec();
     args.extend(["--format", "json"]);
     serde_json::from_str(&ok(home, service, &args)).unwrap()
+}
+
+/// `args` as a table at 80 columns, every line checked to fit.
+fn table_at_80(home: &Path, service: &ServeProcess, args: &[&str]) -> String {
+    let out = common::cli_command(home, &service.base_url, KEY)
+        .env("COLUMNS", "80")
+        .args([args, &["--format", "table"]].concat())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    for line in table.lines() {
+        assert!(line.chars().count() <= 80, "{line:?} in\n{table}");
+    }
+    table
 }
 
 fn bucket(from: &str, to: &str, human: u64, ai: u64, total: u64) -> Value {
@@ -145,16 +148,11 @@ fn a_trend_gives_each_days_and_each_weeks_own_totals() {
 fn a_trend_table_fits_80_columns_and_says_days_do_not_add_up() {
     let home = tempfile::tempdir().unwrap();
     let service = service(home.path(), "100");
-    let out = common::cli_command(home.path(), &service.base_url, KEY)
-        .env("COLUMNS", "80")
-        .args([&["visitors", "trend", "--format", "table"][..], &RANGE].concat())
-        .output()
-        .unwrap();
-    let table = text(&out.stdout);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    for line in table.lines() {
-        assert!(line.chars().count() <= 80, "{line:?} in\n{table}");
-    }
+    let table = table_at_80(
+        home.path(),
+        &service,
+        &[&["visitors", "trend"][..], &RANGE].concat(),
+    );
     let flat = table.replace('\n', " ");
     assert!(
         flat.contains("so the days do not add up to the range's total"),
@@ -231,15 +229,11 @@ fn compare_adds_the_period_before_to_the_totals_and_to_each_row() {
 fn a_compared_table_shows_the_changes_within_80_columns() {
     let home = tempfile::tempdir().unwrap();
     let service = service(home.path(), "100");
-    let out = common::cli_command(home.path(), &service.base_url, KEY)
-        .env("COLUMNS", "80")
-        .args([&["visitors", "--compare", "--format", "table"][..], &RANGE].concat())
-        .output()
-        .unwrap();
-    let table = text(&out.stdout);
-    for line in table.lines() {
-        assert!(line.chars().count() <= 80, "{line:?} in\n{table}");
-    }
+    let table = table_at_80(
+        home.path(),
+        &service,
+        &[&["visitors", "--compare"][..], &RANGE].concat(),
+    );
     let flat = table.replace('\n', " ");
     for expected in [
         "human -1 (-25.0%), ai +2 (+200.0%), total +0 (+0.0%), ai share +40.0 points",
@@ -346,9 +340,7 @@ fn a_missing_end_of_the_range_says_what_to_add() {
         ),
         (&["visitors", "trend", "--by", "month"], "use day or week"),
     ] {
-        let out = run_cli(home.path(), url, args);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let stderr = run_cli_failing(home.path(), url, args, 2);
         assert!(stderr.contains(hint), "{args:?}: {stderr}");
     }
 }

@@ -232,6 +232,30 @@ mod tests {
     }
 
     #[test]
+    fn connection_flags_reach_the_trend_from_any_of_three_places() {
+        let cli = parse(&[
+            "--profile",
+            "a",
+            "visitors",
+            "--project",
+            "p",
+            "trend",
+            "--base-url",
+            "http://h",
+        ])
+        .unwrap();
+        let Some(Command::Visitors(visitors)) = cli.command else {
+            panic!("not visitors")
+        };
+        let Some(super::super::visitors::VisitorsCommand::Trend(trend)) = visitors.command else {
+            panic!("not trend")
+        };
+        assert_eq!(trend.client.profile.as_deref(), Some("a"));
+        assert_eq!(trend.client.project.as_deref(), Some("p"));
+        assert_eq!(trend.client.base_url.as_deref(), Some("http://h"));
+    }
+
+    #[test]
     fn connection_flags_mean_the_same_on_either_side_of_the_command() {
         let before = parse(&["--profile", "prod", "--base-url", "http://h", "visitors"]).unwrap();
         let after = parse(&["visitors", "--profile", "prod", "--base-url", "http://h"]).unwrap();

@@ -38,12 +38,20 @@ impl Need {
 
 /// The journal's count of analytics requests for one scope, and the user's `--yes`.
 pub(super) struct Analytics<'a> {
-    pub journal: &'a mut Journal,
-    pub scope: &'a Scope,
-    pub yes: bool,
+    journal: &'a mut Journal,
+    scope: &'a Scope,
+    yes: bool,
 }
 
-impl Analytics<'_> {
+impl<'a> Analytics<'a> {
+    pub fn new(journal: &'a mut Journal, scope: &'a Scope, yes: bool) -> Self {
+        Self {
+            journal,
+            scope,
+            yes,
+        }
+    }
+
     /// Whether `what` (such as "the trend") may spend `need`: `Ok` to go ahead. `smaller`
     /// says how to make the work smaller, for a refusal.
     pub fn allow(&self, what: &str, need: Need, smaller: &str) -> Result<(), CliError> {

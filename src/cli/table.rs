@@ -26,6 +26,13 @@ pub struct Column {
     pub fit: Fit,
 }
 
+impl Column {
+    #[must_use]
+    pub const fn new(heading: &'static str, fit: Fit) -> Self {
+        Self { heading, fit }
+    }
+}
+
 const GAP: usize = 2;
 /// A cut column keeps at least this many cells (or its heading, if wider).
 const MIN_CUT_WIDTH: usize = 8;

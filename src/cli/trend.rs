@@ -84,11 +84,7 @@ pub async fn run(args: TrendArgs) -> Outcome {
     let ranges: Vec<_> = buckets.iter().map(Bucket::range).collect();
     let kept = journal.trend_kept(&ctx.scope, &ranges, Utc::now(), args.refresh)?;
     let needed = kept.iter().filter(|totals| totals.is_none()).count();
-    let mut analytics = Analytics {
-        journal: &mut journal,
-        scope: &ctx.scope,
-        yes: args.yes,
-    };
+    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
     let kept_count = buckets.len() - needed;
     let what = if kept_count == 0 {
         format!("the trend of {} {}s", buckets.len(), by.as_str())
@@ -193,30 +189,12 @@ fn render(
 }
 
 const COLUMNS: [Column; 6] = [
-    Column {
-        heading: "FROM",
-        fit: Fit::Keep,
-    },
-    Column {
-        heading: "TO",
-        fit: Fit::Keep,
-    },
-    Column {
-        heading: "HUMAN",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "AI",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "TOTAL",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "AI SHARE",
-        fit: Fit::Number,
-    },
+    Column::new("FROM", Fit::Keep),
+    Column::new("TO", Fit::Keep),
+    Column::new("HUMAN", Fit::Number),
+    Column::new("AI", Fit::Number),
+    Column::new("TOTAL", Fit::Number),
+    Column::new("AI SHARE", Fit::Number),
 ];
 
 /// The buckets, under a note saying what their numbers are and are not.

@@ -145,11 +145,7 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics {
-        journal: &mut journal,
-        scope: &ctx.scope,
-        yes: args.yes,
-    };
+    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
     // Counted, and refused when none is left; --all's pages are not known before (it
     // stops at the first 429 instead).
     analytics.allow(
@@ -193,23 +189,12 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-const COLUMNS: [Column; 4] = [
-    Column {
-        heading: "PATH",
-        fit: Fit::CutStart,
-    },
-    Column {
-        heading: "HUMAN",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "AI",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "TOTAL",
-        fit: Fit::Number,
-    },
+/// The columns of a table of pages (the whole range's table adds its own after them).
+pub(super) const COLUMNS: [Column; 4] = [
+    Column::new("PATH", Fit::CutStart),
+    Column::new("HUMAN", Fit::Number),
+    Column::new("AI", Fit::Number),
+    Column::new("TOTAL", Fit::Number),
 ];
 
 /// The table of a page (or of every page, with `all`): totals, rows fitted to `width`,

@@ -68,11 +68,7 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
         .unwrap_or(DEFAULT_MAX_ROWS);
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics {
-        journal: &mut journal,
-        scope: &ctx.scope,
-        yes: args.yes,
-    };
+    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
     let pages = fetch(&client, &mut analytics, &what, &ranges, max_rows).await?;
     let [now, before] = match pages.as_slice() {
         [now] => [now, now],

@@ -174,32 +174,18 @@ fn heading(report: &Report, width: Option<usize>) -> String {
     out
 }
 
-const COLUMNS: [Column; 6] = [
-    Column {
-        heading: "PATH",
-        fit: Fit::CutStart,
-    },
-    Column {
-        heading: "HUMAN",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "AI",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "TOTAL",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "BEFORE",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "CHANGE",
-        fit: Fit::Number,
-    },
-];
+/// A page's columns, then each path's total before and its change.
+const COLUMNS: [Column; 6] = {
+    let page = super::visitors::COLUMNS;
+    [
+        page[0],
+        page[1],
+        page[2],
+        page[3],
+        Column::new("BEFORE", Fit::Number),
+        Column::new("CHANGE", Fit::Number),
+    ]
+};
 
 fn whole_table(report: &Report, width: Option<usize>) -> String {
     let compared = report.previous.is_some();

@@ -172,15 +172,6 @@ mod tests {
         VisitorTotals { human, ai, total }
     }
 
-    fn row(path: &str, human: u64, ai: u64, total: u64) -> PathVisitors {
-        PathVisitors {
-            path: path.into(),
-            human,
-            ai,
-            total,
-        }
-    }
-
     #[test]
     fn totals_change_absolutely_relatively_and_in_share_points() {
         let comparison = TotalsComparison::new(totals(90, 30, 110), totals(100, 10, 100));
@@ -213,11 +204,15 @@ mod tests {
 
     #[test]
     fn rows_keep_their_order_and_a_path_absent_before_is_new() {
-        let now = [row("/b", 3, 1, 4), row("/new", 2, 0, 2), row("/a", 1, 1, 1)];
+        let now = [
+            PathVisitors::new("/b", 3, 1, 4),
+            PathVisitors::new("/new", 2, 0, 2),
+            PathVisitors::new("/a", 1, 1, 1),
+        ];
         let before = [
-            row("/a", 5, 0, 5),
-            row("/gone", 9, 9, 9),
-            row("/b", 1, 1, 2),
+            PathVisitors::new("/a", 5, 0, 5),
+            PathVisitors::new("/gone", 9, 9, 9),
+            PathVisitors::new("/b", 1, 1, 2),
         ];
         let rows = compare_rows(&now, &before);
         let paths: Vec<&str> = rows.iter().map(|r| r.path.as_str()).collect();

@@ -9,10 +9,12 @@
 //!   totals are the bucket's numbers; [`buckets::Bucket::settled`] says whether the journal
 //!   may keep them ([`buckets::SETTLING`], 48 hours); [`buckets::previous_period`] is
 //!   `[from − (to − from), from)`.
-//! - [`trend`] — [`trend::read_trend`] reads the buckets the journal did not have, a few at
-//!   a time, with progress and a [`Cancel`]; it returns what it read (to store with
-//!   `Journal::store_trend`) and how many requests it made (to count with
-//!   `Journal::record_analytics`), whether it finished or not.
+//! - [`trend`] — [`trend::read_trend`] reads the buckets the journal did not keep, a few at
+//!   a time, with progress and a [`Cancel`]. A face asks `Journal::trend_kept(scope,
+//!   ranges, now, refresh)` first (`None` where a bucket must be read; pass that vector
+//!   as `known`), then stores what [`trend::TrendRead::read`] lists with
+//!   `Journal::store_trend` and counts [`trend::TrendRead::requests`] with
+//!   `Journal::record_analytics`, whether the reading finished or not.
 //! - [`whole`] — [`whole::WholeRange`] fetches every row of a range (250 a request,
 //!   following `hasMore`) up to a threshold ([`whole::DEFAULT_MAX_ROWS`], 5,000 rows = 20
 //!   requests; `Settings::visitors_max_rows` is `[visitors] max_rows` of `config.toml`);
@@ -30,8 +32,11 @@
 //!   (`Settings::templates`), and [`templates::fill`], which puts the marked pages with
 //!   their numbers where `{pages}` is.
 //!
-//! The analytics budget (how many requests are left this hour, and the rule "ask above
-//! 10, refuse above what is left") is the journal's: `crate::journal::AnalyticsBudget`.
+//! The analytics budget is the journal's: `Journal::analytics_budget(scope,
+//! ANALYTICS_HOURLY_LIMIT, now)` gives `AnalyticsBudget` (`left()`, `used()`), and its
+//! `decide(needed)` is the rule both faces follow: `Go`, `Ask` above 10 requests, or
+//! `Refuse` above what is left, with the time enough free up
+//! (`crate::journal::Decision`). `crate::cli::budget` shows how the CLI words it.
 
 pub mod buckets;
 mod cancel;

@@ -190,15 +190,6 @@ mod tests {
     use super::*;
     use crate::insight::compare::compare_rows;
 
-    fn row(path: &str, human: u64, ai: u64, total: u64) -> PathVisitors {
-        PathVisitors {
-            path: path.into(),
-            human,
-            ai,
-            total,
-        }
-    }
-
     fn paths<R: SortRow>(rows: &[R], filter: &str, sort: &str) -> Vec<String> {
         order(rows, &Pattern::new(filter), Sort::parse(sort).unwrap())
             .into_iter()
@@ -208,10 +199,10 @@ mod tests {
 
     fn sample() -> Vec<PathVisitors> {
         vec![
-            row("/guides/b", 10, 0, 10),
-            row("/api/users", 2, 8, 9),
-            row("/guides/a", 10, 5, 12),
-            row("/faq", 1, 1, 1),
+            PathVisitors::new("/guides/b", 10, 0, 10),
+            PathVisitors::new("/api/users", 2, 8, 9),
+            PathVisitors::new("/guides/a", 10, 5, 12),
+            PathVisitors::new("/faq", 1, 1, 1),
         ]
     }
 
@@ -270,7 +261,10 @@ mod tests {
 
     #[test]
     fn change_sorts_compared_rows_and_a_new_path_changed_by_its_total() {
-        let before = [row("/guides/b", 20, 0, 20), row("/faq", 1, 0, 1)];
+        let before = [
+            PathVisitors::new("/guides/b", 20, 0, 20),
+            PathVisitors::new("/faq", 1, 0, 1),
+        ];
         let rows = compare_rows(&sample(), &before);
         // Changes: /guides/b −10, /api/users new +9, /guides/a new +12, /faq 0.
         assert_eq!(

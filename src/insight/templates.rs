@@ -73,15 +73,6 @@ pub fn fill(template: &Template, pages: &[PathVisitors]) -> String {
 mod tests {
     use super::*;
 
-    fn page(path: &str, human: u64, ai: u64, total: u64) -> PathVisitors {
-        PathVisitors {
-            path: path.into(),
-            human,
-            ai,
-            total,
-        }
-    }
-
     #[test]
     fn two_templates_are_built_in_and_configured_ones_follow() {
         let mine = Template {
@@ -102,8 +93,8 @@ mod tests {
         let text = fill(
             template,
             &[
-                page("/guides/webhooks", 1_204, 310, 1_421),
-                page("/faq", 3, 0, 3),
+                PathVisitors::new("/guides/webhooks", 1_204, 310, 1_421),
+                PathVisitors::new("/faq", 3, 0, 3),
             ],
         );
         assert!(text.starts_with("Make these pages easier"), "{text}");
