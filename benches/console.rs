@@ -34,6 +34,8 @@ fn config() -> ConsoleOptions {
         poll_interval: Duration::from_secs(3),
         hourly_limit: 100,
         seed: 7,
+        templates: docdeck::insight::templates::all(&[]),
+        whole_max_rows: docdeck::insight::whole::DEFAULT_MAX_ROWS,
         columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
         mouse: true,
         prefs: Prefs::default(),

@@ -5,6 +5,7 @@ pub mod api;
 pub mod cli;
 pub mod config;
 pub(crate) mod export;
+pub mod insight;
 pub mod journal;
 pub mod listing;
 pub mod server;

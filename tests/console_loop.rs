@@ -217,7 +217,7 @@ async fn visitors_page_forward_and_back_and_change_dates_as_the_api_says() {
             .map(|r| (r.path.clone(), r.total))
             .collect::<Vec<_>>(),
     );
-    console.key(KeyCode::Char('n'));
+    console.key(KeyCode::Char(']'));
     let second = console
         .wait_for("page 2", |s| s.contains("page 2 · rows 51–100 · more"))
         .await;
@@ -238,7 +238,7 @@ async fn visitors_page_forward_and_back_and_change_dates_as_the_api_says() {
         !third.contains("rows 101–120 · more"),
         "the last page says no more"
     );
-    console.key(KeyCode::Char('p'));
+    console.key(KeyCode::Char('['));
     console.key(KeyCode::PageUp);
     let back = console
         .wait_for("page 1 again", |s| s.contains("page 1 · rows 1–50 · more"))
@@ -555,7 +555,15 @@ async fn an_analytics_429_leaves_jobs_working_and_the_status_bar_says_what_waits
     let mut options = common::fast_options(DbLocation::Memory);
     options.rate_limit = 1;
     let server = common::start(options).await;
-    let mut console = Console::open(&server, Duration::from_millis(50));
+    // 24 rows: no chart, whose days would spend the one analytics request after the page.
+    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
+    let mut console = Console::open_sized(
+        &server,
+        Duration::from_millis(50),
+        journal,
+        "false",
+        (120, 24),
+    );
     console
         .wait_for("the key accepted", |s| s.contains("● online"))
         .await;

@@ -176,6 +176,18 @@ pub struct PathVisitors {
     pub total: u64,
 }
 
+impl PathVisitors {
+    #[must_use]
+    pub fn new(path: impl Into<String>, human: u64, ai: u64, total: u64) -> Self {
+        Self {
+            path: path.into(),
+            human,
+            ai,
+            total,
+        }
+    }
+}
+
 /// One page of the visitors export. All three fields are required by the contract.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -93,9 +93,10 @@ impl Client {
     }
 }
 
-/// What is wrong with a page that says there are more, if anything: `pages` have come so
+/// What is wrong with a page that says there are more, if anything (also the rule of
+/// `crate::insight::whole`): `pages` have come so
 /// far, this one included.
-fn judge(
+pub(crate) fn judge(
     page: &VisitorsPage,
     previous: &[super::model::PathVisitors],
     asked: u32,

@@ -109,6 +109,33 @@ fn refuse_client_flags(client: &ClientArgs, command: &str, why: &str) -> Result<
     }
 }
 
+/// `docdeck visitors --from D trend`: the flags of `visitors` itself do nothing for
+/// `trend`, so they are refused with where they go rather than ignored.
+fn refuse_visitors_flags(args: &super::visitors::VisitorsArgs) -> Result<(), clap::Error> {
+    let flags = [
+        ("--from", args.from.is_some()),
+        ("--to", args.to.is_some()),
+        ("--format", args.format.is_some()),
+        ("--yes", args.yes),
+        ("--limit", args.limit.is_some()),
+        ("--offset", args.offset.is_some()),
+        ("--page", args.page.is_some()),
+        ("--all", args.all),
+        ("--compare", args.compare),
+        ("--sort", args.sort.is_some()),
+        ("--filter", args.filter.is_some()),
+        ("--max-rows", args.max_rows.is_some()),
+    ];
+    let given: Vec<&str> = flags.iter().filter(|f| f.1).map(|f| f.0).collect();
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(conflict(format!(
+        "{} before `trend` would be ignored: trend takes --from, --to, --by, --format, --refresh and --yes, written after `trend`",
+        given.join(", ")
+    )))
+}
+
 impl Cli {
     /// Hands the flags written before the command to the command, so that both orders
     /// mean the same; a flag written after the command wins over the same flag before it.
@@ -130,6 +157,13 @@ impl Cli {
             Some(Command::Visitors(args)) => {
                 refuse_console_flags(&console, "visitors")?;
                 args.client = client.merged(std::mem::take(&mut args.client));
+                if let Some(super::visitors::VisitorsCommand::Trend(trend)) = &mut args.command {
+                    trend.client = args
+                        .client
+                        .clone()
+                        .merged(std::mem::take(&mut trend.client));
+                    refuse_visitors_flags(args)?;
+                }
             }
             Some(Command::Demo(args)) => {
                 refuse_client_flags(
@@ -195,6 +229,30 @@ mod tests {
             Some(Command::Visitors(args)) => &args.client,
             other => panic!("not visitors: {other:?}"),
         }
+    }
+
+    #[test]
+    fn connection_flags_reach_the_trend_from_any_of_three_places() {
+        let cli = parse(&[
+            "--profile",
+            "a",
+            "visitors",
+            "--project",
+            "p",
+            "trend",
+            "--base-url",
+            "http://h",
+        ])
+        .unwrap();
+        let Some(Command::Visitors(visitors)) = cli.command else {
+            panic!("not visitors")
+        };
+        let Some(super::super::visitors::VisitorsCommand::Trend(trend)) = visitors.command else {
+            panic!("not trend")
+        };
+        assert_eq!(trend.client.profile.as_deref(), Some("a"));
+        assert_eq!(trend.client.project.as_deref(), Some("p"));
+        assert_eq!(trend.client.base_url.as_deref(), Some("http://h"));
     }
 
     #[test]

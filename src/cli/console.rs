@@ -78,6 +78,10 @@ pub async fn console(client_args: &ClientArgs, args: &ConsoleArgs) -> Outcome {
         args,
     )?;
     config.profile.clone_from(&settings.profile);
+    config.templates = crate::insight::templates::all(&settings.templates);
+    if let Some(rows) = settings.visitors_max_rows {
+        config.whole_max_rows = rows.clamp(1, crate::insight::whole::MOST_MAX_ROWS);
+    }
     apply_profile(&mut config, settings)?;
     config.prefs = prefs;
     require_terminal()?;
@@ -234,6 +238,8 @@ fn config(
         poll_interval,
         hourly_limit: crate::api::HOURLY_LIMIT,
         seed: rand::random(),
+        templates: crate::insight::templates::all(&[]),
+        whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
         columns: JobColumn::DEFAULT.to_vec(),
         mouse: !args.no_mouse,
         prefs: crate::tui::app::Prefs::default(),

@@ -5,6 +5,7 @@
 
 mod agent_args;
 mod args;
+mod budget;
 mod console;
 pub(crate) mod console_prefs;
 mod demo_agent;
@@ -12,12 +13,16 @@ mod doctor;
 mod import;
 mod jobs;
 mod output;
+mod range;
 mod serve;
 mod setup;
 mod shell;
 mod table;
+mod trend;
 mod visitors;
 mod wait;
+mod whole;
+mod whole_output;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

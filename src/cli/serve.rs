@@ -18,7 +18,7 @@ use crate::server::{self, DEFAULT_ADDR, SeedKind, ServeOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SeedArg {
-    /// 90 days of invented traffic over 240 pages and five finished jobs
+    /// 90 days of invented traffic over 243 pages and five finished jobs
     Demo,
     /// Nothing: start empty (load data with `docdeck import`)
     None,

@@ -26,6 +26,13 @@ pub struct Column {
     pub fit: Fit,
 }
 
+impl Column {
+    #[must_use]
+    pub const fn new(heading: &'static str, fit: Fit) -> Self {
+        Self { heading, fit }
+    }
+}
+
 const GAP: usize = 2;
 /// A cut column keeps at least this many cells (or its heading, if wider).
 const MIN_CUT_WIDTH: usize = 8;
@@ -88,6 +95,32 @@ pub fn keep_end(text: &str, width: usize) -> String {
         tail.push(c);
     }
     std::iter::once('…').chain(tail.into_iter().rev()).collect()
+}
+
+/// `text` wrapped at spaces into lines of at most `width` cells (80 when the width is
+/// not known, so a note stays readable in a file too), each ended by a newline. A word
+/// longer than a line gets a line of its own.
+#[must_use]
+pub fn wrap(text: &str, width: Option<usize>) -> String {
+    let width = width.unwrap_or(80).max(20);
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.width() + 1 + word.width() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 /// The widths that fit `width`: cut columns give way a cell at a time, the widest first
@@ -214,6 +247,17 @@ mod tests {
             wide.contains("/guides/authentication/troubleshooting  1,914"),
             "{wide}"
         );
+    }
+
+    #[test]
+    fn notes_wrap_at_spaces_within_the_width() {
+        let text = "each day counts its own visitors, so the days do not add up";
+        assert_eq!(
+            wrap(text, Some(24)),
+            "each day counts its own\nvisitors, so the days do\nnot add up\n"
+        );
+        assert_eq!(wrap("short", None), "short\n");
+        assert_eq!(wrap("", Some(30)), "");
     }
 
     #[test]

@@ -4,18 +4,22 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
+use super::budget::{Analytics, Need};
 use super::output::{self, Format, emit_data};
 use super::setup::{ClientArgs, Setup};
 use super::table::{self, Column, Fit, thousands};
 use super::{CliError, Outcome, warn};
 use crate::api::query::DEFAULT_LIMIT;
 use crate::api::{DateParam, VisitorsPage, VisitorsQuery};
+use crate::insight::order::Sort;
 use crate::text::sanitize;
 
 #[derive(Debug, Args)]
 pub struct VisitorsArgs {
+    #[command(subcommand)]
+    pub command: Option<VisitorsCommand>,
     /// First instant included: YYYY-MM-DD (00:00 UTC) or an RFC 3339 time
     #[arg(long, value_name = "DATE", value_parser = from_arg)]
     pub from: Option<DateParam>,
@@ -34,6 +38,25 @@ pub struct VisitorsArgs {
     /// Fetch every page of the range
     #[arg(long, conflicts_with_all = ["offset", "page"])]
     pub all: bool,
+    /// Compare with the period of the same length just before: each row gets its
+    /// previous numbers (fetches the whole range of both periods; needs --from and --to)
+    #[arg(long, conflicts_with_all = WHOLE_CONFLICTS)]
+    pub compare: bool,
+    /// Sort the whole range by path, human, ai, total or ai-share (change, with
+    /// --compare), :asc or :desc [default: descending, path ascending]
+    #[arg(long, value_name = "KEY[:asc|:desc]", value_parser = sort_arg, conflicts_with_all = WHOLE_CONFLICTS)]
+    pub sort: Option<Sort>,
+    /// Keep the rows whose path holds PATTERN (any case; * for any run of characters);
+    /// the totals stay the whole range's
+    #[arg(long, value_name = "PATTERN", conflicts_with_all = WHOLE_CONFLICTS)]
+    pub filter: Option<String>,
+    /// The most rows fetched for --compare, --sort or --filter, up to 25000 [default:
+    /// max_rows of [visitors] in config.toml, else 5000]
+    #[arg(long, value_name = "N")]
+    pub max_rows: Option<usize>,
+    /// Go ahead without asking when the work needs more than 10 analytics requests
+    #[arg(long)]
+    pub yes: bool,
     /// Output format [default: table on a terminal, json otherwise]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -41,11 +64,25 @@ pub struct VisitorsArgs {
     pub client: ClientArgs,
 }
 
-fn from_arg(text: &str) -> Result<DateParam, String> {
+/// The paging flags that make no sense with the whole range.
+const WHOLE_CONFLICTS: [&str; 3] = ["offset", "page", "limit"];
+
+#[derive(Debug, Subcommand)]
+pub enum VisitorsCommand {
+    /// Unique human and AI visitors per UTC day or ISO week of a range (each bucket
+    /// counts its own visitors: they do not add up to the range's total)
+    Trend(super::trend::TrendArgs),
+}
+
+fn sort_arg(text: &str) -> Result<Sort, String> {
+    Sort::parse(text).map_err(|err| err.to_string())
+}
+
+pub(super) fn from_arg(text: &str) -> Result<DateParam, String> {
     DateParam::parse("--from", text).map_err(|err| err.to_string())
 }
 
-fn to_arg(text: &str) -> Result<DateParam, String> {
+pub(super) fn to_arg(text: &str) -> Result<DateParam, String> {
     DateParam::parse("--to", text).map_err(|err| err.to_string())
 }
 
@@ -84,6 +121,12 @@ fn page_offset(page: u64, limit: u32) -> Result<u64, CliError> {
 }
 
 pub async fn run(args: VisitorsArgs) -> Outcome {
+    if let Some(VisitorsCommand::Trend(trend)) = args.command {
+        return super::trend::run(trend).await;
+    }
+    if super::whole::wanted(&args) {
+        return super::whole::run(&args).await;
+    }
     let limit = args.limit;
     let offset = match (args.offset, args.page) {
         (Some(offset), _) => Some(offset),
@@ -101,12 +144,22 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         .map_err(|err| CliError::usage(err.to_string()))?;
     let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
-    let page = if args.all {
+    let mut journal = ctx.journal()?;
+    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    // Counted, and refused when none is left; --all's pages are not known before (it
+    // stops at the first 429 instead).
+    analytics.allow(
+        "this request",
+        Need::Exactly(1),
+        "wait for the hour to pass",
+    )?;
+    let (page, requests) = if args.all {
         let show_progress = std::io::stderr().is_terminal();
-        let mut rows = 0;
+        let (mut rows, mut pages) = (0, 0);
         let page = client
             .visitors_all(&query, |page| {
                 rows += page.visitors.len();
+                pages += 1;
                 if show_progress {
                     eprint!("\rfetched {rows} rows…");
                 }
@@ -115,12 +168,16 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         if show_progress {
             eprint!("\r\x1b[K");
         }
-        // A broken or failing server ends --all with its error alone: the rows fetched
-        // before it are not printed, as a partial list would pass for the whole range.
-        page.map_err(|incomplete| incomplete.error)?
+        // A failed page was sent too; a broken one was kept out of `pages`.
+        let sent = if page.is_ok() { pages } else { pages + 1 };
+        (page.map_err(|incomplete| incomplete.error), sent)
     } else {
-        client.visitors(&query).await?
+        (client.visitors(&query).await, 1)
     };
+    analytics.record(requests);
+    // A broken or failing server ends --all with its error alone: the rows fetched
+    // before it are not printed, as a partial list would pass for the whole range.
+    let page = page?;
     let offset = query.effective_offset();
     if page.visitors.is_empty() && offset > 0 {
         warn(&format!(
@@ -132,23 +189,12 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-const COLUMNS: [Column; 4] = [
-    Column {
-        heading: "PATH",
-        fit: Fit::CutStart,
-    },
-    Column {
-        heading: "HUMAN",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "AI",
-        fit: Fit::Number,
-    },
-    Column {
-        heading: "TOTAL",
-        fit: Fit::Number,
-    },
+/// The columns of a table of pages (the whole range's table adds its own after them).
+pub(super) const COLUMNS: [Column; 4] = [
+    Column::new("PATH", Fit::CutStart),
+    Column::new("HUMAN", Fit::Number),
+    Column::new("AI", Fit::Number),
+    Column::new("TOTAL", Fit::Number),
 ];
 
 /// The table of a page (or of every page, with `all`): totals, rows fitted to `width`,

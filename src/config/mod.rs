@@ -1,13 +1,14 @@
 //! Where docdeck finds its service, project and key: flags, then environment, then a named
 //! profile in `config.toml`. The key is only ever held as a [`Secret`].
 
+mod file;
+mod insight;
 mod precedence;
 mod prefs;
 mod secret;
 
-use std::collections::BTreeMap;
 use std::net::IpAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -15,6 +16,8 @@ use reqwest::Url;
 use serde::Deserialize;
 use thiserror::Error;
 
+use file::{exposed_key_warning, pick_profile, read_file};
+pub use insight::{MOST_MAX_ROWS, PAGES_PLACEHOLDER, Template};
 pub use precedence::{Origin, Origins};
 use precedence::{key_source, poll_interval};
 pub use prefs::{KeyOverride, Located, Preferences, PrefsError, StyleOverride, read_preferences};
@@ -37,6 +40,13 @@ pub enum ConfigError {
     /// file with a caret under the mistake.
     #[error("{path} is not valid:\n{reason}")]
     Parse { path: PathBuf, reason: String },
+    /// An entry of `[templates]` or `[visitors]` that cannot be used, at `line`.
+    #[error("{path}, line {line}: {reason}")]
+    Entry {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
     #[error("no profile named {name:?} in {path}; the profiles there are: {known}")]
     UnknownProfile {
         name: String,
@@ -107,21 +117,6 @@ pub struct Profile {
     pub notify_command: Option<toml::Spanned<toml::Value>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileConfig {
-    default_profile: Option<String>,
-    #[serde(default)]
-    profiles: BTreeMap<String, Profile>,
-    #[serde(default)]
-    keys: prefs::RawKeys,
-    theme: Option<toml::Spanned<prefs::RawTheme>>,
-    notify_command: Option<toml::Spanned<toml::Value>>,
-    /// The file as read, for the lines of the settings above.
-    #[serde(skip)]
-    text: String,
-}
-
 /// Where the key comes from. A command is only run when the key is needed.
 #[derive(Debug, Clone)]
 pub enum KeySource {
@@ -150,6 +145,12 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// Keys, colours and the alert command, for the console.
     pub preferences: Preferences,
+    /// The prompt templates of `config.toml`, in name order (the built-in ones are not
+    /// here: see `crate::insight::templates`).
+    pub templates: Vec<Template>,
+    /// `[visitors] max_rows`: the most rows fetched to sort, filter or compare a whole
+    /// range (the CLI's `--max-rows` wins; the default is 5,000).
+    pub visitors_max_rows: Option<usize>,
 }
 
 /// The folders docdeck uses, from the platform's conventions (XDG on Linux).
@@ -191,7 +192,7 @@ impl Settings {
                 reason: "no such file (named by --config or DOCDECK_CONFIG): check the path".into(),
             });
         }
-        let file = read_file(&config_path)?;
+        let (file, templates, visitors_max_rows) = read_file(&config_path)?;
         let requested = match (&overrides.profile, env("DOCDECK_PROFILE")) {
             (Some(name), _) => Some((name.clone(), Origin::Flag("--profile"))),
             (None, Some(name)) => Some((name, Origin::Env("DOCDECK_PROFILE"))),
@@ -239,6 +240,8 @@ impl Settings {
                 .collect(),
             config_path,
             preferences,
+            templates,
+            visitors_max_rows,
             origins: Origins {
                 config: config_origin,
                 profile: profile_origin,
@@ -286,84 +289,6 @@ impl Settings {
     #[must_use]
     pub fn service_id(&self) -> String {
         self.base_url.as_str().trim_end_matches('/').to_owned()
-    }
-}
-
-/// A warning when the config file holds an API key and other users of the machine can read
-/// it (group or world permission bits).
-fn exposed_key_warning(path: &Path, file: &FileConfig) -> Option<String> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        if !file
-            .profiles
-            .values()
-            .any(|profile| profile.api_key.is_some())
-        {
-            return None;
-        }
-        let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
-        (mode & 0o077 != 0).then(|| {
-            format!(
-                "{} holds an API key and other users of this machine can read it (mode {mode:o}): run chmod 600 {}",
-                path.display(),
-                path.display()
-            )
-        })
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (path, file);
-        None
-    }
-}
-
-fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(FileConfig::default()),
-        Err(err) => {
-            return Err(ConfigError::Read {
-                path: path.to_path_buf(),
-                reason: err.to_string(),
-            });
-        }
-    };
-    let mut file: FileConfig = toml::from_str(&text).map_err(|err| ConfigError::Parse {
-        path: path.to_path_buf(),
-        reason: err.to_string().trim_end().to_owned(),
-    })?;
-    file.text = text;
-    Ok(file)
-}
-
-fn pick_profile(
-    file: &FileConfig,
-    requested: Option<(String, Origin)>,
-    path: &Path,
-) -> Result<(Option<String>, Profile, Origin), ConfigError> {
-    let named = requested.or_else(|| {
-        file.default_profile
-            .clone()
-            .map(|name| (name, Origin::File("default_profile")))
-    });
-    match named {
-        Some((name, origin)) => match file.profiles.get(&name) {
-            Some(profile) => Ok((Some(name), profile.clone(), origin)),
-            None => Err(ConfigError::UnknownProfile {
-                name,
-                path: path.to_path_buf(),
-                known: if file.profiles.is_empty() {
-                    "(none)".to_owned()
-                } else {
-                    file.profiles.keys().cloned().collect::<Vec<_>>().join(", ")
-                },
-            }),
-        },
-        None => Ok(match file.profiles.get("default") {
-            Some(profile) => (Some("default".to_owned()), profile.clone(), Origin::Default),
-            None => (None, Profile::default(), Origin::Default),
-        }),
     }
 }
 

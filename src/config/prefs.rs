@@ -11,7 +11,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use toml::Spanned;
 
-use super::{ConfigError, FileConfig, Profile};
+use super::file::{FileConfig, read_file};
+use super::{ConfigError, Profile};
 
 /// The person's settings of the file at `path` (the default one when `None`), for the
 /// demo, which reads nothing else of the file. A missing file gives the defaults.
@@ -20,7 +21,7 @@ pub fn read_preferences(path: Option<&Path>) -> Result<Preferences, ConfigError>
         Some(path) => path.to_path_buf(),
         None => super::default_config_path()?,
     };
-    super::read_file(&path)?.preferences(&Profile::default(), &path)
+    read_file(&path)?.0.preferences(&Profile::default(), &path)
 }
 
 impl FileConfig {

@@ -1,8 +1,10 @@
 //! The journal: docdeck's local memory on SQLite, shared by the CLI and the console. The
 //! service has no list of jobs, so the journal is what remembers them: every job tracked,
 //! every prompt sent (written before it is sent), every status change seen, and the uses
-//! of the hourly budget. It never holds the API key.
+//! of the hourly budgets (create, message, and analytics: see `analytics.rs`, with the
+//! trend cache). It never holds the API key.
 
+mod analytics;
 mod store;
 mod unsure;
 
@@ -15,6 +17,7 @@ use thiserror::Error;
 use crate::api::{Job, JobStatus};
 use crate::sqlite::{self, SchemaError};
 
+pub use analytics::{ANALYTICS_HOURLY_LIMIT, ASK_ABOVE, AnalyticsBudget, Decision, TREND_SETTLING};
 pub use unsure::UnsureSend;
 
 /// A failure of the journal.

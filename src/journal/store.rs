@@ -79,6 +79,28 @@ CREATE INDEX submissions_by_kind ON submissions (service, project, kind, sent_ms
 CREATE INDEX submissions_unsure ON submissions (service, project, sent_ms)
     WHERE kind = 'create' AND outcome = 'unknown' AND dismissed = 0;
 ",
+    // Visitors insight: analytics requests counted against the hourly budget (one row a
+    // request, so the time each frees up is known), and the trend cache, one row per
+    // bucket with when it was read (kept only once read after it settled).
+    r"
+CREATE TABLE analytics_requests (
+    service TEXT NOT NULL,
+    project TEXT NOT NULL,
+    sent_ms INTEGER NOT NULL
+);
+CREATE INDEX analytics_requests_by_time ON analytics_requests (service, project, sent_ms);
+CREATE TABLE trend_buckets (
+    service TEXT NOT NULL,
+    project TEXT NOT NULL,
+    from_ms INTEGER NOT NULL,
+    to_ms INTEGER NOT NULL,
+    human INTEGER NOT NULL,
+    ai INTEGER NOT NULL,
+    total INTEGER NOT NULL,
+    read_ms INTEGER NOT NULL,
+    PRIMARY KEY (service, project, from_ms, to_ms)
+);
+",
     // Kept with each job: its first accepted prompt (the list's PROMPT), and when a change
     // of its status was last seen (the list sorts by it). Gathering them from the
     // submissions and the timeline at each start cost as much as reading the jobs.

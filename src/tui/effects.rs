@@ -13,8 +13,11 @@ use tokio::task::JoinHandle;
 
 mod alert;
 mod export;
+mod insight;
 mod jobs;
 mod opener;
+mod trend;
+mod whole;
 
 pub use alert::{Alert, AlertError};
 use jobs::{submit, track};
@@ -23,7 +26,8 @@ use opener::opener;
 
 use super::message::{Budget, DraftKey, Io, Msg, Startup};
 use crate::api::{Client, HOURLY_LIMIT, Job};
-use crate::journal::{Journal, JournalError, Scope, SubmissionKind};
+use crate::insight::Cancel;
+use crate::journal::{ANALYTICS_HOURLY_LIMIT, Journal, JournalError, Scope, SubmissionKind};
 
 /// What the effects need: the client, the journal and the scope of both.
 #[derive(Clone)]
@@ -34,6 +38,22 @@ pub struct Services {
 }
 
 impl Services {
+    /// Counts `requests` analytics requests just sent in the journal, then the budget as
+    /// it stands: the messages that say so (or that the journal failed).
+    async fn counted(&self, requests: u32) -> Vec<Msg> {
+        let now = Utc::now();
+        let counted = self
+            .journal(move |j, scope| {
+                j.record_analytics(scope, requests, now)?;
+                budget(j, scope)
+            })
+            .await;
+        match counted {
+            Ok(budget) => vec![Msg::Budget(budget)],
+            Err(reason) => vec![Msg::LocalFailure(reason)],
+        }
+    }
+
     /// Runs `f` on the journal on the blocking pool.
     async fn journal<T: Send + 'static>(
         &self,
@@ -101,6 +121,10 @@ pub struct Effects {
     drafts: Option<UnboundedSender<(DraftKey, String)>>,
     draft_writer: JoinHandle<()>,
     export: Option<JoinHandle<()>>,
+    /// The trend being read for the chart, stopped when another is asked or on Esc.
+    trend: Option<(JoinHandle<()>, Cancel)>,
+    /// The whole-range fetch, stopped on Esc, `w` or another range.
+    whole: Option<(JoinHandle<()>, Cancel)>,
     /// The last snapshot of each job written to the journal, and when: a read that brings
     /// the same job within a minute skips the journal (and its thread hand-off) entirely.
     stored: Arc<Mutex<HashMap<String, (Job, Instant)>>>,
@@ -117,6 +141,8 @@ impl Effects {
             drafts: Some(drafts),
             draft_writer,
             export: None,
+            trend: None,
+            whole: None,
             stored: Arc::default(),
         }
     }
@@ -209,11 +235,12 @@ impl Effects {
                 }
             }),
             Io::FetchVisitors { generation, query } => spawn(tx, async move {
-                vec![Msg::Visitors {
-                    generation,
-                    result: s.client.visitors(&query).await,
-                }]
+                let result = s.client.visitors(&query).await;
+                let mut msgs = s.counted(1).await;
+                msgs.push(Msg::Visitors { generation, result });
+                msgs
             }),
+            Io::Insight(io) => self.run_insight(io),
             Io::Export {
                 query,
                 format,
@@ -283,6 +310,16 @@ impl Effects {
         if let Some(export) = self.export.take() {
             export.abort();
         }
+        stop(&mut self.trend);
+        stop(&mut self.whole);
+    }
+}
+
+/// Stops a background read: what it read is kept, and the requests it sent are counted,
+/// before it ends (a cancel, not an abort).
+fn stop(task: &mut Option<(JoinHandle<()>, Cancel)>) {
+    if let Some((_, cancel)) = task.take() {
+        cancel.cancel();
     }
 }
 
@@ -299,6 +336,7 @@ fn budget(journal: &Journal, scope: &Scope) -> Result<Budget, JournalError> {
     Ok(Budget {
         create_used: journal.uses_last_hour(scope, SubmissionKind::Create, now, HOURLY_LIMIT)?,
         message_used: journal.uses_last_hour(scope, SubmissionKind::Message, now, HOURLY_LIMIT)?,
+        analytics: journal.analytics_budget(scope, ANALYTICS_HOURLY_LIMIT, now)?,
     })
 }
 

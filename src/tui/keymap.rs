@@ -11,90 +11,9 @@ use crossterm::event::{KeyCode, KeyModifiers};
 
 pub use user::{Bound, Keymap, KeymapError};
 
-/// What a key asks for, before `update` decides what that means in the current state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Action {
-    Quit,
-    /// Ctrl+Z: give the terminal back and stop as a shell job (raw mode turns the key
-    /// into a key press instead of a signal); `fg` resumes.
-    Suspend,
-    Help,
-    NextPane,
-    PrevPane,
-    FocusJobs,
-    FocusComposer,
-    FocusVisitors,
-    Refresh,
-    TogglePause,
-    Up,
-    Down,
-    Top,
-    Bottom,
-    Open,
-    Close,
-    NewJob,
-    FollowUp,
-    Track,
-    Untrack,
-    Copy,
-    OpenLink,
-    Send,
-    LeaveComposer,
-    Editor,
-    /// A follow-up's text becomes the new-job draft (an archived job takes no more).
-    ToNewJob,
-    NextPage,
-    PrevPage,
-    Filter,
-    Export,
-    MoreRows,
-    FewerRows,
-    NextField,
-    PrevField,
-    ChoiceLeft,
-    ChoiceRight,
-    Apply,
-    /// `/`: filter the list as you type, or search the detail's text.
-    Search,
-    /// `s`: sort the list by the next column.
-    SortNext,
-    /// `S`: the same sort the other way.
-    SortReverse,
-    /// Esc in a list: drop the filter.
-    ClearFilter,
-    /// `n` / `N` in the detail: the next or previous match of the search.
-    NextMatch,
-    PrevMatch,
-}
+mod action;
 
-impl Action {
-    /// Actions that mean the same in every place: handled once, before the place's own.
-    #[must_use]
-    pub fn is_global(self) -> bool {
-        matches!(
-            self,
-            Self::Quit
-                | Self::Suspend
-                | Self::Help
-                | Self::NextPane
-                | Self::PrevPane
-                | Self::FocusJobs
-                | Self::FocusComposer
-                | Self::FocusVisitors
-                | Self::Refresh
-                | Self::TogglePause
-        )
-    }
-
-    /// Actions that change something on the service, hidden by `--read-only`.
-    #[must_use]
-    pub fn writes(self) -> bool {
-        matches!(
-            self,
-            Self::NewJob | Self::FollowUp | Self::FocusComposer | Self::Send | Self::Editor
-        )
-    }
-}
+pub use action::Action;
 
 /// Where keys are read: the focused pane, or an overlay on top of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -105,17 +24,20 @@ pub enum KeyContext {
     Detail,
     Form,
     Help,
+    /// A question that costs analytics requests: y or n.
+    Confirm,
 }
 
 impl KeyContext {
     /// Every place keys are read.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Jobs,
         Self::Composer,
         Self::Visitors,
         Self::Detail,
         Self::Form,
         Self::Help,
+        Self::Confirm,
     ];
 }
 
@@ -270,6 +192,12 @@ pub const COMPOSER: &[Binding] = &[
         "follow-up text to a new job",
         ToNewJob
     ),
+    bind!(
+        [(KeyCode::Char('t'), CTRL)],
+        "Ctrl+T",
+        "next template (a prompt from marked pages)",
+        NextTemplate
+    ),
     bind!([(KeyCode::F(1), NONE)], "F1", "this help", Help),
     bind!(
         [(KeyCode::Char('c'), CTRL)],
@@ -285,21 +213,57 @@ pub const VISITORS: &[Binding] = &[
     MOVES[2],
     MOVES[3],
     bind!(
-        [ch('n'), (KeyCode::PageDown, NONE)],
-        "n PgDn",
-        "next page",
+        // `]` first: the footer's hints name the shortest key.
+        [ch(']'), (KeyCode::PageDown, NONE)],
+        "] PgDn",
+        "next page (whole range: a screen)",
         NextPage
     ),
     bind!(
-        [ch('p'), (KeyCode::PageUp, NONE)],
-        "p PgUp",
-        "previous page",
+        [ch('['), (KeyCode::PageUp, NONE)],
+        "[ PgUp",
+        "previous page (whole: a screen)",
         PrevPage
     ),
+    bind!([ch(' ')], "Space", "mark or unmark this page", Mark),
+    bind!([ch('n')], "n", "new job from the marked pages", NewJob),
+    bind!([ch('c')], "c", "show or hide the chart", ToggleChart),
+    bind!([ch('v')], "v", "compare with the period before", Compare),
+    bind!([ch('w')], "w", "whole range or pages", WholeRange),
+    bind!(
+        [ch('s')],
+        "s",
+        "sort by next column (whole range)",
+        SortNext
+    ),
+    bind!(
+        [ch('S')],
+        "S",
+        "reverse the sort (whole range)",
+        SortReverse
+    ),
+    bind!([ch('/')], "/", "filter by path (whole range)", Search),
     bind!([ch('f')], "f", "dates and page size", Filter),
     bind!([ch('+'), ch('=')], "+", "more rows per page", MoreRows),
     bind!([ch('-')], "-", "fewer rows per page", FewerRows),
     bind!([ch('e')], "e", "export range to CSV/JSON", Export),
+    bind!(
+        [(KeyCode::Esc, NONE)],
+        "Esc",
+        "stop reading (chart, whole)",
+        Close
+    ),
+];
+
+/// The question before work that costs more than a few analytics requests.
+pub const CONFIRM: &[Binding] = &[
+    bind!(
+        [ch('y'), (KeyCode::Enter, NONE)],
+        "y Enter",
+        "yes, spend them",
+        Apply
+    ),
+    bind!([ch('n'), (KeyCode::Esc, NONE)], "n Esc", "no", Close),
 ];
 
 pub const FORM: &[Binding] = &[
@@ -356,5 +320,6 @@ pub fn bindings(context: KeyContext) -> &'static [Binding] {
         KeyContext::Detail => DETAIL,
         KeyContext::Form => FORM,
         KeyContext::Help => HELP,
+        KeyContext::Confirm => CONFIRM,
     }
 }

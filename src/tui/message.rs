@@ -11,7 +11,13 @@ use super::editor::EditorError;
 use super::effects::{Alert, AlertError, LocalError};
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
-use crate::journal::{SentPrompt, StatusChange, TrackedJob, UnsureSend};
+
+mod insight;
+
+use crate::journal::{
+    ANALYTICS_HOURLY_LIMIT, AnalyticsBudget, SentPrompt, StatusChange, TrackedJob, UnsureSend,
+};
+pub use insight::{InsightIo, InsightMsg, WholeEnd};
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
 #[derive(Debug, Clone, Copy)]
@@ -74,11 +80,24 @@ pub struct Startup {
     pub unsure: Vec<UnsureSend>,
 }
 
-/// Uses of the hourly create and message budgets, as counted in the journal.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Uses of the hourly budgets, as counted in the journal.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Budget {
     pub create_used: u32,
     pub message_used: u32,
+    /// Analytics requests of the last hour (pages, trend buckets, comparisons, exports),
+    /// and the rule for work that needs more: ask above 10, refuse above what is left.
+    pub analytics: AnalyticsBudget,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self {
+            create_used: 0,
+            message_used: 0,
+            analytics: AnalyticsBudget::new(ANALYTICS_HOURLY_LIMIT, Vec::new()),
+        }
+    }
 }
 
 /// How a submission ended.
@@ -130,6 +149,8 @@ pub enum Msg {
         generation: u64,
         result: Result<VisitorsPage, ApiError>,
     },
+    /// The chart, the comparison or the whole range heard back.
+    Insight(InsightMsg),
     /// Rows and pages fetched so far by the running export, shown under the table.
     ExportProgress { rows: u64, pages: u64 },
     /// How the export ended.
@@ -244,6 +265,8 @@ pub enum Io {
         generation: u64,
         query: VisitorsQuery,
     },
+    /// Reads for the chart, the comparison or the whole range.
+    Insight(InsightIo),
     /// Writes every row of a range to a file in the background; answers
     /// `ExportProgress` as pages come and `ExportDone` at the end.
     Export {

@@ -138,6 +138,8 @@ impl Console {
             poll_interval: poll,
             hourly_limit: 100,
             seed: 1,
+            templates: docdeck::insight::templates::all(&[]),
+            whole_max_rows: docdeck::insight::whole::DEFAULT_MAX_ROWS,
             columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
             mouse: true,
             prefs,

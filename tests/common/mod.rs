@@ -110,6 +110,14 @@ impl ServeProcess {
         Self::spawn_env(home, args, &[])
     }
 
+    /// `docdeck serve` over the database `db` (filled beforehand, such as with
+    /// `import_views`), unseeded, with the test key, and `extra` flags.
+    pub fn over_db(home: &Path, db: &Path, extra: &[&str]) -> Self {
+        let db = db.to_str().unwrap();
+        let args = [&["--db", db, "--seed", "none", "--api-key", KEY][..], extra].concat();
+        Self::spawn(home, &args)
+    }
+
     /// As `spawn`, with environment variables set for the service.
     pub fn spawn_env(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = docdeck_command(home)
@@ -190,6 +198,14 @@ pub fn run_cli(home: &Path, base_url: &str, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("docdeck runs")
+}
+
+/// Runs the CLI against `base_url`, expecting exit `code`; returns standard error.
+pub fn run_cli_failing(home: &Path, base_url: &str, args: &[&str], code: i32) -> String {
+    let out = run_cli(home, base_url, args);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    stderr
 }
 
 /// The journal a CLI run in `home` writes.

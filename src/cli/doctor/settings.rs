@@ -264,6 +264,9 @@ fn config_fix(err: &ConfigError) -> &'static str {
         ConfigError::Preference { .. } => {
             "correct that line (the README's Configuration says what it takes)"
         }
+        ConfigError::Entry { .. } => {
+            "correct that line (the README's Configuration shows [templates] and [visitors])"
+        }
         ConfigError::TwoKeys(_) => "keep api_key or api_key_command in that profile, not both",
         ConfigError::BaseUrl { .. } => {
             "correct it where it is set: --base-url, DOCDECK_BASE_URL or base_url in the profile"

@@ -1,6 +1,8 @@
-//! The demo seed: 90 days of realistic, deterministic traffic over 240 pages (a long tail,
-//! a weekly rhythm, a growing share of AI agents, people who also fetch Markdown), and a
-//! handful of finished jobs, so a new user sees every part of docdeck working.
+//! The demo seed: 90 days of realistic, deterministic traffic over 243 pages (a long tail,
+//! a weekly rhythm, a growing share of AI agents, people who also fetch Markdown, a page
+//! AI agents discover in the last two weeks, three pages new in the last week), and a
+//! handful of finished jobs, so a new user sees every part of docdeck working, the
+//! visitors trend and comparison included.
 
 mod traffic;
 mod views;

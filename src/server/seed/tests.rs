@@ -200,3 +200,79 @@ fn invented_jobs_get_pull_request_links_only_beside_the_simulated_agent() {
     assert_eq!(links_of(Links::Invented), 3);
     assert_eq!(links_of(Links::None), 0);
 }
+
+/// The numbers of `[from, to)` days before `today`, and its rows.
+fn days_of(db: &Db, today: NaiveDate, from: u64, to: u64) -> crate::api::VisitorsPage {
+    let at = |days_before: u64| {
+        today
+            .checked_sub_days(Days::new(days_before))
+            .unwrap()
+            .and_time(NaiveTime::MIN)
+            .and_utc()
+            .timestamp_millis()
+    };
+    let request = VisitorsRequest {
+        from_ms: Some(at(from)),
+        to_ms: Some(at(to)),
+        limit: 250,
+        offset: 0,
+    };
+    db.blocking(|c| visitors(c, "demo", &request)).unwrap()
+}
+
+fn ai_of(page: &crate::api::VisitorsPage, path: &str) -> u64 {
+    page.visitors
+        .iter()
+        .find(|row| row.path == path)
+        .map_or(0, |row| row.ai)
+}
+
+#[test]
+fn the_demo_data_is_worth_a_trend_and_a_comparison() {
+    // 2026-11-22 is a Sunday: days 1 and 2 before it are Saturday and Friday.
+    let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
+        .unwrap();
+    // Weekends are quieter: each of the last four weeks' Saturdays and Sundays.
+    for week in 0..4 {
+        let day = |n: u64| {
+            days_of(&db, today, 7 * week + n, 7 * week + n - 1)
+                .totals
+                .total
+        };
+        let (sunday, saturday, wednesday) = (day(7), day(1), day(4));
+        assert!(
+            sunday * 10 < wednesday * 7 && saturday * 10 < wednesday * 7,
+            "week {week}"
+        );
+    }
+    // AI agents grow faster than people: the AI share of the last 30 days is higher.
+    let (first, last) = (
+        days_of(&db, today, 90, 60).totals,
+        days_of(&db, today, 30, 0).totals,
+    );
+    assert!(
+        last.ai_share() > first.ai_share() + 3.0,
+        "{first:?} then {last:?}"
+    );
+    // AI agents discover one page in the last two weeks.
+    let (before, after) = (days_of(&db, today, 28, 14), days_of(&db, today, 14, 0));
+    let (was, is) = (
+        ai_of(&before, traffic::JUMP_PAGE),
+        ai_of(&after, traffic::JUMP_PAGE),
+    );
+    assert!(is > 10 * was.max(1), "{} AI visitors, then {is}", was);
+    // Pages new in the last week: nothing before it.
+    let (before, after) = (days_of(&db, today, 14, 7), days_of(&db, today, 7, 0));
+    for path in traffic::NEW_PAGES {
+        assert!(before.visitors.iter().all(|row| row.path != path), "{path}");
+        assert!(
+            after
+                .visitors
+                .iter()
+                .any(|row| row.path == path && row.total > 0),
+            "{path}"
+        );
+    }
+}

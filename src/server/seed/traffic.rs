@@ -1,5 +1,7 @@
 //! The demo seed's model of readers: which pages exist, how popular each is, and who
-//! reads them on a given day.
+//! reads them on a given day. Made to be worth a trend and a comparison: weekends are
+//! quieter, AI agents grow faster than people over the 90 days, AI agents discover
+//! [`JUMP_PAGE`] in the last two weeks, and [`NEW_PAGES`] appear in the last week.
 
 use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
 use rand::Rng;
@@ -139,6 +141,17 @@ pub fn page_paths() -> Vec<String> {
     paths
 }
 
+/// Pages published in the last week: no views before it (a comparison calls them new).
+pub const NEW_PAGES: [&str; 3] = [
+    "/guides/mcp-server",
+    "/guides/agent-skills",
+    "/api-reference/agents/stream",
+];
+
+/// A page deep in the tail that AI agents start reading in the last two weeks (a coding
+/// assistant began citing it), so its AI visitors jump from a few a day to dozens.
+pub const JUMP_PAGE: &str = "/api-reference/jobs/create";
+
 /// Who reads what. Pages follow a Zipf-like tail; AI agents lean towards reference pages.
 pub struct TrafficModel {
     pages: Vec<String>,
@@ -221,9 +234,12 @@ impl TrafficModel {
             (90.0 * (0.6 + 0.4 * rhythm) * (1.0 + 1.2 * progress) * rng.random_range(0.8..1.2))
                 as usize;
         for _ in 0..agents {
+            // More distinct agents as the weeks pass, not only more visits: so the AI
+            // share of a month (unique visitors) rises too, not only a day's.
+            let agents_known = AI_AGENTS * (0.25 + 1.75 * progress);
             let visitor = format!(
                 "agent{:04}",
-                (rng.random::<f64>().powi(2) * AI_AGENTS) as u64
+                (rng.random::<f64>().powi(2) * agents_known) as u64
             );
             let ts = day_start + rng.random_range(0..DAY_MS);
             for step in 0..rng.random_range(1..=3) {
@@ -237,7 +253,49 @@ impl TrafficModel {
                 ));
             }
         }
+        news(rng, day, day_start, &mut events);
         events
+    }
+}
+
+/// The last weeks' news: AI agents on [`JUMP_PAGE`] from 14 days before the end, and
+/// [`NEW_PAGES`] read by people and agents from 7 days before it.
+#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn news(rng: &mut ChaCha8Rng, day: u64, day_start: i64, events: &mut Vec<ViewEvent>) {
+    if day + 14 >= SEED_DAYS {
+        let agents = (45.0 * rng.random_range(0.8..1.2)) as u64;
+        for _ in 0..agents {
+            let visitor = format!("agent{:04}", rng.random_range(0..AI_AGENTS as u64));
+            let ts = day_start + rng.random_range(0..DAY_MS);
+            events.push(view(
+                ts,
+                JUMP_PAGE.to_owned(),
+                &visitor,
+                Traffic::Ai,
+                day_start,
+            ));
+        }
+    }
+    if day + 7 >= SEED_DAYS {
+        for (rank, path) in (1u64..).zip(NEW_PAGES) {
+            let people = rng.random_range(30..60) / rank;
+            for _ in 0..people {
+                let visitor = format!("v{:05}", rng.random_range(0..RETURNING_HUMANS as u64));
+                let ts = day_start + working_hours_ms(rng);
+                events.push(view(
+                    ts,
+                    path.to_owned(),
+                    &visitor,
+                    Traffic::Human,
+                    day_start,
+                ));
+            }
+            for _ in 0..rng.random_range(5..15) {
+                let visitor = format!("agent{:04}", rng.random_range(0..AI_AGENTS as u64));
+                let ts = day_start + rng.random_range(0..DAY_MS);
+                events.push(view(ts, path.to_owned(), &visitor, Traffic::Ai, day_start));
+            }
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rusqlite::{Connection, params};
 
-use super::traffic::{TrafficModel, page_paths};
+use super::traffic::{NEW_PAGES, TrafficModel, page_paths};
 use super::{PendingViews, RNG_SEED, SEED_DAYS};
 use crate::server::analytics::{ViewEvent, ViewWriter};
 use crate::server::db::StoreError;
@@ -31,7 +31,7 @@ impl PendingViews {
             next: 0,
             rng: ChaCha8Rng::seed_from_u64(RNG_SEED),
             traffic,
-            pages: pages.len(),
+            pages: pages.len() + NEW_PAGES.len(),
             views: 0,
             writer: None,
         };

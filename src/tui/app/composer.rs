@@ -9,7 +9,9 @@ use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use super::JobRow;
 use super::jobs::short_id;
 use super::{App, CallClass, NoticeKind, Pane};
+use crate::api::PathVisitors;
 use crate::api::{ApiError, JobStatus};
+use crate::config::Template;
 use crate::text::normalize_newlines;
 use crate::tui::editor::EditorError;
 use crate::tui::keymap::{Action, KeyContext};
@@ -24,6 +26,23 @@ pub struct Composer {
     /// The draft being sent and its text: the text cannot change until the answer comes.
     pub sending: Option<(DraftKey, String)>,
     pub error: Option<String>,
+    /// The new-job prompt a template filled in from marked pages, while there is one.
+    pub fill: Option<TemplateFill>,
+}
+
+/// What a template put in the new-job draft: Ctrl+T swaps it for the next template only
+/// while the text is still exactly that, so no edit of the user's is ever thrown away.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFill {
+    /// Which template, of the console's list.
+    pub index: usize,
+    pub name: String,
+    /// The draft's text before the template's (kept above it).
+    before: String,
+    /// The whole text as the template left it.
+    filled: String,
+    /// The pages the prompt names.
+    pub marks: Vec<PathVisitors>,
 }
 
 impl Composer {
@@ -35,6 +54,7 @@ impl Composer {
             drafts: HashMap::new(),
             sending: None,
             error: None,
+            fill: None,
         };
         composer.set_text("");
         composer
@@ -156,6 +176,82 @@ impl Composer {
         self.edited(effects);
     }
 
+    /// Puts template `index`'s prompt for `marks` in the new-job draft, after the text it
+    /// holds (kept, above a blank line), and shows that draft.
+    pub fn fill_from(
+        &mut self,
+        templates: &[Template],
+        index: usize,
+        marks: Vec<PathVisitors>,
+        effects: &mut Vec<Effect>,
+    ) {
+        self.retarget(DraftKey::NewJob);
+        let before = match &self.fill {
+            Some(fill) if fill.filled == self.text() => fill.before.clone(),
+            _ => self.text().trim_end().to_owned(),
+        };
+        self.refill(templates, index, before, marks, effects);
+    }
+
+    /// Ctrl+T: the next template for the same pages. Refused (with the reason) when the
+    /// text changed since the template filled it, or when this is not the new-job draft.
+    pub fn next_template(
+        &mut self,
+        templates: &[Template],
+        effects: &mut Vec<Effect>,
+    ) -> Result<String, &'static str> {
+        if self.target != DraftKey::NewJob {
+            return Err("templates are for new jobs: Esc, then n in the visitors pane");
+        }
+        if self.sending.is_some() || templates.is_empty() {
+            return Err("no template to change to now");
+        }
+        let text = self.text();
+        let (index, before, marks) = match &self.fill {
+            Some(fill) if fill.filled == text => (
+                (fill.index + 1) % templates.len(),
+                fill.before.clone(),
+                fill.marks.clone(),
+            ),
+            None if !self.has_text() => (0, String::new(), Vec::new()),
+            _ => {
+                return Err(
+                    "the prompt was edited: Ctrl+T replaces only a template's own                             text (Ctrl+U undoes edits)",
+                );
+            }
+        };
+        self.refill(templates, index, before, marks, effects);
+        Ok(templates[index].name.clone())
+    }
+
+    fn refill(
+        &mut self,
+        templates: &[Template],
+        index: usize,
+        before: String,
+        marks: Vec<PathVisitors>,
+        effects: &mut Vec<Effect>,
+    ) {
+        let Some(template) = templates.get(index) else {
+            return;
+        };
+        let prompt = crate::insight::templates::fill(template, &marks);
+        let filled = if before.is_empty() {
+            prompt
+        } else {
+            format!("{before}\n\n{prompt}")
+        };
+        self.set_text(&filled);
+        self.edited(effects);
+        self.fill = Some(TemplateFill {
+            index,
+            name: template.name.clone(),
+            before,
+            filled,
+            marks,
+        });
+    }
+
     /// Forgets a draft that was sent; clears the text if it is the one shown.
     fn sent(&mut self, draft: &DraftKey, effects: &mut Vec<Effect>) {
         self.drafts.remove(draft);
@@ -200,6 +296,12 @@ impl App {
                     draft: self.composer.target.clone(),
                     text: self.composer.text(),
                 }))
+            }
+            Action::NextTemplate => {
+                match self.composer.next_template(&self.config.templates, effects) {
+                    Ok(name) => self.notify(NoticeKind::Info, format!("template: {name}")),
+                    Err(why) => self.notify(NoticeKind::Info, why),
+                }
             }
             Action::Help => self.overlay = Some(super::Overlay::Help(self.context())),
             Action::Quit => self.quit = true,
@@ -252,6 +354,10 @@ impl App {
             Submitted::Accepted(job) => {
                 self.record_call(Ok(()), CallClass::of_draft(&draft), None, now);
                 self.composer.sent(&draft, effects);
+                if draft == DraftKey::NewJob && self.composer.fill.take().is_some() {
+                    // The job names the marked pages now: marking starts over.
+                    self.visitors.marks.clear();
+                }
                 // A follow-up's job is known even when the answer does not name it.
                 let id = job.id.clone().or_else(|| match &draft {
                     DraftKey::FollowUp(id) => Some(id.clone()),

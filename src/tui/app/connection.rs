@@ -253,6 +253,7 @@ impl RowsChange {
             | Msg::Tick
             | Msg::Detail { .. }
             | Msg::Visitors { .. }
+            | Msg::Insight(_)
             | Msg::ExportProgress { .. }
             | Msg::ExportDone(_)
             | Msg::Budget(_)

@@ -81,6 +81,11 @@ impl App {
             | Action::Export
             | Action::MoreRows
             | Action::FewerRows
+            | Action::Mark
+            | Action::ToggleChart
+            | Action::Compare
+            | Action::WholeRange
+            | Action::NextTemplate
             | Action::NextField
             | Action::PrevField
             | Action::ChoiceLeft

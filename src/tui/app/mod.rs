@@ -3,14 +3,17 @@
 //! the clock is passed in, so every behaviour is testable without a terminal or network.
 
 mod composer;
+mod confirm;
 mod connection;
 mod cursor;
 mod forms;
+mod insight;
 mod job_list;
 mod jobs;
 mod keys;
 mod mouse;
 mod options;
+mod overlay;
 pub(crate) mod poll;
 mod rate;
 mod search;
@@ -27,7 +30,8 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use crossterm::event::{Event, KeyEvent};
 
-pub use composer::Composer;
+pub use composer::{Composer, TemplateFill};
+pub use confirm::{Ask, Question};
 use connection::RowsChange;
 pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
@@ -35,13 +39,15 @@ pub use job_list::{JobList, JobRow, JobSort};
 pub use jobs::{JobDetail, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use options::{AlertCommand, ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
+pub use overlay::{Notice, NoticeKind, Overlay};
 pub use rate::{CallClass, RatePauses};
 pub use search::{DetailSearch, Found};
 pub use track::unsure_submission;
 use viewport::scrolled;
 pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{
-    BarScale, DateRange, PAGE_SIZES, PageLoad, Shown, VisitorsTable, export_end_text, stopped_text,
+    BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
+    TrendLoad, TrendPlan, VisitorsTable, WholeLoad, export_end_text, stopped_text,
 };
 
 use super::keymap::{Action, KeyContext, Keymap};
@@ -53,31 +59,6 @@ pub enum Pane {
     Jobs,
     Composer,
     Visitors,
-}
-
-/// A window on top of the panes that takes the keys while open.
-#[derive(Debug)]
-pub enum Overlay {
-    Help(KeyContext),
-    Detail(JobDetail),
-    Track(Box<TrackForm>),
-    Filter(Box<FilterForm>),
-    Export(Box<ExportForm>),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoticeKind {
-    Info,
-    Done,
-    Warning,
-    Error,
-}
-
-/// The one-line message above the status bar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    pub kind: NoticeKind,
-    pub text: String,
 }
 
 /// All the console's state.
@@ -222,7 +203,10 @@ impl App {
                 }
                 self.dirty = true;
             }
-            Msg::Visitors { generation, result } => self.on_visitors(generation, result, now),
+            Msg::Visitors { generation, result } => {
+                self.on_visitors(generation, result, now, &mut effects);
+            }
+            Msg::Insight(msg) => self.on_insight(msg, now, &mut effects),
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;
@@ -289,6 +273,7 @@ impl App {
             Some(Overlay::Help(_)) => KeyContext::Help,
             Some(Overlay::Detail(_)) => KeyContext::Detail,
             Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
+            Some(Overlay::Confirm(_)) => KeyContext::Confirm,
             None => match self.focus {
                 Pane::Jobs => KeyContext::Jobs,
                 Pane::Composer => KeyContext::Composer,
@@ -303,6 +288,10 @@ impl App {
             Event::Paste(text) => self.on_paste(&text, effects),
             Event::Resize(width, height) => {
                 self.size = Some((width, height));
+                if self.focus == Pane::Visitors && self.loaded {
+                    // A taller screen may show the chart by default now.
+                    self.want_trend(now, effects);
+                }
                 // Text wraps anew: where it ends is known again after the next frame.
                 self.viewport.detail = None;
                 self.viewport.help = None;
@@ -349,6 +338,8 @@ impl App {
                 }
             }
             (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
+            (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
+            (KeyContext::Confirm, None) => return,
             (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
             (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
             (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
@@ -430,6 +421,10 @@ impl App {
         let statuses = self.jobs.statuses();
         self.poll.refresh_all(&statuses, now.mono);
         if self.focus == Pane::Visitors {
+            self.refresh_trend(effects);
+            if self.visitors.previous.is_on() {
+                self.visitors.previous = PreviousLoad::NeedsDates;
+            }
             self.fetch_visitors(now, effects);
         }
         effects.push(Effect::Io(Io::RefreshBudget));

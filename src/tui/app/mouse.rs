@@ -67,7 +67,12 @@ impl App {
                 true
             }
             Pane::Visitors => {
-                self.visitors.selected = at;
+                self.keep_filter();
+                match self.visitors.whole.held_mut() {
+                    // The whole range held: `at` is a position among the rows shown.
+                    Some(held) => held.arrangement.place_cursor(&held.rows, at),
+                    None => self.visitors.selected = at,
+                }
                 true
             }
             Pane::Composer => false,

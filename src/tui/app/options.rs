@@ -20,6 +20,10 @@ pub struct ConsoleOptions {
     pub hourly_limit: u32,
     /// Seeds the jitter of backoffs.
     pub seed: u64,
+    /// The prompts `n` in the visitors pane builds from marked pages (Ctrl+T cycles).
+    pub templates: Vec<crate::config::Template>,
+    /// Rows up to which `w` holds a whole range (above: the service's pages).
+    pub whole_max_rows: usize,
     /// The jobs list's columns, in order (`columns` in the profile).
     pub columns: Vec<JobColumn>,
     /// Clicks and the wheel are read (`mouse = false` or `--no-mouse` turn it off).

@@ -37,6 +37,9 @@ impl App {
         let Some(typed) = FilterKey::of(key) else {
             return false;
         };
+        if self.overlay.is_none() && self.focus == Pane::Visitors && self.filter_typing() {
+            return self.edit_visitors_filter(typed);
+        }
         match &mut self.overlay {
             None if self.focus == Pane::Jobs && self.jobs.view().typing() => {
                 self.jobs.edit_filter(typed) != FilterEdit::Ignored
@@ -59,6 +62,9 @@ impl App {
     pub(super) fn keep_filter(&mut self) {
         if self.jobs.view().typing() {
             self.jobs.edit_filter(FilterKey::Enter);
+        }
+        if self.filter_typing() {
+            self.edit_visitors_filter(FilterKey::Enter);
         }
     }
 

@@ -14,6 +14,8 @@ use super::Pane;
 pub struct Viewport {
     /// Rows of the jobs list on screen as last drawn (0 before the first frame).
     pub jobs_rows: usize,
+    /// Rows of the visitors table on screen as last drawn.
+    pub visitors_rows: usize,
     /// The detail overlay as last drawn; `None` when the text changed since.
     pub detail: Option<TextExtent>,
     /// The help overlay as last drawn; `None` when it was opened since.

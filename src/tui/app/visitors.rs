@@ -5,18 +5,31 @@ use std::path::PathBuf;
 
 use chrono::NaiveDate;
 
-use super::{App, CallClass, ExportForm, FilterForm, NoticeKind, Overlay};
+use super::{App, CallClass, ExportForm, FilterForm, Overlay};
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect, ExportEnd, Io};
 
+mod chart;
+mod compare;
 mod export;
+mod holding;
 mod load;
+mod marks;
+mod outcome;
+use outcome::PaneOutcome;
 mod range;
+mod trend;
+mod whole;
 
+pub use chart::CHART_MIN_HEIGHT;
+pub use compare::PreviousLoad;
 pub use export::{export_end_text, stopped_text};
 pub use load::{PageLoad, Shown};
+pub use marks::Marks;
 pub use range::DateRange;
+pub use trend::{TrendLoad, TrendPlan};
+pub use whole::{Held, WholeLoad};
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -50,6 +63,23 @@ pub struct VisitorsTable {
     /// by total descending), learned from the range's first page; until then the range's
     /// total. The same on every page and scroll position.
     top: Option<TopRow>,
+    /// Pages marked for a job (Space), with the numbers they were marked with.
+    pub marks: Marks,
+    /// Whether the chart is shown, once `c` said; until then the terminal's size decides.
+    pub chart: Option<bool>,
+    /// The chart's trend.
+    pub trend: TrendLoad,
+    trend_requests: u64,
+    /// The period before, while comparing.
+    pub previous: PreviousLoad,
+    previous_requests: u64,
+    /// Every row of the range, from `w` on.
+    pub whole: WholeLoad,
+    whole_requests: u64,
+    /// The range of the whole-range fetch out.
+    whole_query: Option<VisitorsQuery>,
+    /// The sort last chosen for a held range, kept for the next one.
+    sort_choice: Option<(crate::insight::SortKey, crate::listing::Direction)>,
 }
 
 /// The largest row of a range, and which range.
@@ -91,6 +121,16 @@ impl Default for VisitorsTable {
             export_end: None,
             export_form: None,
             top: None,
+            marks: Marks::default(),
+            chart: None,
+            trend: TrendLoad::Idle,
+            trend_requests: 0,
+            previous: PreviousLoad::Off,
+            previous_requests: 0,
+            whole: WholeLoad::Off,
+            whole_requests: 0,
+            whole_query: None,
+            sort_choice: None,
         }
     }
 }
@@ -223,9 +263,30 @@ impl VisitorsTable {
                 let form = ExportForm::new(&self.query(today));
                 return PaneOutcome::Open(Overlay::Export(Box::new(form)));
             }
+            Action::Mark => return self.mark_selected(),
+            Action::NewJob => return PaneOutcome::NewJob,
+            Action::ToggleChart => return PaneOutcome::Chart,
+            Action::Compare => return PaneOutcome::Compare,
+            Action::WholeRange => return PaneOutcome::Whole,
+            Action::Close => return PaneOutcome::Stop,
             _ => {}
         }
         PaneOutcome::Done
+    }
+
+    /// Space: marks or unmarks the row under the cursor.
+    fn mark_selected(&mut self) -> PaneOutcome {
+        let Some(Shown { page, .. }) = self.load.shown() else {
+            return PaneOutcome::Notice("no page to mark yet");
+        };
+        let Some(row) = page.visitors.get(self.selected) else {
+            return PaneOutcome::Notice("no page to mark in this range");
+        };
+        let marked = self.marks.toggle(row);
+        PaneOutcome::Marked {
+            path: crate::text::sanitize(&row.path),
+            marked,
+        }
     }
 
     #[cfg(test)]
@@ -258,23 +319,6 @@ impl VisitorsTable {
     }
 }
 
-/// What a key in the visitors pane asks of the app, beyond what it changed in the pane.
-#[derive(Debug)]
-enum PaneOutcome {
-    /// Handled in the pane (or not a key of the pane).
-    Done,
-    /// The page to show changed: fetch it.
-    Fetch,
-    /// Nothing to do, and the notice line says why.
-    Notice(&'static str),
-    /// A new range or page size, saved and fetched.
-    SetFilter(DateRange, u32),
-    /// A form to open over the pane.
-    Open(Overlay),
-    /// The running export was cancelled.
-    ExportCancelled,
-}
-
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
@@ -300,31 +344,17 @@ impl App {
         generation: u64,
         result: Result<VisitorsPage, ApiError>,
         now: Clock,
+        effects: &mut Vec<Effect>,
     ) {
         self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
         self.dirty = true;
         self.visitors
             .answer(generation, result.map_err(|err| err.to_string()));
-    }
-
-    /// Routes a key of the visitors pane: the pane changes itself, the app does what is
-    /// shared (requests under the rate pauses, notices, overlays, settings).
-    pub(super) fn on_visitors_action(
-        &mut self,
-        action: Action,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        match self.visitors.on_action(action, now.wall.date_naive()) {
-            PaneOutcome::Done => {}
-            PaneOutcome::Fetch => self.fetch_visitors(now, effects),
-            PaneOutcome::Notice(text) => self.notify(NoticeKind::Info, text),
-            PaneOutcome::SetFilter(range, limit) => self.set_filter(range, limit, now, effects),
-            PaneOutcome::Open(overlay) => self.overlay = Some(overlay),
-            PaneOutcome::ExportCancelled => {
-                effects.push(Effect::Io(Io::CancelExport));
-                self.notify(NoticeKind::Info, "export cancelled; nothing was written");
-            }
+        // The chart and the period before follow the page, so they never take the
+        // analytics requests the page itself needs.
+        if matches!(self.visitors.load(), PageLoad::Shown(_)) {
+            self.want_trend(now, effects);
+            self.want_previous(now, effects);
         }
     }
 
@@ -337,6 +367,10 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
+        if range != self.visitors.range {
+            // The rows held are of the old dates.
+            self.stop_whole(effects);
+        }
         let table = &mut self.visitors;
         if range == table.range {
             table.offset -= table.offset % u64::from(limit.max(1));

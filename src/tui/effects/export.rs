@@ -51,6 +51,11 @@ async fn export(s: &Services, tx: &UnboundedSender<Msg>, job: Job) -> ExportEnd 
             });
         })
         .await;
+    // Every request counts against the hour's analytics budget, the failed one too.
+    let requests = u32::try_from(pages).unwrap_or(u32::MAX) + u32::from(fetched.is_err());
+    for msg in s.counted(requests).await {
+        let _ = tx.send(msg);
+    }
     match fetched {
         Ok(all) => {
             let rows = all.visitors.len() as u64;

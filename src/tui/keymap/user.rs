@@ -169,7 +169,7 @@ impl Keymap {
             KeyContext::Jobs | KeyContext::Visitors | KeyContext::Detail | KeyContext::Help => {
                 &self.global
             }
-            KeyContext::Composer | KeyContext::Form => &self.typing_global,
+            KeyContext::Composer | KeyContext::Form | KeyContext::Confirm => &self.typing_global,
         }
     }
 

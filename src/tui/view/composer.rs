@@ -43,7 +43,19 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         (crate::text::sanitize(error), theme.error())
     } else {
         let keys = Hints::new(app.keymap(), KeyContext::Composer);
+        let template = match (&composer.target, &composer.fill) {
+            (DraftKey::NewJob, Some(fill)) => Some(join([
+                Some(format!(
+                    "template \"{}\"",
+                    crate::text::sanitize(&fill.name)
+                )),
+                keys.one(Action::NextTemplate, "next template"),
+            ])),
+            (DraftKey::NewJob, None) => keys.one(Action::NextTemplate, "template"),
+            (DraftKey::FollowUp(_), _) => None,
+        };
         let hint = join([
+            template,
             keys.one(Action::Send, "send"),
             keys.one(Action::LeaveComposer, "leave (the draft stays)"),
             keys.one(Action::Editor, "$EDITOR"),

@@ -60,6 +60,7 @@ pub fn draw(
         KeyContext::Detail => "Job detail",
         KeyContext::Form => "Form",
         KeyContext::Help => "Help",
+        KeyContext::Confirm => "Question",
     };
     let keymap = app.keymap();
     let own: Vec<&Bound> = keymap.bindings(context).iter().collect();

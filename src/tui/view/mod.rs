@@ -4,6 +4,7 @@
 //! is sanitized first.
 
 mod composer;
+mod confirm;
 mod detail;
 mod forms;
 mod help;
@@ -85,6 +86,7 @@ impl ViewMemory {
     pub fn viewport(&self) -> Viewport {
         Viewport {
             jobs_rows: self.jobs.visible(),
+            visitors_rows: self.visitors.visible(),
             detail: self.detail,
             help: self.help,
             found: self.found,
@@ -142,6 +144,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
         Some(Overlay::Track(form)) => forms::track(frame, body, form, app.keymap(), cx),
         Some(Overlay::Filter(form)) => forms::filter(frame, body, form, app.keymap(), cx),
         Some(Overlay::Export(form)) => forms::export(frame, body, form, app.keymap(), cx),
+        Some(Overlay::Confirm(question)) => confirm::draw(frame, body, question, cx),
     }
 }
 

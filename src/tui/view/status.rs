@@ -176,6 +176,16 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         rank: 4,
         span: Span::raw(next_poll_text(app, cx)),
     });
+    let analytics = &app.budget.analytics;
+    // Analytics left matter most where they are spent: kept longest in the visitors pane.
+    parts.push(Part {
+        rank: if app.focus == Pane::Visitors { 5 } else { 3 },
+        span: Span::raw(format!(
+            "analytics {}/{}",
+            analytics.left(),
+            analytics.limit
+        )),
+    });
     if !app.config.read_only {
         let (create, message) = app.budget_left();
         let limit = app.config.hourly_limit;

@@ -17,6 +17,7 @@ use crate::tui::app::{ConsoleOptions, NotifyMode, Prefs};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
 mod composer;
+mod insight;
 mod themes;
 mod visitors;
 
@@ -144,6 +145,8 @@ impl Scene {
             poll_interval: Duration::from_secs(3),
             hourly_limit: 100,
             seed: 7,
+            templates: crate::insight::templates::all(&[]),
+            whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
             columns: crate::tui::app::JobColumn::DEFAULT.to_vec(),
             mouse: true,
             prefs,
@@ -165,6 +168,7 @@ impl Scene {
             budget: Budget {
                 create_used: 13,
                 message_used: 4,
+                ..Budget::default()
             },
         })));
         scene.send(Msg::JobFetched {

@@ -8,7 +8,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 mod cells;
+mod chart;
+mod compare;
 mod export_line;
+mod held;
+mod whole;
 
 use super::table::{self, Column, Look, TableState};
 use super::{ViewContext, thousands};
@@ -27,18 +31,36 @@ pub fn draw(
 ) {
     let table = &app.visitors;
     let export = export_lines(app, area.width, cx);
-    let [strip, rows_area, export_area, footer] = Layout::vertical([
-        Constraint::Length(2),
+    let now = table.load().shown().map(|s| s.page.totals);
+    let compare = compare::lines(now, &table.previous, area.width, cx);
+    let strip_height = 2 + u16::try_from(compare.len()).unwrap_or(0);
+    let chart_height = if app.chart_shown() {
+        chart::height(area.height)
+    } else {
+        0
+    };
+    let [strip, chart_area, rows_area, export_area, footer] = Layout::vertical([
+        Constraint::Length(strip_height),
+        Constraint::Length(chart_height),
         Constraint::Min(3),
         Constraint::Length(u16::try_from(export.len()).unwrap_or(0)),
         Constraint::Length(1),
     ])
     .areas(area);
+    if chart_height > 0 {
+        chart::draw(
+            frame,
+            chart_area,
+            &table.trend,
+            table.load().is_fetching(),
+            cx,
+        );
+    }
     let query = table.load().shown().map_or_else(
         || table.query(cx.wall.date_naive()),
         |shown| shown.query.clone(),
     );
-    draw_strip(frame, strip, app, &query, cx);
+    draw_strip(frame, strip, app, &query, compare, cx);
     draw_rows(frame, rows_area, app, cx, state);
     frame.render_widget(Paragraph::new(export), export_area);
     draw_footer(frame, footer, app, &query, cx);
@@ -93,6 +115,7 @@ fn draw_strip(
     area: Rect,
     app: &App,
     query: &VisitorsQuery,
+    compare: Vec<Line<'static>>,
     cx: &ViewContext,
 ) {
     let theme = cx.theme;
@@ -129,7 +152,9 @@ fn draw_strip(
         ),
         None => Line::from(Span::styled(" no data yet", theme.dim())),
     };
-    frame.render_widget(Paragraph::new(vec![range, totals]), area);
+    let mut lines = vec![range, totals];
+    lines.extend(compare);
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 fn totals_line(t: VisitorTotals, compact: bool, hint: bool, cx: &ViewContext) -> Line<'static> {
@@ -170,6 +195,10 @@ fn draw_rows(
 ) {
     let theme = cx.theme;
     let table = &app.visitors;
+    if let Some(held) = table.whole.held() {
+        held::draw(frame, area, app, held, cx, state);
+        return;
+    }
     let block = Block::default().borders(Borders::TOP);
     let Some(Shown { page, .. }) = table.load().shown() else {
         let text = match table.load() {
@@ -230,8 +259,20 @@ fn draw_rows(
         state,
         |i| {
             let row = &page.visitors[i];
+            let mark = if table.marks.contains(&row.path) {
+                Span::styled("● ", theme.accent())
+            } else if table.marks.is_empty() {
+                Span::raw("")
+            } else {
+                Span::raw("  ")
+            };
+            let path = if table.marks.is_empty() {
+                path_cell(&row.path, path_width)
+            } else {
+                path_cell(&row.path, path_width.saturating_sub(2))
+            };
             vec![
-                Line::from(path_cell(&row.path, path_width)),
+                Line::from(vec![mark, Span::raw(path)]),
                 Line::from(n(row.human)),
                 Line::from(n(row.ai)),
                 Line::from(n(row.total)),
@@ -242,7 +283,9 @@ fn draw_rows(
 }
 
 /// The footer's key hints, longest first, with the keys in force.
-fn footer_hints(keys: super::hints::Hints<'_>) -> [String; 4] {
+/// The footer's key hints, longest first, with the keys in force: those of the whole
+/// range held (sort, filter) or of the service's pages.
+fn footer_hints(keys: super::hints::Hints<'_>, held: bool) -> Vec<String> {
     use crate::tui::keymap::Action;
     let join = |pieces: Vec<Option<String>>| {
         let text = super::hints::join(pieces);
@@ -252,24 +295,53 @@ fn footer_hints(keys: super::hints::Hints<'_>) -> [String; 4] {
             format!(" · {text}")
         }
     };
+    let mark = || keys.one(Action::Mark, "mark");
+    let help = || keys.one(Action::Help, "keys");
+    if held {
+        let sort = || keys.one(Action::SortNext, "sort");
+        let filter = || keys.one(Action::Search, "filter");
+        let pages = || keys.one(Action::WholeRange, "pages");
+        return vec![
+            join(vec![
+                sort(),
+                keys.one(Action::SortReverse, "reverse"),
+                filter(),
+                mark(),
+                pages(),
+            ]),
+            join(vec![sort(), filter(), pages()]),
+            join(vec![help()]),
+            String::new(),
+        ];
+    }
     let page = || keys.pair(Action::NextPage, Action::PrevPage, "page");
-    let pages = || {
-        keys.pair(Action::NextPage, Action::PrevPage, "")
-            .map(|p| p.trim_end().to_owned())
-    };
-    let size = || keys.pair(Action::MoreRows, Action::FewerRows, "size");
-    let sizes = || {
-        keys.pair(Action::MoreRows, Action::FewerRows, "")
-            .map(|p| p.trim_end().to_owned())
-    };
-    let dates = || keys.one(Action::Filter, "dates");
-    let export = || keys.one(Action::Export, "export");
-    [
-        join(vec![page(), dates(), size(), export()]),
-        join(vec![pages(), dates(), sizes(), export()]),
-        join(vec![dates(), export()]),
+    let chart = || keys.one(Action::ToggleChart, "chart");
+    let compare = || keys.one(Action::Compare, "compare");
+    let whole = || keys.one(Action::WholeRange, "whole");
+    vec![
+        join(vec![
+            page(),
+            mark(),
+            chart(),
+            compare(),
+            whole(),
+            keys.one(Action::Filter, "dates"),
+            keys.one(Action::Export, "export"),
+        ]),
+        join(vec![page(), mark(), chart(), compare(), whole()]),
+        join(vec![mark(), chart(), compare()]),
+        join(vec![help()]),
         String::new(),
     ]
+}
+
+/// `3 marked (n: job)`, with the key that makes the job in force.
+fn marked_text(count: usize, app: &App) -> String {
+    let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
+    match keys.key(crate::tui::keymap::Action::NewJob) {
+        Some(key) => format!(" · {count} marked ({key}: job)"),
+        None => format!(" · {count} marked"),
+    }
 }
 
 fn draw_footer(
@@ -282,13 +354,32 @@ fn draw_footer(
     let theme = cx.theme;
     let table = &app.visitors;
     let mut spans = vec![Span::raw(" ")];
-    if let Some(shown) = table.load().shown() {
-        spans.push(Span::styled(shown.page.position(query), theme.bold()));
+    let held = table.whole.held();
+    match (held, table.load().shown()) {
+        (Some(held), _) => spans.push(Span::styled(
+            format!(
+                "whole range · {} of {} rows",
+                thousands(held.arrangement.len() as u64),
+                thousands(held.rows.len() as u64)
+            ),
+            theme.bold(),
+        )),
+        (None, Some(shown)) => {
+            spans.push(Span::styled(shown.page.position(query), theme.bold()));
+            spans.push(Span::styled(
+                format!(" · {} per page", table.limit),
+                theme.dim(),
+            ));
+        }
+        (None, None) => {}
     }
-    spans.push(Span::styled(
-        format!(" · {} per page", table.limit),
-        theme.dim(),
-    ));
+    if !table.marks.is_empty() {
+        spans.push(Span::styled(
+            marked_text(table.marks.len(), app),
+            theme.accent(),
+        ));
+    }
+    spans.extend(whole::state_span(&table.whole, theme));
     if table.load().is_fetching() {
         spans.push(Span::styled(" · loading…", theme.warning()));
     }
@@ -299,7 +390,7 @@ fn draw_footer(
         ));
     }
     let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
-    let hints = footer_hints(keys);
+    let hints = footer_hints(keys, held.is_some());
     let candidates = hints
         .iter()
         .map(|hint| {

@@ -3,12 +3,14 @@
 
 mod composer;
 mod connection;
+mod insight;
 mod keys;
 mod lists;
 mod mouse;
 mod prefs;
 mod track;
 mod visitors;
+mod whole;
 
 use std::time::{Duration, Instant};
 
@@ -37,6 +39,8 @@ pub(super) fn config() -> ConsoleOptions {
         poll_interval: Duration::from_secs(3),
         hourly_limit: 100,
         seed: 7,
+        templates: crate::insight::templates::all(&[]),
+        whole_max_rows: crate::insight::whole::DEFAULT_MAX_ROWS,
         columns: JobColumn::DEFAULT.to_vec(),
         mouse: true,
         prefs: Prefs::default(),
@@ -141,6 +145,33 @@ impl Harness {
             });
         }
     }
+}
+
+pub(super) fn visit_row(path: &str, human: u64, ai: u64, total: u64) -> PathVisitors {
+    PathVisitors {
+        path: path.into(),
+        human,
+        ai,
+        total,
+    }
+}
+
+/// The visitors pane with `page` shown as its first page.
+pub(super) fn visitors_showing(page: VisitorsPage) -> Harness {
+    let mut h = Harness::new(vec![]);
+    let effects = h.key(KeyCode::Char('3'));
+    let generation = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Io(Io::FetchVisitors { generation, .. }) => Some(*generation),
+            _ => None,
+        })
+        .expect("the first page is fetched");
+    h.send(Msg::Visitors {
+        generation,
+        result: Ok(page),
+    });
+    h
 }
 
 pub(super) fn fetches(effects: &[Effect]) -> Vec<String> {

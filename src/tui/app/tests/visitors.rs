@@ -33,7 +33,7 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
         generation: g1,
         result: Ok(page("/one", true)),
     });
-    let next = h.key(KeyCode::Char('n'));
+    let next = h.key(KeyCode::Char(']'));
     let Some(Effect::Io(Io::FetchVisitors {
         generation: g2,
         query,
@@ -42,7 +42,7 @@ fn replies_for_a_page_no_longer_wanted_are_dropped() {
         panic!("{next:?}")
     };
     assert_eq!(query.offset, Some(50));
-    let back = h.key(KeyCode::Char('p'));
+    let back = h.key(KeyCode::Char('['));
     let Some(Effect::Io(Io::FetchVisitors {
         generation: g3,
         query,
@@ -357,7 +357,7 @@ fn a_full_bar_means_the_same_on_every_page() {
         result: Ok(rows(&[1_179, 700, 65])),
     });
     assert_eq!(h.app.visitors.bar_scale(), Some(BarScale::TopRow(1_179)));
-    let next = h.key(KeyCode::Char('n'));
+    let next = h.key(KeyCode::Char(']'));
     h.send(Msg::Visitors {
         generation: generation(&next),
         result: Ok(rows(&[65, 4])),

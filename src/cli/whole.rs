@@ -1,0 +1,182 @@
+//! `docdeck visitors --compare`, `--sort` and `--filter`: the whole range (and, with
+//! `--compare`, the period before it) fetched up to `--max-rows`, then compared, sorted
+//! and filtered with the shared rules of `crate::insight`.
+
+use std::io::IsTerminal as _;
+use std::process::ExitCode;
+
+use chrono::{DateTime, Utc};
+
+use super::budget::{Analytics, Need};
+use super::output::{Format, emit_data};
+use super::range::require_range;
+use super::setup::Setup;
+use super::visitors::VisitorsArgs;
+use super::whole_output::{Report, render};
+use super::{CliError, Outcome};
+use crate::api::{Client, VisitorsPage, VisitorsQuery};
+use crate::insight::buckets::{param, previous_period, shown};
+use crate::insight::order::{Sort, SortKey, order};
+use crate::insight::whole::{DEFAULT_MAX_ROWS, MOST_MAX_ROWS, Step, Whole, WholeRange};
+use crate::insight::{Cancel, compare};
+use crate::listing::Pattern;
+
+/// Whether `args` ask for the whole range.
+pub(super) fn wanted(args: &VisitorsArgs) -> bool {
+    args.compare || args.sort.is_some() || args.filter.is_some()
+}
+
+/// The flags that asked for it, for messages: `--sort and --filter`.
+fn asked(args: &VisitorsArgs) -> String {
+    let flags = [
+        ("--compare", args.compare),
+        ("--sort", args.sort.is_some()),
+        ("--filter", args.filter.is_some()),
+    ];
+    let names: Vec<&str> = flags.iter().filter(|f| f.1).map(|f| f.0).collect();
+    names.join(" and ")
+}
+
+pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
+    let what = asked(args);
+    let (from, to) = require_range(&what, args.from, args.to)?;
+    let sort = args.sort.unwrap_or(Sort::new(SortKey::Total));
+    if sort.key == SortKey::Change && !args.compare {
+        return Err(CliError::usage(
+            "--sort change orders by the change from the period before: add --compare",
+        ));
+    }
+    if let Some(max_rows) = args.max_rows
+        && !(1..=MOST_MAX_ROWS).contains(&max_rows)
+    {
+        return Err(CliError::usage(format!(
+            "--max-rows {max_rows} is out of range: give 1 to {MOST_MAX_ROWS} (the default is {DEFAULT_MAX_ROWS})"
+        )));
+    }
+    let mut ranges = vec![(from, to)];
+    if args.compare {
+        ranges.push(previous_period(from, to).ok_or_else(|| {
+            CliError::usage(
+                "the period before this range starts before any date: use a later --from",
+            )
+        })?);
+    }
+    let ctx = Setup::load(&args.client)?;
+    let max_rows = args
+        .max_rows
+        .or(ctx.settings.visitors_max_rows)
+        .unwrap_or(DEFAULT_MAX_ROWS);
+    let client = ctx.client()?;
+    let mut journal = ctx.journal()?;
+    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let pages = fetch(&client, &mut analytics, &what, &ranges, max_rows).await?;
+    let [now, before] = match pages.as_slice() {
+        [now] => [now, now],
+        [now, before] => [now, before],
+        _ => return Err(CliError::failed("no rows were fetched")),
+    };
+    let pattern = Pattern::new(args.filter.as_deref().unwrap_or_default());
+    let rows = compare::compare_rows(
+        &now.visitors,
+        if args.compare { &before.visitors } else { &[] },
+    );
+    let view = if args.compare {
+        order(&rows, &pattern, sort)
+    } else {
+        order(&now.visitors, &pattern, sort)
+    };
+    let report = Report {
+        totals: now.totals,
+        previous: args
+            .compare
+            .then(|| (shown(ranges[1].0), shown(ranges[1].1), before.totals)),
+        rows: view.iter().map(|&i| rows[i].clone()).collect(),
+        all_rows: rows.len(),
+        filter: args.filter.is_some().then_some(pattern),
+        sort,
+        range: (shown(from), shown(to)),
+    };
+    let format = Format::resolve(args.format);
+    emit_data(&render(&report, format)?, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every row of each range, counting each request and asking first as the budget's rule
+/// says: one request each to start, then, for the ranges with more, up to what is left
+/// of `max_rows`.
+async fn fetch(
+    client: &Client,
+    analytics: &mut Analytics<'_>,
+    what: &str,
+    ranges: &[(DateTime<Utc>, DateTime<Utc>)],
+    max_rows: usize,
+) -> Result<Vec<VisitorsPage>, CliError> {
+    let smaller = "use a shorter range or a lower --max-rows";
+    let first = u32::try_from(ranges.len()).unwrap_or(u32::MAX);
+    analytics.allow(what, Need::Exactly(first), smaller)?;
+    let mut fetches = Vec::new();
+    for (from, to) in ranges {
+        let query = VisitorsQuery {
+            date_from: Some(param(*from)),
+            date_to: Some(param(*to)),
+            ..VisitorsQuery::default()
+        };
+        let mut whole = WholeRange::new(&query, max_rows);
+        let step = whole.step(client).await;
+        analytics.record(1);
+        fetches.push((whole, step?));
+    }
+    let rest: u32 = fetches
+        .iter()
+        .filter(|(_, step)| *step == Step::More)
+        .map(|(whole, _)| whole.most_requests() - whole.requests())
+        .sum();
+    if rest > 0 {
+        analytics.allow(&format!("the rest of {what}"), Need::AtMost(rest), smaller)?;
+    }
+    let show_progress = std::io::stderr().is_terminal();
+    let mut pages = Vec::new();
+    for ((whole, step), range) in fetches.into_iter().zip(ranges) {
+        let outcome = match step {
+            Step::Done(outcome) => outcome,
+            Step::More => {
+                let fetched = whole
+                    .run(
+                        client,
+                        |p| {
+                            if show_progress {
+                                eprint!("\rfetched {} rows…", p.rows);
+                            }
+                        },
+                        &Cancel::new(),
+                    )
+                    .await;
+                if show_progress {
+                    eprint!("\r\x1b[K");
+                }
+                analytics.record(fetched.requests - 1);
+                fetched.outcome?
+            }
+        };
+        pages.push(held(outcome, range)?);
+    }
+    Ok(pages)
+}
+
+/// The rows of a whole range, or why there are none.
+fn held(
+    outcome: Whole,
+    (from, to): &(DateTime<Utc>, DateTime<Utc>),
+) -> Result<VisitorsPage, CliError> {
+    match outcome {
+        Whole::All(page) => Ok(page),
+        Whole::TooMany { max_rows, .. } => Err(CliError::failed(format!(
+            "the range from {} to {} has more than {} rows, the most held to sort, filter or compare (--max-rows, at most {}): use a shorter range, or page through it with --page",
+            shown(*from),
+            shown(*to),
+            crate::text::thousands(max_rows as u64),
+            crate::text::thousands(MOST_MAX_ROWS as u64),
+        ))),
+        Whole::Cancelled => Err(CliError::failed("the fetch was cancelled")),
+    }
+}

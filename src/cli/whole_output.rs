@@ -1,0 +1,243 @@
+//! How a whole range is printed: the JSON and CSV of the contract (`previous` beside the
+//! totals and each row with `--compare`, `matched` with `--filter`) and a table for
+//! people that stays readable at 80 columns.
+
+use std::io::IsTerminal as _;
+
+use serde::Serialize;
+
+use super::CliError;
+use super::output::Format;
+use super::table::{self, Column, Fit, thousands};
+use crate::api::VisitorTotals;
+use crate::export;
+use crate::insight::compare::{ComparedRow, Percent, ShareChange, TotalsComparison};
+use crate::insight::order::Sort;
+use crate::listing::Pattern;
+use crate::text::sanitize;
+
+/// A whole range, compared, sorted and filtered, ready to print.
+pub(super) struct Report {
+    /// The whole range's totals (a filter does not change them).
+    pub totals: VisitorTotals,
+    /// With `--compare`: the period before, as shown, and its totals.
+    pub previous: Option<(String, String, VisitorTotals)>,
+    /// The rows kept, in order (`previous` is `None` without `--compare` too).
+    pub rows: Vec<ComparedRow>,
+    /// Rows of the range before the filter.
+    pub all_rows: usize,
+    pub filter: Option<Pattern>,
+    pub sort: Sort,
+    pub range: (String, String),
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PageJson<'a> {
+    totals: VisitorTotals,
+    visitors: Vec<RowJson<'a>>,
+    has_more: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matched: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous: Option<PreviousJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct RowJson<'a> {
+    path: &'a str,
+    human: u64,
+    ai: u64,
+    total: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous: Option<VisitorTotals>,
+}
+
+#[derive(Serialize)]
+struct PreviousJson<'a> {
+    from: &'a str,
+    to: &'a str,
+    totals: VisitorTotals,
+}
+
+pub(super) fn render(report: &Report, format: Format) -> Result<String, CliError> {
+    let compared = report.previous.is_some();
+    match format {
+        Format::Json => {
+            let json = PageJson {
+                totals: report.totals,
+                visitors: report
+                    .rows
+                    .iter()
+                    .map(|row| RowJson {
+                        path: &row.path,
+                        human: row.now.human,
+                        ai: row.now.ai,
+                        total: row.now.total,
+                        previous: compared.then(|| row.previous_or_zero()),
+                    })
+                    .collect(),
+                has_more: false,
+                matched: report.filter.as_ref().map(|_| report.rows.len()),
+                previous: report
+                    .previous
+                    .as_ref()
+                    .map(|(from, to, totals)| PreviousJson {
+                        from,
+                        to,
+                        totals: *totals,
+                    }),
+            };
+            Ok(export::json_text(&json, std::io::stdout().is_terminal())? + "\n")
+        }
+        Format::Csv => {
+            let mut header = vec!["path", "human", "ai", "total"];
+            if compared {
+                header.extend(["previous_human", "previous_ai", "previous_total"]);
+            }
+            let rows = report.rows.iter().map(|row| {
+                let mut cells = vec![row.path.clone()];
+                let mut counts = vec![row.now];
+                if compared {
+                    counts.push(row.previous_or_zero());
+                }
+                for c in counts {
+                    cells.extend([c.human, c.ai, c.total].map(|n| n.to_string()));
+                }
+                cells
+            });
+            Ok(export::csv_text(Some(&header), rows)?)
+        }
+        Format::Table => Ok(whole_table(report, table::target_width())),
+    }
+}
+
+/// `+1,234` or `-56`.
+fn signed(n: i64) -> String {
+    let sign = if n < 0 { "-" } else { "+" };
+    format!("{sign}{}", thousands(n.unsigned_abs()))
+}
+
+fn percent(p: Percent) -> String {
+    match p {
+        Percent::Changed(value) => format!("{value:+.1}%"),
+        Percent::NoPrevious => "new".to_owned(),
+    }
+}
+
+fn counts_text(t: VisitorTotals) -> String {
+    format!(
+        "human {}, ai {}, total {} (ai share {:.1}%)",
+        thousands(t.human),
+        thousands(t.ai),
+        thousands(t.total),
+        t.ai_share()
+    )
+}
+
+/// The lines above the table: the totals, and with `--compare` those before and the change.
+fn heading(report: &Report, width: Option<usize>) -> String {
+    let (from, to) = &report.range;
+    let mut out = table::wrap(
+        &format!(
+            "unique visitors, from {from} to {to} (exclusive): {}",
+            counts_text(report.totals)
+        ),
+        width,
+    );
+    if let Some((before_from, before_to, before)) = &report.previous {
+        out += &table::wrap(
+            &format!(
+                "the period before, from {before_from} to {before_to}: {}",
+                counts_text(*before)
+            ),
+            width,
+        );
+        let c = TotalsComparison::new(report.totals, *before);
+        let delta = |name: &str, d: crate::insight::compare::Delta| {
+            format!("{name} {} ({})", signed(d.absolute()), percent(d.percent()))
+        };
+        let share = match c.ai_share_change() {
+            ShareChange::Points(points) => format!("ai share {points:+.1} points"),
+            ShareChange::NoPrevious => "ai share: no visitors before".to_owned(),
+        };
+        out += &table::wrap(
+            &format!(
+                "change: {}, {}, {}, {share}",
+                delta("human", c.human),
+                delta("ai", c.ai),
+                delta("total", c.total)
+            ),
+            width,
+        );
+    }
+    out
+}
+
+/// A page's columns, then each path's total before and its change.
+const COLUMNS: [Column; 6] = {
+    let page = super::visitors::COLUMNS;
+    [
+        page[0],
+        page[1],
+        page[2],
+        page[3],
+        Column::new("BEFORE", Fit::Number),
+        Column::new("CHANGE", Fit::Number),
+    ]
+};
+
+fn whole_table(report: &Report, width: Option<usize>) -> String {
+    let compared = report.previous.is_some();
+    let columns = if compared {
+        &COLUMNS[..]
+    } else {
+        &COLUMNS[..4]
+    };
+    let rows: Vec<Vec<String>> = report
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![
+                sanitize(&row.path),
+                thousands(row.now.human),
+                thousands(row.now.ai),
+                thousands(row.now.total),
+            ];
+            if compared {
+                let change = row.total_change();
+                cells.push(
+                    row.previous
+                        .map_or_else(|| "-".to_owned(), |p| thousands(p.total)),
+                );
+                cells.push(match change.percent() {
+                    Percent::NoPrevious => "new".to_owned(),
+                    p => format!("{} ({})", signed(change.absolute()), percent(p)),
+                });
+            }
+            cells
+        })
+        .collect();
+    let mut out = heading(report, width);
+    if !rows.is_empty() {
+        out += &table::render(columns, &rows, width);
+    }
+    let all = thousands(report.all_rows as u64);
+    let footer = match &report.filter {
+        Some(pattern) => format!(
+            "{} of {all} rows match {:?} (the totals above are the whole range's)",
+            thousands(report.rows.len() as u64),
+            sanitize(pattern.as_typed())
+        ),
+        None => format!("all {all} rows of the range"),
+    };
+    let changes = if compared {
+        "; BEFORE and CHANGE are each path's total visitors"
+    } else {
+        ""
+    };
+    out + &table::wrap(
+        &format!("{footer}, sorted by {}{changes}", report.sort),
+        width,
+    )
+}

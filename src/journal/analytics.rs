@@ -1,0 +1,243 @@
+//! Analytics in the journal: the requests counted against the hourly analytics budget,
+//! and the trend cache (each bucket's totals, kept once its numbers cannot change).
+//!
+//! The budget: the hosted service allows 100 analytics requests an hour per
+//! organization, shared by every analytics endpoint. The journal counts this machine's
+//! requests per service and project (it cannot see other machines or projects), as it
+//! counts create and message. [`AnalyticsBudget::decide`] is the one rule both faces
+//! follow: work of more than [`ASK_ABOVE`] requests says how many and asks first; work
+//! that would go over what is left is refused, saying when enough requests free up. A
+//! 429 still pauses every analytics call (the console's `CallClass::Analytics`).
+//!
+//! The trend cache: a bucket that ended more than [`TREND_SETTLING`] (48 hours) ago is
+//! settled; its numbers, once read after it settled, are kept and not read again unless
+//! the user asks (`refresh`). Newer buckets are read every time.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use rusqlite::{OptionalExtension as _, params};
+
+use super::{Journal, JournalError, Scope};
+use crate::api::VisitorTotals;
+
+/// Analytics requests allowed per hour (the hosted service's documented limit).
+pub const ANALYTICS_HOURLY_LIMIT: u32 = 100;
+/// Work that needs more requests than this asks first.
+pub const ASK_ABOVE: u32 = 10;
+/// How long after its end a trend bucket can still change (views arrive late).
+pub const TREND_SETTLING: TimeDelta = TimeDelta::hours(48);
+
+const HOUR_MS: i64 = 3_600_000;
+
+/// A trend bucket's `[from, to)`.
+pub type BucketRange = (DateTime<Utc>, DateTime<Utc>);
+
+/// The analytics requests of the last hour, as counted here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalyticsBudget {
+    pub limit: u32,
+    /// When each request of the last hour was sent, oldest first.
+    sent: Vec<DateTime<Utc>>,
+}
+
+/// What the budget says about work that needs some requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Few enough to go ahead without asking.
+    Go,
+    /// More than [`ASK_ABOVE`]: say how many, and go on only if the user agrees.
+    Ask { needed: u32, left: u32 },
+    /// More than are left. `enough_at` is when enough will have freed up; `None` when
+    /// the work needs more than an hour's whole budget (it must be made smaller).
+    Refuse {
+        needed: u32,
+        left: u32,
+        enough_at: Option<DateTime<Utc>>,
+    },
+}
+
+impl AnalyticsBudget {
+    /// A budget with `sent` uses in the last hour (any order), for tests and faces that
+    /// keep their own count between journal reads.
+    #[must_use]
+    pub fn new(limit: u32, mut sent: Vec<DateTime<Utc>>) -> Self {
+        sent.sort_unstable();
+        Self { limit, sent }
+    }
+
+    /// Requests of the last hour.
+    #[must_use]
+    pub fn used(&self) -> u32 {
+        u32::try_from(self.sent.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Requests left this hour.
+    #[must_use]
+    pub fn left(&self) -> u32 {
+        self.limit.saturating_sub(self.used())
+    }
+
+    /// When `needed` requests will be left, if they are not now: as the oldest uses turn
+    /// an hour old. `None` when they are left now, or never will be (more than the limit).
+    #[must_use]
+    pub fn enough_at(&self, needed: u32) -> Option<DateTime<Utc>> {
+        let short = needed.checked_sub(self.left()).filter(|short| *short > 0)?;
+        if needed > self.limit {
+            return None;
+        }
+        // Uses beyond the limit (counted elsewhere too) must expire before any frees one.
+        let over = self.used().saturating_sub(self.limit);
+        let index = usize::try_from(over + short - 1).ok()?;
+        self.sent.get(index).map(|at| *at + TimeDelta::hours(1))
+    }
+
+    /// The rule both faces follow for work of `needed` requests.
+    #[must_use]
+    pub fn decide(&self, needed: u32) -> Decision {
+        let left = self.left();
+        if needed > left {
+            Decision::Refuse {
+                needed,
+                left,
+                enough_at: self.enough_at(needed),
+            }
+        } else if needed > ASK_ABOVE {
+            Decision::Ask { needed, left }
+        } else {
+            Decision::Go
+        }
+    }
+}
+
+impl Journal {
+    /// Counts `requests` analytics requests sent at `now`. Rows older than a day are
+    /// dropped on the way: only the last hour is ever read.
+    pub fn record_analytics(
+        &mut self,
+        scope: &Scope,
+        requests: u32,
+        now: DateTime<Utc>,
+    ) -> Result<(), JournalError> {
+        if requests == 0 {
+            return Ok(());
+        }
+        let at = now.timestamp_millis();
+        let tx = crate::sqlite::write_transaction(&mut self.conn)?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO analytics_requests (service, project, sent_ms) VALUES (?1, ?2, ?3)",
+            )?;
+            for _ in 0..requests {
+                insert.execute(params![scope.service, scope.project, at])?;
+            }
+        }
+        tx.execute(
+            "DELETE FROM analytics_requests WHERE service = ?1 AND project = ?2 AND sent_ms < ?3",
+            params![scope.service, scope.project, at - 24 * HOUR_MS],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The analytics requests of the hour before `now`, against `limit` (usually
+    /// [`ANALYTICS_HOURLY_LIMIT`]).
+    pub fn analytics_budget(
+        &self,
+        scope: &Scope,
+        limit: u32,
+        now: DateTime<Utc>,
+    ) -> Result<AnalyticsBudget, JournalError> {
+        let since = now.timestamp_millis() - HOUR_MS;
+        let mut statement = self.conn.prepare_cached(
+            "SELECT sent_ms FROM analytics_requests
+             WHERE service = ?1 AND project = ?2 AND sent_ms > ?3 ORDER BY sent_ms",
+        )?;
+        let sent = statement
+            .query_map(params![scope.service, scope.project, since], |row| {
+                row.get::<_, i64>(0)
+            })?
+            .map(|ms| ms.map(|ms| DateTime::from_timestamp_millis(ms).unwrap_or_default()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(AnalyticsBudget::new(limit, sent))
+    }
+
+    /// The kept totals of each `[from, to)` bucket, `None` where it must be read: not
+    /// kept, not settled at `now`, kept from a read made before it settled, or `refresh`.
+    pub fn trend_kept(
+        &self,
+        scope: &Scope,
+        buckets: &[BucketRange],
+        now: DateTime<Utc>,
+        refresh: bool,
+    ) -> Result<Vec<Option<VisitorTotals>>, JournalError> {
+        if refresh {
+            return Ok(vec![None; buckets.len()]);
+        }
+        let mut statement = self.conn.prepare_cached(
+            "SELECT human, ai, total, read_ms FROM trend_buckets
+             WHERE service = ?1 AND project = ?2 AND from_ms = ?3 AND to_ms = ?4",
+        )?;
+        let settling = TREND_SETTLING.num_milliseconds();
+        let mut kept = Vec::with_capacity(buckets.len());
+        for (from, to) in buckets {
+            let to_ms = to.timestamp_millis();
+            if to_ms + settling > now.timestamp_millis() {
+                kept.push(None);
+                continue;
+            }
+            let row: Option<(i64, i64, i64, i64)> = statement
+                .query_row(
+                    params![scope.service, scope.project, from.timestamp_millis(), to_ms],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+                )
+                .optional()?;
+            let count = |n: i64| u64::try_from(n).unwrap_or(0);
+            kept.push(
+                row.filter(|row| row.3 >= to_ms + settling)
+                    .map(|(human, ai, total, _)| VisitorTotals {
+                        human: count(human),
+                        ai: count(ai),
+                        total: count(total),
+                    }),
+            );
+        }
+        Ok(kept)
+    }
+
+    /// Keeps the totals of buckets read at `now` (a bucket read again replaces its row).
+    pub fn store_trend(
+        &mut self,
+        scope: &Scope,
+        read: &[(BucketRange, VisitorTotals)],
+        now: DateTime<Utc>,
+    ) -> Result<(), JournalError> {
+        let tx = crate::sqlite::write_transaction(&mut self.conn)?;
+        {
+            let mut upsert = tx.prepare_cached(
+                "INSERT INTO trend_buckets
+                     (service, project, from_ms, to_ms, human, ai, total, read_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT (service, project, from_ms, to_ms) DO UPDATE SET
+                     human = excluded.human, ai = excluded.ai, total = excluded.total,
+                     read_ms = excluded.read_ms",
+            )?;
+            let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+            for ((from, to), totals) in read {
+                upsert.execute(params![
+                    scope.service,
+                    scope.project,
+                    from.timestamp_millis(),
+                    to.timestamp_millis(),
+                    count(totals.human),
+                    count(totals.ai),
+                    count(totals.total),
+                    now.timestamp_millis(),
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

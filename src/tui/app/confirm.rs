@@ -1,0 +1,139 @@
+//! The question asked before work that needs more than a few analytics requests (a
+//! trend, the whole range): how many, of how many left this hour, y or n. Nothing is
+//! spent until the answer is yes, and work the hour's budget cannot cover is refused
+//! with when enough requests free up (the journal's rule, `AnalyticsBudget::decide`).
+
+use super::{App, NoticeKind, Overlay, TrendPlan};
+use crate::journal::Decision;
+use crate::tui::keymap::Action;
+use crate::tui::message::{Clock, Effect};
+
+/// What the question is about, and what yes starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ask {
+    /// The chart's trend of request `generation`.
+    Trend { generation: u64, plan: TrendPlan },
+    /// Every row of the range (and of the period before, when comparing).
+    Whole { generation: u64 },
+}
+
+/// The question on screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    pub ask: Ask,
+    /// Analytics requests the work needs.
+    pub requests: u32,
+    /// Analytics requests left this hour, as the journal counts them.
+    pub left: u32,
+}
+
+impl Question {
+    /// What is asked, in words.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let what = match &self.ask {
+            Ask::Trend { plan, .. } => format!(
+                "The chart of {} → {} needs {} analytics requests (one per {} not kept in \
+                 the journal yet).",
+                crate::insight::buckets::shown(plan.from),
+                crate::insight::buckets::shown(plan.to),
+                self.requests,
+                plan.by.as_str()
+            ),
+            Ask::Whole { .. } => format!(
+                "This range has more rows than 10 requests hold (250 each): holding all of \
+                 them takes up to {} analytics requests, from the start.",
+                self.requests
+            ),
+        };
+        format!(
+            "{what} {} of this hour's 100 analytics requests are left. Spend them?",
+            self.left
+        )
+    }
+}
+
+impl App {
+    /// Analytics requests left this hour, as the journal counts them.
+    #[must_use]
+    pub fn analytics_left(&self) -> u32 {
+        self.budget.analytics.left()
+    }
+
+    /// Work of `requests` analytics requests: started when few, asked about when more
+    /// than 10, refused (saying when enough free up) when more than are left.
+    pub(super) fn consider(
+        &mut self,
+        ask: Ask,
+        requests: u32,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        match self.budget.analytics.decide(requests) {
+            Decision::Go => self.confirmed(ask, requests, now, effects),
+            Decision::Ask { needed, left } => {
+                self.overlay = Some(Overlay::Confirm(Question {
+                    ask,
+                    requests: needed,
+                    left,
+                }));
+            }
+            Decision::Refuse {
+                needed,
+                left,
+                enough_at,
+            } => {
+                let when = enough_at.map_or_else(
+                    || "more than an hour's budget: choose shorter dates".to_owned(),
+                    |at| format!("enough are free at {} UTC", at.format("%H:%M")),
+                );
+                let why = format!(
+                    "needs {needed} analytics requests and {left} are left this hour; {when}"
+                );
+                self.refused(ask, why);
+            }
+        }
+    }
+
+    fn confirmed(&mut self, ask: Ask, requests: u32, now: Clock, effects: &mut Vec<Effect>) {
+        match ask {
+            Ask::Trend { generation, plan } => {
+                self.trend_confirmed(generation, plan, requests, effects);
+            }
+            Ask::Whole { generation } => {
+                self.whole_confirmed(generation, requests, now, effects);
+            }
+        }
+    }
+
+    fn refused(&mut self, ask: Ask, why: String) {
+        match ask {
+            Ask::Trend { plan, .. } => self.trend_declined(plan, format!("the chart {why}")),
+            Ask::Whole { .. } => self.whole_declined(format!("the whole range {why}")),
+        }
+    }
+
+    /// y or n.
+    pub(super) fn on_confirm_action(
+        &mut self,
+        action: Action,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        let Some(Overlay::Confirm(question)) = self.overlay.take() else {
+            return;
+        };
+        match action {
+            Action::Apply => self.confirmed(question.ask, question.requests, now, effects),
+            Action::Close => {
+                let why = format!(
+                    "not read: it needs {} analytics requests; r asks again",
+                    question.requests
+                );
+                self.refused(question.ask, why);
+                self.notify(NoticeKind::Info, "nothing was read: r asks again");
+            }
+            _ => self.overlay = Some(Overlay::Confirm(question)),
+        }
+    }
+}

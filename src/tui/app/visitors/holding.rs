@@ -1,0 +1,233 @@
+//! The app's side of the whole range: `w` asks what it costs and fetches, the keys of
+//! the held table (move, sort, filter as you type, mark), and what a fetch brought.
+
+use super::compare::previous_range;
+use super::whole::{Held, WholeLoad};
+use crate::api::ApiError;
+use crate::insight::compare::compare_rows;
+use crate::insight::order::SortRow as _;
+use crate::journal::ASK_ABOVE;
+use crate::tui::app::confirm::Ask;
+use crate::tui::app::table::{FilterEdit, FilterKey};
+use crate::tui::app::{App, CallClass, NoticeKind};
+use crate::tui::keymap::Action;
+use crate::tui::message::{Clock, Effect, InsightIo, Io, WholeEnd};
+
+impl App {
+    /// `w`: holds the whole range (asking first above 10 requests), or goes back to the
+    /// service's pages.
+    pub(in crate::tui::app) fn toggle_whole(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        match &self.visitors.whole {
+            WholeLoad::Held(_) | WholeLoad::Fetching { .. } | WholeLoad::Asking { .. } => {
+                self.stop_whole(effects);
+                self.notify(
+                    NoticeKind::Info,
+                    "back to the service's pages: w holds the whole range",
+                );
+                return;
+            }
+            WholeLoad::Off | WholeLoad::TooMany { .. } | WholeLoad::Stopped(_) => {}
+        }
+        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+            self.visitors.whole = WholeLoad::Stopped(format!("{why}; w asks again then"));
+            return;
+        }
+        self.visitors.whole_requests += 1;
+        let generation = self.visitors.whole_requests;
+        self.visitors.whole = WholeLoad::Asking {
+            generation,
+            requests: 0,
+        };
+        // Up to 10 requests (2,500 rows) go without asking; a range that needs more
+        // says so, and the question comes then.
+        let allow = ASK_ABOVE.min(self.analytics_left());
+        self.whole_confirmed(generation, allow, now, effects);
+    }
+
+    /// The most requests holding the range can take: pages of 250 up to the threshold,
+    /// twice that when comparing.
+    fn whole_cost(&self) -> u32 {
+        let most = u32::try_from(self.config.whole_max_rows.div_ceil(250)).unwrap_or(u32::MAX);
+        if self.visitors.previous.is_on() {
+            most.saturating_mul(2)
+        } else {
+            most
+        }
+    }
+
+    pub(in crate::tui::app) fn whole_confirmed(
+        &mut self,
+        generation: u64,
+        allow: u32,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        if self.visitors.whole.generation() != Some(generation) {
+            return;
+        }
+        let query = self.visitors.query(now.wall.date_naive());
+        let previous = if self.visitors.previous.is_on() {
+            previous_range(&query, None)
+        } else {
+            None
+        };
+        self.visitors.whole = WholeLoad::Fetching {
+            generation,
+            requests: 0,
+            rows: 0,
+            most: 0,
+        };
+        self.visitors.whole_query = Some(query.clone());
+        effects.push(Effect::Io(Io::Insight(InsightIo::FetchWhole {
+            generation,
+            query,
+            previous,
+            max_rows: self.config.whole_max_rows,
+            allow,
+        })));
+    }
+
+    pub(in crate::tui::app) fn whole_declined(&mut self, why: String) {
+        self.visitors.whole = WholeLoad::Stopped(why);
+    }
+
+    /// Stops holding or fetching the whole range: the pages are back.
+    pub(in crate::tui::app) fn stop_whole(&mut self, effects: &mut Vec<Effect>) {
+        if matches!(self.visitors.whole, WholeLoad::Fetching { .. }) {
+            effects.push(Effect::Io(Io::Insight(InsightIo::CancelWhole)));
+        }
+        self.visitors.whole = WholeLoad::Off;
+    }
+
+    pub(in crate::tui::app) fn on_whole_progress(
+        &mut self,
+        generation: u64,
+        sent: u32,
+        held: usize,
+        most_of: u32,
+    ) {
+        if let WholeLoad::Fetching {
+            generation: g,
+            requests,
+            rows,
+            most,
+        } = &mut self.visitors.whole
+            && *g == generation
+        {
+            (*requests, *rows, *most) = (sent, held, most_of);
+            self.dirty = true;
+        }
+    }
+
+    pub(in crate::tui::app) fn on_whole(
+        &mut self,
+        generation: u64,
+        result: Result<WholeEnd, ApiError>,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
+        if self.visitors.whole.generation() != Some(generation) {
+            return;
+        }
+        self.dirty = true;
+        let query = self.visitors.whole_query.clone().unwrap_or_default();
+        self.visitors.whole = match result {
+            Ok(WholeEnd::All { page, previous }) => {
+                let compared = previous.is_some();
+                let rows = compare_rows(&page.visitors, previous.as_deref().unwrap_or(&[]));
+                let choice = self.visitors.sort_choice;
+                let held = Held::new(query, page.totals, rows, compared, choice);
+                if self.visitors.previous.is_on() && !compared {
+                    self.notify(
+                        NoticeKind::Warning,
+                        "the period before has too many rows to hold: no change per row",
+                    );
+                } else {
+                    self.notify(
+                        NoticeKind::Done,
+                        format!(
+                            "every row of the range is held ({}): s sorts, / filters, w goes back \
+                             to pages",
+                            held.rows.len()
+                        ),
+                    );
+                }
+                WholeLoad::Held(Box::new(held))
+            }
+            Ok(WholeEnd::TooMany { max_rows }) => WholeLoad::TooMany { max_rows },
+            Ok(WholeEnd::NeedsMore) => {
+                let requests = self.whole_cost();
+                self.visitors.whole = WholeLoad::Asking {
+                    generation,
+                    requests,
+                };
+                self.consider(Ask::Whole { generation }, requests, now, effects);
+                return;
+            }
+            Err(err) => WholeLoad::Stopped(format!("the whole range stopped: {err}")),
+        };
+    }
+
+    /// Keys of the pane while the whole range is held; whether the key was theirs.
+    pub(in crate::tui::app) fn on_held_action(&mut self, action: Action) -> bool {
+        let page = self.viewport.visitors_rows;
+        let reading = self.visitors.trend.generation().is_some();
+        let Some(held) = self.visitors.whole.held_mut() else {
+            return false;
+        };
+        match action {
+            // Esc drops the filter, unless the chart's trend is being read (Esc stops it).
+            Action::Close if !reading && !held.filter().is_empty() => {
+                held.arrangement.clear_filter();
+                held.arrangement.arrange(&held.rows);
+            }
+            Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::NextPage
+            | Action::PrevPage => {
+                held.arrangement.move_cursor(&held.rows, action, page);
+            }
+            Action::SortNext => held.cycle_sort(),
+            Action::SortReverse => held.reverse(),
+            Action::Search => held.arrangement.start_filter(),
+            Action::Mark => {
+                let Some(row) = held.cursor_row().map(|r| r.as_path_visitors()) else {
+                    self.notify(NoticeKind::Info, "no page to mark: the filter keeps none");
+                    return true;
+                };
+                let marked = self.visitors.marks.toggle(&row);
+                self.said_marked(&crate::text::sanitize(row.path()), marked);
+                return true;
+            }
+            _ => return false,
+        }
+        self.visitors.sort_choice = held.arrangement.sort();
+        true
+    }
+
+    /// Whether the held table's filter line takes the keys.
+    #[must_use]
+    pub fn filter_typing(&self) -> bool {
+        self.visitors
+            .whole
+            .held()
+            .is_some_and(|held| held.arrangement.typing())
+    }
+
+    /// A key of the held table's filter line: what is typed narrows the rows at once.
+    /// Returns whether the line took it.
+    pub(in crate::tui::app) fn edit_visitors_filter(&mut self, key: FilterKey) -> bool {
+        let Some(held) = self.visitors.whole.held_mut() else {
+            return false;
+        };
+        match held.arrangement.edit_filter(key) {
+            FilterEdit::Changed | FilterEdit::Cleared => held.arrangement.arrange(&held.rows),
+            FilterEdit::Kept => {}
+            FilterEdit::Ignored => return false,
+        }
+        true
+    }
+}

@@ -1,0 +1,117 @@
+//! The pages marked in the visitors pane for a job: each keeps the numbers it was
+//! marked with, so the prompt built from them says what was seen, whatever the pane
+//! shows later.
+
+use crate::api::PathVisitors;
+use crate::tui::app::{App, NoticeKind, Pane};
+use crate::tui::message::{Clock, Effect};
+
+/// The marked pages, in the order they were marked (a path at most once).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    list: Vec<PathVisitors>,
+}
+
+impl Marks {
+    /// Marks `row`, or unmarks it if its path is marked. Returns whether it is marked now.
+    pub fn toggle(&mut self, row: &PathVisitors) -> bool {
+        if let Some(at) = self.list.iter().position(|m| m.path == row.path) {
+            self.list.remove(at);
+            return false;
+        }
+        self.list.push(row.clone());
+        true
+    }
+
+    #[must_use]
+    pub fn contains(&self, path: &str) -> bool {
+        self.list.iter().any(|m| m.path == path)
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    #[must_use]
+    pub fn list(&self) -> &[PathVisitors] {
+        &self.list
+    }
+
+    pub fn clear(&mut self) {
+        self.list.clear();
+    }
+}
+
+impl App {
+    pub(in crate::tui::app) fn said_marked(&mut self, path: &str, marked: bool) {
+        let count = self.visitors.marks.len();
+        let text = match (marked, count) {
+            (true, 1) => format!("marked {path}: n makes a job of it"),
+            (true, n) => format!("marked {path} ({n} marked): n makes a job of them"),
+            (false, 0) => format!("unmarked {path}: nothing is marked"),
+            (false, n) => format!("unmarked {path} ({n} still marked)"),
+        };
+        self.notify(NoticeKind::Info, text);
+    }
+
+    /// `n`: the composer opens on a new-job prompt built from the marked pages (the
+    /// template's instruction alone when none is), for the user to read and send.
+    pub(in crate::tui::app) fn new_job_from_marks(
+        &mut self,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        if self.composer.sending.is_some() {
+            self.notify(
+                NoticeKind::Info,
+                "a prompt is being sent: n works again once it is answered",
+            );
+            return;
+        }
+        let index = self.composer.fill.as_ref().map_or(0, |fill| fill.index);
+        let marks = self.visitors.marks.list().to_vec();
+        self.composer
+            .fill_from(&self.config.templates, index, marks, effects);
+        self.focus(Pane::Composer, now, effects);
+        let name = self
+            .composer
+            .fill
+            .as_ref()
+            .map_or_else(String::new, |f| f.name.clone());
+        self.notify(
+            NoticeKind::Info,
+            format!("template {name}: read and edit, then Ctrl+S sends (Ctrl+T: next template)"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(path: &str) -> PathVisitors {
+        PathVisitors {
+            path: path.into(),
+            human: 3,
+            ai: 2,
+            total: 4,
+        }
+    }
+
+    #[test]
+    fn marking_twice_unmarks_and_the_order_of_marking_is_kept() {
+        let mut marks = Marks::default();
+        assert!(marks.toggle(&row("/b")));
+        assert!(marks.toggle(&row("/a")));
+        assert_eq!(marks.len(), 2);
+        assert_eq!(marks.list()[0].path, "/b");
+        assert!(!marks.toggle(&row("/b")));
+        assert!(!marks.contains("/b") && marks.contains("/a"));
+    }
+}

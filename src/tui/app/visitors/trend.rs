@@ -1,0 +1,118 @@
+//! The trend under the chart: which range it is for, whether it is being read (and how
+//! far), and each bucket's totals once read. One enum per state, as the page load is.
+
+use chrono::{DateTime, Utc};
+
+use crate::api::{DateParam, VisitorTotals};
+use crate::insight::buckets::{Bucket, By, buckets};
+
+/// A trend to read: `[from, to)` in buckets of `by` (days, or ISO weeks over 60 days).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrendPlan {
+    pub from: DateTime<Utc>,
+    pub to: DateTime<Utc>,
+    pub by: By,
+}
+
+impl TrendPlan {
+    /// The plan for a range; `None` when a side is open or the range is empty.
+    #[must_use]
+    pub fn of(from: Option<DateParam>, to: Option<DateParam>) -> Option<Self> {
+        let (from, to) = (from?.instant(), to?.instant());
+        (from < to).then(|| Self {
+            from,
+            to,
+            by: By::for_range(from, to),
+        })
+    }
+
+    /// The buckets, in time order.
+    #[must_use]
+    pub fn buckets(&self) -> Vec<Bucket> {
+        buckets(self.from, self.to, self.by)
+    }
+}
+
+/// The chart's data, from the first request on.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum TrendLoad {
+    /// Nothing asked: the chart is hidden, or was never shown.
+    #[default]
+    Idle,
+    /// The range has an open side (all time, or a custom range without an end): a trend
+    /// needs both dates.
+    NeedsDates,
+    /// A request is out (`done` of `of` buckets read; `of` is 0 until the cache said).
+    Fetching {
+        generation: u64,
+        plan: TrendPlan,
+        done: u32,
+        of: u32,
+    },
+    /// The trend needs `requests` analytics requests: the question is on screen.
+    Asking {
+        generation: u64,
+        plan: TrendPlan,
+        requests: u32,
+    },
+    /// The user said no to the cost, or the hour's budget cannot cover it.
+    Declined {
+        plan: TrendPlan,
+        why: String,
+    },
+    /// Each bucket's totals, in the plan's bucket order.
+    Shown {
+        plan: TrendPlan,
+        totals: Vec<VisitorTotals>,
+    },
+    Failed {
+        plan: TrendPlan,
+        error: String,
+    },
+}
+
+impl TrendLoad {
+    /// The range this state is for, if any.
+    #[must_use]
+    pub fn plan(&self) -> Option<&TrendPlan> {
+        match self {
+            Self::Idle | Self::NeedsDates => None,
+            Self::Fetching { plan, .. }
+            | Self::Asking { plan, .. }
+            | Self::Declined { plan, .. }
+            | Self::Shown { plan, .. }
+            | Self::Failed { plan, .. } => Some(plan),
+        }
+    }
+
+    /// The number of the request out (or asked about), if one is.
+    #[must_use]
+    pub fn generation(&self) -> Option<u64> {
+        match self {
+            Self::Fetching { generation, .. } | Self::Asking { generation, .. } => {
+                Some(*generation)
+            }
+            _ => None,
+        }
+    }
+
+    /// The plan of request `generation`, while it is being read.
+    #[must_use]
+    pub fn fetching(&self, generation: u64) -> Option<TrendPlan> {
+        match self {
+            Self::Fetching {
+                generation: g,
+                plan,
+                ..
+            } if *g == generation => Some(*plan),
+            _ => None,
+        }
+    }
+
+    /// Whether `plan` is held, being read, asked about or declined: nothing to send.
+    #[must_use]
+    pub fn covers(&self, plan: &TrendPlan) -> bool {
+        !matches!(self, Self::Idle | Self::NeedsDates | Self::Failed { .. })
+            && self.plan() == Some(plan)
+    }
+}

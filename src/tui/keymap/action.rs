@@ -1,0 +1,97 @@
+//! What a key asks for, named apart from the keys that ask it (the tables in
+//! `keymap.rs`), and which of them mean the same everywhere or write to the service.
+
+/// What a key asks for, before `update` decides what that means in the current state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    Quit,
+    /// Ctrl+Z: give the terminal back and stop as a shell job (raw mode turns the key
+    /// into a key press instead of a signal); `fg` resumes.
+    Suspend,
+    Help,
+    NextPane,
+    PrevPane,
+    FocusJobs,
+    FocusComposer,
+    FocusVisitors,
+    Refresh,
+    TogglePause,
+    Up,
+    Down,
+    Top,
+    Bottom,
+    Open,
+    Close,
+    NewJob,
+    FollowUp,
+    Track,
+    Untrack,
+    Copy,
+    OpenLink,
+    Send,
+    LeaveComposer,
+    Editor,
+    /// A follow-up's text becomes the new-job draft (an archived job takes no more).
+    ToNewJob,
+    NextPage,
+    PrevPage,
+    Filter,
+    Export,
+    MoreRows,
+    FewerRows,
+    /// Space in the visitors pane: mark or unmark the page under the cursor for a job.
+    Mark,
+    /// `c`: show or hide the trend chart (hidden leaves the rows more room at 80x24).
+    ToggleChart,
+    /// `v`: compare with the period before, of the same length.
+    Compare,
+    /// `w`: hold every row of the range (or go back to the service's pages).
+    WholeRange,
+    /// Ctrl+T in the composer: the next template for a prompt built from marked pages.
+    NextTemplate,
+    NextField,
+    PrevField,
+    ChoiceLeft,
+    ChoiceRight,
+    Apply,
+    /// `/`: filter the list as you type, or search the detail's text.
+    Search,
+    /// `s`: sort the list by the next column.
+    SortNext,
+    /// `S`: the same sort the other way.
+    SortReverse,
+    /// Esc in a list: drop the filter.
+    ClearFilter,
+    /// `n` / `N` in the detail: the next or previous match of the search.
+    NextMatch,
+    PrevMatch,
+}
+
+impl Action {
+    /// Actions that mean the same in every place: handled once, before the place's own.
+    #[must_use]
+    pub fn is_global(self) -> bool {
+        matches!(
+            self,
+            Self::Quit
+                | Self::Suspend
+                | Self::Help
+                | Self::NextPane
+                | Self::PrevPane
+                | Self::FocusJobs
+                | Self::FocusComposer
+                | Self::FocusVisitors
+                | Self::Refresh
+                | Self::TogglePause
+        )
+    }
+
+    /// Actions that change something on the service, hidden by `--read-only`.
+    #[must_use]
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            Self::NewJob | Self::FollowUp | Self::FocusComposer | Self::Send | Self::Editor
+        )
+    }
+}

@@ -1,0 +1,92 @@
+//! What the visitors pane's insight (the chart's trend, the period before, the whole
+//! range) asks the runner for, and what it hears back: kept apart from the console's
+//! other messages so each side matches them in one place.
+
+use crate::api::{ApiError, PathVisitors, VisitorTotals, VisitorsPage, VisitorsQuery};
+use crate::tui::app::TrendPlan;
+
+/// What the chart, the comparison and the whole range hear back.
+#[derive(Debug)]
+pub enum InsightMsg {
+    /// The trend of request `generation` needs `requests` analytics requests (its cached
+    /// buckets cost none), more than it was allowed: nothing was sent; the app asks.
+    TrendNeeds { generation: u64, requests: u32 },
+    /// Buckets of the trend read so far (from the cache or the service), of all.
+    TrendProgress { generation: u64, done: u32, of: u32 },
+    /// The trend of request `generation`, or why not; `requests` is how many analytics
+    /// requests it made (the budget's count).
+    Trend {
+        generation: u64,
+        result: Result<Vec<VisitorTotals>, ApiError>,
+        requests: u32,
+    },
+    /// The totals of the period before, for the comparison; dropped when its generation
+    /// is not the latest.
+    Previous {
+        generation: u64,
+        result: Result<VisitorsPage, ApiError>,
+    },
+    /// How far the whole-range fetch of `generation` has come.
+    WholeProgress {
+        generation: u64,
+        requests: u32,
+        rows: usize,
+        most: u32,
+    },
+    /// How the whole-range fetch of `generation` ended (a cancelled one says nothing);
+    /// `requests` is how many it sent.
+    Whole {
+        generation: u64,
+        result: Result<WholeEnd, ApiError>,
+        requests: u32,
+    },
+}
+
+/// What the chart, the comparison and the whole range ask the runner for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InsightIo {
+    /// Reads a trend: each bucket from the journal's cache when settled, else one request
+    /// with `limit=1`. When more than `allow` requests would be needed it sends none and
+    /// answers `TrendNeeds`; otherwise `TrendProgress` as buckets come, then `Trend`.
+    FetchTrend {
+        generation: u64,
+        plan: TrendPlan,
+        allow: u32,
+        /// Read settled buckets again too, rather than from the journal.
+        refresh: bool,
+    },
+    /// Stops the trend being read (Esc, another range): no answer comes.
+    CancelTrend,
+    /// Reads the totals of the period before (`limit=1`); answers `Previous`.
+    FetchPrevious {
+        generation: u64,
+        query: VisitorsQuery,
+    },
+    /// Fetches every row of `query`'s range (pages of 250) up to `max_rows`, then those
+    /// of `previous` when comparing; answers `WholeProgress` as pages come, then `Whole`.
+    FetchWhole {
+        generation: u64,
+        query: VisitorsQuery,
+        previous: Option<VisitorsQuery>,
+        max_rows: usize,
+        /// Requests it may send in all; a range that needs more answers `NeedsMore`.
+        allow: u32,
+    },
+    /// Esc or `w` during the whole-range fetch: stops it; the pages stay.
+    CancelWhole,
+}
+
+/// How a whole-range fetch ended, when no request failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WholeEnd {
+    /// Every row of the range; with the period before's rows when they were asked for and
+    /// held whole (`None`: not asked, or more than the threshold).
+    All {
+        page: VisitorsPage,
+        previous: Option<Vec<PathVisitors>>,
+    },
+    /// The range has more rows than `max_rows`.
+    TooMany { max_rows: usize },
+    /// It needs more requests than it was allowed: the app asks before the rest.
+    NeedsMore,
+}

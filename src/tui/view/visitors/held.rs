@@ -1,0 +1,195 @@
+//! The visitors table when the whole range is held: every row, sorted by the column the
+//! user chose (its header carries the arrow) and filtered by path as typed (the filter
+//! and "3 of 120" in the title), with each row's change while comparing.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::super::table::{
+    self, Column, Look, TableState, direction_of, filter_title, sorted_header,
+};
+use super::super::{ViewContext, thousands};
+use super::cells::{bar, compact_count, number_columns, path_cell};
+use super::compare::change_text;
+use crate::api::PathVisitors;
+use crate::insight::{ComparedRow, SortKey};
+use crate::tui::app::{App, Held};
+
+const PATH_MIN: u16 = 16;
+
+pub(super) fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    held: &Held,
+    cx: &ViewContext,
+    state: &mut TableState,
+) {
+    let theme = cx.theme;
+    let list = &held.arrangement;
+    let mut block = Block::default().borders(Borders::TOP).title(Span::styled(
+        format!(" whole range · {} rows ", thousands(held.rows.len() as u64)),
+        theme.dim(),
+    ));
+    if let Some(title) = filter_title(list, theme) {
+        block = block.title(title);
+    }
+    if list.is_empty() {
+        let text = if held.rows.is_empty() {
+            "no visits in this range: f changes the dates"
+        } else {
+            "no path matches the filter: Backspace or Esc (while typing) widens it"
+        };
+        frame.render_widget(
+            Paragraph::new(Span::styled(text, theme.dim())).block(block),
+            area,
+        );
+        return;
+    }
+    let bar_width: u16 = if area.width >= 130 {
+        20
+    } else if area.width >= 100 {
+        10
+    } else {
+        0
+    };
+    // Changes are never cut: with the percentages when they fit in 18 columns.
+    let (change_width, percent) = change_column(held);
+    let share_width: u16 = 8;
+    let fixed = PATH_MIN + bar_width + change_width + share_width + 8;
+    let room = usize::from(area.width.saturating_sub(fixed));
+    let widest = PathVisitors {
+        path: String::new(),
+        human: held.totals.human,
+        ai: held.totals.ai,
+        total: held.totals.total,
+    };
+    let (widths, compact) = number_columns(std::slice::from_ref(&widest), room);
+    let n = |v: u64| {
+        if compact {
+            compact_count(v)
+        } else {
+            thousands(v)
+        }
+    };
+    let header = |title: &str, key: SortKey| sorted_header(title, direction_of(list, key));
+    let mut columns = vec![
+        Column::new(header("PATH", SortKey::Path), Constraint::Min(PATH_MIN)),
+        Column::new(
+            header("HUMAN", SortKey::Human),
+            Constraint::Length(widths[0] + 1),
+        )
+        .right(),
+        Column::new(header("AI", SortKey::Ai), Constraint::Length(widths[1] + 1)).right(),
+        Column::new(
+            header("TOTAL", SortKey::Total),
+            Constraint::Length(widths[2] + 1),
+        )
+        .right(),
+        Column::new(
+            header("AI %", SortKey::AiShare),
+            Constraint::Length(share_width),
+        )
+        .right(),
+    ];
+    if held.compared {
+        columns.push(
+            Column::new(
+                header("CHANGE", SortKey::Change),
+                Constraint::Length(change_width),
+            )
+            .right(),
+        );
+    }
+    let scale = held.rows.iter().map(|r| r.now.total).max().unwrap_or(1);
+    if bar_width > 0 {
+        columns.push(Column::new("█human░AI", Constraint::Length(bar_width)));
+    }
+    let used: u16 = columns
+        .iter()
+        .skip(1)
+        .map(|c| match c.width {
+            Constraint::Length(w) => w + 1,
+            _ => 0,
+        })
+        .sum();
+    let path_width = usize::from(area.width.saturating_sub(used + 1));
+    let marks = &app.visitors.marks;
+    let look = Look {
+        block,
+        header: theme.dim(),
+        selected: theme.selected(),
+        more_marker: None,
+    };
+    let selected = list.cursor_position().unwrap_or(0);
+    table::draw(
+        frame,
+        area,
+        &columns,
+        look,
+        (selected, list.len()),
+        state,
+        |i| {
+            let row = &held.rows[list.order()[i]];
+            let mark = if marks.contains(&row.path) {
+                Span::styled("● ", theme.accent())
+            } else if marks.is_empty() {
+                Span::raw("")
+            } else {
+                Span::raw("  ")
+            };
+            let room = if marks.is_empty() {
+                path_width
+            } else {
+                path_width.saturating_sub(2)
+            };
+            let mut cells = vec![
+                Line::from(vec![mark, Span::raw(path_cell(&row.path, room))]),
+                Line::from(n(row.now.human)),
+                Line::from(n(row.now.ai)),
+                Line::from(n(row.now.total)),
+                Line::from(format!("{:.1}%", row.now.ai_share())),
+            ];
+            if held.compared {
+                cells.push(change_cell(row, percent, cx));
+            }
+            if bar_width > 0 {
+                cells.push(bar(&row.as_path_visitors(), scale, bar_width, cx));
+            }
+            cells
+        },
+    );
+}
+
+/// `+12 (+5.0%)`, or `new` for a path the period before did not have.
+fn change_cell(row: &ComparedRow, percent: bool, cx: &ViewContext) -> Line<'static> {
+    if row.is_new() {
+        return Line::from(Span::styled("new", cx.theme.accent()));
+    }
+    Line::from(change_text(row.total_change(), percent))
+}
+
+/// The change column's width (0 without a comparison), and whether it says percentages:
+/// as wide as its widest cell, without them when that would take more than 18 columns.
+fn change_column(held: &Held) -> (u16, bool) {
+    if !held.compared {
+        return (0, false);
+    }
+    let widest = |percent: bool| {
+        held.rows
+            .iter()
+            .map(|r| change_text(r.total_change(), percent).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("CHANGE▼".chars().count())
+    };
+    let with = widest(true);
+    let (width, percent) = if with <= 18 {
+        (with, true)
+    } else {
+        (widest(false), false)
+    };
+    (u16::try_from(width).unwrap_or(u16::MAX), percent)
+}

@@ -1,0 +1,130 @@
+//! The analytics budget on the command line, against `docdeck serve` on port 0: every
+//! request counted in the journal, work of more than 10 requests asked about first (and
+//! refused without a terminal unless `--yes`), work over what is left refused.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+
+use common::{ServeProcess, import_views, run_cli, run_cli_failing, text, view};
+use serde_json::Value;
+
+/// 300 paths with one human visitor each on 2026-10-12: two pages of 250.
+fn service(home: &Path) -> ServeProcess {
+    let db = home.join("service.sqlite");
+    let lines: Vec<String> = (0..300)
+        .map(|i| view("2026-10-12T10:00:00Z", &format!("/p{i:03}"), "v", "human"))
+        .collect();
+    import_views(&db, common::PROJECT, &lines);
+    ServeProcess::over_db(home, &db, &[])
+}
+
+fn json_of(home: &Path, service: &ServeProcess, args: &[&str]) -> Value {
+    let out = run_cli(
+        home,
+        &service.base_url,
+        &[args, &["--format", "json"]].concat(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_whole_range_past_its_first_page_asks_for_the_most_it_may_take() {
+    let home = tempfile::tempdir().unwrap();
+    let service = service(home.path());
+    let sort = [
+        "visitors",
+        "--sort",
+        "path",
+        "--from",
+        "2026-10-12",
+        "--to",
+        "2026-10-13",
+    ];
+    let stderr = run_cli_failing(home.path(), &service.base_url, &sort, 2);
+    assert!(
+        stderr.contains("the rest of --sort needs up to 19 analytics requests")
+            && stderr.contains("99 of 100 left this hour")
+            && stderr.contains("add --yes"),
+        "{stderr}"
+    );
+    let all = json_of(home.path(), &service, &[&sort[..], &["--yes"]].concat());
+    assert_eq!(all["visitors"].as_array().unwrap().len(), 300);
+    assert_eq!(all["visitors"][0]["path"], "/p000");
+    // A lower threshold takes at most 3 more: few enough to go without asking.
+    let few = json_of(
+        home.path(),
+        &service,
+        &[&sort[..], &["--max-rows", "1000"]].concat(),
+    );
+    assert_eq!(few["visitors"].as_array().unwrap().len(), 300);
+    // 1 + 2 + 2 requests counted, and a plain page is one more.
+    json_of(home.path(), &service, &["visitors", "--limit", "1"]);
+    let long = [
+        "visitors",
+        "trend",
+        "--from",
+        "2026-01-01",
+        "--to",
+        "2026-04-10",
+        "--by",
+        "day",
+        "--yes",
+    ];
+    let stderr = run_cli_failing(home.path(), &service.base_url, &long, 1);
+    assert!(
+        stderr.contains("needs 99 analytics requests, more than are left (94 of 100"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn work_of_more_than_ten_requests_asks_and_more_than_an_hour_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let service = service(home.path());
+    let eleven = [
+        "visitors",
+        "trend",
+        "--from",
+        "2026-10-04",
+        "--to",
+        "2026-10-15",
+    ];
+    let stderr = run_cli_failing(home.path(), &service.base_url, &eleven, 2);
+    assert!(
+        stderr.contains("needs 11 analytics requests") && stderr.contains("add --yes"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("100 of 100 left this hour"), "{stderr}");
+    let value = json_of(home.path(), &service, &[&eleven[..], &["--yes"]].concat());
+    assert_eq!(value["buckets"].as_array().unwrap().len(), 11);
+    // 11 counted, 89 left: 95 days the journal does not keep are too many (over 60
+    // days the trend is weekly unless asked otherwise).
+    let long = [
+        "visitors",
+        "trend",
+        "--from",
+        "2026-07-01",
+        "--to",
+        "2026-10-04",
+        "--by",
+        "day",
+        "--yes",
+    ];
+    let stderr = run_cli_failing(home.path(), &service.base_url, &long, 1);
+    assert!(
+        stderr.contains("needs 95 analytics requests, more than are left (89 of 100"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("enough are free again at") && stderr.contains("--by week"),
+        "{stderr}"
+    );
+}
