@@ -262,24 +262,84 @@ pub fn observe(
     Ok(changed)
 }
 
+/// Rows handed at once from the thread that reads them to those that parse them.
+const CHUNK: usize = 256;
+
 pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, JournalError> {
-    let rows = stored_rows(conn, scope)?;
-    // Reading the snapshots is most of the work: with many, half on a second thread.
-    let jobs: Vec<TrackedJob> = if rows.len() < 1000 {
-        rows.iter().map(StoredRow::read).collect()
-    } else {
-        std::thread::scope(|threads| {
-            let (first, second) = rows.split_at(rows.len() / 2);
-            let other = threads.spawn(|| second.iter().map(StoredRow::read).collect::<Vec<_>>());
-            let mut jobs: Vec<_> = first.iter().map(StoredRow::read).collect();
-            match other.join() {
-                Ok(rest) => jobs.extend(rest),
-                Err(_) => jobs.extend(second.iter().map(StoredRow::read)),
-            }
-            jobs
-        })
+    // Parsing the snapshots is half the work (10,000 jobs: most of the console's start). A
+    // second thread parses rows as they are read, and this one joins it once all are read.
+    let mut statement = conn.prepare(
+        "SELECT job_id, snapshot, seen_ms, COALESCE(created_ms, added_ms), changed_ms,
+                first_prompt
+         FROM jobs WHERE service = ?1 AND project = ?2 AND tracked = 1",
+    )?;
+    let (send, receive) = std::sync::mpsc::channel::<(usize, Vec<StoredRow>)>();
+    let receive = std::sync::Mutex::new(receive);
+    let parse = || {
+        let mut parsed = Vec::new();
+        while let Some((start, rows)) = receive.lock().ok().and_then(|r| r.recv().ok()) {
+            let jobs: Vec<TrackedJob> = rows.into_iter().map(StoredRow::read).collect();
+            parsed.push((start, jobs));
+        }
+        parsed
     };
-    Ok(jobs)
+    let (orders, parsed) = std::thread::scope(|threads| {
+        let helper = threads.spawn(parse);
+        let read = send_rows(&mut statement, scope, &send);
+        drop(send);
+        let mut parsed = parse();
+        match helper.join() {
+            Ok(theirs) => parsed.extend(theirs),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+        read.map(|orders| (orders, parsed))
+    })?;
+    let mut slots: Vec<Option<TrackedJob>> = (0..orders.len()).map(|_| None).collect();
+    for (start, jobs) in parsed {
+        for (slot, job) in slots[start..].iter_mut().zip(jobs) {
+            *slot = Some(job);
+        }
+    }
+    // Newest first, ties by id; sorted as positions, so no job is moved but once.
+    let id = |i: usize| slots[i].as_ref().map(|job| job.id.as_str());
+    let mut order: Vec<usize> = (0..slots.len()).collect();
+    order.sort_unstable_by(|&a, &b| orders[b].cmp(&orders[a]).then_with(|| id(a).cmp(&id(b))));
+    Ok(order.into_iter().filter_map(|i| slots[i].take()).collect())
+}
+
+/// Reads every tracked job's row and sends them on in chunks; returns the sort key
+/// (`created`, else `added`) of each, by position.
+fn send_rows(
+    statement: &mut rusqlite::Statement<'_>,
+    scope: &Scope,
+    send: &std::sync::mpsc::Sender<(usize, Vec<StoredRow>)>,
+) -> Result<Vec<i64>, JournalError> {
+    let rows = statement.query_map(params![scope.service, scope.project], |row| {
+        Ok(StoredRow {
+            id: row.get(0)?,
+            snapshot: row.get(1)?,
+            seen_ms: row.get(2)?,
+            order: row.get(3)?,
+            changed_ms: row.get(4)?,
+            first_prompt: row.get(5)?,
+        })
+    })?;
+    let mut orders = Vec::new();
+    let mut chunk = Vec::with_capacity(CHUNK);
+    for row in rows {
+        let row = row?;
+        orders.push(row.order);
+        chunk.push(row);
+        if chunk.len() == CHUNK {
+            let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+            // The parsers stop only after this returns: the send cannot fail.
+            let _ = send.send((orders.len() - CHUNK, full));
+        }
+    }
+    if !chunk.is_empty() {
+        let _ = send.send((orders.len() - chunk.len(), chunk));
+    }
+    Ok(orders)
 }
 
 /// Keeps a job's first accepted prompt with it, once a submission for it is accepted (the
@@ -296,30 +356,6 @@ pub fn keep_first_prompt(conn: &Connection, scope: &Scope, job_id: &str) -> rusq
     Ok(())
 }
 
-/// Every tracked job's row, newest first (ties by id). Sorted here, not by SQLite: its
-/// sorter would move every snapshot through a temporary tree; and before the snapshots
-/// are read, while a row is a few words rather than a whole job.
-fn stored_rows(conn: &Connection, scope: &Scope) -> Result<Vec<StoredRow>, JournalError> {
-    let mut statement = conn.prepare(
-        "SELECT job_id, snapshot, seen_ms, COALESCE(created_ms, added_ms), changed_ms,
-                first_prompt
-         FROM jobs WHERE service = ?1 AND project = ?2 AND tracked = 1",
-    )?;
-    let rows = statement.query_map(params![scope.service, scope.project], |row| {
-        Ok(StoredRow {
-            id: row.get(0)?,
-            snapshot: row.get(1)?,
-            seen_ms: row.get(2)?,
-            order: row.get(3)?,
-            changed_ms: row.get(4)?,
-            first_prompt: row.get(5)?,
-        })
-    })?;
-    let mut rows: Vec<StoredRow> = rows.collect::<Result<_, _>>()?;
-    rows.sort_unstable_by(|x, y| y.order.cmp(&x.order).then_with(|| x.id.cmp(&y.id)));
-    Ok(rows)
-}
-
 /// A tracked job's row as stored, its snapshot not read yet.
 struct StoredRow {
     id: String,
@@ -331,15 +367,15 @@ struct StoredRow {
 }
 
 impl StoredRow {
-    fn read(&self) -> TrackedJob {
+    fn read(self) -> TrackedJob {
         TrackedJob {
-            id: self.id.clone(),
+            id: self.id,
             snapshot: self
                 .snapshot
                 .as_deref()
                 .and_then(|text| serde_json::from_str(text).ok()),
             seen_at: self.seen_ms.and_then(DateTime::from_timestamp_millis),
-            first_prompt: self.first_prompt.clone(),
+            first_prompt: self.first_prompt,
             changed_at: self.changed_ms.and_then(DateTime::from_timestamp_millis),
         }
     }
