@@ -41,6 +41,9 @@ impl Services {
     /// Counts `requests` analytics requests just sent in the journal, then the budget as
     /// it stands: the messages that say so (or that the journal failed).
     async fn counted(&self, requests: u32) -> Vec<Msg> {
+        if requests == 0 {
+            return Vec::new();
+        }
         let now = Utc::now();
         let counted = self
             .journal(move |j, scope| {
@@ -60,6 +63,18 @@ impl Services {
         f: impl FnOnce(&mut Journal, &Scope) -> Result<T, JournalError> + Send + 'static,
     ) -> Result<T, LocalError> {
         on_journal(&self.journal, &self.scope, f).await
+    }
+}
+
+/// Requests of one answer that count against the analytics budget: none when it never
+/// left this machine (the connection was refused, the name did not resolve).
+pub(super) fn reached<T>(result: &Result<T, crate::api::ApiError>) -> u32 {
+    match result {
+        Err(crate::api::ApiError::Network {
+            may_have_reached_server: false,
+            ..
+        }) => 0,
+        _ => 1,
     }
 }
 
@@ -236,7 +251,7 @@ impl Effects {
             }),
             Io::FetchVisitors { generation, query } => spawn(tx, async move {
                 let result = s.client.visitors(&query).await;
-                let mut msgs = s.counted(1).await;
+                let mut msgs = s.counted(reached(&result)).await;
                 msgs.push(Msg::Visitors { generation, result });
                 msgs
             }),
@@ -393,5 +408,26 @@ async fn write_drafts(
         if let Err(reason) = written {
             let _ = tx.send(Msg::DraftNotSaved(reason));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::ApiError;
+
+    #[test]
+    fn a_request_counts_against_the_budget_unless_it_never_left_this_machine() {
+        let network = |sent| ApiError::Network {
+            host: "h".into(),
+            reason: "refused".into(),
+            may_have_reached_server: sent,
+        };
+        assert_eq!(super::reached(&Ok::<(), ApiError>(())), 1);
+        assert_eq!(super::reached(&Err::<(), _>(network(false))), 0);
+        assert_eq!(super::reached(&Err::<(), _>(network(true))), 1);
+        let answered = ApiError::Unauthorized {
+            message: String::new(),
+        };
+        assert_eq!(super::reached(&Err::<(), _>(answered)), 1);
     }
 }

@@ -216,7 +216,7 @@ impl Composer {
             None if !self.has_text() => (0, String::new(), Vec::new()),
             _ => {
                 return Err(
-                    "the prompt was edited: Ctrl+T replaces only a template's own                             text (Ctrl+U undoes edits)",
+                    "the prompt was edited: Ctrl+T replaces only a template's own text (Ctrl+U undoes edits)",
                 );
             }
         };

@@ -150,6 +150,7 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Clock) -> Vec<Effect> {
         let mut effects = Vec::new();
         let rows = RowsChange::of(&msg);
+        let was_failing = self.connection.is_failing();
         match msg {
             Msg::Input(event) => self.on_event(event, now, &mut effects),
             Msg::Tick => {
@@ -224,6 +225,9 @@ impl App {
             ),
             Msg::Terminate => self.quit = true,
             Msg::Continued => self.dirty = true,
+        }
+        if was_failing && !self.connection.is_failing() {
+            self.on_recovered(now, &mut effects);
         }
         self.pump(now, &mut effects);
         self.note_rows(rows, now.wall);
@@ -421,11 +425,7 @@ impl App {
         let statuses = self.jobs.statuses();
         self.poll.refresh_all(&statuses, now.mono);
         if self.focus == Pane::Visitors {
-            self.refresh_trend(effects);
-            if self.visitors.previous.is_on() {
-                self.visitors.previous = PreviousLoad::NeedsDates;
-            }
-            self.fetch_visitors(now, effects);
+            self.reload_visitors(now, effects);
         }
         effects.push(Effect::Io(Io::RefreshBudget));
         effects.push(Effect::Io(Io::ReloadTracked));
@@ -437,6 +437,23 @@ impl App {
             .collect();
         if !paused.is_empty() {
             self.notify(NoticeKind::Warning, paused.join("; "));
+        }
+    }
+
+    /// The visitors page, its chart and its comparison, read again.
+    fn reload_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        self.refresh_trend(effects);
+        if self.visitors.previous.is_on() {
+            self.visitors.previous = PreviousLoad::NeedsDates;
+        }
+        self.fetch_visitors(now, effects);
+    }
+
+    /// The service answers again after failing: a visitors page that failed meanwhile is
+    /// read again (with its chart), so its error does not outlive its cause.
+    fn on_recovered(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        if matches!(self.visitors.load(), PageLoad::Failed { .. }) {
+            self.reload_visitors(now, effects);
         }
     }
 

@@ -51,7 +51,7 @@ impl Effects {
             InsightIo::CancelWhole => stop(&mut self.whole),
             InsightIo::FetchPrevious { generation, query } => spawn(tx, async move {
                 let result = s.client.visitors(&query).await;
-                let mut msgs = s.counted(1).await;
+                let mut msgs = s.counted(super::reached(&result)).await;
                 msgs.push(Msg::Insight(InsightMsg::Previous { generation, result }));
                 msgs
             }),

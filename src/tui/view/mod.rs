@@ -103,7 +103,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
     memory.hits = Hits::default();
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        too_small(frame, area, cx);
+        too_small(frame, area, app, cx);
         return;
     }
     let [tabs, body, notice, status] = Layout::vertical([
@@ -148,14 +148,25 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
     }
 }
 
-fn too_small(frame: &mut Frame<'_>, area: Rect, cx: &ViewContext) {
+fn too_small(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
+    // The key that quits here, as the person has it (the jobs list's, as update reads it).
+    let quit = app
+        .keymap()
+        .key(
+            crate::tui::keymap::KeyContext::Jobs,
+            crate::tui::keymap::Action::Quit,
+        )
+        .map_or_else(
+            || "Enlarge the window.".to_owned(),
+            |key| format!("Enlarge the window, or press {key} to quit."),
+        );
     let text = vec![
         Line::from(Span::styled("terminal too small", cx.theme.error())),
         Line::from(format!(
             "{}×{} here; docdeck needs at least {MIN_WIDTH}×{MIN_HEIGHT}.",
             area.width, area.height
         )),
-        Line::from("Enlarge the window, or press q to quit."),
+        Line::from(quit),
     ];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }

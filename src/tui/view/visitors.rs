@@ -248,7 +248,7 @@ fn draw_rows(
         block,
         header: theme.dim(),
         selected: theme.selected(),
-        more_marker: None,
+        more_marker: Some(theme.dim()),
     };
     table::draw(
         frame,
@@ -338,7 +338,11 @@ fn footer_hints(keys: super::hints::Hints<'_>, held: bool) -> Vec<String> {
 /// `3 marked (n: job)`, with the key that makes the job in force.
 fn marked_text(count: usize, app: &App) -> String {
     let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
-    match keys.key(crate::tui::keymap::Action::NewJob) {
+    // Under --read-only no job is made of them: offer nothing.
+    let key = keys
+        .key(crate::tui::keymap::Action::NewJob)
+        .filter(|_| !app.config.read_only);
+    match key {
         Some(key) => format!(" · {count} marked ({key}: job)"),
         None => format!(" · {count} marked"),
     }

@@ -185,6 +185,32 @@ fn a_key_revoked_mid_session_or_another_projects_key_is_shown() {
 }
 
 #[test]
+fn a_visitors_page_that_failed_while_the_service_was_away_is_read_again_when_it_answers() {
+    let mut h = Harness::new(vec![]);
+    let first = h.key(KeyCode::Char('3'));
+    let Some(Effect::Io(Io::FetchVisitors { generation, .. })) = first.first().cloned() else {
+        panic!("{first:?}")
+    };
+    h.send(Msg::Visitors {
+        generation,
+        result: Err(network_error(false)),
+    });
+    assert_eq!(h.app.connection, Connection::Trouble);
+    assert!(h.app.visitors.load().error().is_some());
+    let answered = || {
+        Msg::ConnectionChecked(Err(ApiError::NotFound {
+            message: String::new(),
+            missing: crate::api::Missing::Job,
+        }))
+    };
+    let back = h.send(answered());
+    assert_eq!(h.app.connection, Connection::Online);
+    assert_eq!(visitor_fetches(&back), 1, "{back:?}");
+    // Once the page is on its way, a service that stays up reads nothing more.
+    assert_eq!(visitor_fetches(&h.send(answered())), 0);
+}
+
+#[test]
 fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     let mut h = Harness::new(vec![]);
     h.send(Msg::ConnectionChecked(Err(network_error(false))));

@@ -211,3 +211,17 @@ fn the_help_shows_the_keys_in_force_beside_the_action_names() {
         "{screen}"
     );
 }
+
+#[test]
+fn the_too_small_screen_names_the_quit_key_in_force() {
+    let overrides = [crate::config::KeyOverride {
+        context: "global".into(),
+        action: "quit".into(),
+        keys: vec!["ctrl-q".into()],
+        line: 2,
+    }];
+    let scene = Scene::with_prefs(Prefs::with_keys(&overrides).unwrap());
+    let screen = scene.render(50, 12);
+    assert!(screen.contains("press Ctrl+Q to quit"), "{screen}");
+    assert!(!screen.contains("press q "), "{screen}");
+}

@@ -121,7 +121,7 @@ pub(super) fn draw(
         block,
         header: theme.dim(),
         selected: theme.selected(),
-        more_marker: None,
+        more_marker: Some(theme.dim()),
     };
     let selected = list.cursor_position().unwrap_or(0);
     table::draw(
