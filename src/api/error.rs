@@ -16,7 +16,7 @@ const EXCERPT_CHARS: usize = 120;
 /// they are stored here, so printing an error can never inject terminal escapes.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ApiError {
-    #[error("the API key was rejected (401{}): check DOCDECK_API_KEY or the profile's api_key_command", detail(.message))]
+    #[error("the API key was rejected (401{}): check the key where it is set (--api-key, DOCDECK_API_KEY or the profile; docdeck doctor says which)", detail(.message))]
     Unauthorized { message: String },
     #[error("the API key is not allowed to do this (403{}): it may belong to another project, lack the read or write scope, or your IP may not be on its allowlist", detail(.message))]
     Forbidden { message: String },
