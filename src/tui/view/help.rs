@@ -115,7 +115,16 @@ pub fn draw(
     let height = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)
         .saturating_add(2);
-    let rect = super::overlay_area(frame, area, LIST_WIDTH + 2, height);
+    // As wide as its longest line, where the screen has the room (80 columns do for all).
+    let widest = lines.iter().map(Line::width).max().unwrap_or(0);
+    let width = u16::try_from(widest)
+        .unwrap_or(u16::MAX)
+        .saturating_add(2)
+        .clamp(
+            LIST_WIDTH + 2,
+            area.width.saturating_sub(2).max(LIST_WIDTH + 2),
+        );
+    let rect = super::overlay_area(frame, area, width, height);
     let visible = usize::from(rect.height.saturating_sub(2)).max(1);
     let last = lines.len().saturating_sub(visible);
     let scroll = app.help_scroll.min(last);

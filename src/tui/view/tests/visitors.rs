@@ -157,3 +157,14 @@ fn forms_wrap_their_messages_and_fit_at_80_columns() {
     let small = scene.render(60, 15);
     assert!(small.contains("Esc cancel"), "{small}");
 }
+
+#[test]
+fn the_help_of_the_visitors_uses_the_width_of_80_columns_and_cuts_no_line() {
+    let mut scene = scene_with(big_page());
+    scene.key(KeyCode::Char('?'));
+    let screen = scene.render(80, 24);
+    assert!(
+        screen.contains("next page (whole range: a screen)"),
+        "{screen}"
+    );
+}
