@@ -30,6 +30,16 @@ impl App {
         }
     }
 
+    /// Ctrl+C after `[keys.global]` gave `quit` other keys: say which quit, rather than
+    /// leave the key that quits every terminal program doing nothing without a word.
+    pub(super) fn say_how_to_quit(&mut self) {
+        let quit = self.keymap().key_or_name(KeyContext::Jobs, Action::Quit);
+        self.notify(
+            NoticeKind::Info,
+            format!("Ctrl+C is not bound ([keys.global] gave quit other keys): {quit} quits"),
+        );
+    }
+
     /// Under `--read-only`, a key that would write says so instead of doing nothing.
     pub(super) fn refused_read_only(&mut self, action: Action) -> bool {
         if !(self.config.read_only && action.writes()) {
@@ -153,4 +163,11 @@ impl App {
             format!("the text is now the new-job draft: {send} creates a job with it"),
         );
     }
+}
+
+/// Ctrl+C, as terminals send it.
+pub(super) fn is_ctrl_c(key: &KeyEvent) -> bool {
+    key.modifiers
+        .contains(crossterm::event::KeyModifiers::CONTROL)
+        && matches!(key.code, crossterm::event::KeyCode::Char('c' | 'C'))
 }

@@ -347,6 +347,7 @@ impl App {
             (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
             (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
             (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
+            (_, None) if keys::is_ctrl_c(key) => self.say_how_to_quit(),
             (KeyContext::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),
             // An unbound key changes nothing; it leaves alone what an earlier message of

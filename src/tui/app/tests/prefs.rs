@@ -38,6 +38,15 @@ fn a_remapped_key_does_the_action_and_the_default_no_longer_does() {
 }
 
 #[test]
+fn ctrl_c_taken_from_quit_says_which_key_quits_instead_of_doing_nothing_silently() {
+    let mut h = with_prefs(keys(&[("global", "quit", &["ctrl-q"])]));
+    h.ctrl('c');
+    assert!(!h.app.quit);
+    let notice = &h.app.notice.as_ref().unwrap().text;
+    assert!(notice.contains("Ctrl+Q quits"), "{notice}");
+}
+
+#[test]
 fn messages_name_the_key_in_force() {
     let mut h = with_prefs(keys(&[("global", "toggle_pause", &["ctrl-p"])]));
     h.ctrl('p');
