@@ -228,7 +228,12 @@ fn trend_table(
                 thousands(t.human),
                 thousands(t.ai),
                 thousands(t.total),
-                format!("{:.1}%", t.ai_share()),
+                // No visitor, no share: "-" rather than a 0.0% that says none were AI.
+                if t.total == 0 {
+                    "-".to_owned()
+                } else {
+                    format!("{:.1}%", t.ai_share())
+                },
             ]
         })
         .collect();
@@ -264,5 +269,24 @@ mod tests {
         );
         assert!(text.contains("2026-11-17  2026-11-17T12:00:00Z"), "{text}");
         assert!(text.contains("1,234"), "{text}");
+    }
+
+    #[test]
+    fn a_bucket_without_visitors_has_no_ai_share() {
+        let from = DateParam::parse("f", "2026-11-15").unwrap().instant();
+        let to = DateParam::parse("t", "2026-11-16").unwrap().instant();
+        let days = buckets::buckets(from, to, By::Day);
+        let text = trend_table(
+            By::Day,
+            &days,
+            &[VisitorTotals::default()],
+            (from, to),
+            Some(80),
+        );
+        let row = text.lines().last().unwrap();
+        assert!(
+            row.trim_end().ends_with('-') && !row.contains('%'),
+            "{text}"
+        );
     }
 }
