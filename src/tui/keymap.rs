@@ -222,14 +222,19 @@ pub const VISITORS: &[Binding] = &[
     bind!(
         [ch('['), (KeyCode::PageUp, NONE)],
         "[ PgUp",
-        "previous page (whole: a screen)",
+        "previous page (whole range: a screen)",
         PrevPage
     ),
     bind!([ch(' ')], "Space", "mark or unmark this page", Mark),
     bind!([ch('n')], "n", "new job from the marked pages", NewJob),
     bind!([ch('c')], "c", "show or hide the chart", ToggleChart),
     bind!([ch('v')], "v", "compare with the period before", Compare),
-    bind!([ch('w')], "w", "whole range or pages", WholeRange),
+    bind!(
+        [ch('w')],
+        "w",
+        "hold the whole range, or back to pages",
+        WholeRange
+    ),
     bind!(
         [ch('s')],
         "s",
@@ -250,7 +255,7 @@ pub const VISITORS: &[Binding] = &[
     bind!(
         [(KeyCode::Esc, NONE)],
         "Esc",
-        "stop reading (chart, whole)",
+        "stop a read (chart, whole range); clear a filter",
         Close
     ),
 ];
