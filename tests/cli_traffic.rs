@@ -157,7 +157,7 @@ async fn mintlify_events_use_anon_id_and_event_id() {
     );
     let summary = [
         "read 22 lines: kept 15 views (human 4, AI 11)",
-        "already stored 1",
+        "duplicates 1",
         "not requests 1",
         "assets 1",
         "skipped 1 broken line",
@@ -185,7 +185,7 @@ async fn vercel_log_drain_counts_and_keys_by_id() {
     let summary = [
         "read 27 lines: kept 16 views (human 5, AI 11)",
         "not requests 1",
-        "already stored 1",
+        "duplicates 1",
         "skipped 1 broken line",
     ];
     check_format("vercel", "vercel.ndjson", combined_counts(), &summary).await;
@@ -195,7 +195,7 @@ async fn vercel_log_drain_counts_and_keys_by_id() {
 async fn cloudflare_logpush_counts_and_keys_by_ray_id() {
     let summary = [
         "read 26 lines: kept 16 views (human 5, AI 11)",
-        "already stored 1",
+        "duplicates 1",
         "skipped 1 broken line",
     ];
     check_format(

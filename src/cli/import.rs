@@ -14,6 +14,7 @@ use super::{CliError, Outcome};
 use crate::server::analytics::Traffic;
 use crate::server::db::{Db, DbLocation};
 use crate::server::import::ImportError;
+use crate::server::seed;
 use crate::server::traffic::formats::LogFormat;
 use crate::server::traffic::page::{self, NotAView};
 use crate::server::traffic::rules::{Rules, Verdict};
@@ -45,9 +46,9 @@ pub struct ImportArgs {
     /// Project the views belong to
     #[arg(long, value_name = "ID", default_value = "demo")]
     pub project: String,
-    /// Format of the records
-    #[arg(long, value_enum, default_value = "jsonl")]
-    pub format: FormatArg,
+    /// Format of the records [default: recognised from the first lines of the first file]
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
     /// Keep reading the files as they grow, across rotation and truncation, until Ctrl-C
     /// or SIGTERM; a restart resumes where it stopped
     #[arg(long)]
@@ -59,6 +60,10 @@ pub struct ImportArgs {
     /// assets/ua-rules/rules.txt)
     #[arg(long, value_name = "FILE")]
     pub ua_rules: Option<PathBuf>,
+    /// Delete the project's invented views (from `serve`'s demo seed) before importing:
+    /// real views are never mixed with invented ones
+    #[arg(long)]
+    pub discard_demo: bool,
     /// Files to read; `-` is standard input, names ending in .gz are read as gzip
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
@@ -119,12 +124,100 @@ fn load_rules(path: Option<&Path>) -> Result<Rules, CliError> {
     rules.map_err(|err| CliError::usage(err.to_string()))
 }
 
+/// Lines looked at to recognise a format, and the bytes read for them at most.
+const SNIFF_LINES: usize = 8;
+const SNIFF_BYTES: u64 = 256 * 1024;
+
+/// The format given, or the one the first lines of the first file are in (said on
+/// standard error, since a wrong guess would count nothing).
+fn resolve_format(args: &ImportArgs) -> Result<FormatArg, CliError> {
+    if let Some(format) = args.format {
+        return Ok(format);
+    }
+    let Some(path) = args.files.first() else {
+        return Ok(FormatArg::Jsonl);
+    };
+    let lines = first_lines(path)?;
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    // JSON lines that no JSON log format reads are views (whose own errors then name
+    // the line at fault).
+    let json = lines
+        .first()
+        .is_some_and(|line| line.trim_start().starts_with('{'));
+    let format = match traffic::formats::detect(&lines).map(format_arg) {
+        None if json => Some(FormatArg::Jsonl),
+        found => found,
+    };
+    let name = if path.as_os_str() == "-" {
+        "standard input".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    match format {
+        Some(format) => {
+            eprintln!(
+                "docdeck: reading {name} as --format {} (recognised from its first lines)",
+                format_name(format)
+            );
+            Ok(format)
+        }
+        None if lines.is_empty() => Ok(FormatArg::Jsonl),
+        None => Err(CliError::usage(format!(
+            "cannot tell the format of {name} from its first lines; give --format (jsonl, combined, common, caddy, mintlify, vercel or cloudflare)"
+        ))),
+    }
+}
+
+/// The first non-blank lines of a file, read without taking them from standard input
+/// (its buffer is only looked at), so the import then reads them again.
+fn first_lines(path: &Path) -> Result<Vec<String>, CliError> {
+    use std::io::{BufRead as _, Read as _};
+    let text = if path.as_os_str() == "-" {
+        let stdin = std::io::stdin();
+        let mut lock = stdin.lock();
+        let buffer = lock.fill_buf().map_err(|err| cannot_open(path, &err))?;
+        String::from_utf8_lossy(buffer).into_owned()
+    } else {
+        let regular = std::fs::metadata(path)
+            .map_err(|err| cannot_open(path, &err))?
+            .is_file();
+        if !regular {
+            // A pipe's lines would be gone once looked at.
+            return Err(CliError::usage(format!(
+                "give --format for {}: it is not a regular file, so its first lines cannot be read twice",
+                path.display()
+            )));
+        }
+        let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
+        let mut text = Vec::new();
+        let _ = input.take(SNIFF_BYTES).read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    };
+    Ok(text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .take(SNIFF_LINES)
+        .map(str::to_owned)
+        .collect())
+}
+
+fn format_arg(format: LogFormat) -> FormatArg {
+    match format {
+        LogFormat::Combined => FormatArg::Combined,
+        LogFormat::Common => FormatArg::Common,
+        LogFormat::Caddy => FormatArg::Caddy,
+        LogFormat::Mintlify => FormatArg::Mintlify,
+        LogFormat::Vercel => FormatArg::Vercel,
+        LogFormat::Cloudflare => FormatArg::Cloudflare,
+    }
+}
+
 /// Refuses flag combinations that cannot work, before anything is read.
-fn check(args: &ImportArgs) -> Result<(), CliError> {
+fn check(args: &ImportArgs, format: FormatArg) -> Result<(), CliError> {
     if args.project.is_empty() {
         return Err(CliError::usage("--project must not be empty"));
     }
-    if args.format == FormatArg::Jsonl && (args.follow || args.ua_rules.is_some()) {
+    if format == FormatArg::Jsonl && (args.follow || args.ua_rules.is_some()) {
         return Err(CliError::usage(
             "--follow and --ua-rules are for logs: give --format combined, common, caddy, mintlify, vercel or cloudflare (jsonl lines carry their class)",
         ));
@@ -141,7 +234,8 @@ fn check(args: &ImportArgs) -> Result<(), CliError> {
 }
 
 pub fn run(args: &ImportArgs) -> Outcome {
-    check(args)?;
+    let format = resolve_format(args)?;
+    check(args, format)?;
     let location = db_location(args.db.as_deref())?;
     if location == DbLocation::Memory {
         return Err(CliError::usage(
@@ -150,11 +244,12 @@ pub fn run(args: &ImportArgs) -> Outcome {
     }
     let rules = Arc::new(load_rules(args.ua_rules.as_deref())?);
     let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
-    let Some(format) = log_format(args.format) else {
+    claim_project(&db, args)?;
+    let Some(log) = log_format(format) else {
         return jsonl(&db, args);
     };
     let mut importer = db
-        .blocking(|conn| Importer::new(conn, &args.project, format, rules, args.strict))
+        .blocking(|conn| Importer::new(conn, &args.project, log, rules, args.strict))
         .map_err(|err| CliError::failed(err.to_string()))?;
     if args.follow {
         return follow_files(&db, &mut importer, args);
@@ -169,7 +264,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
             super::warn(&format!(
                 "no line of {} reads as {:?}: is it in another --format (jsonl, combined, common, caddy, mintlify, vercel, cloudflare)?",
                 path.display(),
-                format_name(args.format)
+                format_name(format)
             ));
         }
         total.add(&summary);
@@ -183,6 +278,23 @@ pub fn run(args: &ImportArgs) -> Outcome {
         traffic::summary::plural(total.kept(), "view")
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Makes the project one of real views before anything is read, or stops (exit 1) when
+/// it holds the demo's invented views and `--discard-demo` was not given.
+fn claim_project(db: &Db, args: &ImportArgs) -> Result<(), CliError> {
+    let claimed = db
+        .blocking(|conn| Ok(seed::claim_real(conn, &args.project, args.discard_demo)))
+        .map_err(|err| CliError::failed(err.to_string()))?
+        .map_err(|err| CliError::failed(err.to_string()))?;
+    if claimed.discarded > 0 {
+        eprintln!(
+            "docdeck: deleted {} of project {} (the demo seed's); only real views are counted from now on",
+            traffic::summary::plural(claimed.discarded, "invented view"),
+            args.project
+        );
+    }
+    Ok(())
 }
 
 /// Today's format, unchanged: each file in one transaction, a bad line fails it.
@@ -244,11 +356,17 @@ pub fn classify(args: &ClassifyArgs) -> Outcome {
                 println!("{what}: {}", counts(&verdict, markdown));
             }
         }
-        Some(Err(NotAView::Asset)) => println!(
-            "{}: an asset, not a page: not counted",
-            crate::text::sanitize(path.unwrap_or_default())
+        Some(Err(why)) => println!(
+            "{}: {}, not a page: not counted",
+            crate::text::sanitize(path.unwrap_or_default()),
+            match why {
+                NotAView::Asset => "an asset",
+                NotAView::Download => "a download or another file that is not a document",
+                NotAView::Feed => "a feed poll",
+                // page_of judges only the target.
+                NotAView::Method | NotAView::Status => "not a request for a page",
+            }
         ),
-        Some(Err(_)) => {}
         Some(Ok(view)) => println!(
             "{}: a {} of {}: {}",
             crate::text::sanitize(path.unwrap_or_default()),
@@ -268,9 +386,10 @@ fn rule_text(verdict: &Verdict<'_>) -> String {
     match verdict.rule {
         Some(rule) => format!("{:?} ({}, line {})", rule.pattern, rule.source, rule.line),
         None if verdict.class == crate::server::traffic::rules::Class::Human => {
-            "none matched, and it carries a browser marker (Mozilla/ or Opera/)".to_owned()
+            "none matched, and it starts with a browser marker (Mozilla/ or Opera/)".to_owned()
         }
-        None => "none matched, and it carries no browser marker, so it is not a browser".to_owned(),
+        None => "none matched, and it does not start with a browser marker, so it is not a browser"
+            .to_owned(),
     }
 }
 

@@ -38,6 +38,8 @@ pub struct Stored {
     pub human: u64,
     pub ai: u64,
     pub repeats: u64,
+    /// The times of the first and last view stored (ms).
+    pub span: Option<(i64, i64)>,
 }
 
 impl Stored {
@@ -45,6 +47,10 @@ impl Stored {
     pub fn count(self, summary: &mut Summary) {
         summary.human += self.human;
         summary.ai += self.ai;
+        if let Some((first, last)) = self.span {
+            summary.saw(first);
+            summary.saw(last);
+        }
         if self.repeats > 0 {
             *summary.dropped.entry(Dropped::AlreadyStored).or_default() += self.repeats;
         }
@@ -120,6 +126,10 @@ impl Writer {
             .collect();
         store_rows(tx, &self.project, &rows)?;
         for view in &new {
+            stored.span = Some(match stored.span {
+                None => (view.ts_ms, view.ts_ms),
+                Some((first, last)) => (first.min(view.ts_ms), last.max(view.ts_ms)),
+            });
             match view.traffic {
                 Traffic::Human => stored.human += 1,
                 Traffic::Ai => stored.ai += 1,

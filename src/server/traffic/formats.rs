@@ -47,6 +47,18 @@ pub enum LogFormat {
     Cloudflare,
 }
 
+impl LogFormat {
+    /// Every format, the more precise first (a combined line also reads as common).
+    pub const ALL: [Self; 6] = [
+        Self::Combined,
+        Self::Common,
+        Self::Caddy,
+        Self::Mintlify,
+        Self::Vercel,
+        Self::Cloudflare,
+    ];
+}
+
 /// Reads nginx times, remembering the last day seen, since a log stays on one day for
 /// many lines.
 #[derive(Debug, Default)]
@@ -114,6 +126,26 @@ pub fn parse<'a>(format: LogFormat, line: &'a str, clock: &mut Clock) -> Result<
         LogFormat::Vercel => json::vercel(line),
         LogFormat::Cloudflare => json::cloudflare(line),
     }
+}
+
+/// The log format that reads the most of `lines` (a file's first few) as requests, the
+/// first of equals in the order of [`LogFormat::ALL`]; `None` when none reads any.
+#[must_use]
+pub fn detect(lines: &[&str]) -> Option<LogFormat> {
+    let mut best = None;
+    let mut most = 0;
+    for format in LogFormat::ALL {
+        let mut clock = Clock::default();
+        let read = lines
+            .iter()
+            .filter(|line| matches!(parse(format, line, &mut clock), Ok(Line::Request(_))))
+            .count();
+        if read > most {
+            most = read;
+            best = Some(format);
+        }
+    }
+    best
 }
 
 /// `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent`, and for

@@ -31,11 +31,13 @@ impl Dropped {
             Self::NotAView(NotAView::Method) => "not GET or HEAD",
             Self::NotAView(NotAView::Status) => "redirects and errors",
             Self::NotAView(NotAView::Asset) => "assets",
+            Self::NotAView(NotAView::Download) => "downloads and other files",
+            Self::NotAView(NotAView::Feed) => "feed polls",
             Self::Crawler(Class::Search) => "search crawlers",
             Self::Crawler(Class::Training) => "training crawlers",
             Self::Crawler(_) => "other robots",
             Self::NotBrowserPage => "page views by non-browsers",
-            Self::AlreadyStored => "already stored",
+            Self::AlreadyStored => "duplicates",
         }
     }
 }
@@ -48,6 +50,8 @@ pub struct Summary {
     pub ai: u64,
     pub dropped: BTreeMap<Dropped, u64>,
     pub broken: u64,
+    /// When the first and the last of the views kept were made (ms, UTC).
+    pub span: Option<(i64, i64)>,
     /// The first few broken lines: where (`line 4`, or `access.log line 4` when several
     /// files are followed) and why.
     pub first_broken: Vec<(String, String)>,
@@ -65,6 +69,14 @@ impl Summary {
         }
     }
 
+    /// Widens the span of the views kept to take in one made at `ts_ms`.
+    pub(crate) fn saw(&mut self, ts_ms: i64) {
+        self.span = Some(match self.span {
+            None => (ts_ms, ts_ms),
+            Some((first, last)) => (first.min(ts_ms), last.max(ts_ms)),
+        });
+    }
+
     /// Views stored.
     #[must_use]
     pub fn kept(&self) -> u64 {
@@ -77,6 +89,10 @@ impl Summary {
         self.human += other.human;
         self.ai += other.ai;
         self.broken += other.broken;
+        if let Some((first, last)) = other.span {
+            self.saw(first);
+            self.saw(last);
+        }
         for (why, count) in &other.dropped {
             *self.dropped.entry(*why).or_default() += count;
         }
@@ -95,6 +111,18 @@ impl fmt::Display for Summary {
             self.human,
             self.ai
         )?;
+        if let Some((first, last)) = self.span {
+            let day = |ms: i64| {
+                chrono::DateTime::from_timestamp_millis(ms)
+                    .map_or_else(|| "?".to_owned(), |at| at.format("%Y-%m-%d").to_string())
+            };
+            let (first, last) = (day(first), day(last));
+            if first == last {
+                write!(f, " on {first} (UTC)")?;
+            } else {
+                write!(f, " from {first} to {last} (UTC)")?;
+            }
+        }
         if !self.dropped.is_empty() {
             let parts: Vec<String> = self
                 .dropped

@@ -43,7 +43,7 @@ fn a_reimport_adds_nothing_and_broken_lines_are_counted() {
     assert_eq!(first.first_broken[0].0, "line 4");
     let again = import_all(&db, &mut importer(&db, false), log().as_bytes()).unwrap();
     assert_eq!((again.kept(), views(&db)), (0, 2));
-    assert!(again.to_string().contains("already stored 2"), "{again}");
+    assert!(again.to_string().contains("duplicates 2"), "{again}");
 }
 
 #[test]
