@@ -55,10 +55,14 @@ impl Class {
     }
 }
 
-/// One pattern of a rules file.
+/// One pattern of a rules file. A pattern matches whole words: where it begins (ends)
+/// with a letter or digit, the user agent must not have one just before (after) it, so
+/// `NING/` does not match `Lightning/2.6`. A `*` at either end lifts that: `*bot` matches
+/// any word that ends in `bot` (`Googlebot`, `SomeBot/1.0`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule {
     pub class: Class,
+    /// The pattern as written in its file, `*` included.
     pub pattern: String,
     /// Which file it came from, for `docdeck classify`.
     pub source: String,
@@ -89,6 +93,8 @@ pub enum RulesError {
         name: String,
         sections: String,
     },
+    #[error("{file} line {line}: a pattern of only `*`; write the words to match, such as *bot")]
+    EmptyPattern { file: String, line: usize },
     #[error("cannot build the user-agent matcher: {0}")]
     Build(String),
 }
@@ -98,7 +104,25 @@ pub enum RulesError {
 pub struct Rules {
     rules: Vec<Rule>,
     matcher: AhoCorasick,
-    markers: AhoCorasick,
+    /// What a browser's user agent starts with.
+    markers: Vec<String>,
+}
+
+impl Rule {
+    /// The text searched for: the pattern without its `*`s.
+    fn needle(&self) -> &str {
+        self.pattern.trim_matches('*')
+    }
+
+    /// Whether a match of this rule at `start..end` of `agent` stands at word boundaries.
+    fn matches_at(&self, agent: &[u8], start: usize, end: usize) -> bool {
+        let word = |at: Option<&u8>| at.is_some_and(u8::is_ascii_alphanumeric);
+        let open_start = self.pattern.starts_with('*') || !word(agent.get(start));
+        let open_end =
+            self.pattern.ends_with('*') || !word(end.checked_sub(1).and_then(|at| agent.get(at)));
+        (open_start || !word(start.checked_sub(1).and_then(|at| agent.get(at))))
+            && (open_end || !word(agent.get(end)))
+    }
 }
 
 /// The patterns of one file, by class, and its browser markers.
@@ -156,6 +180,12 @@ fn parse(text: &str, source: &str) -> Result<Parsed, RulesError> {
                 });
             }
             Some(None) => parsed.markers.push(line.to_owned()),
+            Some(Some(_)) if line.trim_matches('*').is_empty() => {
+                return Err(RulesError::EmptyPattern {
+                    file: source.to_owned(),
+                    line: index + 1,
+                });
+            }
             Some(Some(class)) => parsed.rules.push(Rule {
                 class,
                 pattern: line.to_owned(),
@@ -196,10 +226,7 @@ impl Rules {
             builder
         };
         let matcher = builder()
-            .build(rules.iter().map(|rule| rule.pattern.as_str()))
-            .map_err(|err| RulesError::Build(err.to_string()))?;
-        let markers = builder()
-            .build(&markers)
+            .build(rules.iter().map(Rule::needle))
             .map_err(|err| RulesError::Build(err.to_string()))?;
         Ok(Self {
             rules,
@@ -208,13 +235,21 @@ impl Rules {
         })
     }
 
-    /// The class of `user_agent`: the first rule (in order) whose pattern it contains;
-    /// failing that, a person's browser if it carries a browser marker, else not a browser.
+    /// The class of `user_agent`: the first rule (in order) whose pattern it contains as
+    /// whole words; failing that, a person's browser if it starts with a browser marker
+    /// (`Mozilla/`: a feed fetcher that names it in brackets is not a browser), else not
+    /// a browser.
     #[must_use]
     pub fn classify(&self, user_agent: &str) -> Verdict<'_> {
+        let bytes = user_agent.as_bytes();
         let first = self
             .matcher
             .find_overlapping_iter(user_agent)
+            .filter(|found| {
+                self.rules
+                    .get(found.pattern().as_usize())
+                    .is_some_and(|rule| rule.matches_at(bytes, found.start(), found.end()))
+            })
             .map(|found| found.pattern().as_usize())
             .min();
         if let Some(rule) = first.and_then(|index| self.rules.get(index)) {
@@ -223,7 +258,13 @@ impl Rules {
                 rule: Some(rule),
             };
         }
-        let class = if self.markers.is_match(user_agent) {
+        let start = user_agent.trim_start().as_bytes();
+        let marked = self.markers.iter().any(|marker| {
+            start
+                .get(..marker.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(marker.as_bytes()))
+        });
+        let class = if marked {
             Class::Human
         } else {
             Class::NotBrowser

@@ -137,3 +137,56 @@ fn a_bad_rules_file_is_named_with_its_line() {
         "{err}"
     );
 }
+
+/// Each case was counted wrongly when rules matched anywhere in the user agent and a
+/// browser marker anywhere made a browser.
+#[test]
+fn rules_match_whole_words_and_markers_only_at_the_start() {
+    let rules = Rules::shipped().unwrap();
+    let cases = [
+        // Thunderbird's calendar: `NING/` (a crawler) inside `Lightning/`.
+        (
+            "Mozilla/5.0 (X11; Linux x86_64; rv:38.0) Gecko/20100101 Thunderbird/38.5.0 Lightning/4.0.5",
+            Class::Human,
+        ),
+        // A feed fetcher that names Mozilla in brackets is not a browser.
+        (
+            "Digg Feed Fetcher 1.0 (Mozilla/5.0 (compatible; Digg Feed Fetcher))",
+            Class::NotBrowser,
+        ),
+        ("Java/1.8.0_45 (Mozilla/5.0 compatible)", Class::NotBrowser),
+        // Words ending in bot still call themselves robots.
+        ("SomeNewBot/0.1 (+https://example.test)", Class::NotBrowser),
+        (
+            "Mozilla/5.0 (compatible; SomeNewBot/0.1; +https://example.test)",
+            Class::NotBrowser,
+        ),
+        ("my-little-robot", Class::NotBrowser),
+        (
+            "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            Class::Search,
+        ),
+        // A word that only contains "bot" is not a robot.
+        (
+            "Mozilla/5.0 (Linux; Android 10; BOTTLE-X1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0 Mobile Safari/537.36",
+            Class::Human,
+        ),
+    ];
+    for (ua, class) in cases {
+        assert_eq!(class_of(&rules, ua), class, "{ua}");
+    }
+}
+
+#[test]
+fn a_star_lifts_the_word_boundary_and_a_bare_star_is_refused() {
+    let user = "[other-bot]\n*fetcher\nexact\n";
+    let rules = Rules::with_user(user, "mine.txt").unwrap();
+    assert_eq!(class_of(&rules, "FeedFetcher/1.0"), Class::OtherBot);
+    assert_eq!(class_of(&rules, "exact/1.0"), Class::OtherBot);
+    assert_eq!(class_of(&rules, "inexact/1.0"), Class::NotBrowser);
+    let err = Rules::with_user("[other-bot]\n**\n", "mine.txt").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "mine.txt line 2: a pattern of only `*`; write the words to match, such as *bot"
+    );
+}
