@@ -4,8 +4,11 @@
 //! handful of finished jobs, so a new user sees every part of docdeck working, the
 //! visitors trend and comparison included.
 
+mod guard;
 mod traffic;
 mod views;
+
+pub use self::guard::{Claimed, MixError, claim_real};
 
 use chrono::{NaiveDate, NaiveTime};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -48,6 +51,8 @@ pub struct Footprint {
     pub keys: u64,
     /// Log files `import --follow` reads into the project (it may have seen no view yet).
     pub followed: u64,
+    /// Whether an import claimed the project for real views (it may have written none).
+    pub imported: bool,
 }
 
 impl Footprint {
@@ -62,13 +67,18 @@ impl Footprint {
             jobs: count("SELECT COUNT(*) FROM jobs WHERE project = ?1")?,
             keys: count("SELECT COUNT(*) FROM api_keys WHERE project = ?1")?,
             followed: count("SELECT COUNT(*) FROM import_positions WHERE project = ?1")?,
+            imported: conn.query_row(
+                "SELECT COUNT(*) FROM meta WHERE key = ?1",
+                [guard::real_marker(project)],
+                |row| row.get::<_, i64>(0),
+            )? > 0,
         })
     }
 
     /// Whether the project has never existed in this database.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.views == 0 && self.jobs == 0 && self.keys == 0 && self.followed == 0
+        self.views == 0 && self.jobs == 0 && self.keys == 0 && self.followed == 0 && !self.imported
     }
 }
 
@@ -89,6 +99,9 @@ impl std::fmt::Display for Footprint {
             plural(self.jobs, "job", "jobs"),
             plural(self.keys, "API key", "API keys")
         )?;
+        if self.imported && self.views == 0 {
+            write!(f, " (and an import made it a project of real views)")?;
+        }
         if self.followed > 0 {
             write!(
                 f,
@@ -173,7 +186,7 @@ pub fn claim_demo(
     defaults: &JobDefaults,
     links: Links,
 ) -> Result<Claim, StoreError> {
-    let marker = format!("seeded:{project}");
+    let marker = guard::seeded_marker(project);
     let tx = crate::sqlite::write_transaction(conn)?;
     let read = |key: &str| -> Result<Option<String>, StoreError> {
         Ok(tx

@@ -173,6 +173,7 @@ fn footprints_read_as_sentences() {
         jobs: 1,
         keys: 0,
         followed: 0,
+        imported: true,
     };
     assert_eq!(footprint.to_string(), "104,283 views, 1 job and 0 API keys");
     assert_eq!(crate::text::thousands(0), "0");
@@ -275,4 +276,55 @@ fn the_demo_data_is_worth_a_trend_and_a_comparison() {
             "{path}"
         );
     }
+}
+
+/// Following the README (serve, then import into the default project) used to add a real
+/// log to 90 days of invented views.
+#[test]
+fn real_views_never_join_invented_ones() {
+    let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    db.blocking(|c| seed_demo(c, "demo", today, &defaults()))
+        .unwrap();
+    let seeded = footprint(&db, "demo").views;
+    assert!(seeded > 10_000, "{seeded}");
+    let refused = db
+        .blocking(|c| Ok(claim_real(c, "demo", false)))
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        refused.to_string().starts_with(&format!(
+            "project demo holds {} invented views",
+            crate::text::thousands(seeded)
+        )),
+        "{refused}"
+    );
+    assert!(refused.to_string().contains("--discard-demo"), "{refused}");
+    assert_eq!(footprint(&db, "demo").views, seeded, "nothing deleted");
+
+    let claimed = db
+        .blocking(|c| Ok(claim_real(c, "demo", true).unwrap()))
+        .unwrap();
+    assert_eq!(claimed.discarded, seeded);
+    assert_eq!(footprint(&db, "demo").views, 0);
+    // Real from then on: no second refusal, and the seed never comes back.
+    let again = db
+        .blocking(|c| Ok(claim_real(c, "demo", false).unwrap()))
+        .unwrap();
+    assert_eq!(again.discarded, 0);
+    let outcome = db
+        .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+        .unwrap();
+    assert!(matches!(outcome, SeedOutcome::Refused(_)), "{outcome:?}");
+
+    // A project claimed by an import before it wrote any view is never seeded either.
+    db.blocking(|c| Ok(claim_real(c, "fresh", false).unwrap()))
+        .unwrap();
+    let outcome = db
+        .blocking(|c| seed_demo(c, "fresh", today, &defaults()))
+        .unwrap();
+    assert!(
+        matches!(outcome, SeedOutcome::Refused(f) if f.imported),
+        "{outcome:?}"
+    );
 }
