@@ -301,9 +301,19 @@ fn claim_project(db: &Db, args: &ImportArgs) -> Result<(), CliError> {
 fn jsonl(db: &Db, args: &ImportArgs) -> Outcome {
     for path in &args.files {
         let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
-        let count = crate::server::import::import(db, &args.project, input)
+        let imported = crate::server::import::import(db, &args.project, input)
             .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
-        println!("imported {count} views into project {}", args.project);
+        let duplicates = match imported.duplicates {
+            0 => String::new(),
+            n => format!(
+                " ({} stored before or repeated: not added again)",
+                traffic::summary::plural(n, "duplicate")
+            ),
+        };
+        println!(
+            "imported {} views into project {}{duplicates}",
+            imported.stored, args.project
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

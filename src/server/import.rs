@@ -1,14 +1,18 @@
 //! `docdeck import`: view events as JSON lines into the local service's database. The
 //! whole file goes in one transaction: a bad line is reported with its number and nothing
-//! of the file stays behind.
+//! of the file stays behind. Views are written by the one writer every format uses, with
+//! their keys, so importing a file again adds nothing.
 
 use std::io::BufRead;
 
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use super::analytics::{Traffic, ViewEvent, ViewWriter};
+use super::analytics::{Traffic, ViewEvent};
 use super::db::{Db, StoreError};
+use super::traffic::known::Visitor;
+use super::traffic::summary::{Dropped, Summary};
+use super::traffic::{Ready, Writer, store};
 use crate::api::DateParam;
 use crate::text::excerpt;
 
@@ -23,13 +27,21 @@ pub enum ImportError {
     Store(#[from] StoreError),
 }
 
-/// Reads events from `input` and stores them for `project`; returns how many were stored.
-/// Blank lines are skipped.
-pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<usize, ImportError> {
+/// What an import of JSON lines did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Imported {
+    /// Views stored.
+    pub stored: u64,
+    /// Views whose key was stored before (by an earlier import, or earlier in the file).
+    pub duplicates: u64,
+}
+
+/// Reads events from `input` and stores them for `project`. Blank lines are skipped.
+pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<Imported, ImportError> {
     let mut conn = db.lock();
     let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
-    let mut writer = ViewWriter::new(project);
-    let mut count = 0;
+    let mut writer = Writer::new(project);
+    let mut summary = Summary::default();
     for (index, line) in input.lines().enumerate() {
         let number = index + 1;
         let line = line.map_err(|err| ImportError::Read {
@@ -43,12 +55,26 @@ pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<usize, Impo
             line: number,
             reason,
         })?;
-        writer.write(&tx, &event)?;
-        count += 1;
+        let key = store::view_key(project, None, event.ts_ms, &event.visitor, &event.path);
+        let ready = Ready {
+            key,
+            ts_ms: event.ts_ms,
+            path: event.path.into(),
+            visitor: Visitor::Given(event.visitor.into()),
+            traffic: event.traffic,
+        };
+        writer.write(&tx, ready)?.count(&mut summary);
     }
-    writer.finish(&tx)?;
+    writer.flush(&tx)?.count(&mut summary);
     tx.commit().map_err(StoreError::from)?;
-    Ok(count)
+    Ok(Imported {
+        stored: summary.kept(),
+        duplicates: summary
+            .dropped
+            .get(&Dropped::AlreadyStored)
+            .copied()
+            .unwrap_or(0),
+    })
 }
 
 /// One event: `{"ts": "<RFC 3339>", "path": "/p", "visitorId": "v1", "traffic": "human"|"ai"}`.
@@ -114,10 +140,27 @@ mod tests {
         let input = concat!(
             r#"{"ts": "2024-03-01T10:00:00Z", "path": "/a", "visitorId": "v1", "traffic": "human"}"#,
             "\n\n",
-            r#"{"ts": "2024-03-01T12:00:00+02:00", "path": "/a", "visitorId": "v1", "traffic": "ai", "ua": "x"}"#,
+            r#"{"ts": "2024-03-01T12:30:00+02:00", "path": "/a", "visitorId": "v1", "traffic": "ai", "ua": "x"}"#,
             "\n"
         );
-        assert_eq!(import(&db, "p", input.as_bytes()).unwrap(), 2);
+        let imported = import(&db, "p", input.as_bytes()).unwrap();
+        assert_eq!(
+            imported,
+            Imported {
+                stored: 2,
+                duplicates: 0
+            }
+        );
+        assert_eq!(count_views(&db), 2);
+        // One writer, with keys, for every format: a second import adds nothing.
+        let again = import(&db, "p", input.as_bytes()).unwrap();
+        assert_eq!(
+            again,
+            Imported {
+                stored: 0,
+                duplicates: 2
+            }
+        );
         assert_eq!(count_views(&db), 2);
     }
 

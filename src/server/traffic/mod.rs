@@ -7,7 +7,7 @@ mod batch;
 pub mod follow;
 pub mod formats;
 pub mod ingest;
-mod known;
+pub(crate) mod known;
 pub mod page;
 pub mod rules;
 pub mod store;
@@ -21,7 +21,7 @@ use std::sync::{MutexGuard, mpsc};
 
 use rusqlite::Connection;
 
-use batch::Ready;
+pub(crate) use batch::{Ready, Writer};
 pub use ingest::Importer;
 pub use summary::Summary;
 
