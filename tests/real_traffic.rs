@@ -195,3 +195,32 @@ fn user_agents_the_rules_never_saw_are_counted_right() {
         "crawlers counted human: {crawler_human_share:.3}"
     );
 }
+
+/// `docdeck import … | head -1` and `docdeck classify … | head`: a reader that has gone
+/// ends the output quietly, never a panic (exit 101).
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let runs: [Vec<std::ffi::OsString>; 2] = [
+        vec!["classify".into(), "curl/8.5.0".into(), "/guide".into()],
+        vec![
+            "import".into(),
+            "--db".into(),
+            db.clone().into(),
+            real("apache_semicomplete_2015.log").into(),
+        ],
+    ];
+    for args in runs {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = docdeck_command(home.path())
+            .args(&args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

@@ -20,6 +20,14 @@ use crate::server::traffic::page::{self, NotAView};
 use crate::server::traffic::rules::{Rules, Verdict};
 use crate::server::traffic::{self, Importer, Summary, follow, ingest};
 
+/// Prints a line to standard output; a closed pipe (`| head`) ends the output quietly
+/// instead of a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        super::output::emit(&format!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     /// One JSON object a line: ts (RFC 3339), path, visitorId, traffic (human or ai)
@@ -259,7 +267,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
         let summary = traffic::import_all(&db, &mut importer, input)
             .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
-        println!("{}: {summary}", path.display());
+        out!("{}: {summary}", path.display());
         if summary.lines > 0 && summary.broken == summary.lines {
             super::warn(&format!(
                 "no line of {} reads as {:?}: is it in another --format (jsonl, combined, common, caddy, mintlify, vercel, cloudflare)?",
@@ -270,9 +278,9 @@ pub fn run(args: &ImportArgs) -> Outcome {
         total.add(&summary);
     }
     if args.files.len() > 1 {
-        println!("all files: {total}");
+        out!("all files: {total}");
     }
-    println!(
+    out!(
         "project {}: {} added",
         args.project,
         traffic::summary::plural(total.kept(), "view")
@@ -310,9 +318,10 @@ fn jsonl(db: &Db, args: &ImportArgs) -> Outcome {
                 traffic::summary::plural(n, "duplicate")
             ),
         };
-        println!(
+        out!(
             "imported {} views into project {}{duplicates}",
-            imported.stored, args.project
+            imported.stored,
+            args.project
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -345,9 +354,9 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
         })?;
     // A fresh line after the ^C the terminal echoed.
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        println!();
+        out!("");
     }
-    println!("stopped: {summary}");
+    out!("stopped: {summary}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -356,17 +365,17 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
 pub fn classify(args: &ClassifyArgs) -> Outcome {
     let rules = load_rules(args.ua_rules.as_deref())?;
     let verdict = rules.classify(&args.user_agent);
-    println!("class: {}", verdict.class.name());
-    println!("rule:  {}", rule_text(&verdict));
+    out!("class: {}", verdict.class.name());
+    out!("rule:  {}", rule_text(&verdict));
     let path = args.path.as_deref();
     let pages = [("page views", false), ("Markdown views", true)];
     match path.map(page::page_of) {
         None => {
             for (what, markdown) in pages {
-                println!("{what}: {}", counts(&verdict, markdown));
+                out!("{what}: {}", counts(&verdict, markdown));
             }
         }
-        Some(Err(why)) => println!(
+        Some(Err(why)) => out!(
             "{}: {}, not a page: not counted",
             crate::text::sanitize(path.unwrap_or_default()),
             match why {
@@ -377,7 +386,7 @@ pub fn classify(args: &ClassifyArgs) -> Outcome {
                 NotAView::Method | NotAView::Status => "not a request for a page",
             }
         ),
-        Some(Ok(view)) => println!(
+        Some(Ok(view)) => out!(
             "{}: a {} of {}: {}",
             crate::text::sanitize(path.unwrap_or_default()),
             if view.markdown {
