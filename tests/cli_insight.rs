@@ -209,6 +209,8 @@ fn compare_adds_the_period_before_to_the_totals_and_to_each_row() {
                 {"path": "/b", "human": 0, "ai": 3, "total": 3, "previous": {"human": 0, "ai": 1, "total": 1}},
                 {"path": "/a", "human": 2, "ai": 0, "total": 2, "previous": {"human": 3, "ai": 0, "total": 3}},
                 {"path": "/new", "human": 1, "ai": 0, "total": 1, "previous": {"human": 0, "ai": 0, "total": 0}},
+                // Visitors before and none now: listed, with zeros now.
+                {"path": "/gone", "human": 0, "ai": 0, "total": 0, "previous": {"human": 1, "ai": 0, "total": 1}},
             ],
             "hasMore": false,
             "previous": {"from": "2026-10-09", "to": "2026-10-12", "totals": {"human": 4, "ai": 1, "total": 5}},
@@ -221,7 +223,7 @@ fn compare_adds_the_period_before_to_the_totals_and_to_each_row() {
     );
     assert_eq!(
         csv,
-        "path,human,ai,total,previous_human,previous_ai,previous_total\n/b,0,3,3,0,1,1\n/a,2,0,2,3,0,3\n/new,1,0,1,0,0,0\n"
+        "path,human,ai,total,previous_human,previous_ai,previous_total\n/b,0,3,3,0,1,1\n/a,2,0,2,3,0,3\n/new,1,0,1,0,0,0\n/gone,0,0,0,1,0,1\n"
     );
 }
 
@@ -236,9 +238,10 @@ fn a_compared_table_shows_the_changes_within_80_columns() {
     );
     let flat = table.replace('\n', " ");
     for expected in [
-        "human -1 (-25.0%), ai +2 (+200.0%), total +0 (+0.0%), ai share +40.0 points",
-        "/b        0   3      3       1  +2 (+200.0%)",
-        "/new      1   0      1       -           new",
+        "human -1 (-25.0%), ai +2 (+200.0%), total ±0 (0.0%), ai share +40.0 points",
+        "/b         0   3      3       1  +2 (+200.0%)",
+        "/new       1   0      1       -           new",
+        "/gone      0   0      0       1     -1 (gone)",
     ] {
         assert!(flat.contains(expected), "{expected:?} in\n{table}");
     }
@@ -268,7 +271,12 @@ fn sort_orders_the_whole_range_and_filter_keeps_its_totals() {
     assert_eq!(paths(&["--sort", "total"]), ["/b", "/a", "/new"]);
     assert_eq!(
         paths(&["--compare", "--sort", "change"]),
-        ["/b", "/new", "/a"]
+        ["/b", "/new", "/a", "/gone"]
+    );
+    // The biggest drops first, a page that lost every visitor among them.
+    assert_eq!(
+        paths(&["--compare", "--sort", "change:asc"]),
+        ["/a", "/gone", "/new", "/b"]
     );
     let filtered = json_of(
         home.path(),

@@ -206,7 +206,7 @@ pub fn table(
     width: Option<usize>,
 ) -> String {
     let t = page.totals;
-    let share = t.ai_share();
+    let share = crate::insight::compare::share_text(t);
     let range = match (query.date_from, query.date_to) {
         (None, None) => "all time".to_owned(),
         (from, to) => format!(
@@ -216,7 +216,7 @@ pub fn table(
         ),
     };
     let counts = format!(
-        "human {}  ai {}  total {}  (ai share {share:.1}%)",
+        "human {}  ai {}  total {}  (ai share {share})",
         thousands(t.human),
         thousands(t.ai),
         thousands(t.total)

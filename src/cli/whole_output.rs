@@ -11,7 +11,9 @@ use super::output::Format;
 use super::table::{self, Column, Fit, thousands};
 use crate::api::VisitorTotals;
 use crate::export;
-use crate::insight::compare::{ComparedRow, Percent, ShareChange, TotalsComparison};
+use crate::insight::compare::{
+    ComparedRow, ShareChange, TotalsComparison, change_text, share_text,
+};
 use crate::insight::order::Sort;
 use crate::listing::Pattern;
 use crate::text::sanitize;
@@ -112,26 +114,13 @@ pub(super) fn render(report: &Report, format: Format) -> Result<String, CliError
     }
 }
 
-/// `+1,234` or `-56`.
-fn signed(n: i64) -> String {
-    let sign = if n < 0 { "-" } else { "+" };
-    format!("{sign}{}", thousands(n.unsigned_abs()))
-}
-
-fn percent(p: Percent) -> String {
-    match p {
-        Percent::Changed(value) => format!("{value:+.1}%"),
-        Percent::NoPrevious => "new".to_owned(),
-    }
-}
-
 fn counts_text(t: VisitorTotals) -> String {
     format!(
-        "human {}, ai {}, total {} (ai share {:.1}%)",
+        "human {}, ai {}, total {} (ai share {})",
         thousands(t.human),
         thousands(t.ai),
         thousands(t.total),
-        t.ai_share()
+        share_text(t)
     )
 }
 
@@ -155,7 +144,7 @@ fn heading(report: &Report, width: Option<usize>) -> String {
         );
         let c = TotalsComparison::new(report.totals, *before);
         let delta = |name: &str, d: crate::insight::compare::Delta| {
-            format!("{name} {} ({})", signed(d.absolute()), percent(d.percent()))
+            format!("{name} {}", change_text(d, true))
         };
         let share = match c.ai_share_change() {
             ShareChange::Points(points) => format!("ai share {points:+.1} points"),
@@ -210,9 +199,10 @@ fn whole_table(report: &Report, width: Option<usize>) -> String {
                     row.previous
                         .map_or_else(|| "-".to_owned(), |p| thousands(p.total)),
                 );
-                cells.push(match change.percent() {
-                    Percent::NoPrevious => "new".to_owned(),
-                    p => format!("{} ({})", signed(change.absolute()), percent(p)),
+                cells.push(if row.is_new() {
+                    "new".to_owned()
+                } else {
+                    change_text(change, true)
                 });
             }
             cells

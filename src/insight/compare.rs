@@ -52,6 +52,45 @@ impl Delta {
     }
 }
 
+/// `+120`, `-40` or `±0`, with thousands separated.
+#[must_use]
+pub fn signed(by: i64) -> String {
+    let size = crate::text::thousands(by.unsigned_abs());
+    match by.signum() {
+        1 => format!("+{size}"),
+        -1 => format!("-{size}"),
+        _ => "±0".to_owned(),
+    }
+}
+
+/// A change in words, the same in the CLI and the console: `+120 (+5.1%)`, `+7 (new)` from
+/// nothing, `-12 (gone)` to nothing, `±0` when there was nothing either time; without
+/// `percent`, the number alone.
+#[must_use]
+pub fn change_text(delta: Delta, percent: bool) -> String {
+    let by = signed(delta.absolute());
+    if !percent {
+        return by;
+    }
+    match delta.percent() {
+        _ if delta.now == 0 && delta.before == 0 => by,
+        Percent::NoPrevious => format!("{by} (new)"),
+        Percent::Changed(_) if delta.now == 0 => format!("{by} (gone)"),
+        Percent::Changed(_) if delta.now == delta.before => format!("{by} (0.0%)"),
+        Percent::Changed(p) => format!("{by} ({p:+.1}%)"),
+    }
+}
+
+/// An AI share in words: `18.2%`, or `n/a` where there were no visitors to have one.
+#[must_use]
+pub fn share_text(totals: VisitorTotals) -> String {
+    if totals.total == 0 {
+        "n/a".to_owned()
+    } else {
+        format!("{:.1}%", totals.ai_share())
+    }
+}
+
 /// The totals of a range beside those of the period before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TotalsComparison {
@@ -108,6 +147,12 @@ impl ComparedRow {
         self.previous.is_none()
     }
 
+    /// Whether the path had visitors before and has none now.
+    #[must_use]
+    pub fn is_gone(&self) -> bool {
+        self.now.total == 0 && self.previous.is_some_and(|before| before.total > 0)
+    }
+
     /// The previous numbers, zeros for a new path (as the CLI's JSON and CSV give them).
     #[must_use]
     pub fn previous_or_zero(&self) -> VisitorTotals {
@@ -136,21 +181,33 @@ impl ComparedRow {
     }
 }
 
-/// Each row of `now` (in its order) beside the row of the same path in `before`. Paths
-/// only in `before` are not rows: the comparison is of this range's pages. Both lists
-/// must be whole ranges: a path missing from a partial `before` would pass for new.
+/// Each row of `now` (in its order) beside the row of the same path in `before`, then
+/// the paths only `before` had (in its order), with zeros now: a page that lost all its
+/// visitors is the biggest drop of all, not a page left out. Both lists must be whole
+/// ranges: a path missing from a partial `before` would pass for new.
 #[must_use]
 pub fn compare_rows(now: &[PathVisitors], before: &[PathVisitors]) -> Vec<ComparedRow> {
     let previous: HashMap<&str, VisitorTotals> = before
         .iter()
         .map(|row| (row.path.as_str(), counts(row)))
         .collect();
+    let current: std::collections::HashSet<&str> =
+        now.iter().map(|row| row.path.as_str()).collect();
+    let gone = before
+        .iter()
+        .filter(|row| !current.contains(row.path.as_str()))
+        .map(|row| ComparedRow {
+            path: row.path.clone(),
+            now: VisitorTotals::default(),
+            previous: Some(counts(row)),
+        });
     now.iter()
         .map(|row| ComparedRow {
             path: row.path.clone(),
             now: counts(row),
             previous: previous.get(row.path.as_str()).copied(),
         })
+        .chain(gone)
         .collect()
 }
 
@@ -216,7 +273,10 @@ mod tests {
         ];
         let rows = compare_rows(&now, &before);
         let paths: Vec<&str> = rows.iter().map(|r| r.path.as_str()).collect();
-        assert_eq!(paths, ["/b", "/new", "/a"]);
+        assert_eq!(paths, ["/b", "/new", "/a", "/gone"]);
+        assert!(rows[3].is_gone() && !rows[0].is_gone());
+        assert_eq!(rows[3].now, VisitorTotals::default());
+        assert_eq!(change_text(rows[3].total_change(), true), "-9 (gone)");
         assert_eq!(rows[0].previous, Some(totals(1, 1, 2)));
         assert_eq!(rows[0].total_change().absolute(), 2);
         assert!(rows[1].is_new());
@@ -224,5 +284,18 @@ mod tests {
         assert_eq!(rows[1].total_change().percent(), Percent::NoPrevious);
         assert_eq!(rows[2].total_change().absolute(), -4);
         assert_eq!(rows[2].as_path_visitors(), now[2]);
+    }
+
+    #[test]
+    fn changes_and_shares_read_the_same_everywhere() {
+        let d = |now, before| Delta { now, before };
+        assert_eq!(change_text(d(0, 0), true), "±0");
+        assert_eq!(change_text(d(7, 0), true), "+7 (new)");
+        assert_eq!(change_text(d(0, 12), true), "-12 (gone)");
+        assert_eq!(change_text(d(1_050, 1_000), true), "+50 (+5.0%)");
+        assert_eq!(change_text(d(4, 4), true), "±0 (0.0%)");
+        assert_eq!(change_text(d(0, 12), false), "-12");
+        assert_eq!(share_text(totals(0, 0, 0)), "n/a");
+        assert_eq!(share_text(totals(3, 1, 4)), "25.0%");
     }
 }

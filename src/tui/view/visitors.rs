@@ -169,7 +169,10 @@ fn totals_line(t: VisitorTotals, compact: bool, hint: bool, cx: &ViewContext) ->
     let share = if inconsistent(t.human, t.ai, t.total) {
         Span::styled("   AI share n/a (counts disagree)", theme.warning())
     } else {
-        Span::raw(format!("   AI share {:.1}%", t.ai_share()))
+        Span::raw(format!(
+            "   AI share {}",
+            crate::insight::compare::share_text(t)
+        ))
     };
     let mut spans = vec![
         Span::raw(" "),

@@ -3,35 +3,12 @@
 
 use ratatui::text::{Line, Span};
 
-use super::super::{ViewContext, thousands};
+use super::super::ViewContext;
 use crate::api::{DateParam, VisitorTotals};
-use crate::insight::compare::Delta;
-use crate::insight::{Percent, ShareChange, TotalsComparison};
+use crate::insight::compare::{Delta, change_text};
+use crate::insight::{ShareChange, TotalsComparison};
 use crate::text::sanitize;
 use crate::tui::app::PreviousLoad;
-
-/// `+120`, `−40` or `±0`.
-pub(super) fn signed(by: i64) -> String {
-    let size = by.unsigned_abs();
-    match by.signum() {
-        1 => format!("+{}", thousands(size)),
-        -1 => format!("-{}", thousands(size)),
-        _ => "±0".to_owned(),
-    }
-}
-
-/// `+120 (+5.1%)`, or `+7 (from 0)` from nothing.
-pub(super) fn change_text(delta: Delta, percent: bool) -> String {
-    let by = signed(delta.absolute());
-    if !percent {
-        return by;
-    }
-    match delta.percent() {
-        Percent::Changed(p) => format!("{by} ({p:+.1}%)"),
-        Percent::NoPrevious if delta.now == 0 => by,
-        Percent::NoPrevious => format!("{by} (from 0)"),
-    }
-}
 
 /// The comparison in one line, or two where one would lose the percentages.
 pub(super) fn lines(

@@ -12,8 +12,8 @@ use super::super::table::{
 };
 use super::super::{ViewContext, thousands};
 use super::cells::{bar, compact_count, number_columns, path_cell};
-use super::compare::change_text;
 use crate::api::PathVisitors;
+use crate::insight::compare::{change_text, share_text};
 use crate::insight::{ComparedRow, SortKey};
 use crate::tui::app::{App, Held};
 
@@ -150,7 +150,7 @@ pub(super) fn draw(
                 Line::from(n(row.now.human)),
                 Line::from(n(row.now.ai)),
                 Line::from(n(row.now.total)),
-                Line::from(format!("{:.1}%", row.now.ai_share())),
+                Line::from(share_text(row.now)),
             ];
             if held.compared {
                 cells.push(change_cell(row, percent, cx));
@@ -163,11 +163,13 @@ pub(super) fn draw(
     );
 }
 
-/// `+12 (+5.0%)`, or `new` for a path the period before did not have.
+/// `+12 (+5.0%)`, `-9 (gone)` for a path with no visitors now, or `new` for a path the
+/// period before did not have.
 fn change_cell(row: &ComparedRow, percent: bool, cx: &ViewContext) -> Line<'static> {
     if row.is_new() {
         return Line::from(Span::styled("new", cx.theme.accent()));
     }
+
     Line::from(change_text(row.total_change(), percent))
 }
 
