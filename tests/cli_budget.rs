@@ -128,3 +128,38 @@ fn work_of_more_than_ten_requests_asks_and_more_than_an_hour_is_refused() {
         "{stderr}"
     );
 }
+
+/// The budget follows the limit the service states (`RateLimit-Limit`), not the hosted
+/// service's 100: with `serve --rate-limit 1000`, 25 minutes of ordinary use no longer
+/// refuse a trend for an hour. `doctor` says which limit applies and where it came from.
+#[test]
+fn the_budget_follows_the_limit_the_service_states() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let lines: Vec<String> = (0..300)
+        .map(|i| view("2026-10-12T10:00:00Z", &format!("/p{i:03}"), "v", "human"))
+        .collect();
+    import_views(&db, common::PROJECT, &lines);
+    let service = ServeProcess::over_db(home.path(), &db, &["--rate-limit", "1000"]);
+    let doctor = run_cli(home.path(), &service.base_url, &["doctor"]);
+    assert!(
+        text(&doctor.stdout).contains("the hosted service's documented limit"),
+        "{}",
+        text(&doctor.stdout)
+    );
+    let range = ["--from", "2026-10-12", "--to", "2026-10-13"];
+    json_of(home.path(), &service, &[&["visitors"][..], &range].concat());
+    let sort = [&["visitors", "--sort", "path"][..], &range].concat();
+    let stderr = run_cli_failing(home.path(), &service.base_url, &sort, 2);
+    assert!(
+        stderr.contains("998 of 1000 left this hour (stated by the service (RateLimit-Limit))"),
+        "{stderr}"
+    );
+    let doctor = run_cli(home.path(), &service.base_url, &["doctor"]);
+    let said = text(&doctor.stdout);
+    assert!(
+        said.contains("998 of 1000 requests left this hour")
+            && said.contains("1000 an hour as the service states it (RateLimit-Limit"),
+        "{said}"
+    );
+}

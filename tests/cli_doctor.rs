@@ -11,7 +11,7 @@ use std::process::Output;
 use common::{KEY, PROJECT, ServeProcess, cli_command, docdeck_command, text};
 
 const WRONG_KEY: &str = "mint_wrong_fedcba9876543210";
-const CHECKS: [&str; 13] = [
+const CHECKS: [&str; 14] = [
     "config",
     "profile",
     "base URL",
@@ -24,6 +24,7 @@ const CHECKS: [&str; 13] = [
     "key accepted",
     "clock",
     "journal",
+    "analytics",
     "terminal",
 ];
 

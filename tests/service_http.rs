@@ -106,8 +106,24 @@ impl Probe {
             );
             assert_eq!(headers.contains_key("retry-after"), status == 429, "{what}");
         }
+        // A rate-limited call states its limit, so a client follows this service's.
+        let limited = request_spends_a_use(&what) && (status < 300 || status == 429);
+        if limited {
+            for name in ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"] {
+                assert!(headers.contains_key(name), "{what}: {name} in {headers:?}");
+            }
+            if status == 429 {
+                assert_eq!(headers["ratelimit-remaining"], "0", "{what}");
+            }
+        }
         body
     }
+}
+
+/// Whether `what` ("METHOD /path") is a create, a follow-up or a visitors read.
+fn request_spends_a_use(what: &str) -> bool {
+    (what.starts_with("POST ") && what.contains("/job"))
+        || (what.starts_with("GET ") && what.contains("/visitors"))
 }
 
 fn documented(openapi: &Value) -> BTreeSet<(String, String, u16)> {

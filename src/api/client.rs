@@ -1,7 +1,7 @@
 //! The HTTP client of the interface: the four operations, timeouts, and retries that can
 //! never create a second job.
 
-use std::sync::Once;
+use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
@@ -82,6 +82,37 @@ pub struct Client {
     project: String,
     auth: HeaderValue,
     retry: RetryPolicy,
+    /// What the service last stated of its analytics limit, if it states one.
+    stated: Arc<Mutex<Option<StatedLimit>>>,
+}
+
+/// A rate limit as a service states it in standard headers (`RateLimit-Limit`,
+/// `RateLimit-Remaining`, `RateLimit-Reset`, or their `X-RateLimit-*` forms): the
+/// client's budget follows it rather than the hosted service's documented figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatedLimit {
+    /// Requests allowed in the service's window.
+    pub limit: u32,
+    pub remaining: Option<u32>,
+}
+
+impl StatedLimit {
+    /// The limit the headers state, if they state one.
+    #[must_use]
+    pub fn from_headers(headers: &HeaderMap) -> Option<Self> {
+        let number = |names: [&str; 2]| {
+            names.iter().find_map(|name| {
+                headers
+                    .get(*name)
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|text| text.trim().parse::<u32>().ok())
+            })
+        };
+        Some(Self {
+            limit: number(["ratelimit-limit", "x-ratelimit-limit"])?,
+            remaining: number(["ratelimit-remaining", "x-ratelimit-remaining"]),
+        })
+    }
 }
 
 /// An answer of [`Client::probe_job`], whatever its status.
@@ -125,7 +156,17 @@ impl Client {
             project: options.project_id,
             auth,
             retry: options.retry,
+            stated: Arc::default(),
         })
+    }
+
+    /// The analytics limit the service stated in its last analytics answer, if any.
+    #[must_use]
+    pub fn stated_analytics_limit(&self) -> Option<StatedLimit> {
+        *self
+            .stated
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Starts a job. Never resent once it may have reached the service: a duplicate job
@@ -235,7 +276,17 @@ impl Client {
                 continue;
             }
             return match outcome {
-                Ok((status, headers, bytes)) => decode(status, &headers, &bytes, asked),
+                Ok((status, headers, bytes)) => {
+                    if asked == Asked::Visitors
+                        && let Some(stated) = StatedLimit::from_headers(&headers)
+                    {
+                        *self
+                            .stated
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(stated);
+                    }
+                    decode(status, &headers, &bytes, asked)
+                }
                 Err(Failure::Unsent(reason)) => Err(self.network_error(reason, false)),
                 Err(Failure::Unanswered(reason)) => {
                     Err(self.network_error(reason, method != Method::GET))
@@ -399,6 +450,33 @@ mod tests {
         for attempt in 0..40 {
             assert!(policy.delay(attempt) <= policy.max_delay);
         }
+    }
+
+    #[test]
+    fn a_stated_limit_is_read_from_either_header_form() {
+        let mut headers = HeaderMap::new();
+        assert_eq!(StatedLimit::from_headers(&headers), None);
+        headers.insert("x-ratelimit-limit", HeaderValue::from_static("600"));
+        headers.insert("x-ratelimit-remaining", HeaderValue::from_static("12"));
+        assert_eq!(
+            StatedLimit::from_headers(&headers),
+            Some(StatedLimit {
+                limit: 600,
+                remaining: Some(12)
+            })
+        );
+        headers.insert("RateLimit-Limit", HeaderValue::from_static(" 1000 "));
+        assert_eq!(
+            StatedLimit::from_headers(&headers).map(|s| s.limit),
+            Some(1000)
+        );
+        headers.insert("RateLimit-Limit", HeaderValue::from_static("100;w=3600"));
+        headers.remove("x-ratelimit-limit");
+        assert_eq!(
+            StatedLimit::from_headers(&headers),
+            None,
+            "not a plain number"
+        );
     }
 
     #[test]

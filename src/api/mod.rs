@@ -8,7 +8,7 @@ pub mod model;
 pub mod paging;
 pub mod query;
 
-pub use client::{Client, ClientOptions, Probe, RetryPolicy};
+pub use client::{Client, ClientOptions, Probe, RetryPolicy, StatedLimit};
 pub use error::{ApiError, Asked, HumanWait, Missing, PagingFault};
 pub use model::{
     ErrorBody, ErrorDetail, Job, JobStatus, PathVisitors, PromptRequest, Source, VisitorTotals,

@@ -9,6 +9,7 @@ use std::io::{BufRead as _, IsTerminal as _, Write as _};
 use chrono::{DateTime, Utc};
 
 use super::{CliError, warn};
+use crate::api::StatedLimit;
 use crate::journal::{ANALYTICS_HOURLY_LIMIT, Decision, Journal, Scope};
 
 /// How many requests some work needs: exactly, or at most (a whole range ends when
@@ -61,8 +62,9 @@ impl<'a> Analytics<'a> {
             .analytics_budget(self.scope, ANALYTICS_HOURLY_LIMIT, now)?;
         let limit = budget.limit;
         let counted = format!(
-            "{} of {limit} left this hour, as counted on this machine for this project",
-            budget.left()
+            "{} of {limit} left this hour ({}), as counted on this machine for this project",
+            budget.left(),
+            budget.source.words()
         );
         match budget.decide(need.count()) {
             Decision::Go => Ok(()),
@@ -81,15 +83,24 @@ impl<'a> Analytics<'a> {
         }
     }
 
-    /// Counts `requests` sent just now. A journal that cannot count them is said, not
-    /// fatal: the data was fetched.
-    pub fn record(&mut self, requests: u32) {
-        if let Err(err) = self
-            .journal
-            .record_analytics(self.scope, requests, Utc::now())
-        {
+    /// Counts `requests` sent just now, and keeps the limit the service stated in its
+    /// answers (the budget follows it from then on). A journal that cannot count them is
+    /// said, not fatal: the data was fetched.
+    pub fn record(&mut self, requests: u32, stated: Option<StatedLimit>) {
+        let now = Utc::now();
+        if let Err(err) = self.journal.record_analytics(self.scope, requests, now) {
             warn(&format!(
                 "the {requests} analytics requests just made were not counted: {err}"
+            ));
+        }
+        if let Some(stated) = stated
+            && let Err(err) = self
+                .journal
+                .note_analytics_limit(self.scope, stated.limit, now)
+        {
+            warn(&format!(
+                "the analytics limit the service states ({}) was not kept: {err}",
+                stated.limit
             ));
         }
     }

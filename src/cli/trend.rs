@@ -121,7 +121,7 @@ pub async fn run(args: TrendArgs) -> Outcome {
     if show_progress {
         eprint!("\r\x1b[K");
     }
-    analytics.record(read.requests);
+    analytics.record(read.requests, client.stated_analytics_limit());
     let fresh: Vec<_> = read
         .read
         .iter()

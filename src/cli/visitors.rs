@@ -174,7 +174,7 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     } else {
         (client.visitors(&query).await, 1)
     };
-    analytics.record(requests);
+    analytics.record(requests, client.stated_analytics_limit());
     // A broken or failing server ends --all with its error alone: the rows fetched
     // before it are not printed, as a partial list would pass for the whole range.
     let page = page?;

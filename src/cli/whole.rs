@@ -123,7 +123,7 @@ async fn fetch(
         };
         let mut whole = WholeRange::new(&query, max_rows);
         let step = whole.step(client).await;
-        analytics.record(1);
+        analytics.record(1, client.stated_analytics_limit());
         fetches.push((whole, step?));
     }
     let rest: u32 = fetches
@@ -154,7 +154,7 @@ async fn fetch(
                 if show_progress {
                     eprint!("\r\x1b[K");
                 }
-                analytics.record(fetched.requests - 1);
+                analytics.record(fetched.requests - 1, client.stated_analytics_limit());
                 fetched.outcome?
             }
         };

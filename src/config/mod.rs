@@ -288,8 +288,15 @@ impl Settings {
     /// A stable name for the service, used to keep journals of different services apart.
     #[must_use]
     pub fn service_id(&self) -> String {
-        self.base_url.as_str().trim_end_matches('/').to_owned()
+        service_id(&self.base_url)
     }
+}
+
+/// The name the journal keeps a service's counts under: its base URL without a trailing
+/// `/`.
+#[must_use]
+pub fn service_id(base_url: &Url) -> String {
+    base_url.as_str().trim_end_matches('/').to_owned()
 }
 
 /// Parses and checks a base URL: http or https, with a host and no credentials.

@@ -35,8 +35,32 @@ pub type BucketRange = (DateTime<Utc>, DateTime<Utc>);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnalyticsBudget {
     pub limit: u32,
+    /// Where the limit comes from.
+    pub source: LimitSource,
     /// When each request of the last hour was sent, oldest first.
     sent: Vec<DateTime<Utc>>,
+}
+
+/// Where an analytics limit comes from: the service that answers, or (where it states
+/// nothing) the hosted service's documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitSource {
+    /// The hosted service's documented 100 an hour: the service stated no limit.
+    Documented,
+    /// The service stated it (`RateLimit-Limit`) in an answer at this time.
+    Stated(DateTime<Utc>),
+}
+
+impl LimitSource {
+    /// Where the limit came from, in words: "stated by the service" or "the hosted
+    /// service's documented limit".
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::Documented => "the hosted service's documented limit (this service states none)",
+            Self::Stated(_) => "stated by the service (RateLimit-Limit)",
+        }
+    }
 }
 
 /// What the budget says about work that needs some requests.
@@ -61,7 +85,11 @@ impl AnalyticsBudget {
     #[must_use]
     pub fn new(limit: u32, mut sent: Vec<DateTime<Utc>>) -> Self {
         sent.sort_unstable();
-        Self { limit, sent }
+        Self {
+            limit,
+            source: LimitSource::Documented,
+            sent,
+        }
     }
 
     /// Requests of the last hour.
@@ -138,14 +166,47 @@ impl Journal {
         Ok(())
     }
 
-    /// The analytics requests of the hour before `now`, against `limit` (usually
-    /// [`ANALYTICS_HOURLY_LIMIT`]).
+    /// Keeps the analytics limit the service stated (its `RateLimit-Limit`): the budget
+    /// follows it from then on.
+    pub fn note_analytics_limit(
+        &mut self,
+        scope: &Scope,
+        hourly: u32,
+        now: DateTime<Utc>,
+    ) -> Result<(), JournalError> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO analytics_limits (service, project, hourly, stated_ms)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (service, project) DO UPDATE SET
+                     hourly = excluded.hourly, stated_ms = excluded.stated_ms",
+            )?
+            .execute(params![
+                scope.service,
+                scope.project,
+                hourly,
+                now.timestamp_millis()
+            ])?;
+        Ok(())
+    }
+
+    /// The analytics requests of the hour before `now`, against the limit the service
+    /// stated, or `limit` (usually [`ANALYTICS_HOURLY_LIMIT`]) where it stated none.
     pub fn analytics_budget(
         &self,
         scope: &Scope,
         limit: u32,
         now: DateTime<Utc>,
     ) -> Result<AnalyticsBudget, JournalError> {
+        let stated: Option<(i64, i64)> = self
+            .conn
+            .prepare_cached(
+                "SELECT hourly, stated_ms FROM analytics_limits WHERE service = ?1 AND project = ?2",
+            )?
+            .query_row(params![scope.service, scope.project], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .optional()?;
         let since = now.timestamp_millis() - HOUR_MS;
         let mut statement = self.conn.prepare_cached(
             "SELECT sent_ms FROM analytics_requests
@@ -157,7 +218,13 @@ impl Journal {
             })?
             .map(|ms| ms.map(|ms| DateTime::from_timestamp_millis(ms).unwrap_or_default()))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(AnalyticsBudget::new(limit, sent))
+        let mut budget = AnalyticsBudget::new(limit, sent);
+        if let Some((hourly, at)) = stated {
+            budget.limit = u32::try_from(hourly).unwrap_or(limit);
+            budget.source =
+                LimitSource::Stated(DateTime::from_timestamp_millis(at).unwrap_or_default());
+        }
+        Ok(budget)
     }
 
     /// The kept totals of each `[from, to)` bucket, `None` where it must be read: not

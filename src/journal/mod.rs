@@ -17,7 +17,9 @@ use thiserror::Error;
 use crate::api::{Job, JobStatus};
 use crate::sqlite::{self, SchemaError};
 
-pub use analytics::{ANALYTICS_HOURLY_LIMIT, ASK_ABOVE, AnalyticsBudget, Decision, TREND_SETTLING};
+pub use analytics::{
+    ANALYTICS_HOURLY_LIMIT, ASK_ABOVE, AnalyticsBudget, Decision, LimitSource, TREND_SETTLING,
+};
 pub use unsure::UnsureSend;
 
 /// A failure of the journal.

@@ -119,6 +119,17 @@ UPDATE jobs SET
         ORDER BY s.sent_ms, s.id LIMIT 1
     );
 ",
+    // The analytics limit a service states in its answers (RateLimit-Limit), per service
+    // and project: the budget follows it instead of the hosted service's figure.
+    r"
+CREATE TABLE analytics_limits (
+    service TEXT NOT NULL,
+    project TEXT NOT NULL,
+    hourly INTEGER NOT NULL,
+    stated_ms INTEGER NOT NULL,
+    PRIMARY KEY (service, project)
+);
+",
 ];
 
 /// Why an accepted answer cannot be recorded as the submission's job, if it cannot: a

@@ -20,6 +20,16 @@ pub struct Permit {
     at: Instant,
 }
 
+/// What a bucket has left, as the `RateLimit-*` headers state it to clients: the limit,
+/// the uses left, and the seconds until the oldest use leaves the window (0 when none is
+/// counted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    pub limit: u32,
+    pub remaining: u32,
+    pub reset_secs: u64,
+}
+
 /// Allows `limit` uses per project and bucket in any window of `window`.
 #[derive(Debug)]
 pub struct RateLimiter {
@@ -66,6 +76,38 @@ impl RateLimiter {
             bucket,
             at: now,
         })
+    }
+
+    /// Uses allowed per window.
+    #[must_use]
+    pub fn limit(&self) -> u32 {
+        u32::try_from(self.limit).unwrap_or(u32::MAX)
+    }
+
+    /// What `bucket` of `project` has left at `now`.
+    pub fn usage(&self, project: &str, bucket: Bucket, now: Instant) -> Usage {
+        let uses = self
+            .uses
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let live: Vec<Instant> = uses
+            .get(&(project.to_owned(), bucket))
+            .map(|times| {
+                times
+                    .iter()
+                    .copied()
+                    .filter(|t| now.saturating_duration_since(*t) < self.window)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let reset_secs = live.first().map_or(0, |oldest| {
+            retry_after_secs((*oldest + self.window).saturating_duration_since(now))
+        });
+        Usage {
+            limit: u32::try_from(self.limit).unwrap_or(u32::MAX),
+            remaining: u32::try_from(self.limit.saturating_sub(live.len())).unwrap_or(0),
+            reset_secs,
+        }
     }
 
     /// Gives a use back: the call it was taken for was refused, so it does not count.
@@ -121,6 +163,32 @@ mod tests {
         limiter.release(permit);
         limiter.try_acquire("p", Bucket::Message, now).unwrap();
         assert!(limiter.try_acquire("p", Bucket::Message, now).is_err());
+    }
+
+    #[test]
+    fn usage_says_the_limit_what_is_left_and_when_a_use_frees() {
+        let limiter = RateLimiter::new(3, HOUR);
+        let start = Instant::now();
+        let fresh = limiter.usage("p", Bucket::Analytics, start);
+        assert_eq!(
+            fresh,
+            Usage {
+                limit: 3,
+                remaining: 3,
+                reset_secs: 0
+            }
+        );
+        limiter.try_acquire("p", Bucket::Analytics, start).unwrap();
+        let later = start + Duration::from_secs(600);
+        limiter.try_acquire("p", Bucket::Analytics, later).unwrap();
+        let usage = limiter.usage("p", Bucket::Analytics, later);
+        assert_eq!(
+            (usage.limit, usage.remaining, usage.reset_secs),
+            (3, 1, 3000)
+        );
+        // Another bucket and another project are counted apart.
+        assert_eq!(limiter.usage("p", Bucket::Create, later).remaining, 3);
+        assert_eq!(limiter.usage("q", Bucket::Analytics, later).remaining, 3);
     }
 
     #[test]

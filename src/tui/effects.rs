@@ -45,9 +45,13 @@ impl Services {
             return Vec::new();
         }
         let now = Utc::now();
+        let stated = self.client.stated_analytics_limit();
         let counted = self
             .journal(move |j, scope| {
                 j.record_analytics(scope, requests, now)?;
+                if let Some(stated) = stated {
+                    j.note_analytics_limit(scope, stated.limit, now)?;
+                }
                 budget(j, scope)
             })
             .await;

@@ -59,6 +59,49 @@ pub(crate) fn journal() -> Check {
     }
 }
 
+/// Which analytics budget applies to the target's project, and where it comes from: the
+/// limit the service stated in its answers (kept in the journal), or the hosted
+/// service's documented 100 an hour where it has stated none.
+pub(crate) fn analytics(scope: Option<&crate::journal::Scope>) -> Check {
+    const NAME: &str = "analytics";
+    let Some(scope) = scope else {
+        return Check::skip(NAME, "the config and the project must load first");
+    };
+    let budget = Journal::default_path()
+        .and_then(|path| Journal::open(&path))
+        .and_then(|journal| {
+            journal.analytics_budget(
+                scope,
+                crate::journal::ANALYTICS_HOURLY_LIMIT,
+                chrono::Utc::now(),
+            )
+        });
+    match budget {
+        Ok(budget) => Check::ok(NAME, budget_text(&budget)),
+        Err(err) => Check::skip(NAME, format!("the journal cannot say: {err}")),
+    }
+}
+
+/// `89 of 100 requests left this hour; 100 an hour is the hosted service's documented limit…`
+pub(crate) fn budget_text(budget: &crate::journal::AnalyticsBudget) -> String {
+    let whose = match budget.source {
+        crate::journal::LimitSource::Documented => format!(
+            "{} an hour is the hosted service's documented limit: this service has stated none in an analytics answer yet",
+            budget.limit
+        ),
+        crate::journal::LimitSource::Stated(at) => format!(
+            "{} an hour as the service states it (RateLimit-Limit, {})",
+            budget.limit,
+            at.format("%Y-%m-%d %H:%M UTC")
+        ),
+    };
+    format!(
+        "{} of {} requests left this hour, as counted on this machine; {whose}",
+        budget.left(),
+        budget.limit
+    )
+}
+
 /// What the terminal check looks at, gathered apart so the verdict can be tested.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TerminalFacts {
@@ -189,6 +232,33 @@ mod tests {
         assert!(
             piped.text.starts_with("standard output is not a terminal"),
             "{piped}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use chrono::{DateTime, Utc};
+
+    use super::budget_text;
+    use crate::journal::{AnalyticsBudget, LimitSource};
+
+    #[test]
+    fn the_budget_line_says_where_its_limit_comes_from() {
+        let hosted = AnalyticsBudget::new(100, Vec::new());
+        assert_eq!(
+            budget_text(&hosted),
+            "100 of 100 requests left this hour, as counted on this machine; 100 an hour is the hosted service's documented limit: this service has stated none in an analytics answer yet"
+        );
+        let mut stated = AnalyticsBudget::new(1000, vec![Utc::now()]);
+        stated.source = LimitSource::Stated(
+            DateTime::parse_from_rfc3339("2026-11-27T00:50:00Z")
+                .unwrap()
+                .with_timezone(&Utc),
+        );
+        assert_eq!(
+            budget_text(&stated),
+            "999 of 1000 requests left this hour, as counted on this machine; 1000 an hour as the service states it (RateLimit-Limit, 2026-11-27 00:50 UTC)"
         );
     }
 }

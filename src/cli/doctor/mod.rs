@@ -131,6 +131,14 @@ pub async fn run(args: &DoctorArgs) -> Outcome {
     }
     service::check(found.target.as_ref(), &mut report).await?;
     report.add(&local::journal())?;
+    let scope = found.target.as_ref().and_then(|target| {
+        let project = target.credentials.as_ref().ok()?.0.clone();
+        Some(crate::journal::Scope {
+            service: crate::config::service_id(&target.base_url),
+            project,
+        })
+    });
+    report.add(&local::analytics(scope.as_ref()))?;
     report.add(&local::terminal(&local::TerminalFacts::of_this_process()))?;
     Ok(if report.failed {
         ExitCode::FAILURE

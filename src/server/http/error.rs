@@ -15,6 +15,8 @@ pub struct ServiceError {
     error: String,
     details: Vec<String>,
     retry_after_secs: Option<u64>,
+    /// The limit a 429 refused under, stated in `RateLimit-*` headers.
+    limit: Option<u32>,
 }
 
 impl ServiceError {
@@ -24,6 +26,7 @@ impl ServiceError {
             error: error.into(),
             details: Vec::new(),
             retry_after_secs: None,
+            limit: None,
         }
     }
 
@@ -83,9 +86,10 @@ impl ServiceError {
         )
     }
 
-    pub fn rate_limited(what: &str, retry_after_secs: u64) -> Self {
+    pub fn rate_limited(what: &str, limit: u32, retry_after_secs: u64) -> Self {
         Self {
             retry_after_secs: Some(retry_after_secs),
+            limit: Some(limit),
             ..Self::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!("Rate limit exceeded for {what}; retry after {retry_after_secs} seconds"),
@@ -129,6 +133,35 @@ impl IntoResponse for ServiceError {
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
+        if let (Some(limit), Some(reset_secs)) = (self.limit, self.retry_after_secs) {
+            let usage = crate::server::ratelimit::Usage {
+                limit,
+                remaining: 0,
+                reset_secs,
+            };
+            response.headers_mut().extend(rate_limit_headers(usage));
+        }
         response
     }
+}
+
+/// `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), as the IETF
+/// draft names them, so a client follows this service's limits rather than guessing.
+pub fn rate_limit_headers(
+    usage: crate::server::ratelimit::Usage,
+) -> [(header::HeaderName, HeaderValue); 3] {
+    [
+        (
+            header::HeaderName::from_static("ratelimit-limit"),
+            HeaderValue::from(usage.limit),
+        ),
+        (
+            header::HeaderName::from_static("ratelimit-remaining"),
+            HeaderValue::from(usage.remaining),
+        ),
+        (
+            header::HeaderName::from_static("ratelimit-reset"),
+            HeaderValue::from(usage.reset_secs),
+        ),
+    ]
 }

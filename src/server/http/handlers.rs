@@ -23,13 +23,15 @@ use crate::text::excerpt;
 const MAX_QUERY_BYTES: usize = 4096;
 
 type Shared = State<Arc<AppState>>;
+/// The `RateLimit-*` headers of an answer that spent a rate-limited use.
+type Limits = [(axum::http::HeaderName, axum::http::HeaderValue); 3];
 
 pub async fn create_job(
     State(state): Shared,
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<(StatusCode, Json<Job>), ServiceError> {
+) -> Result<(StatusCode, Limits, Json<Job>), ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, &project)?;
     let prompt = read_prompt(&headers, body)?;
@@ -37,12 +39,16 @@ pub async fn create_job(
     let defaults = state.defaults.clone();
     let created = state
         .db
-        .call(move |conn| jobs::create(conn, &project, &prompt, &defaults, now_ms()))
+        .call({
+            let project = project.clone();
+            move |conn| jobs::create(conn, &project, &prompt, &defaults, now_ms())
+        })
         .await
         .map_err(ServiceError::from);
     let record = state.settle(permit, created)?;
     state.worker.kick(record.id.clone());
-    Ok((StatusCode::CREATED, Json(record.to_wire())))
+    let limits = state.limits(&project, Bucket::Create);
+    Ok((StatusCode::CREATED, limits, Json(record.to_wire())))
 }
 
 pub async fn send_message(
@@ -50,7 +56,7 @@ pub async fn send_message(
     path: Result<Path<(String, String)>, PathRejection>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Job>, ServiceError> {
+) -> Result<(Limits, Json<Job>), ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
     state.authorize(&headers, &project)?;
     let prompt = read_prompt(&headers, body)?;
@@ -58,7 +64,10 @@ pub async fn send_message(
     let archive_after = state.archive_after_ms;
     let queued = state
         .db
-        .call(move |conn| jobs::add_message(conn, &project, &id, &prompt, now_ms(), archive_after))
+        .call({
+            let project = project.clone();
+            move |conn| jobs::add_message(conn, &project, &id, &prompt, now_ms(), archive_after)
+        })
         .await
         .map_err(ServiceError::from)
         .and_then(|outcome| {
@@ -71,7 +80,10 @@ pub async fn send_message(
         });
     let record = state.settle(permit, queued)?;
     state.worker.kick(record.id.clone());
-    Ok(Json(record.to_wire()))
+    Ok((
+        state.limits(&project, Bucket::Message),
+        Json(record.to_wire()),
+    ))
 }
 
 pub async fn get_job(
@@ -111,7 +123,7 @@ pub async fn visitors(
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
     RawQuery(raw): RawQuery,
-) -> Result<Json<VisitorsPage>, ServiceError> {
+) -> Result<(Limits, Json<VisitorsPage>), ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, &project)?;
     let raw = raw.unwrap_or_default();
@@ -140,12 +152,14 @@ pub async fn visitors(
     };
     let page = state
         .db
-        .read(ReadKind::Scan, move |conn| {
-            analytics::visitors(conn, &project, &request)
+        .read(ReadKind::Scan, {
+            let project = project.clone();
+            move |conn| analytics::visitors(conn, &project, &request)
         })
         .await
         .map_err(ServiceError::from);
-    Ok(Json(state.settle(permit, page)?))
+    let page = state.settle(permit, page)?;
+    Ok((state.limits(&project, Bucket::Analytics), Json(page)))
 }
 
 /// The service's own OpenAPI document.

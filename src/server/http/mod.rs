@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::routing::{get, post};
 
 pub use error::ServiceError;
@@ -79,8 +79,13 @@ impl AppState {
                     Bucket::Message => "sending messages to agent jobs",
                     Bucket::Analytics => "analytics",
                 };
-                ServiceError::rate_limited(what, retry_after_secs(wait))
+                ServiceError::rate_limited(what, self.limiter.limit(), retry_after_secs(wait))
             })
+    }
+
+    /// The `RateLimit-*` headers of `bucket` for `project`, after this call's use.
+    fn limits(&self, project: &str, bucket: Bucket) -> [(HeaderName, HeaderValue); 3] {
+        error::rate_limit_headers(self.limiter.usage(project, bucket, Instant::now()))
     }
 }
 

@@ -180,10 +180,16 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     // Analytics left matter most where they are spent: kept longest in the visitors pane.
     parts.push(Part {
         rank: if app.focus == Pane::Visitors { 5 } else { 3 },
+        // A limit the service stated says so; without a mark it is the hosted service's
+        // documented 100 an hour (README, `?`).
         span: Span::raw(format!(
-            "analytics {}/{}",
+            "analytics {}/{}{}",
             analytics.left(),
-            analytics.limit
+            analytics.limit,
+            match analytics.source {
+                crate::journal::LimitSource::Stated(_) => " (service)",
+                crate::journal::LimitSource::Documented => "",
+            }
         )),
     });
     if !app.config.read_only {
