@@ -36,7 +36,7 @@ fn json_of(home: &Path, service: &ServeProcess, args: &[&str]) -> Value {
 }
 
 #[test]
-fn a_whole_range_past_its_first_page_asks_for_the_most_it_may_take() {
+fn a_whole_range_of_a_few_pages_goes_without_asking() {
     let home = tempfile::tempdir().unwrap();
     let service = service(home.path());
     let sort = [
@@ -48,24 +48,17 @@ fn a_whole_range_past_its_first_page_asks_for_the_most_it_may_take() {
         "--to",
         "2026-10-13",
     ];
-    let stderr = run_cli_failing(home.path(), &service.base_url, &sort, 2);
-    assert!(
-        stderr.contains("the rest of --sort needs up to 19 analytics requests")
-            && stderr.contains("99 of 100 left this hour")
-            && stderr.contains("add --yes"),
-        "{stderr}"
-    );
-    let all = json_of(home.path(), &service, &[&sort[..], &["--yes"]].concat());
+    // 300 rows are two requests: a script is not stopped for the worst case of 20.
+    let all = json_of(home.path(), &service, &sort);
     assert_eq!(all["visitors"].as_array().unwrap().len(), 300);
     assert_eq!(all["visitors"][0]["path"], "/p000");
-    // A lower threshold takes at most 3 more: few enough to go without asking.
     let few = json_of(
         home.path(),
         &service,
         &[&sort[..], &["--max-rows", "1000"]].concat(),
     );
     assert_eq!(few["visitors"].as_array().unwrap().len(), 300);
-    // 1 + 2 + 2 requests counted, and a plain page is one more.
+    // 2 + 2 requests counted, and a plain page is one more.
     json_of(home.path(), &service, &["visitors", "--limit", "1"]);
     let long = [
         "visitors",
@@ -80,9 +73,41 @@ fn a_whole_range_past_its_first_page_asks_for_the_most_it_may_take() {
     ];
     let stderr = run_cli_failing(home.path(), &service.base_url, &long, 1);
     assert!(
-        stderr.contains("needs 99 analytics requests, more than are left (94 of 100"),
+        stderr.contains("needs 99 analytics requests, more than are left (95 of 100"),
         "{stderr}"
     );
+}
+
+/// 2,600 rows take 11 requests: the first 10 go, and the 11th asks first, saying what
+/// was fetched and the most that is left.
+#[test]
+fn a_whole_range_asks_when_an_eleventh_request_would_be_sent() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let lines: Vec<String> = (0..2_600)
+        .map(|i| view("2026-10-12T10:00:00Z", &format!("/p{i:04}"), "v", "human"))
+        .collect();
+    import_views(&db, common::PROJECT, &lines);
+    let service = ServeProcess::over_db(home.path(), &db, &[]);
+    let sort = [
+        "visitors",
+        "--sort",
+        "path",
+        "--from",
+        "2026-10-12",
+        "--to",
+        "2026-10-13",
+    ];
+    let stderr = run_cli_failing(home.path(), &service.base_url, &sort, 2);
+    assert!(
+        stderr.contains(
+            "--sort made 10 requests (2,500 rows so far); the rest needs up to 10 analytics requests"
+        ) && stderr.contains("90 of 100 left this hour")
+            && stderr.contains("add --yes"),
+        "{stderr}"
+    );
+    let all = json_of(home.path(), &service, &[&sort[..], &["--yes"]].concat());
+    assert_eq!(all["visitors"].as_array().unwrap().len(), 2_600);
 }
 
 #[test]
@@ -149,16 +174,23 @@ fn the_budget_follows_the_limit_the_service_states() {
     );
     let range = ["--from", "2026-10-12", "--to", "2026-10-13"];
     json_of(home.path(), &service, &[&["visitors"][..], &range].concat());
-    let sort = [&["visitors", "--sort", "path"][..], &range].concat();
-    let stderr = run_cli_failing(home.path(), &service.base_url, &sort, 2);
+    let eleven = [
+        "visitors",
+        "trend",
+        "--from",
+        "2026-10-04",
+        "--to",
+        "2026-10-15",
+    ];
+    let stderr = run_cli_failing(home.path(), &service.base_url, &eleven, 2);
     assert!(
-        stderr.contains("998 of 1000 left this hour (stated by the service (RateLimit-Limit))"),
+        stderr.contains("needs 11 analytics requests (999 of 1000 left this hour (stated by the service (RateLimit-Limit))"),
         "{stderr}"
     );
     let doctor = run_cli(home.path(), &service.base_url, &["doctor"]);
     let said = text(&doctor.stdout);
     assert!(
-        said.contains("998 of 1000 requests left this hour")
+        said.contains("999 of 1000 requests left this hour")
             && said.contains("1000 an hour as the service states it (RateLimit-Limit"),
         "{said}"
     );

@@ -83,6 +83,25 @@ impl<'a> Analytics<'a> {
         }
     }
 
+    /// Like [`Self::allow`], for work already past [`crate::journal::ASK_ABOVE`] requests: it asks
+    /// (unless `--yes`) whatever `need` is, and refuses what would go over what is left.
+    pub fn allow_past(&self, what: &str, need: Need, smaller: &str) -> Result<(), CliError> {
+        let budget =
+            self.journal
+                .analytics_budget(self.scope, ANALYTICS_HOURLY_LIMIT, Utc::now())?;
+        match budget.decide(need.count()) {
+            Decision::Refuse { .. } => self.allow(what, need, smaller),
+            Decision::Go | Decision::Ask { .. } if self.yes => Ok(()),
+            Decision::Go | Decision::Ask { .. } => ask(&format!(
+                "{what} needs {} ({} of {} left this hour, {})",
+                need.text(),
+                budget.left(),
+                budget.limit,
+                budget.source.words()
+            )),
+        }
+    }
+
     /// Counts `requests` sent just now, and keeps the limit the service stated in its
     /// answers (the budget follows it from then on). A journal that cannot count them is
     /// said, not fatal: the data was fetched.

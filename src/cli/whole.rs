@@ -16,9 +16,10 @@ use super::whole_output::{Report, render};
 use super::{CliError, Outcome};
 use crate::api::{Client, VisitorsPage, VisitorsQuery};
 use crate::insight::buckets::{param, previous_period, shown};
+use crate::insight::compare;
 use crate::insight::order::{Sort, SortKey, order};
 use crate::insight::whole::{DEFAULT_MAX_ROWS, MOST_MAX_ROWS, Step, Whole, WholeRange};
-use crate::insight::{Cancel, compare};
+use crate::journal::ASK_ABOVE;
 use crate::listing::Pattern;
 
 /// Whether `args` ask for the whole range.
@@ -101,9 +102,10 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Every row of each range, counting each request and asking first as the budget's rule
-/// says: one request each to start, then, for the ranges with more, up to what is left
-/// of `max_rows`.
+/// Every row of each range, a request at a time, each counted. Nothing is asked while
+/// the requests known to be needed stay within the budget's rule (10): only when an 11th
+/// would be sent does it ask, saying what is fetched and the most that is left; a
+/// request past what is left this hour is refused before it is sent.
 async fn fetch(
     client: &Client,
     analytics: &mut Analytics<'_>,
@@ -112,55 +114,65 @@ async fn fetch(
     max_rows: usize,
 ) -> Result<Vec<VisitorsPage>, CliError> {
     let smaller = "use a shorter range or a lower --max-rows";
-    let first = u32::try_from(ranges.len()).unwrap_or(u32::MAX);
-    analytics.allow(what, Need::Exactly(first), smaller)?;
-    let mut fetches = Vec::new();
-    for (from, to) in ranges {
-        let query = VisitorsQuery {
-            date_from: Some(param(*from)),
-            date_to: Some(param(*to)),
-            ..VisitorsQuery::default()
-        };
-        let mut whole = WholeRange::new(&query, max_rows);
-        let step = whole.step(client).await;
-        analytics.record(1, client.stated_analytics_limit());
-        fetches.push((whole, step?));
-    }
-    let rest: u32 = fetches
+    let mut fetches: Vec<(WholeRange, Option<Whole>)> = ranges
         .iter()
-        .filter(|(_, step)| *step == Step::More)
-        .map(|(whole, _)| whole.most_requests() - whole.requests())
-        .sum();
-    if rest > 0 {
-        analytics.allow(&format!("the rest of {what}"), Need::AtMost(rest), smaller)?;
-    }
+        .map(|(from, to)| {
+            let query = VisitorsQuery {
+                date_from: Some(param(*from)),
+                date_to: Some(param(*to)),
+                ..VisitorsQuery::default()
+            };
+            (WholeRange::new(&query, max_rows), None)
+        })
+        .collect();
     let show_progress = std::io::stderr().is_terminal();
-    let mut pages = Vec::new();
-    for ((whole, step), range) in fetches.into_iter().zip(ranges) {
-        let outcome = match step {
-            Step::Done(outcome) => outcome,
-            Step::More => {
-                let fetched = whole
-                    .run(
-                        client,
-                        |p| {
-                            if show_progress {
-                                eprint!("\rfetched {} rows…", p.rows);
-                            }
-                        },
-                        &Cancel::new(),
-                    )
-                    .await;
+    let mut sent = 0u32;
+    let mut asked = false;
+    for index in 0..fetches.len() {
+        while fetches[index].1.is_none() {
+            if sent == ASK_ABOVE && !asked {
+                let rest: u32 = fetches
+                    .iter()
+                    .filter(|(_, done)| done.is_none())
+                    .map(|(whole, _)| whole.most_requests() - whole.requests())
+                    .sum();
+                let rows: usize = fetches.iter().map(|(whole, _)| whole.progress().rows).sum();
                 if show_progress {
                     eprint!("\r\x1b[K");
                 }
-                analytics.record(fetched.requests - 1, client.stated_analytics_limit());
-                fetched.outcome?
+                analytics.allow_past(
+                    &format!(
+                        "{what} made {sent} requests ({} rows so far); the rest",
+                        crate::text::thousands(rows as u64)
+                    ),
+                    Need::AtMost(rest),
+                    smaller,
+                )?;
+                asked = true;
+            } else {
+                analytics.allow(what, Need::Exactly(1), smaller)?;
             }
-        };
-        pages.push(held(outcome, range)?);
+            let (whole, done) = &mut fetches[index];
+            let step = whole.step(client).await;
+            sent += 1;
+            analytics.record(1, client.stated_analytics_limit());
+            if show_progress {
+                eprint!("\rfetched {} rows…", whole.progress().rows);
+            }
+            match step? {
+                Step::More => {}
+                Step::Done(outcome) => *done = Some(outcome),
+            }
+        }
     }
-    Ok(pages)
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
+    fetches
+        .into_iter()
+        .zip(ranges)
+        .map(|((_, outcome), range)| held(outcome.unwrap_or(Whole::Cancelled), range))
+        .collect()
 }
 
 /// The rows of a whole range, or why there are none.
