@@ -187,7 +187,7 @@ fn follow_up_from_stdin_then_get_list_track_and_untrack() {
     );
     let table = text(&got.stdout);
     assert!(
-        table.contains("completed") && table.contains("https://github.com/acme/docs/pull/2"),
+        table.contains("completed") && table.contains("https://forge.invalid/acme/docs/pull/2"),
         "{table}"
     );
 

@@ -314,6 +314,14 @@ fn serve_prints_one_line_generates_a_key_once_and_stops_on_sigterm() {
         .expect("a key is generated");
     let key = stderr[key_line + 1].trim().to_owned();
     assert!(key.starts_with("mint_"), "{key}");
+    // Without --agent-command, it says its jobs are not real work and its links lead
+    // nowhere real.
+    let said = stderr.join(" ");
+    assert!(
+        said.contains("the agent is simulated")
+            && said.contains("(https://forge.invalid/acme/docs/pull/N) are made up"),
+        "{stderr:?}"
+    );
 
     let second = ServeProcess::spawn(home.path(), &["--db", db_arg, "--seed", "none"]);
     let out = run_cli(home.path(), &second.base_url, &["jobs", "create", "x"]);

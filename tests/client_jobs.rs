@@ -31,14 +31,14 @@ async fn create_poll_and_complete_with_a_pull_request() {
     assert!(
         done.pr_link
             .unwrap()
-            .starts_with("https://github.com/acme/docs/pull/")
+            .starts_with("https://forge.invalid/acme/docs/pull/")
     );
     assert_eq!(done.created_at, created.created_at);
     assert_eq!(done.archived_at, None);
     let source = done.source.unwrap();
     assert_eq!(
         source.repository.as_deref(),
-        Some("https://github.com/acme/docs")
+        Some("https://forge.invalid/acme/docs")
     );
     assert_eq!(source.git_ref.as_deref(), Some("main"));
     server.shutdown().await;

@@ -35,7 +35,7 @@ async fn a_job_created_in_the_composer_completes_with_its_pr_link() {
         })
         .await;
     assert!(
-        screen.contains("completed · https://github.com/acme/docs/pull/1"),
+        screen.contains("completed · https://forge.invalid/acme/docs/pull/1"),
         "{screen}"
     );
     assert!(
@@ -47,7 +47,7 @@ async fn a_job_created_in_the_composer_completes_with_its_pr_link() {
     console
         .wait_for("the copy notice", |s| s.contains("copied the PR link"))
         .await;
-    let osc52 = docdeck::tui::terminal::osc52("https://github.com/acme/docs/pull/1");
+    let osc52 = docdeck::tui::terminal::osc52("https://forge.invalid/acme/docs/pull/1");
     let written = console.written.lock().unwrap().clone();
     assert!(
         written.windows(osc52.len()).any(|w| w == osc52.as_slice()),

@@ -136,7 +136,7 @@ async fn notify_command_gets_the_finished_job_in_its_environment() {
     assert_eq!(env["DOCDECK_JOB_STATUS"], "completed");
     assert_eq!(
         env["DOCDECK_PR_LINK"],
-        "https://github.com/acme/docs/pull/1"
+        "https://forge.invalid/acme/docs/pull/1"
     );
     assert_eq!(env["DOCDECK_PROMPT"], "Document the webhooks");
     assert!(!env.contains_key("DOCDECK_API_KEY"), "{env:?}");

@@ -67,7 +67,7 @@ pub struct ServeArgs {
     #[arg(
         long,
         value_name = "URL",
-        default_value = "https://github.com/acme/docs"
+        default_value = "https://forge.invalid/acme/docs"
     )]
     pub repository: String,
     /// Branch new jobs work on
@@ -172,6 +172,16 @@ async fn resolve_addr(addr: &str) -> Result<SocketAddr, CliError> {
         .ok_or_else(|| cannot("the name has no address".to_owned()))
 }
 
+/// Said at start when no `--agent-command` is given: jobs here are not real work.
+fn simulated_notice(options: &ServeOptions) -> String {
+    wrap(&format!(
+        "docdeck: the agent is simulated: each turn takes {} ms and draws an outcome ({}) without touching any repository; its pull request links ({}/pull/N) are made up. Give --agent-command and --repo for a real agent",
+        options.agent.delay.as_millis(),
+        options.agent.weights,
+        options.defaults.repository
+    ))
+}
+
 fn options(args: ServeArgs, addr: SocketAddr) -> Result<ServeOptions, CliError> {
     let repository = crate::config::parse_base_url(&args.repository).map_err(|_| {
         CliError::usage(format!(
@@ -213,6 +223,10 @@ pub async fn serve(args: ServeArgs) -> Outcome {
     let addr = resolve_addr(&args.addr).await?;
     let options = options(args, addr)?;
     let project = options.project.clone();
+    let simulated = options
+        .real_agent
+        .is_none()
+        .then(|| simulated_notice(&options));
     // Handlers first: a signal that comes as soon as the listening line is out must stop
     // the service cleanly, not end the process with the default action.
     let mut signals = Signals::install()?;
@@ -235,6 +249,9 @@ pub async fn serve(args: ServeArgs) -> Outcome {
     }
     if let Some(footprint) = &running.seed_refused {
         eprintln!("{}", refused_notice(&project, footprint));
+    }
+    if let Some(notice) = &simulated {
+        eprintln!("{notice}");
     }
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "listening on {}", running.base_url());

@@ -92,7 +92,7 @@ impl ServeOptions {
             rate_limit: 100,
             archive_after: Duration::from_secs(7 * 24 * 3600),
             defaults: JobDefaults {
-                repository: "https://github.com/acme/docs".to_owned(),
+                repository: "https://forge.invalid/acme/docs".to_owned(),
                 git_ref: Some("main".to_owned()),
                 model: "docdeck-simulated".to_owned(),
             },
