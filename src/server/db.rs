@@ -128,6 +128,11 @@ ALTER TABLE turns ADD COLUMN started_ms INTEGER;
 ALTER TABLE turns ADD COLUMN reason TEXT;
 ALTER TABLE turns ADD COLUMN output TEXT;
 ",
+    r"
+-- The column each imported view was counted in (1 human, 2 AI), so an import of the same
+-- lines under other rules recounts them (issue 22). NULL: stored before it was kept.
+ALTER TABLE view_keys ADD COLUMN counted INTEGER;
+",
 ];
 
 /// How many read-only connections a file database gets beside its writer, for each kind

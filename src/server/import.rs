@@ -61,7 +61,7 @@ pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<Imported, I
             ts_ms: event.ts_ms,
             path: event.path.into(),
             visitor: Visitor::Given(event.visitor.into()),
-            traffic: event.traffic,
+            traffic: Some(event.traffic),
         };
         writer.write(&tx, ready)?.count(&mut summary);
     }

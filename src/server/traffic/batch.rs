@@ -1,9 +1,14 @@
 //! Views of an import on their way into the database, a batch at a time: one multi-row
-//! statement claims their keys and another stores those whose key was new.
+//! statement claims their keys and another stores those whose key was new. Each key keeps
+//! the column its view was counted in, so an import of the same lines under other rules
+//! recounts them: a view whose class changed is moved to its new column, or taken back
+//! when it now counts in neither (nothing is added twice).
 
 use std::sync::Arc;
 
-use rusqlite::{ToSql, Transaction};
+use std::collections::HashMap;
+
+use rusqlite::{OptionalExtension as _, ToSql, Transaction, params};
 
 use super::known::{Ids, Visitor};
 use super::summary::{Dropped, Summary};
@@ -19,7 +24,9 @@ pub struct Ready {
     pub ts_ms: i64,
     pub path: Arc<str>,
     pub visitor: Visitor,
-    pub traffic: Traffic,
+    /// The column it counts in; `None` when the rules in force count it in neither (a
+    /// crawler's page view), so that a count of it under other rules is taken back.
+    pub traffic: Option<Traffic>,
 }
 
 /// A view ready to store: its key and the ids it refers to.
@@ -32,12 +39,14 @@ struct Pending {
     traffic: Traffic,
 }
 
-/// What a flush did: views stored by class, and repeats of views stored before.
+/// What a flush did: views stored by class, repeats of views stored before, and views
+/// stored before whose class the rules in force changed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stored {
     pub human: u64,
     pub ai: u64,
     pub repeats: u64,
+    pub changed: u64,
     /// The times of the first and last view stored (ms).
     pub span: Option<(i64, i64)>,
 }
@@ -47,6 +56,7 @@ impl Stored {
     pub fn count(self, summary: &mut Summary) {
         summary.human += self.human;
         summary.ai += self.ai;
+        summary.changed += self.changed;
         if let Some((first, last)) = self.span {
             summary.saw(first);
             summary.saw(last);
@@ -63,6 +73,8 @@ pub struct Writer {
     project: String,
     ids: Ids,
     pending: Vec<Pending>,
+    /// Views counted in neither column, to take back if an earlier import counted them.
+    uncounted: Vec<Ready>,
 }
 
 impl Writer {
@@ -72,11 +84,20 @@ impl Writer {
             project: project.to_owned(),
             ids: Ids::new(),
             pending: Vec::with_capacity(BATCH),
+            uncounted: Vec::new(),
         }
     }
 
     /// Queues a view, and writes the batch when it is full.
     pub fn write(&mut self, tx: &Transaction<'_>, view: Ready) -> Result<Stored, StoreError> {
+        let Some(traffic) = view.traffic else {
+            self.uncounted.push(view);
+            return if self.uncounted.len() >= BATCH {
+                self.take_back(tx)
+            } else {
+                Ok(Stored::default())
+            };
+        };
         let page = self.ids.page(tx, &self.project, &view.path)?;
         let visitor = self.ids.visitor(tx, &self.project, &view.visitor)?;
         self.pending.push(Pending {
@@ -84,7 +105,7 @@ impl Writer {
             ts_ms: view.ts_ms,
             page,
             visitor,
-            traffic: view.traffic,
+            traffic,
         });
         if self.pending.len() >= BATCH {
             self.flush(tx)
@@ -94,9 +115,10 @@ impl Writer {
     }
 
     /// Writes what is waiting. A key seen before (in the database, or earlier in this
-    /// batch) is a repeat and its view is not stored.
+    /// batch) is a repeat and its view is not stored again; if it was counted in the
+    /// other column, it is moved.
     pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<Stored, StoreError> {
-        let mut stored = Stored::default();
+        let mut stored = self.take_back(tx)?;
         if self.pending.is_empty() {
             return Ok(stored);
         }
@@ -106,15 +128,18 @@ impl Writer {
         // batch is a repeat, like one stored before.
         let mut used = vec![false; added.len()];
         let mut new = Vec::with_capacity(self.pending.len());
+        let mut repeats = Vec::new();
         for view in self.pending.drain(..) {
             match added.binary_search(&view.key) {
                 Ok(at) if !used[at] => {
                     used[at] = true;
                     new.push(view);
                 }
-                _ => stored.repeats += 1,
+                _ => repeats.push(view),
             }
         }
+        stored.repeats += repeats.len() as u64;
+        stored.changed += recount(tx, &self.project, &repeats)?;
         let rows: Vec<ViewRow> = new
             .iter()
             .map(|view| ViewRow {
@@ -139,6 +164,112 @@ impl Writer {
     }
 }
 
+impl Writer {
+    /// Takes back the views an earlier import counted that the rules in force count in
+    /// neither column: their view and key are deleted.
+    fn take_back(&mut self, tx: &Transaction<'_>) -> Result<Stored, StoreError> {
+        let mut stored = Stored::default();
+        if self.uncounted.is_empty() {
+            return Ok(stored);
+        }
+        let views = std::mem::take(&mut self.uncounted);
+        let keys: Vec<[u8; 16]> = views.iter().map(|view| view.key).collect();
+        let counted = counted_as(tx, &keys)?;
+        for view in views {
+            let Some(Some(was)) = counted.get(&view.key) else {
+                continue;
+            };
+            let page = self.ids.page(tx, &self.project, &view.path)?;
+            let visitor = self.ids.visitor(tx, &self.project, &view.visitor)?;
+            tx.prepare_cached(
+                "DELETE FROM views WHERE rowid = (SELECT rowid FROM views WHERE project = ?1
+                 AND ts_ms = ?2 AND page_id = ?3 AND visitor_id = ?4 AND ai = ?5 LIMIT 1)",
+            )?
+            .execute(params![
+                self.project,
+                view.ts_ms,
+                page,
+                visitor,
+                *was == Traffic::Ai
+            ])?;
+            tx.prepare_cached("DELETE FROM view_keys WHERE key = ?1")?
+                .execute([&view.key[..]])?;
+            stored.changed += 1;
+        }
+        Ok(stored)
+    }
+}
+
+/// The column each of `keys` was counted in: absent when the key is not stored, `None`
+/// for a key stored by a docdeck that did not keep the column.
+fn counted_as(
+    tx: &Transaction<'_>,
+    keys: &[[u8; 16]],
+) -> Result<HashMap<[u8; 16], Option<Traffic>>, StoreError> {
+    let mut found = HashMap::with_capacity(keys.len());
+    let mut lookup = tx.prepare_cached("SELECT counted FROM view_keys WHERE key = ?1")?;
+    for key in keys {
+        let counted: Option<Option<i64>> =
+            lookup.query_row([&key[..]], |row| row.get(0)).optional()?;
+        if let Some(counted) = counted {
+            found.insert(*key, counted.and_then(traffic_of_code));
+        }
+    }
+    Ok(found)
+}
+
+/// How a key keeps its view's column: 1 human, 2 AI.
+fn traffic_code(traffic: Traffic) -> i64 {
+    match traffic {
+        Traffic::Human => 1,
+        Traffic::Ai => 2,
+    }
+}
+
+fn traffic_of_code(code: i64) -> Option<Traffic> {
+    match code {
+        1 => Some(Traffic::Human),
+        2 => Some(Traffic::Ai),
+        _ => None,
+    }
+}
+
+/// Moves the repeats whose stored column differs from the one the rules in force give;
+/// returns how many moved. A key stored without its column (by an older docdeck) is left
+/// as it is.
+fn recount(tx: &Transaction<'_>, project: &str, repeats: &[Pending]) -> Result<u64, StoreError> {
+    if repeats.is_empty() {
+        return Ok(0);
+    }
+    let keys: Vec<[u8; 16]> = repeats.iter().map(|view| view.key).collect();
+    let counted = counted_as(tx, &keys)?;
+    let mut changed = 0;
+    for view in repeats {
+        let Some(Some(was)) = counted.get(&view.key) else {
+            continue;
+        };
+        if *was == view.traffic {
+            continue;
+        }
+        tx.prepare_cached(
+            "UPDATE views SET ai = ?6 WHERE rowid = (SELECT rowid FROM views WHERE project = ?1
+             AND ts_ms = ?2 AND page_id = ?3 AND visitor_id = ?4 AND ai = ?5 LIMIT 1)",
+        )?
+        .execute(params![
+            project,
+            view.ts_ms,
+            view.page,
+            view.visitor,
+            *was == Traffic::Ai,
+            view.traffic == Traffic::Ai
+        ])?;
+        tx.prepare_cached("UPDATE view_keys SET counted = ?2 WHERE key = ?1")?
+            .execute(params![&view.key[..], traffic_code(view.traffic)])?;
+        changed += 1;
+    }
+    Ok(changed)
+}
+
 /// Inserts the keys, and returns those that were not there before.
 fn claim_keys(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
     if views.len() == BATCH && all_new(tx, views)? {
@@ -156,11 +287,17 @@ fn claim_keys(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, 
 /// all; if it added fewer than all, it is undone and the keys are claimed the slow way.
 fn all_new(tx: &Transaction<'_>, views: &[Pending]) -> Result<bool, StoreError> {
     let sql = format!(
-        "INSERT INTO view_keys (key) VALUES {} ON CONFLICT (key) DO NOTHING",
-        repeated(views.len(), "(?)")
+        "INSERT INTO view_keys (key, counted) VALUES {} ON CONFLICT (key) DO NOTHING",
+        repeated(views.len(), "(?, ?)")
     );
-    let keys: Vec<&[u8]> = views.iter().map(|view| &view.key[..]).collect();
-    let params: Vec<&dyn ToSql> = keys.iter().map(|key| key as &dyn ToSql).collect();
+    let rows: Vec<(&[u8], i64)> = views
+        .iter()
+        .map(|view| (&view.key[..], traffic_code(view.traffic)))
+        .collect();
+    let params: Vec<&dyn ToSql> = rows
+        .iter()
+        .flat_map(|(key, code)| [key as &dyn ToSql, code as &dyn ToSql])
+        .collect();
     tx.prepare_cached("SAVEPOINT claim")?.execute([])?;
     let added = with_statement(tx, &sql, views.len(), |statement| {
         statement.execute(params.as_slice())
@@ -176,11 +313,17 @@ fn all_new(tx: &Transaction<'_>, views: &[Pending]) -> Result<bool, StoreError> 
 
 fn claim_some(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
     let sql = format!(
-        "INSERT INTO view_keys (key) VALUES {} ON CONFLICT (key) DO NOTHING RETURNING key",
-        repeated(views.len(), "(?)")
+        "INSERT INTO view_keys (key, counted) VALUES {} ON CONFLICT (key) DO NOTHING RETURNING key",
+        repeated(views.len(), "(?, ?)")
     );
-    let keys: Vec<&[u8]> = views.iter().map(|view| &view.key[..]).collect();
-    let params: Vec<&dyn ToSql> = keys.iter().map(|key| key as &dyn ToSql).collect();
+    let rows: Vec<(&[u8], i64)> = views
+        .iter()
+        .map(|view| (&view.key[..], traffic_code(view.traffic)))
+        .collect();
+    let params: Vec<&dyn ToSql> = rows
+        .iter()
+        .flat_map(|(key, code)| [key as &dyn ToSql, code as &dyn ToSql])
+        .collect();
     with_statement(tx, &sql, views.len(), |statement| {
         let mut rows = statement.query(params.as_slice())?;
         let mut added = Vec::with_capacity(views.len());

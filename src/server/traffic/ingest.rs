@@ -139,7 +139,13 @@ impl Reader {
             }
         };
         match self.judge(&record) {
-            Ok(view) => Ok(Some(view)),
+            Ok((view, None)) => Ok(Some(view)),
+            // A page view counted in neither column still goes to the writer: an import
+            // under other rules may have counted it, and then it is taken back.
+            Ok((view, Some(why))) => {
+                summary.drop_line(why);
+                Ok(Some(view))
+            }
             Err(why) => {
                 summary.drop_line(why);
                 Ok(None)
@@ -147,8 +153,9 @@ impl Reader {
         }
     }
 
-    /// The record's view, or why it counts as none, by the rules of the issue.
-    fn judge(&mut self, record: &Record<'_>) -> Result<Ready, Dropped> {
+    /// The record's view, with why it counts in neither column if it does not, or why it
+    /// is not a page view at all.
+    fn judge(&mut self, record: &Record<'_>) -> Result<(Ready, Option<Dropped>), Dropped> {
         super::page::check_request(&record.method, record.status).map_err(Dropped::NotAView)?;
         let page = self
             .targets
@@ -170,7 +177,7 @@ impl Reader {
                 (index, class)
             }
         };
-        let traffic = traffic_of(class, markdown)?;
+        let traffic = traffic_of(class, markdown);
         let visitor = match record.anon_id.as_deref() {
             Some(anon) => Visitor::Given(anon.into()),
             None => Visitor::Hashed(self.clients.visitor(
@@ -185,13 +192,14 @@ impl Reader {
             visitor.name().as_str(),
             &page.path,
         );
-        Ok(Ready {
+        let ready = Ready {
             key,
             ts_ms: record.ts_ms,
             path: Arc::clone(&page.path),
             visitor,
-            traffic,
-        })
+            traffic: traffic.ok(),
+        };
+        Ok((ready, traffic.err()))
     }
 }
 

@@ -50,6 +50,9 @@ pub struct Summary {
     pub ai: u64,
     pub dropped: BTreeMap<Dropped, u64>,
     pub broken: u64,
+    /// Views stored by an earlier import whose class the rules in force changed (moved to
+    /// the other column, or taken back).
+    pub changed: u64,
     /// When the first and the last of the views kept were made (ms, UTC).
     pub span: Option<(i64, i64)>,
     /// The first few broken lines: where (`line 4`, or `access.log line 4` when several
@@ -89,6 +92,7 @@ impl Summary {
         self.human += other.human;
         self.ai += other.ai;
         self.broken += other.broken;
+        self.changed += other.changed;
         if let Some((first, last)) = other.span {
             self.saw(first);
             self.saw(last);
@@ -122,6 +126,13 @@ impl fmt::Display for Summary {
             } else {
                 write!(f, " from {first} to {last} (UTC)")?;
             }
+        }
+        if self.changed > 0 {
+            write!(
+                f,
+                "\n  recounted under the rules in force: {} stored before changed class",
+                plural(self.changed, "view")
+            )?;
         }
         if !self.dropped.is_empty() {
             let parts: Vec<String> = self

@@ -144,3 +144,69 @@ fn foreign_keys_are_checked_again_after_an_import() {
         .unwrap();
     assert!(on);
 }
+
+/// Views by class, for the recount test: (human, ai).
+fn columns(db: &Db) -> (i64, i64) {
+    db.blocking(|conn| {
+        Ok(conn.query_row(
+            "SELECT COALESCE(SUM(ai = 0), 0), COALESCE(SUM(ai = 1), 0) FROM views",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?)
+    })
+    .unwrap()
+}
+
+/// Re-importing a file under other `--ua-rules` recounts its views: a browser the new
+/// rules call a robot is taken back, an agent they call an assistant moves to AI, a client
+/// they call a browser is added; nothing is stored twice, and the summary says how many
+/// changed class.
+#[test]
+fn a_reimport_under_other_rules_recounts_what_changed_class() {
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    let log = [
+        format!(r#"203.0.113.1 - - [20/Nov/2026:09:00:00 +0000] "GET /a HTTP/1.1" 200 10 "-" "{CHROME}""#),
+        format!(r#"203.0.113.1 - - [20/Nov/2026:09:00:01 +0000] "GET /b HTTP/1.1" 200 10 "-" "{CHROME} Mine/1.0""#),
+        r#"203.0.113.2 - - [20/Nov/2026:09:00:02 +0000] "GET /a HTTP/1.1" 200 10 "-" "Mozilla/5.0 (compatible; Helper/2.0)""#.to_owned(),
+        r#"203.0.113.3 - - [20/Nov/2026:09:00:03 +0000] "GET /a HTTP/1.1" 200 10 "-" "Fetchy/3.0""#.to_owned(),
+    ]
+    .join("\n");
+    let first = import_all(&db, &mut importer(&db, false), log.as_bytes()).unwrap();
+    assert_eq!((first.human, first.ai, first.changed), (3, 0, 0), "{first}");
+    assert_eq!(columns(&db), (3, 0));
+
+    let other = "[other-bot]\nMine/\n[ai-answer]\nHelper/\n[human]\nFetchy/\n";
+    let rules = Arc::new(Rules::with_user(other, "other.txt").unwrap());
+    let mut under_other = db
+        .blocking(|conn| Importer::new(conn, "p", LogFormat::Combined, rules, false))
+        .unwrap();
+    let again = import_all(&db, &mut under_other, log.as_bytes()).unwrap();
+    // /b by Mine/ taken back, Helper/ moved to AI, Fetchy/ added as human.
+    assert_eq!((again.human, again.ai, again.changed), (1, 0, 2), "{again}");
+    assert_eq!(columns(&db), (2, 1));
+    assert!(
+        again
+            .to_string()
+            .contains("recounted under the rules in force: 2 views stored before changed class"),
+        "{again}"
+    );
+    // The same rules again: nothing moves, nothing is added.
+    let mut same = db
+        .blocking(|conn| {
+            Importer::new(
+                conn,
+                "p",
+                LogFormat::Combined,
+                Arc::new(Rules::with_user(other, "other.txt").unwrap()),
+                false,
+            )
+        })
+        .unwrap();
+    let third = import_all(&db, &mut same, log.as_bytes()).unwrap();
+    assert_eq!((third.kept(), third.changed), (0, 0), "{third}");
+    assert_eq!(columns(&db), (2, 1));
+    // And back under the shipped rules: as the first import counted.
+    let back = import_all(&db, &mut importer(&db, false), log.as_bytes()).unwrap();
+    assert_eq!((back.human, back.changed), (1, 2), "{back}");
+    assert_eq!(columns(&db), (3, 0));
+}
