@@ -7,6 +7,7 @@
 //! cargo bench --bench traffic                       # both, 1M lines, 10 s of follow
 //! cargo bench --bench traffic -- --lines 200000 --follow-secs 5
 //! cargo bench --bench traffic -- --import-only --lines 1470000 --days 90   # 1M views, query 30 days
+//! cargo bench --bench traffic -- --new-visitors      # every line a new visitor (a page gone viral)
 //! ```
 //!
 //! The log is generated once into target/bench-data and reused.
@@ -63,13 +64,25 @@ fn pick<'a>(rng: &mut ChaCha8Rng, list: &[&'a str]) -> &'a str {
     list[rng.random_range(0..list.len())]
 }
 
-/// One log line at second `second` of the range.
-fn line(rng: &mut ChaCha8Rng, second: i64) -> String {
+/// Whether every line comes from a client not seen before (`--new-visitors`): the worst
+/// case, where each view adds a visitor, against the usual mix where visitors repeat.
+fn new_visitors() -> bool {
+    std::env::args().any(|a| a == "--new-visitors")
+}
+
+/// One log line at second `second` of the range; with `--new-visitors`, from client
+/// number `n` of the run, else from one of 40,000.
+fn line(rng: &mut ChaCha8Rng, second: i64, n: u64) -> String {
     let page = format!(
         "/docs/page-{}",
         (500.0 * rng.random::<f64>().powi(3)) as u32
     );
-    let ip_n: u32 = rng.random_range(0..40_000);
+    let drawn: u32 = rng.random_range(0..40_000);
+    let ip_n: u32 = if new_visitors() {
+        u32::try_from(n % (1 << 24)).unwrap()
+    } else {
+        drawn
+    };
     let roll: u32 = rng.random_range(0..100);
     let (method, target, status, agent) = match roll {
         0..55 => ("GET", page, 200, BROWSERS[ip_n as usize % BROWSERS.len()]),
@@ -113,10 +126,11 @@ fn log_file(lines: u64) -> PathBuf {
         .join("bench-data");
     std::fs::create_dir_all(&dir).unwrap();
     let days = days();
+    let mix = if new_visitors() { "-new" } else { "" };
     let path = if days == 30 {
-        dir.join(format!("combined-{lines}-v1.log"))
+        dir.join(format!("combined-{lines}{mix}-v1.log"))
     } else {
-        dir.join(format!("combined-{lines}-{days}d-v1.log"))
+        dir.join(format!("combined-{lines}-{days}d{mix}-v1.log"))
     };
     if !path.exists() {
         eprintln!("generating {lines} lines into {} (once)", path.display());
@@ -125,7 +139,7 @@ fn log_file(lines: u64) -> PathBuf {
         let mut out = BufWriter::new(std::fs::File::create(&partial).unwrap());
         for i in 0..lines {
             let second = i64::try_from(i).unwrap() * days * 86_400 / i64::try_from(lines).unwrap();
-            out.write_all(line(&mut rng, second).as_bytes()).unwrap();
+            out.write_all(line(&mut rng, second, i).as_bytes()).unwrap();
         }
         out.flush().unwrap();
         std::fs::rename(&partial, &path).unwrap();
@@ -278,7 +292,10 @@ fn bench_follow(seconds: u64) {
             let mut written = 0u64;
             for tick in 0..seconds * 10 {
                 let batch: String = (0..1_000)
-                    .map(|i| line(&mut rng, i64::try_from(tick * 1_000 + i).unwrap()))
+                    .map(|i| {
+                        let n = tick * 1_000 + i;
+                        line(&mut rng, i64::try_from(n).unwrap(), n)
+                    })
                     .collect();
                 file.write_all(batch.as_bytes()).unwrap();
                 written += 1_000;

@@ -241,7 +241,7 @@ fn a_compared_table_shows_the_changes_within_80_columns() {
     );
     let flat = table.replace('\n', " ");
     for expected in [
-        "human -1 (-25.0%), ai +2 (+200.0%), total ±0 (0.0%), ai share +40.0 points",
+        "human -1 (-25.0%), AI +2 (+200.0%), total ±0 (0.0%), AI share +40.0 pp",
         "/b         0   3      3       1  +2 (+200.0%)",
         "/new       1   0      1       -           new",
         "/gone      0   0      0       1     -1 (gone)",

@@ -86,7 +86,7 @@ fn import_then_visitors_in_every_format() {
     );
     let table = text(&table.stdout);
     assert!(
-        table.contains("human 2  ai 1  total 2  (ai share 50.0%)"),
+        table.contains("human 2  AI 1  total 2  AI share 50.0%"),
         "{table}"
     );
     assert!(

@@ -206,7 +206,6 @@ pub fn table(
     width: Option<usize>,
 ) -> String {
     let t = page.totals;
-    let share = crate::insight::compare::share_text(t);
     let range = match (query.date_from, query.date_to) {
         (None, None) => "all time".to_owned(),
         (from, to) => format!(
@@ -215,12 +214,7 @@ pub fn table(
             to.map_or_else(|| "now".to_owned(), |d| d.to_string())
         ),
     };
-    let counts = format!(
-        "human {}  ai {}  total {}  (ai share {share})",
-        thousands(t.human),
-        thousands(t.ai),
-        thousands(t.total)
-    );
+    let counts = crate::insight::compare::totals_text(t);
     let heading = format!("unique visitors, {range}:");
     // One line when it fits, else the counts on a line of their own.
     let joint = if width.is_some_and(|width| heading.len() + 1 + counts.len() > width) {

@@ -12,7 +12,7 @@ use super::table::{self, Column, Fit, thousands};
 use crate::api::VisitorTotals;
 use crate::export;
 use crate::insight::compare::{
-    ComparedRow, ShareChange, TotalsComparison, change_text, share_text,
+    ComparedRow, TotalsComparison, change_text, share_change_text, totals_text,
 };
 use crate::insight::order::Sort;
 use crate::listing::Pattern;
@@ -115,13 +115,7 @@ pub(super) fn render(report: &Report, format: Format) -> Result<String, CliError
 }
 
 fn counts_text(t: VisitorTotals) -> String {
-    format!(
-        "human {}, ai {}, total {} (ai share {})",
-        thousands(t.human),
-        thousands(t.ai),
-        thousands(t.total),
-        share_text(t)
-    )
+    totals_text(t)
 }
 
 /// The lines above the table: the totals, and with `--compare` those before and the change.
@@ -146,15 +140,12 @@ fn heading(report: &Report, width: Option<usize>) -> String {
         let delta = |name: &str, d: crate::insight::compare::Delta| {
             format!("{name} {}", change_text(d, true))
         };
-        let share = match c.ai_share_change() {
-            ShareChange::Points(points) => format!("ai share {points:+.1} points"),
-            ShareChange::NoPrevious => "ai share: no visitors before".to_owned(),
-        };
+        let share = share_change_text(c.ai_share_change());
         out += &table::wrap(
             &format!(
                 "change: {}, {}, {}, {share}",
                 delta("human", c.human),
-                delta("ai", c.ai),
+                delta("AI", c.ai),
                 delta("total", c.total)
             ),
             width,

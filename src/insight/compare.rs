@@ -91,6 +91,29 @@ pub fn share_text(totals: VisitorTotals) -> String {
     }
 }
 
+/// A range's totals in the words both faces use: `human 2,496  AI 525  total 2,877  AI
+/// share 18.2%`.
+#[must_use]
+pub fn totals_text(totals: VisitorTotals) -> String {
+    use crate::text::thousands;
+    format!(
+        "human {}  AI {}  total {}  AI share {}",
+        thousands(totals.human),
+        thousands(totals.ai),
+        thousands(totals.total),
+        share_text(totals)
+    )
+}
+
+/// A change of AI share in the words both faces use: `AI share +4.5 pp`.
+#[must_use]
+pub fn share_change_text(change: ShareChange) -> String {
+    match change {
+        ShareChange::Points(points) => format!("AI share {points:+.1} pp"),
+        ShareChange::NoPrevious => "AI share: no visitors before".to_owned(),
+    }
+}
+
 /// The totals of a range beside those of the period before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TotalsComparison {

@@ -5,8 +5,8 @@ use ratatui::text::{Line, Span};
 
 use super::super::ViewContext;
 use crate::api::{DateParam, VisitorTotals};
+use crate::insight::TotalsComparison;
 use crate::insight::compare::{Delta, change_text};
-use crate::insight::{ShareChange, TotalsComparison};
 use crate::text::sanitize;
 use crate::tui::app::PreviousLoad;
 
@@ -47,10 +47,7 @@ pub(super) fn lines(
         DateParam::shown(query.date_from, "the start"),
         DateParam::shown(query.date_to, "now")
     );
-    let share = match change.ai_share_change() {
-        ShareChange::Points(p) => format!("AI share {p:+.1} pp"),
-        ShareChange::NoPrevious => "AI share: none before".to_owned(),
-    };
+    let share = crate::insight::compare::share_change_text(change.ai_share_change());
     let part = |name: &str, delta: Delta| format!("{name} {}", change_text(delta, true));
     let spans = [
         Span::styled(part("human", change.human), theme.human()),
