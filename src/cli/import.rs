@@ -263,10 +263,12 @@ pub fn run(args: &ImportArgs) -> Outcome {
         return follow_files(&db, &mut importer, args);
     }
     let mut total = Summary::default();
+    let ticker = super::progress::Ticker::start(&importer.progress);
     for path in &args.files {
         let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
         let summary = traffic::import_all(&db, &mut importer, input)
             .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
+        ticker.clear();
         out!("{}: {summary}", path.display());
         if summary.lines > 0 && summary.broken == summary.lines {
             super::warn(&format!(
@@ -277,6 +279,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         }
         total.add(&summary);
     }
+    ticker.finish();
     if args.files.len() > 1 {
         out!("all files: {total}");
     }
@@ -342,7 +345,11 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
             .join(", "),
         args.project
     );
-    let mut note = |text: String| eprintln!("docdeck: {text}");
+    let ticker = super::progress::Ticker::start(&importer.progress);
+    let mut note = |text: String| {
+        ticker.clear();
+        eprintln!("docdeck: {text}");
+    };
     let summary = follow::follow(db, importer, &args.project, &args.files, &stop, &mut note)
         .map_err(|err| match err {
             // Earlier commits stay: say so rather than "nothing was imported".
@@ -352,6 +359,7 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
             )),
             other => CliError::failed(other.to_string()),
         })?;
+    ticker.finish();
     // A fresh line after the ^C the terminal echoed.
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
         out!("");

@@ -13,6 +13,7 @@ mod doctor;
 mod import;
 mod jobs;
 mod output;
+mod progress;
 mod range;
 mod serve;
 mod setup;

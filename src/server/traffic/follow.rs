@@ -70,6 +70,7 @@ pub fn follow(
         }
         let mut conn = super::ImportConn::lock(db)?;
         let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
+        let before = (importer.summary.lines, importer.summary.kept());
         let deadline = Instant::now() + COMMIT_EVERY;
         let mut busy = false;
         for tail in &mut tails {
@@ -78,6 +79,10 @@ pub fn follow(
         importer.flush(&tx)?;
         tx.commit().map_err(StoreError::from)?;
         drop(conn);
+        importer.progress.add(
+            importer.summary.lines.saturating_sub(before.0),
+            importer.summary.kept().saturating_sub(before.1),
+        );
         if stopping {
             return Ok(std::mem::take(&mut importer.summary));
         }

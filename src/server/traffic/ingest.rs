@@ -32,6 +32,30 @@ pub struct Importer {
     pub summary: Summary,
     /// The file being read, where broken lines must name it (`--follow` across files).
     pub source: Option<String>,
+    /// Lines read and views kept so far, for a progress line on another thread.
+    pub progress: Arc<Progress>,
+}
+
+/// How far an import has come, updated as it goes (a chunk or a commit at a time).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub lines: std::sync::atomic::AtomicU64,
+    pub views: std::sync::atomic::AtomicU64,
+}
+
+impl Progress {
+    /// Lines read and views kept so far.
+    #[must_use]
+    pub fn read(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.lines.load(Relaxed), self.views.load(Relaxed))
+    }
+
+    pub(crate) fn add(&self, lines: u64, views: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.lines.fetch_add(lines, Relaxed);
+        self.views.fetch_add(views, Relaxed);
+    }
 }
 
 /// Turns lines into views ready to write: parsed, judged, classified, given a visitor and
@@ -74,6 +98,7 @@ impl Importer {
             writer: Writer::new(project),
             summary: Summary::default(),
             source: None,
+            progress: Arc::default(),
         })
     }
 

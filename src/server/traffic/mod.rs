@@ -76,16 +76,20 @@ pub fn import_all(
         writer,
         summary,
         source,
+        progress,
     } = importer;
+    let progress = &**progress;
     let source = source.as_deref();
     let read_into = &mut *summary;
     let written = std::thread::scope(|scope| {
         let (chunks, received) = mpsc::sync_channel::<Vec<Ready>>(AHEAD);
         // The sender moves to the reader: when it ends, the writer's loop ends.
-        let reading = scope.spawn(move || read_all(reader, read_into, source, input, &chunks));
+        let reading =
+            scope.spawn(move || read_all(reader, read_into, source, input, &chunks, progress));
         let mut written = Summary::default();
         let mut outcome = Ok(());
         for chunk in received.iter() {
+            let kept = written.kept();
             for view in chunk {
                 match writer.write(&tx, view) {
                     Ok(stored) => stored.count(&mut written),
@@ -95,6 +99,7 @@ pub fn import_all(
                     break;
                 }
             }
+            progress.add(0, written.kept() - kept);
             if outcome.is_err() {
                 break;
             }
@@ -121,6 +126,7 @@ fn read_all(
     source: Option<&str>,
     mut input: impl BufRead,
     chunks: &mpsc::SyncSender<Vec<Ready>>,
+    progress: &ingest::Progress,
 ) -> Result<(), ImportError> {
     let mut buffer = Vec::with_capacity(1024);
     let mut chunk = Vec::with_capacity(CHUNK);
@@ -137,6 +143,9 @@ fn read_all(
             break;
         }
         number += 1;
+        if number.is_multiple_of(PROGRESS_LINES) {
+            progress.add(PROGRESS_LINES, 0);
+        }
         if let Some(view) = reader.read(summary, source, number, &buffer)? {
             chunk.push(view);
         }
@@ -148,11 +157,15 @@ fn read_all(
             }
         }
     }
+    progress.add(number % PROGRESS_LINES, 0);
     if !chunk.is_empty() {
         let _ = chunks.send(chunk);
     }
     Ok(())
 }
+
+/// Lines read between two updates of an import's progress.
+const PROGRESS_LINES: u64 = 4096;
 
 /// The writer connection for an import's transactions, with foreign-key checks off while
 /// it is held. Every page and visitor id a view refers to was read from the database or

@@ -112,8 +112,8 @@ impl fmt::Display for Summary {
             "read {}: kept {} (human {}, AI {})",
             plural(self.lines, "line"),
             plural(self.kept(), "view"),
-            self.human,
-            self.ai
+            crate::text::thousands(self.human),
+            crate::text::thousands(self.ai)
         )?;
         if let Some((first, last)) = self.span {
             let day = |ms: i64| {
@@ -138,7 +138,7 @@ impl fmt::Display for Summary {
             let parts: Vec<String> = self
                 .dropped
                 .iter()
-                .map(|(why, count)| format!("{} {count}", why.label()))
+                .map(|(why, count)| format!("{} {}", why.label(), crate::text::thousands(*count)))
                 .collect();
             // Wrapped to fit 80 columns.
             let mut line = "  not counted:".to_owned();
@@ -173,9 +173,10 @@ impl fmt::Display for Summary {
 /// `1 line`, `2 lines`.
 #[must_use]
 pub fn plural(count: u64, noun: &str) -> String {
+    let shown = crate::text::thousands(count);
     if count == 1 {
-        format!("{count} {noun}")
+        format!("{shown} {noun}")
     } else {
-        format!("{count} {noun}s")
+        format!("{shown} {noun}s")
     }
 }
