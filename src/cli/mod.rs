@@ -15,6 +15,7 @@ mod jobs;
 mod output;
 mod range;
 mod serve;
+mod serve_keys;
 mod setup;
 mod shell;
 mod table;

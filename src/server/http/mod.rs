@@ -4,23 +4,26 @@ mod changes;
 mod error;
 mod handlers;
 
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, FromRequestParts};
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
 use axum::routing::{get, post};
 
 pub use error::ServiceError;
 
 use super::agent::Agent;
-use super::db::Db;
+use super::db::{Db, ReadKind, now_ms};
 use super::gate::SeedGate;
 use super::jobs::JobDefaults;
-use super::keys::{AuthFailure, KeyRing};
+use super::keys::{self, AuthFailure, KeyHasher};
 use super::ratelimit::{Bucket, Permit, RateLimiter, retry_after_secs};
+use super::throttle::AuthThrottle;
 use super::worker::Worker;
 
 /// Largest request body accepted.
@@ -33,7 +36,9 @@ pub struct AppState {
     pub db: Db,
     /// Analytics answers wait here while the demo seed's views are written.
     pub seed: SeedGate,
-    pub keys: KeyRing,
+    pub keys: KeyHasher,
+    /// Slows down clients that keep sending wrong keys.
+    pub throttle: AuthThrottle,
     pub limiter: RateLimiter,
     pub worker: Worker,
     pub defaults: JobDefaults,
@@ -41,18 +46,65 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// No or malformed header, or an unknown key: 401. A key of another project: 403.
-    fn authorize(&self, headers: &HeaderMap, project: &str) -> Result<(), ServiceError> {
+    /// No or malformed header, or an unknown or revoked key: 401 (429, held back, past a
+    /// few a minute from one address). A key of another project: 403. The key is looked up
+    /// in the database at every request, so a revoked key is refused at once.
+    async fn authorize(
+        &self,
+        headers: &HeaderMap,
+        client: ClientIp,
+        project: &str,
+    ) -> Result<(), ServiceError> {
         let header = headers
             .get(AUTHORIZATION)
             .and_then(|value| value.to_str().ok());
-        self.keys.check(header, project).map_err(|failure| match failure {
+        let checked = match keys::bearer(header) {
+            Err(failure) => Err(failure),
+            Ok(key) => {
+                let (hasher, key, owner) = (self.keys.clone(), key.to_owned(), project.to_owned());
+                self.db
+                    .read(ReadKind::Quick, move |conn| {
+                        hasher.check(conn, &key, &owner, now_ms())
+                    })
+                    .await?
+            }
+        };
+        let failure = match checked {
+            Ok(accepted) => {
+                if accepted.needs_touch {
+                    let db = self.db.clone();
+                    tokio::spawn(async move {
+                        let touched = db
+                            .call(move |conn| keys::touch(conn, accepted.id, now_ms()))
+                            .await;
+                        if let Err(err) = touched {
+                            tracing::info!("cannot note when a key was last used: {err}");
+                        }
+                    });
+                }
+                return Ok(());
+            }
+            Err(AuthFailure::OtherProject) => {
+                return Err(ServiceError::forbidden(
+                    "This API key does not belong to this project",
+                ));
+            }
+            Err(failure) => failure,
+        };
+        if let Some(wait) = self.throttle.failed(client.0, Instant::now()) {
+            tokio::time::sleep(self.throttle.penalty).await;
+            return Err(ServiceError::rate_limited(
+                "requests with a wrong API key from this address",
+                retry_after_secs(wait),
+            ));
+        }
+        Err(match failure {
             AuthFailure::Malformed => ServiceError::unauthorized(
                 "Missing or malformed Authorization header: send Authorization: Bearer <API key>",
             ),
-            AuthFailure::Unknown => ServiceError::unauthorized("Invalid API key"),
-            AuthFailure::OtherProject => {
-                ServiceError::forbidden("This API key does not belong to this project")
+            AuthFailure::Revoked => ServiceError::unauthorized("This API key was revoked"),
+            AuthFailure::Unknown | AuthFailure::OtherProject => {
+                ServiceError::unauthorized("Invalid API key")
             }
         })
     }
@@ -81,6 +133,23 @@ impl AppState {
                 };
                 ServiceError::rate_limited(what, retry_after_secs(wait))
             })
+    }
+}
+
+/// The address a request came from, as the connection loop notes it (unspecified when a
+/// request did not come through it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientIp(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<Self>()
+            .copied()
+            .unwrap_or(Self(IpAddr::V4(Ipv4Addr::UNSPECIFIED))))
     }
 }
 
