@@ -207,3 +207,25 @@ async fn a_connection_past_the_cap_is_answered_503_and_closed() {
     .await;
     server.shutdown().await;
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn an_existing_database_that_others_could_read_is_made_private() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("service.sqlite");
+    Db::open(&DbLocation::File(path.clone())).unwrap();
+    let wal = dir.path().join("service.sqlite-wal");
+    for file in [&path, &wal] {
+        if !file.exists() {
+            std::fs::write(file, "").unwrap();
+        }
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let server = start(fast_options(DbLocation::File(path.clone()))).await;
+    for file in [&path, &wal] {
+        let mode = std::fs::metadata(file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", file.display());
+    }
+    server.shutdown().await;
+}

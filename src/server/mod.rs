@@ -270,6 +270,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         worker,
         defaults,
         archive_after_ms,
+        diffs: tokio::sync::Semaphore::new(http::PARALLEL_DIFFS),
     });
     let (stop, stopped) = oneshot::channel::<()>();
     let mut app = http::router(state);

@@ -43,7 +43,12 @@ pub struct AppState {
     pub worker: Worker,
     pub defaults: JobDefaults,
     pub archive_after_ms: i64,
+    /// Diffs made at once for `/changes`: each holds up to its limit in memory.
+    pub diffs: tokio::sync::Semaphore,
 }
+
+/// How many `/changes` diffs are made at once; further requests wait their turn.
+pub const PARALLEL_DIFFS: usize = 4;
 
 impl AppState {
     /// No or malformed header, or an unknown or revoked key: 401 (429, held back, past a
@@ -136,6 +141,16 @@ impl AppState {
     }
 }
 
+/// Every answer says its content type is meant: a browser never guesses HTML (and runs
+/// it) from a diff or an error that an agent or a client wrote.
+async fn no_sniffing(mut response: axum::response::Response) -> axum::response::Response {
+    response.headers_mut().insert(
+        axum::http::header::X_CONTENT_TYPE_OPTIONS,
+        axum::http::HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
 /// The address a request came from, as the connection loop notes it (unspecified when a
 /// request did not come through it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,5 +183,6 @@ pub fn router(state: Arc<AppState>) -> Router {
         .fallback(handlers::no_route)
         .method_not_allowed_fallback(handlers::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::map_response(no_sniffing))
         .with_state(state)
 }
