@@ -183,3 +183,35 @@ fn kill_9_of_serve_in_a_turn_leaves_no_agent_and_the_follow_up_commits_only_its_
     let stashed = git(&clone, &["stash", "list"]);
     assert!(stashed.contains("set aside before turn 2"), "{stashed}");
 }
+
+#[tokio::test]
+async fn a_key_of_another_project_cannot_make_the_real_agent_work_here() {
+    let repos = Repos::new();
+    let script = repos.script("touch.sh", "echo touched > touched.mdx");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("service.sqlite");
+    let other_key = docdeck::config::Secret::new("mint_elsewhere_0123456789");
+    let db = docdeck::server::db::Db::open(&DbLocation::File(path.clone())).unwrap();
+    db.blocking(|conn| {
+        let hasher = docdeck::server::keys::KeyHasher::load(conn)?;
+        Ok(docdeck::server::keys::register(
+            conn,
+            &hasher,
+            "elsewhere",
+            &other_key,
+            0,
+        ))
+    })
+    .unwrap()
+    .unwrap();
+    drop(db);
+    let server = start(options(&repos, DbLocation::File(path), &script)).await;
+    let elsewhere = common::client_with(&server.base_url(), "elsewhere", other_key.expose());
+    let refused = elsewhere
+        .create_job("Edit this repository")
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("403"), "{refused}");
+    assert!(!repos.clone_dir().join("touched.mdx").exists());
+    server.shutdown().await;
+}

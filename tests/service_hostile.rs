@@ -92,36 +92,36 @@ async fn a_key_revoked_while_the_service_runs_is_refused_at_its_next_request() {
 
 #[tokio::test]
 async fn wrong_keys_from_one_address_are_slowed_but_a_valid_key_never_is() {
+    const PENALTY: Duration = Duration::from_millis(1500);
     let mut options = fast_options(DbLocation::Memory);
-    options.auth_penalty = Duration::from_millis(20);
+    options.auth_penalty = PENALTY;
     let server = start(options).await;
     let base = server.base_url();
     for i in 0..FREE_FAILURES {
+        let started = Instant::now();
         let status = create(&base, "mint_guess_0123456789abc", "x")
             .await
             .status();
         assert_eq!(status, 401, "failure {i}");
+        assert!(started.elapsed() < PENALTY, "failure {i} was held back");
     }
-    let slowed = create(&base, "mint_guess_0123456789abc", "x").await;
-    assert_eq!(slowed.status(), 429);
-    let retry_after: u64 = slowed.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!((1..=60).contains(&retry_after), "{retry_after}");
+    let started = Instant::now();
     let malformed = http()
         .get(format!("{base}/v2/agent/{PROJECT}/job/x"))
         .header("authorization", "Basic abc")
         .send()
         .await
         .unwrap();
-    assert_eq!(malformed.status(), 429, "a malformed header counts too");
+    assert_eq!(malformed.status(), 401, "still the documented answer");
+    assert!(
+        started.elapsed() >= PENALTY,
+        "a malformed header counts too"
+    );
 
     let started = Instant::now();
     assert_eq!(create(&base, KEY, "still welcome").await.status(), 201);
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < PENALTY,
         "a valid key waited {:?}",
         started.elapsed()
     );

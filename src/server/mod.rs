@@ -271,6 +271,10 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         defaults,
         archive_after_ms,
         diffs: tokio::sync::Semaphore::new(http::PARALLEL_DIFFS),
+        agent_project: options
+            .real_agent
+            .is_some()
+            .then(|| options.project.clone()),
     });
     let (stop, stopped) = oneshot::channel::<()>();
     let mut app = http::router(state);

@@ -1,7 +1,7 @@
 //! Slows down a client that keeps sending wrong keys: past a few failures a minute from one
-//! address, each further failure is answered late and with 429. A request with a valid key
-//! is checked first and never waits here, even from the same address (every local client
-//! shares 127.0.0.1).
+//! address, each further failure is answered late (still 401, so the documented answers do
+//! not change). A request with a valid key is checked first and never waits here, even
+//! from the same address (every local client shares 127.0.0.1).
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -32,9 +32,9 @@ impl AuthThrottle {
         }
     }
 
-    /// Counts a failure from `ip`. `Some(wait)`: the client is past its free failures and
-    /// gets 429 with this `Retry-After`, after [`AuthThrottle::penalty`].
-    pub fn failed(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+    /// Counts a failure from `ip`; whether the client is past its free failures, so that
+    /// its answer waits [`AuthThrottle::penalty`].
+    pub fn failed(&self, ip: IpAddr, now: Instant) -> bool {
         let mut failures = self
             .failures
             .lock()
@@ -58,11 +58,7 @@ impl AuthThrottle {
             times.pop_front();
         }
         times.push_back(now);
-        if times.len() <= FREE_FAILURES {
-            return None;
-        }
-        let oldest = times.front().copied().unwrap_or(now);
-        Some((oldest + FAILURE_WINDOW).saturating_duration_since(now))
+        times.len() > FREE_FAILURES
     }
 }
 

@@ -33,6 +33,7 @@ pub async fn create_job(
 ) -> Result<(StatusCode, Json<Job>), ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
+    state.may_run_agent(&project)?;
     let prompt = read_prompt(&headers, body)?;
     let permit = state.acquire(&project, Bucket::Create)?;
     let defaults = state.defaults.clone();
@@ -55,6 +56,7 @@ pub async fn send_message(
 ) -> Result<Json<Job>, ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
+    state.may_run_agent(&project)?;
     let prompt = read_prompt(&headers, body)?;
     let permit = state.acquire(&project, Bucket::Message)?;
     let archive_after = state.archive_after_ms;

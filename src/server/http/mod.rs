@@ -45,14 +45,17 @@ pub struct AppState {
     pub archive_after_ms: i64,
     /// Diffs made at once for `/changes`: each holds up to its limit in memory.
     pub diffs: tokio::sync::Semaphore,
+    /// With the real agent, the one project whose jobs it runs: a key of another project
+    /// in the same database must not make it work on this repository.
+    pub agent_project: Option<String>,
 }
 
 /// How many `/changes` diffs are made at once; further requests wait their turn.
 pub const PARALLEL_DIFFS: usize = 4;
 
 impl AppState {
-    /// No or malformed header, or an unknown or revoked key: 401 (429, held back, past a
-    /// few a minute from one address). A key of another project: 403. The key is looked up
+    /// No or malformed header, or an unknown or revoked key: 401 (held back past a few a
+    /// minute from one address). A key of another project: 403. The key is looked up
     /// in the database at every request, so a revoked key is refused at once.
     async fn authorize(
         &self,
@@ -96,12 +99,8 @@ impl AppState {
             }
             Err(failure) => failure,
         };
-        if let Some(wait) = self.throttle.failed(client.0, Instant::now()) {
+        if self.throttle.failed(client.0, Instant::now()) {
             tokio::time::sleep(self.throttle.penalty).await;
-            return Err(ServiceError::rate_limited(
-                "requests with a wrong API key from this address",
-                retry_after_secs(wait),
-            ));
         }
         Err(match failure {
             AuthFailure::Malformed => ServiceError::unauthorized(
@@ -112,6 +111,16 @@ impl AppState {
                 ServiceError::unauthorized("Invalid API key")
             }
         })
+    }
+
+    /// 403 when the real agent runs here for another project than `project`.
+    fn may_run_agent(&self, project: &str) -> Result<(), ServiceError> {
+        match &self.agent_project {
+            Some(only) if only != project => Err(ServiceError::forbidden(
+                "This service runs its agent for another project only: jobs of this project cannot be started or followed up here",
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Keeps the use of the budget when the call succeeded and gives it back when it was
