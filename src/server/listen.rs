@@ -94,15 +94,16 @@ pub async fn serve(
     Ok(())
 }
 
+/// What one request's answer is awaited as.
+type Answer = Pin<
+    Box<dyn Future<Output = Result<axum::response::Response, std::convert::Infallible>> + Send>,
+>;
+
 /// Runs `app` for one request of `peer`, noting where it came from.
 fn request_handler(
     app: Router,
     peer: SocketAddr,
-) -> impl Fn(
-    hyper::Request<Incoming>,
-) -> Pin<
-    Box<dyn Future<Output = Result<axum::response::Response, std::convert::Infallible>> + Send>,
-> + Clone {
+) -> impl Fn(hyper::Request<Incoming>) -> Answer + Clone {
     move |request: hyper::Request<Incoming>| {
         let mut request = request.map(Body::new);
         request.extensions_mut().insert(ClientIp(peer.ip()));

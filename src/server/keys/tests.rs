@@ -1,5 +1,4 @@
 //! Keys: the keyed hash, checking, adding, revoking, and keys stored by an older docdeck.
-#![expect(clippy::unwrap_used)]
 
 use rusqlite::{Connection, params};
 use sha2::{Digest, Sha256};
