@@ -116,12 +116,18 @@ fn the_key_on_the_command_line_still_works_with_a_warning_and_short_keys_are_war
     );
     let out = create_with(home.path(), &service.base_url, "short_key");
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // The warnings are wrapped at 78 columns: read them as words.
+    let mut lines = Vec::new();
     let mut warnings = String::new();
     while !warnings.contains("characters long") {
-        let line = service.stderr.recv_timeout(DEADLINE).expect("the warnings");
-        warnings.push_str(&line);
-        warnings.push('\n');
+        lines.push(service.stderr.recv_timeout(DEADLINE).expect("the warnings"));
+        warnings = lines
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
     }
+    assert!(lines.iter().all(|l| l.chars().count() <= 80), "{lines:#?}");
     assert!(warnings.contains("(ps)"), "{warnings}");
     assert!(warnings.contains(VARIABLE), "{warnings}");
     assert!(warnings.contains("9 characters long"), "{warnings}");

@@ -301,7 +301,7 @@ fn refused_notice(project: &str, footprint: &server::seed::Footprint) -> String 
 }
 
 /// Words in lines of at most 78 columns, the later ones indented, for an 80-column terminal.
-fn wrap(text: &str) -> String {
+pub(super) fn wrap(text: &str) -> String {
     let mut lines = vec![String::new()];
     for word in text.split_whitespace() {
         let Some(line) = lines.last_mut() else { break };

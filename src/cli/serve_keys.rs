@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::serve::db_location;
+use super::serve::{db_location, wrap};
 use super::{CliError, Outcome};
 use crate::config::Secret;
 use crate::server::db::{Db, now_ms};
@@ -48,7 +48,10 @@ impl KeySourceArgs {
             read_key_file(path)?
         } else if let Some(key) = &self.api_key {
             eprintln!(
-                "docdeck: warning: --api-key puts the key where other users of this machine can read it (ps); set {KEY_VARIABLE} or use --api-key-file instead"
+                "{}",
+                wrap(&format!(
+                    "docdeck: warning: --api-key puts the key where other users of this machine can read it (ps); set {KEY_VARIABLE} or use --api-key-file instead"
+                ))
             );
             key.trim().to_owned()
         } else if let Some(key) = from_env {
@@ -63,9 +66,12 @@ impl KeySourceArgs {
         }
         if keys::is_short(&key) {
             eprintln!(
-                "docdeck: warning: the API key given is {} characters long; a key shorter than {} random characters can be guessed: make one with `docdeck serve keys add`",
-                key.chars().count(),
-                keys::MIN_KEY_CHARS
+                "{}",
+                wrap(&format!(
+                    "docdeck: warning: the API key given is {} characters long; a key shorter than {} random characters can be guessed: make one with `docdeck serve keys add`",
+                    key.chars().count(),
+                    keys::MIN_KEY_CHARS
+                ))
             );
         }
         Ok(Some(Secret::new(key)))
