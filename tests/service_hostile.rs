@@ -171,7 +171,10 @@ async fn a_half_sent_request_line_and_a_silent_connection_are_closed_at_the_head
     for first in [&b"GET /openapi.json HT"[..], b""] {
         let mut stream = TcpStream::connect(server.addr).await.unwrap();
         let (_, took) = until_closed(&mut stream, first).await;
-        assert!(took >= Duration::from_millis(250), "closed after {took:?}");
+        assert!(
+            took >= Duration::from_millis(250) && took < Duration::from_secs(3),
+            "closed after {took:?}, with a header timeout of 300 ms"
+        );
     }
     server.shutdown().await;
 }
@@ -183,6 +186,19 @@ async fn a_kept_alive_connection_that_goes_quiet_is_closed() {
     let request = b"GET /openapi.json HTTP/1.1\r\nhost: x\r\n\r\n";
     let (answer, _) = until_closed(&mut stream, request).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.80}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_request_whose_body_stops_coming_is_closed_at_the_idle_timeout() {
+    let server = limited(16).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let head = format!(
+        "POST /v2/agent/{PROJECT}/job HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {KEY}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{\"prompt\": "
+    );
+    // The headers are whole, so only the idle limit (600 ms) can end the wait for the rest.
+    let (_, took) = until_closed(&mut stream, head.as_bytes()).await;
+    assert!(took >= Duration::from_millis(500), "closed after {took:?}");
     server.shutdown().await;
 }
 
