@@ -32,7 +32,7 @@ use self::faults::{FaultPlan, Faults};
 use self::gate::SeedGate;
 use self::http::AppState;
 use self::jobs::JobDefaults;
-use self::keys::{KeyError, KeyHasher, Registered};
+use self::keys::{KeyError, KeyHasher};
 use self::listen::ConnLimits;
 use self::ratelimit::RateLimiter;
 use self::throttle::AuthThrottle;
@@ -382,22 +382,17 @@ fn prepare(
         Some(seed::Claim::Refused(footprint)) => (Vec::new(), None, Some(footprint)),
         Some(seed::Claim::AlreadySeeded) | None => (Vec::new(), None, None),
     };
-    let mut generated_key = None;
-    let registered = if let Some(key) = &options.api_key {
-        keys::register(conn, &hasher, &options.project, key, now)
-    } else if keys::project_has_key(conn, &options.project)? {
-        Ok(Registered::AlreadyThere { id: 0 })
-    } else {
-        let key = keys::generate();
-        let added = keys::register(conn, &hasher, &options.project, &key, now);
-        generated_key = Some(key);
-        added
-    };
-    match registered {
-        Ok(_) => {}
+    let generated_key = match keys::at_start(
+        conn,
+        &hasher,
+        &options.project,
+        options.api_key.as_ref(),
+        now,
+    ) {
+        Ok(generated) => generated,
         Err(KeyError::Store(err)) => return Err(err),
         Err(refused) => return Ok(Err(refused)),
-    }
+    };
     Ok(Ok(Prepared {
         keys: hasher,
         generated_key,

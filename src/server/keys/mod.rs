@@ -19,7 +19,7 @@ use super::db::StoreError;
 use crate::config::Secret;
 
 pub use store::{
-    KeyRow, Registered, list, project_has_key, register, revoke, stored, touch, upgrade,
+    KeyRow, Registered, at_start, list, project_has_key, register, revoke, stored, touch, upgrade,
 };
 
 /// Keys shorter than this are warned about: they can be guessed.

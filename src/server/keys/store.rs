@@ -152,6 +152,28 @@ pub fn register(
     })
 }
 
+/// The keys of a start: `key` (given) is added for `project` if it is not stored; without
+/// one, a key is generated and added when the project has none that is not revoked, and
+/// returned (it cannot be shown again).
+pub fn at_start(
+    conn: &Connection,
+    hasher: &KeyHasher,
+    project: &str,
+    key: Option<&Secret>,
+    now_ms: i64,
+) -> Result<Option<Secret>, KeyError> {
+    if let Some(key) = key {
+        register(conn, hasher, project, key, now_ms)?;
+        return Ok(None);
+    }
+    if project_has_key(conn, project)? {
+        return Ok(None);
+    }
+    let generated = super::generate();
+    register(conn, hasher, project, &generated, now_ms)?;
+    Ok(Some(generated))
+}
+
 /// Every stored key, revoked ones included, oldest first.
 pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, StoreError> {
     let mut statement = conn.prepare(
