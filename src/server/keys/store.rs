@@ -75,6 +75,17 @@ pub(super) fn secret(conn: &Connection) -> Result<[u8; 32], StoreError> {
 /// Makes the hashing secret if there is none, and rehashes keys stored as plain SHA-256 by
 /// an older docdeck with it; those keys keep working.
 pub fn upgrade(conn: &mut Connection) -> Result<(), StoreError> {
+    // Most opens have nothing to do: look first, so that they never wait for the write
+    // lock (an import may hold it).
+    let done: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?1)
+            AND NOT EXISTS (SELECT 1 FROM api_keys WHERE keyed = 0)",
+        [SECRET_NAME],
+        |row| row.get(0),
+    )?;
+    if done {
+        return Ok(());
+    }
     let tx = crate::sqlite::write_transaction(conn)?;
     let hasher = KeyHasher {
         secret: secret(&tx)?,
