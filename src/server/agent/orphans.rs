@@ -1,9 +1,12 @@
-//! Agents a killed service left running. Each turn's process group is noted in a file
-//! under the work folder (`running/`) with its leader's start time, and the file is
+//! Agents a killed service left running. `docdeck serve` runs each agent under `docdeck
+//! agent-exec`, which the kernel signals when the service dies (Linux), and which then
+//! kills the agent's group; this is the fallback for what that cannot cover (another
+//! system, a launcher that was itself killed). Each turn's process group is noted in a
+//! file under the work folder (`running/`) with its leader's start time, and the file is
 //! removed when the turn ends. A service stopped by `kill -9` cannot remove it: at the next
 //! start every group still noted is killed, and waited for, before any turn runs, so no
-//! orphan keeps writing in a worktree a follow-up works in. (The crate forbids `unsafe`,
-//! so the agent cannot be given `PR_SET_PDEATHSIG` between fork and exec.)
+//! orphan keeps writing in a worktree a follow-up works in. The notes are files, not rows
+//! of the database: processes belong to this machine, a database may be shared by several.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -117,4 +120,46 @@ fn members(pgid: u32) -> Vec<u32> {
             })
         })
         .collect()
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_left_running_is_killed_with_its_children_and_forgotten() {
+        let work = tempfile::tempdir().unwrap();
+        let mut command = std::process::Command::new("/bin/sh");
+        command
+            .args(["-c", "sleep 30 & sleep 30"])
+            .stdin(std::process::Stdio::null());
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut leader = command.spawn().unwrap();
+        let pgid = leader.id();
+        let record = records_dir(work.path()).join("job_x-turn-1");
+        note(&record, pgid);
+        assert!(record.exists());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while members(pgid).len() < 2 {
+            assert!(Instant::now() < deadline, "the group never had its child");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // As a start after kill -9 of the service finds it.
+        assert_eq!(reap(work.path()), 1);
+        let _ = leader.wait();
+        assert!(members(pgid).is_empty(), "{:?}", members(pgid));
+        assert!(!record.exists());
+        assert_eq!(reap(work.path()), 0, "nothing left to reap");
+    }
+
+    #[test]
+    fn a_group_whose_leader_is_another_process_now_is_left_alone() {
+        let work = tempfile::tempdir().unwrap();
+        let record = records_dir(work.path()).join("job_y-turn-1");
+        std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+        // This test's own process, noted with a start time it never had.
+        std::fs::write(&record, format!("{} 1\n", std::process::id())).unwrap();
+        assert_eq!(reap(work.path()), 0);
+        assert!(!record.exists());
+    }
 }

@@ -39,6 +39,10 @@ pub struct RealAgentConfig {
     pub github_api: String,
     /// Where clones, worktrees and the agents' output are kept.
     pub work_dir: PathBuf,
+    /// A program that runs the agent command as `LAUNCHER agent-exec -- CMD...` and kills
+    /// its process group when the service dies (the `docdeck` binary itself, on Linux).
+    /// `None`: the agent is run directly, and only the next start ends an orphan.
+    pub launcher: Option<PathBuf>,
 }
 
 /// The variables every agent gets from the service's environment.
@@ -218,6 +222,21 @@ impl RealAgent {
         Ok(path)
     }
 
+    /// The agent command, behind the launcher when there is one.
+    fn argv(&self) -> Vec<String> {
+        match &self.config.launcher {
+            Some(launcher) => [
+                launcher.to_string_lossy().into_owned(),
+                "agent-exec".to_owned(),
+                "--".to_owned(),
+            ]
+            .into_iter()
+            .chain(self.config.command.iter().cloned())
+            .collect(),
+            None => self.config.command.clone(),
+        }
+    }
+
     /// The agent's environment: the base variables and `--agent-env` names that are set,
     /// and the turn's own.
     fn agent_env(&self, turn: &PendingTurn) -> Vec<(String, String)> {
@@ -243,7 +262,7 @@ impl RealAgent {
         let shown = output.display().to_string();
         tracing::info!(job = %turn.job_id, turn = turn.turn, output = %shown, "agent turn started");
         let ran = process::run(Invocation {
-            argv: &self.config.command,
+            argv: &self.argv(),
             dir: &tree,
             env: self.agent_env(turn),
             stdin: turn.prompt.as_bytes(),
