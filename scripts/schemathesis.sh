@@ -67,8 +67,9 @@ st="$work/venv/bin/st"
 # The service: a free port, a new database with the demo data (so visitors answers have
 # rows to check), a fast agent, and a rate limit no run reaches (429 is not in the public
 # document of the visitors operation).
-"$bin" serve --addr 127.0.0.1:0 --db "$work/service.sqlite" --project demo \
-    --api-key "$key" --seed demo --agent-delay-ms 200 --rate-limit 100000000 \
+# The key goes through the environment, where other users cannot read it with ps.
+DOCDECK_SERVE_API_KEY="$key" "$bin" serve --addr 127.0.0.1:0 --db "$work/service.sqlite" \
+    --project demo --seed demo --agent-delay-ms 200 --rate-limit 100000000 \
     >"$work/listening" 2>"$work/service.log" &
 server_pid=$!
 base=""

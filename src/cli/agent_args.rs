@@ -64,7 +64,9 @@ impl AgentArgs {
         let work_dir = crate::config::data_dir()?
             .join("agent")
             .join(repo_key(repo));
-        self.config_in(command, repo, work_dir).map(Some)
+        let mut config = self.config_in(command, repo, work_dir)?;
+        config.launcher = launcher();
+        Ok(Some(config))
     }
 
     /// The configuration with its clones, worktrees and output kept in `work_dir`.
@@ -101,7 +103,18 @@ impl AgentArgs {
                 .filter(|url| !url.trim().is_empty())
                 .unwrap_or_else(|| GITHUB_API.to_owned()),
             work_dir,
+            launcher: None,
         })
+    }
+}
+
+/// This binary, to run the agent through `docdeck agent-exec` so that it dies with the
+/// service (Linux only: it relies on `PR_SET_PDEATHSIG`).
+fn launcher() -> Option<PathBuf> {
+    if cfg!(target_os = "linux") {
+        std::env::current_exe().ok()
+    } else {
+        None
     }
 }
 

@@ -209,6 +209,10 @@ impl Cli {
                 refuse_console_flags(&console, "man")?;
                 refuse_client_flags(&client, "man", "man reads no service")?;
             }
+            Some(Command::AgentExec(_)) => {
+                refuse_console_flags(&console, "agent-exec")?;
+                refuse_client_flags(&client, "agent-exec", "agent-exec reads no service")?;
+            }
         }
         Ok(self)
     }

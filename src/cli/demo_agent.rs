@@ -101,6 +101,8 @@ impl DemoRepo {
             github_token: None,
             github_api: GITHUB_API.to_owned(),
             work_dir: root.join("work"),
+            // The demo's service lives in this process: it cannot outlive it.
+            launcher: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! 5 `--wait --timeout` ran out; 130, 143 and 129 when Ctrl+C, SIGTERM or SIGHUP stop a wait.
 
 mod agent_args;
+mod agent_exec;
 mod args;
 mod budget;
 mod console;
@@ -16,6 +17,7 @@ mod output;
 mod progress;
 mod range;
 mod serve;
+mod serve_keys;
 mod setup;
 mod shell;
 mod table;
@@ -78,6 +80,10 @@ pub enum Command {
     /// Print the manual page in roff, with every command in it.
     #[command(after_help = shell::WHERE_MAN_GOES)]
     Man(shell::ManArgs),
+    /// Run an agent command so that it dies with the service that started it (used by
+    /// `docdeck serve`'s real agent).
+    #[command(hide = true)]
+    AgentExec(agent_exec::AgentExecArgs),
 }
 
 /// `docdeck jobs`: the connection flags may also stand between `jobs` and its command.
@@ -171,6 +177,10 @@ pub fn parse() -> Cli {
 /// Runs a parsed command line to completion.
 #[must_use]
 pub fn run(cli: Cli) -> ExitCode {
+    // A process that only waits for the agent: no runtime.
+    if let Some(Command::AgentExec(args)) = &cli.command {
+        return agent_exec::run(args).unwrap_or_else(|err| report(&err));
+    }
     // The console against a service elsewhere does little work at a time: one thread
     // handles a burst of replies in one wake, where worker threads would wake each other.
     // The journal still runs on the blocking pool.
@@ -197,6 +207,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Doctor(args)) => doctor::run(&args).await,
             Some(Command::Completions(args)) => shell::completions(&args),
             Some(Command::Man(args)) => shell::man(&args),
+            Some(Command::AgentExec(args)) => agent_exec::run(&args),
         }
     });
     // Requests still in flight (none in normal use) are not waited for.

@@ -7,13 +7,14 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use super::serve_keys::{KeySourceArgs, KeysCommand};
 use super::setup::duration_arg;
 use super::{CliError, Outcome, default_service_db};
-use crate::config::Secret;
 use crate::server::agent::{OutcomeWeights, SimulatedAgent};
 use crate::server::db::DbLocation;
 use crate::server::faults::{FaultPlan, Latency, Rate};
 use crate::server::jobs::JobDefaults;
+use crate::server::listen::ConnLimits;
 use crate::server::{self, DEFAULT_ADDR, SeedKind, ServeOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -25,7 +26,11 @@ pub enum SeedArg {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct ServeArgs {
+    /// Manage the keys stored in a service database (instead of serving).
+    #[command(subcommand)]
+    pub keys: Option<ServeCommand>,
     /// Address to listen on: HOST:PORT, where HOST is an IP address or a name such as
     /// localhost; port 0 picks a free port
     #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_ADDR, value_parser = addr_arg)]
@@ -36,10 +41,12 @@ pub struct ServeArgs {
     /// Project the key is for
     #[arg(long, value_name = "ID", default_value = "demo")]
     pub project: String,
-    /// API key accepted for the project. Without it, a key is generated the first time
-    /// the project is served, printed once on standard error, and stored only as a hash
-    #[arg(long, value_name = "KEY")]
-    pub api_key: Option<String>,
+    /// The key given (DOCDECK_SERVE_API_KEY, --api-key-file or --api-key) is added for the
+    /// project if it is not stored; it revokes no other key. Without one, a key is
+    /// generated when the project has none, printed once on standard error, and stored
+    /// only as a keyed hash
+    #[command(flatten)]
+    pub key: KeySourceArgs,
     /// Data a new project starts with: only a project that has never existed in this
     /// database (no views, jobs or key) is seeded; one with data of its own never is
     #[arg(long, value_enum, default_value = "demo")]
@@ -76,10 +83,27 @@ pub struct ServeArgs {
     /// Model name new jobs report
     #[arg(long, value_name = "NAME", default_value = "docdeck-simulated")]
     pub model: String,
+    /// Time a client has to send a request's headers, such as 30s; a slower one is closed
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = duration_arg)]
+    pub header_timeout: Duration,
+    /// A connection with no byte either way for this long is closed, such as 60s
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = duration_arg)]
+    pub idle_timeout: Duration,
+    /// Connections open at once; one more is answered 503 and closed
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
     #[command(flatten)]
     pub faults: FaultArgs,
     #[command(flatten)]
     pub agent: super::agent_args::AgentArgs,
+}
+
+/// `docdeck serve keys ...`.
+#[derive(Debug, clap::Subcommand)]
+pub enum ServeCommand {
+    /// List, add or revoke the keys of a service database.
+    #[command(subcommand)]
+    Keys(KeysCommand),
 }
 
 /// Faults on demand, to test a client against a flaky network and a misbehaving service.
@@ -196,7 +220,7 @@ fn options(args: ServeArgs, addr: SocketAddr) -> Result<ServeOptions, CliError> 
         addr,
         db: db_location(args.db.as_deref())?,
         project: args.project,
-        api_key: args.api_key.map(Secret::new),
+        api_key: args.key.key()?,
         seed: match args.seed {
             SeedArg::Demo => SeedKind::Demo,
             SeedArg::None => SeedKind::None,
@@ -216,10 +240,19 @@ fn options(args: ServeArgs, addr: SocketAddr) -> Result<ServeOptions, CliError> 
             model: args.model,
         },
         faults: args.faults.plan()?,
+        limits: ConnLimits {
+            header_timeout: args.header_timeout,
+            idle_timeout: args.idle_timeout,
+            max_connections: args.max_connections as usize,
+        },
+        auth_penalty: Duration::from_secs(1),
     })
 }
 
-pub async fn serve(args: ServeArgs) -> Outcome {
+pub async fn serve(mut args: ServeArgs) -> Outcome {
+    if let Some(ServeCommand::Keys(command)) = args.keys.take() {
+        return super::serve_keys::run(command);
+    }
     let addr = resolve_addr(&args.addr).await?;
     let options = options(args, addr)?;
     let project = options.project.clone();
@@ -285,7 +318,7 @@ fn refused_notice(project: &str, footprint: &server::seed::Footprint) -> String 
 }
 
 /// Words in lines of at most 78 columns, the later ones indented, for an 80-column terminal.
-fn wrap(text: &str) -> String {
+pub(super) fn wrap(text: &str) -> String {
     let mut lines = vec![String::new()];
     for word in text.split_whitespace() {
         let Some(line) = lines.last_mut() else { break };

@@ -49,10 +49,12 @@ pub enum StoreError {
     Seed(String),
     #[error("a database task stopped unexpectedly: {0}")]
     Task(String),
+    #[error("the database is damaged: {0}")]
+    Damaged(String),
 }
 
 /// Schema steps; entry `n` takes the database from version `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &[
+pub(crate) const MIGRATIONS: &[&str] = &[
     r"
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE api_keys (
@@ -129,6 +131,25 @@ ALTER TABLE turns ADD COLUMN reason TEXT;
 ALTER TABLE turns ADD COLUMN output TEXT;
 ",
     r"
+-- Keys that can be listed and revoked (issue 24): an id, a prefix to recognise a key by,
+-- when it was last used and revoked. `keyed` 0 marks a plain SHA-256 from before, which
+-- the service rehashes with its secret when it opens the database.
+CREATE TABLE api_keys_v2 (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    keyed INTEGER NOT NULL CHECK (keyed IN (0, 1)),
+    project TEXT NOT NULL,
+    prefix TEXT,
+    created_ms INTEGER NOT NULL,
+    last_used_ms INTEGER,
+    revoked_ms INTEGER
+);
+INSERT INTO api_keys_v2 (hash, keyed, project, created_ms)
+    SELECT hash, 0, project, created_ms FROM api_keys ORDER BY created_ms;
+DROP TABLE api_keys;
+ALTER TABLE api_keys_v2 RENAME TO api_keys;
+",
+    r"
 -- The column each imported view was counted in (1 human, 2 AI), so an import of the same
 -- lines under other rules recounts them (issue 22). NULL: stored before it was kept.
 ALTER TABLE view_keys ADD COLUMN counted INTEGER;
@@ -162,7 +183,7 @@ pub struct Db {
 impl Db {
     /// Opens (creating if needed) and migrates the database.
     pub fn open(location: &DbLocation) -> Result<Self, StoreError> {
-        let (conn, label) = match location {
+        let (mut conn, label) = match location {
             DbLocation::Memory => {
                 let conn = Connection::open_in_memory()?;
                 sqlite::configure(&conn)?;
@@ -184,6 +205,11 @@ impl Db {
             },
             SchemaError::Sql(err) => StoreError::Sql(err),
         })?;
+        super::keys::upgrade(&mut conn)?;
+        if let DbLocation::File(path) = location {
+            // It holds prompts, key hashes and their secret: as private as the journal.
+            sqlite::make_private(path);
+        }
         let readers = match location {
             DbLocation::Memory => Vec::new(),
             DbLocation::File(path) => (0..2 * READERS_PER_KIND)

@@ -10,8 +10,10 @@ pub mod http;
 pub mod import;
 pub mod jobs;
 pub mod keys;
+pub mod listen;
 pub mod ratelimit;
 pub mod seed;
+pub mod throttle;
 pub mod traffic;
 pub mod worker;
 
@@ -30,8 +32,10 @@ use self::faults::{FaultPlan, Faults};
 use self::gate::SeedGate;
 use self::http::AppState;
 use self::jobs::JobDefaults;
-use self::keys::KeyRing;
+use self::keys::{KeyError, KeyHasher};
+use self::listen::ConnLimits;
 use self::ratelimit::RateLimiter;
+use self::throttle::AuthThrottle;
 use self::worker::Worker;
 use crate::config::Secret;
 
@@ -54,7 +58,8 @@ pub struct ServeOptions {
     pub addr: SocketAddr,
     pub db: DbLocation,
     pub project: String,
-    /// Registered for `project`. Without it, a key is generated if the project has none.
+    /// Added for `project` if it is not stored yet (it revokes nothing). Without it, a key
+    /// is generated if the project has none that is not revoked.
     pub api_key: Option<Secret>,
     pub seed: SeedKind,
     /// The agent when `real_agent` is not given.
@@ -70,6 +75,10 @@ pub struct ServeOptions {
     pub defaults: JobDefaults,
     /// Faults to inject; off by default.
     pub faults: FaultPlan,
+    /// Time limits of clients and the cap on open connections.
+    pub limits: ConnLimits,
+    /// How long an answer to a client past its free wrong keys is held back.
+    pub auth_penalty: Duration,
 }
 
 impl ServeOptions {
@@ -97,6 +106,8 @@ impl ServeOptions {
                 model: "docdeck-simulated".to_owned(),
             },
             faults: FaultPlan::default(),
+            limits: ConnLimits::default(),
+            auth_penalty: Duration::from_secs(1),
         }
     }
 }
@@ -116,6 +127,8 @@ pub enum ServeError {
     RemoteAgent { addr: SocketAddr },
     #[error("cannot start the real agent: {0}")]
     Agent(String),
+    #[error("the API key given cannot be used: {0}")]
+    Key(#[from] KeyError),
 }
 
 /// A started service. Stop it with [`RunningServer::shutdown`].
@@ -198,7 +211,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         .map_err(|err| StoreError::Task(err.to_string()))??;
     let prepared = {
         let options = options.clone();
-        db.call(move |conn| prepare(conn, &options)).await?
+        db.call(move |conn| prepare(conn, &options)).await??
     };
     let listener = TcpListener::bind(options.addr)
         .await
@@ -252,10 +265,16 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         db: db.clone(),
         seed: seed_gate,
         keys: prepared.keys,
+        throttle: AuthThrottle::new(options.auth_penalty),
         limiter: RateLimiter::new(options.rate_limit, RATE_WINDOW),
         worker,
         defaults,
         archive_after_ms,
+        diffs: tokio::sync::Semaphore::new(http::PARALLEL_DIFFS),
+        agent_project: options
+            .real_agent
+            .is_some()
+            .then(|| options.project.clone()),
     });
     let (stop, stopped) = oneshot::channel::<()>();
     let mut app = http::router(state);
@@ -266,13 +285,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             faults::inject,
         ));
     }
-    let serving = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let serving = tokio::spawn(listen::serve(listener, app, options.limits, stopped));
     tracing::info!(%addr, project = %options.project, "local service ready");
     // Last, once the service answers: the seed's views take a few hundred ms.
     let seeding = match seeding {
@@ -319,18 +332,29 @@ async fn write_seed_views(
 }
 
 struct Prepared {
-    keys: KeyRing,
+    keys: KeyHasher,
     generated_key: Option<Secret>,
     seeded_jobs: Vec<seed::SeededJob>,
     pending_views: Option<seed::PendingViews>,
     seed_refused: Option<seed::Footprint>,
 }
 
+/// The seed's claim and the keys; the outer error is the database's, the inner one says
+/// why the key given cannot be used.
 fn prepare(
     conn: &mut rusqlite::Connection,
     options: &ServeOptions,
-) -> Result<Prepared, StoreError> {
+) -> Result<Result<Prepared, KeyError>, StoreError> {
     let now = now_ms();
+    let hasher = KeyHasher::load(conn)?;
+    // A key that cannot be used stops the start before anything is written.
+    if let Some(key) = &options.api_key {
+        match keys::stored(conn, &hasher, &options.project, key) {
+            Ok(_) => {}
+            Err(KeyError::Store(err)) => return Err(err),
+            Err(refused) => return Ok(Err(refused)),
+        }
+    }
     // The seed's claim first: the key registered below would otherwise make every project
     // look as if it had existed before. Its views are written later, in the background.
     let claim = match options.seed {
@@ -358,19 +382,22 @@ fn prepare(
         Some(seed::Claim::Refused(footprint)) => (Vec::new(), None, Some(footprint)),
         Some(seed::Claim::AlreadySeeded) | None => (Vec::new(), None, None),
     };
-    let mut generated_key = None;
-    if let Some(key) = &options.api_key {
-        keys::register(conn, &options.project, key, now)?;
-    } else if !keys::project_has_key(conn, &options.project)? {
-        let key = keys::generate();
-        keys::register(conn, &options.project, &key, now)?;
-        generated_key = Some(key);
-    }
-    Ok(Prepared {
-        keys: KeyRing::load(conn)?,
+    let generated_key = match keys::at_start(
+        conn,
+        &hasher,
+        &options.project,
+        options.api_key.as_ref(),
+        now,
+    ) {
+        Ok(generated) => generated,
+        Err(KeyError::Store(err)) => return Err(err),
+        Err(refused) => return Ok(Err(refused)),
+    };
+    Ok(Ok(Prepared {
+        keys: hasher,
         generated_key,
         seeded_jobs,
         pending_views,
         seed_refused,
-    })
+    }))
 }

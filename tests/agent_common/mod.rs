@@ -76,6 +76,7 @@ impl Repos {
             github_token: None,
             github_api: GITHUB_API.to_owned(),
             work_dir: self.work_dir(),
+            launcher: None,
         }
     }
 }

@@ -86,6 +86,56 @@ impl Git {
         }
     }
 
+    /// As [`Git::run`], keeping at most `limit` bytes of the output; the rest is read and
+    /// counted, never held. Returns what was kept and the whole output's size.
+    pub async fn run_capped(
+        &self,
+        dir: &Path,
+        args: &[&str],
+        limit: usize,
+    ) -> Result<(Vec<u8>, u64), String> {
+        use tokio::io::AsyncReadExt as _;
+        let mut child = tokio::process::Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env_clear()
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|err| format!("cannot run git (is it installed and on PATH?): {err}"))?;
+        let mut kept = Vec::new();
+        let mut total: u64 = 0;
+        if let Some(mut stdout) = child.stdout.take() {
+            let mut buffer = vec![0u8; 64 * 1024];
+            loop {
+                let n = stdout
+                    .read(&mut buffer)
+                    .await
+                    .map_err(|err| format!("cannot read git's output: {err}"))?;
+                if n == 0 {
+                    break;
+                }
+                total += n as u64;
+                let room = limit.saturating_sub(kept.len()).min(n);
+                kept.extend_from_slice(&buffer[..room]);
+            }
+        }
+        let status = child
+            .wait()
+            .await
+            .map_err(|err| format!("cannot wait for git: {err}"))?;
+        if !status.success() {
+            return Err(format!(
+                "`git {}` failed ({status})",
+                args.first().copied().unwrap_or_default()
+            ));
+        }
+        Ok((kept, total))
+    }
+
     /// The trimmed first line of `git ARGS`, or `None` when it fails.
     pub async fn line(&self, dir: &Path, args: &[&str]) -> Option<String> {
         let out = self.run(dir, args).await.ok()?;

@@ -9,15 +9,45 @@ use super::jobs::{PendingTurn, TurnResult};
 
 mod forge;
 mod git;
+mod orphans;
 mod output;
 mod process;
 mod real;
 mod setup;
 mod simulated;
+mod workdir;
 
 pub use forge::{Forge, GITHUB_API};
 pub use real::{INTERRUPTED, RealAgent, RealAgentConfig, worktree_of};
 pub use simulated::{OutcomeWeights, SimulatedAgent};
+
+/// Most of a change `/changes` sends: past it the diff is cut, with a marker that says so
+/// and how large it was, so that a huge change (or many requests for one) cannot take the
+/// service's memory.
+pub const DIFF_LIMIT: usize = 10 * 1024 * 1024;
+
+/// The diff as text: `kept` bytes (cut at a line's end when `total` is larger, so no
+/// character is split) and a last line that says it was cut, of what size.
+#[must_use]
+pub fn cut_diff(kept: &[u8], total: u64) -> String {
+    if total <= kept.len() as u64 {
+        return String::from_utf8_lossy(kept).into_owned();
+    }
+    let end = kept
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(kept.len(), |i| i + 1);
+    let mut text = String::from_utf8_lossy(&kept[..end]).into_owned();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "[docdeck: the diff was cut here: it is {total} bytes ({:.1} MiB), and this page shows at most {} MiB of it; see the branch itself for the rest]\n",
+        total as f64 / (1024.0 * 1024.0),
+        DIFF_LIMIT / (1024 * 1024)
+    ));
+    text
+}
 
 /// A boxed future, so agents can be used as trait objects.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

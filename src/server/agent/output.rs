@@ -84,11 +84,25 @@ pub async fn collect(
     Ok(kept)
 }
 
+/// The turn's log, readable by this user only (0600) in a folder that is 0700: an
+/// agent's output may quote the docs' secrets or the prompt.
 async fn open(path: &Path) -> std::io::Result<File> {
     if let Some(parent) = path.parent() {
-        tokio::fs::create_dir_all(parent).await?;
+        crate::sqlite::create_private_dir(parent)?;
     }
-    File::create(path).await
+    let mut options = tokio::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    options.mode(0o600);
+    let file = options.open(path).await?;
+    // A log left by an older docdeck keeps its mode when truncated: make it private.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .await?;
+    }
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -133,6 +147,20 @@ mod tests {
         let err = collect(&blocker.join("turn-1.log"), receiver, 100).await;
         assert!(err.is_err());
         writer.await.expect("every chunk was taken");
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn logs_are_0600_in_folders_that_are_0700() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("job").join("turn-1.log");
+        let (sender, receiver) = mpsc::channel(1);
+        drop(sender);
+        collect(&path, receiver, 100).await.unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(&dir.path().join("job")), 0o700);
     }
 
     #[tokio::test]

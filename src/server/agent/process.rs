@@ -25,6 +25,9 @@ pub struct Invocation<'a> {
     pub stdin: &'a [u8],
     pub timeout: Duration,
     pub output: &'a Path,
+    /// Where the run's process group is noted while it runs, so that a service killed
+    /// before it could end the group ends it at its next start.
+    pub record: Option<&'a Path>,
 }
 
 /// How a run ended.
@@ -119,6 +122,9 @@ pub async fn run(invocation: Invocation<'_>) -> Result<Ran, String> {
         .spawn()
         .map_err(|err| format!("cannot start the agent command {program:?}: {err}"))?;
     let mut group = Group { leader: child.id() };
+    if let (Some(record), Some(pid)) = (invocation.record, child.id()) {
+        super::orphans::note(record, pid);
+    }
 
     let (sender, receiver) = mpsc::channel(64);
     let mut pumps = Vec::new();
@@ -145,11 +151,13 @@ pub async fn run(invocation: Invocation<'_>) -> Result<Ran, String> {
         Ok(Ok(status)) => Exit::Exited(status),
         Ok(Err(err)) => {
             group.kill();
+            invocation.record.map(super::orphans::forget);
             return Err(format!("cannot wait for the agent command: {err}"));
         }
         Err(_) => Exit::TimedOut,
     };
     group.kill();
+    invocation.record.map(super::orphans::forget);
     let _ = child.wait().await;
     if let Some(feeder) = feeder {
         feeder.abort();
@@ -202,6 +210,7 @@ mod tests {
             stdin: b"fix the typo\n",
             timeout: Duration::from_secs(20),
             output: &log,
+            record: None,
         })
         .await
         .unwrap();
@@ -225,6 +234,7 @@ mod tests {
             stdin: b"",
             timeout: Duration::from_secs(5),
             output: &dir.path().join("out.log"),
+            record: None,
         })
         .await
         .unwrap_err();

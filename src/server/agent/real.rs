@@ -11,6 +11,8 @@ use super::forge::{self, Forge, GitHub, PullRequest};
 use super::git::{Git, header_env};
 use super::process::{self, Exit, Invocation};
 use super::setup::Repo;
+pub use super::workdir::worktree_of;
+use super::workdir::{commit_message, make_dir_private, make_private_dirs, set_aside_leftovers};
 use super::{Agent, BoxFuture};
 use crate::config::Secret;
 use crate::server::jobs::{PendingTurn, TurnOutcome, TurnResult};
@@ -37,6 +39,10 @@ pub struct RealAgentConfig {
     pub github_api: String,
     /// Where clones, worktrees and the agents' output are kept.
     pub work_dir: PathBuf,
+    /// A program that runs the agent command as `LAUNCHER agent-exec -- CMD...` and kills
+    /// its process group when the service dies (the `docdeck` binary itself, on Linux).
+    /// `None`: the agent is run directly, and only the next start ends an orphan.
+    pub launcher: Option<PathBuf>,
 }
 
 /// The variables every agent gets from the service's environment.
@@ -64,6 +70,14 @@ impl RealAgent {
             return Err(format!(
                 "--agent-command: {program:?} is not a program this service can run (not found on PATH, or not executable): give its full path"
             ));
+        }
+        make_private_dirs(&config.work_dir)?;
+        let work_dir = config.work_dir.clone();
+        let reaped = tokio::task::spawn_blocking(move || super::orphans::reap(&work_dir))
+            .await
+            .map_err(|err| format!("cannot look for agents left running: {err}"))?;
+        if reaped > 0 {
+            tracing::warn!("stopped {reaped} agent(s) left running by an earlier start");
         }
         let (repo, git) = Repo::open(&config).await?;
         let github = match config.forge {
@@ -204,7 +218,23 @@ impl RealAgent {
                 )
                 .await?;
         }
+        make_dir_private(&path);
         Ok(path)
+    }
+
+    /// The agent command, behind the launcher when there is one.
+    fn argv(&self) -> Vec<String> {
+        match &self.config.launcher {
+            Some(launcher) => [
+                launcher.to_string_lossy().into_owned(),
+                "agent-exec".to_owned(),
+                "--".to_owned(),
+            ]
+            .into_iter()
+            .chain(self.config.command.iter().cloned())
+            .collect(),
+            None => self.config.command.clone(),
+        }
     }
 
     /// The agent's environment: the base variables and `--agent-env` names that are set,
@@ -224,17 +254,21 @@ impl RealAgent {
 
     async fn turn(&self, turn: &PendingTurn) -> Result<TurnResult, String> {
         let tree = self.ensure_worktree(&turn.job_id).await?;
+        set_aside_leftovers(&self.git, &tree, turn).await?;
         let before = self.git.run(&tree, &["rev-parse", "HEAD"]).await?;
         let output = self.output_path(turn);
+        let record = super::orphans::records_dir(&self.config.work_dir)
+            .join(format!("{}-turn-{}", turn.job_id, turn.turn));
         let shown = output.display().to_string();
         tracing::info!(job = %turn.job_id, turn = turn.turn, output = %shown, "agent turn started");
         let ran = process::run(Invocation {
-            argv: &self.config.command,
+            argv: &self.argv(),
             dir: &tree,
             env: self.agent_env(turn),
             stdin: turn.prompt.as_bytes(),
             timeout: self.config.timeout,
             output: &output,
+            record: Some(&record),
         })
         .await?;
         let kept = |mut result: TurnResult| {
@@ -325,21 +359,6 @@ impl RealAgent {
     }
 }
 
-/// The first line of the prompt, shortened to a commit subject.
-fn commit_message(prompt: &str) -> String {
-    let line = prompt
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("docdeck agent turn");
-    let line = line.trim();
-    if line.chars().count() <= 72 {
-        line.to_owned()
-    } else {
-        let cut: String = line.chars().take(71).collect();
-        format!("{cut}…")
-    }
-}
-
 impl Agent for RealAgent {
     fn run_turn<'a>(&'a self, turn: &'a PendingTurn) -> BoxFuture<'a, TurnResult> {
         Box::pin(async move {
@@ -367,10 +386,12 @@ impl Agent for RealAgent {
                 .line(dir, &["rev-parse", "--verify", "--quiet", &branch])
                 .await?;
             let range = format!("{}...{branch}", self.repo.base_ref());
+            let args = ["diff", "--no-color", "--no-ext-diff", &range];
             Some(
                 self.git
-                    .run(dir, &["diff", "--no-color", "--no-ext-diff", &range])
-                    .await,
+                    .run_capped(dir, &args, super::DIFF_LIMIT)
+                    .await
+                    .map(|(kept, total)| super::cut_diff(&kept, total)),
             )
         })
     }
@@ -392,23 +413,5 @@ impl Agent for RealAgent {
                 Err(err) => tracing::warn!(job = %job_id, "cannot remove a worktree: {err}"),
             }
         })
-    }
-}
-
-/// Where the worktree of a job lives under the agent's work folder.
-#[must_use]
-pub fn worktree_of(work_dir: &Path, job_id: &str) -> PathBuf {
-    work_dir.join("worktrees").join(job_id)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn commit_subjects_are_the_prompts_first_line_kept_short() {
-        assert_eq!(commit_message("\nFix the typo\nin intro"), "Fix the typo");
-        let long = "x".repeat(100);
-        assert_eq!(commit_message(&long).chars().count(), 72);
     }
 }

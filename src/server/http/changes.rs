@@ -1,6 +1,8 @@
 //! `GET /changes/{project}/{job}`: the change a job's agent made, as a unified diff
 //! against the base branch, for repositories whose forge has no page of its own. The job
 //! id (unguessable) is what grants access, as a link opened in a browser carries no key.
+//! A diff past `DIFF_LIMIT` is cut with a marker, and only a few are made at once, so
+//! large changes asked for in parallel cannot take the service's memory.
 
 use std::sync::Arc;
 
@@ -29,7 +31,16 @@ pub async fn changes(
     if matches!(found, Peek::Missing) {
         return Err(ServiceError::not_found("Job not found"));
     }
-    match state.agent.changes(&id).await {
+    let diff = {
+        // Never closed, so acquiring fails only if it were: then no diff is made at all.
+        let _turn = state
+            .diffs
+            .acquire()
+            .await
+            .map_err(|err| ServiceError::internal(&err))?;
+        state.agent.changes(&id).await
+    };
+    match diff {
         Some(Ok(diff)) => Ok((
             [
                 (CONTENT_TYPE, "text/plain; charset=utf-8"),

@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::IntoResponse;
 use serde_json::Value;
 
-use super::{AppState, MAX_BODY_BYTES, ServiceError};
+use super::{AppState, ClientIp, MAX_BODY_BYTES, ServiceError};
 use crate::api::{Job, VisitorsPage, VisitorsQuery};
 use crate::server::analytics::{self, VisitorsRequest};
 use crate::server::db::{ReadKind, now_ms};
@@ -29,11 +29,13 @@ type Limits = [(axum::http::HeaderName, axum::http::HeaderValue); 3];
 pub async fn create_job(
     State(state): Shared,
     path: Result<Path<String>, PathRejection>,
+    client: ClientIp,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Limits, Json<Job>), ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
-    state.authorize(&headers, &project)?;
+    state.authorize(&headers, client, &project).await?;
+    state.may_run_agent(&project)?;
     let prompt = read_prompt(&headers, body)?;
     let permit = state.acquire(&project, Bucket::Create)?;
     let defaults = state.defaults.clone();
@@ -54,11 +56,13 @@ pub async fn create_job(
 pub async fn send_message(
     State(state): Shared,
     path: Result<Path<(String, String)>, PathRejection>,
+    client: ClientIp,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(Limits, Json<Job>), ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
-    state.authorize(&headers, &project)?;
+    state.authorize(&headers, client, &project).await?;
+    state.may_run_agent(&project)?;
     let prompt = read_prompt(&headers, body)?;
     let permit = state.acquire(&project, Bucket::Message)?;
     let archive_after = state.archive_after_ms;
@@ -89,10 +93,11 @@ pub async fn send_message(
 pub async fn get_job(
     State(state): Shared,
     path: Result<Path<(String, String)>, PathRejection>,
+    client: ClientIp,
     headers: HeaderMap,
 ) -> Result<Json<Job>, ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
-    state.authorize(&headers, &project)?;
+    state.authorize(&headers, client, &project).await?;
     let archive_after = state.archive_after_ms;
     let peeked = {
         let (project, id) = (project.clone(), id.clone());
@@ -121,11 +126,12 @@ pub async fn get_job(
 pub async fn visitors(
     State(state): Shared,
     path: Result<Path<String>, PathRejection>,
+    client: ClientIp,
     headers: HeaderMap,
     RawQuery(raw): RawQuery,
 ) -> Result<(Limits, Json<VisitorsPage>), ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
-    state.authorize(&headers, &project)?;
+    state.authorize(&headers, client, &project).await?;
     let raw = raw.unwrap_or_default();
     if raw.len() > MAX_QUERY_BYTES {
         return Err(ServiceError::bad_request(
@@ -217,6 +223,9 @@ fn read_prompt(
         None | Some(Value::Null) => Err(invalid("prompt is required".to_owned())),
         Some(Value::String(prompt)) if prompt.is_empty() => Err(invalid(
             "prompt must be at least 1 character long".to_owned(),
+        )),
+        Some(Value::String(prompt)) if prompt.contains('\0') => Err(invalid(
+            "prompt must not contain a NUL character (\\u0000): an agent cannot receive it on its standard input, its environment or its command line".to_owned(),
         )),
         Some(Value::String(prompt)) => Ok(prompt),
         Some(_) => Err(invalid("prompt must be a string".to_owned())),

@@ -142,8 +142,12 @@ fn a_project_with_views_jobs_or_a_key_gets_no_invented_data() {
         }),
         ("a key", |db| {
             let key = crate::config::Secret::new("mint_x");
-            db.blocking(|c| crate::server::keys::register(c, "demo", &key, 0))
-                .unwrap();
+            db.blocking(|c| {
+                let hasher = crate::server::keys::KeyHasher::load(c)?;
+                Ok(crate::server::keys::register(c, &hasher, "demo", &key, 0))
+            })
+            .unwrap()
+            .unwrap();
         }),
     ];
     for (what, prepare) in prepare {
