@@ -399,8 +399,9 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
         .collect();
     let all_documented = documented(&document);
     let mut expected = all_documented.clone();
-    // A 500 needs a failing database; it is documented but cannot be provoked here.
-    expected.retain(|(_, _, status)| *status != 500);
+    // A 500, 503 and 507 need a failing, held or full database: documented, and their
+    // mapping tested in server::http::error, but not provoked here.
+    expected.retain(|(_, _, status)| !matches!(status, 500 | 503 | 507));
     let never_sent: Vec<_> = expected.difference(&served).collect();
     assert!(
         never_sent.is_empty(),

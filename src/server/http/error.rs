@@ -104,9 +104,42 @@ impl ServiceError {
     }
 }
 
+/// Seconds a client is told to wait when the database was held by another writer (an
+/// import) past the busy timeout.
+const BUSY_RETRY_SECS: u64 = 2;
+
 impl From<StoreError> for ServiceError {
+    /// A database held by another writer past the busy timeout is a 503 with
+    /// `Retry-After` (the call can be made again), a full disk a 507 that says so; any
+    /// other failure a 500.
     fn from(err: StoreError) -> Self {
-        Self::internal(&err)
+        use rusqlite::ErrorCode;
+        let code = match &err {
+            StoreError::Sql(rusqlite::Error::SqliteFailure(failure, _)) => Some(failure.code),
+            _ => None,
+        };
+        match code {
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+                tracing::warn!("a request waited too long for the database: {err}");
+                Self {
+                    retry_after_secs: Some(BUSY_RETRY_SECS),
+                    ..Self::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(
+                            "The database is busy with another writer (an import); retry after {BUSY_RETRY_SECS} seconds"
+                        ),
+                    )
+                }
+            }
+            Some(ErrorCode::DiskFull) => {
+                tracing::error!("request failed: {err}");
+                Self::new(
+                    StatusCode::INSUFFICIENT_STORAGE,
+                    "The service's disk is full: nothing was stored; free some space and try again",
+                )
+            }
+            _ => Self::internal(&err),
+        }
     }
 }
 
@@ -164,4 +197,27 @@ pub fn rate_limit_headers(
             HeaderValue::from(usage.reset_secs),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(code: i32) -> StoreError {
+        StoreError::Sql(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(code),
+            None,
+        ))
+    }
+
+    #[test]
+    fn a_busy_database_is_503_with_retry_after_and_a_full_disk_507() {
+        let busy = ServiceError::from(failure(rusqlite::ffi::SQLITE_BUSY)).into_response();
+        assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(busy.headers()[header::RETRY_AFTER], "2");
+        let full = ServiceError::from(failure(rusqlite::ffi::SQLITE_FULL)).into_response();
+        assert_eq!(full.status(), StatusCode::INSUFFICIENT_STORAGE);
+        let other = ServiceError::from(failure(rusqlite::ffi::SQLITE_CORRUPT)).into_response();
+        assert_eq!(other.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
 }
