@@ -3,7 +3,7 @@
 //! of the file stays behind. Views are written by the one writer every format uses, with
 //! their keys, so importing a file again adds nothing.
 
-use std::io::BufRead;
+use std::io::{BufReader, Read, Seek as _, SeekFrom};
 
 use serde_json::{Map, Value};
 use thiserror::Error;
@@ -12,7 +12,7 @@ use super::analytics::{Traffic, ViewEvent};
 use super::db::{Db, StoreError};
 use super::traffic::known::Visitor;
 use super::traffic::summary::{Dropped, Summary};
-use super::traffic::{Ready, Writer, store};
+use super::traffic::{MAX_LINE, Piece, Ready, Writer, read_line, store};
 use crate::api::DateParam;
 use crate::text::excerpt;
 
@@ -21,7 +21,7 @@ use crate::text::excerpt;
 pub enum ImportError {
     #[error("line {line}: {reason}; nothing was imported")]
     Line { line: usize, reason: String },
-    #[error("cannot read the input at line {line}: {reason}; nothing was imported")]
+    #[error("cannot read the input at line {line}: {reason}")]
     Read { line: usize, reason: String },
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -37,17 +37,45 @@ pub struct Imported {
 }
 
 /// Reads events from `input` and stores them for `project`. Blank lines are skipped.
-pub fn import(db: &Db, project: &str, input: impl BufRead) -> Result<Imported, ImportError> {
+///
+/// The whole input is first copied into a file of its own, so the one transaction that
+/// keeps the file all or nothing never waits for input (a pipe that stays open would
+/// hold the database from the service meanwhile).
+pub fn import(db: &Db, project: &str, mut input: impl Read) -> Result<Imported, ImportError> {
+    let spool_failed = |err: std::io::Error| ImportError::Read {
+        line: 0,
+        reason: format!("cannot keep the input aside before writing it: {err}"),
+    };
+    let mut spool = tempfile::tempfile().map_err(spool_failed)?;
+    std::io::copy(&mut input, &mut spool).map_err(spool_failed)?;
+    spool.seek(SeekFrom::Start(0)).map_err(spool_failed)?;
+    let mut input = BufReader::new(spool);
     let mut conn = db.lock();
     let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
     let mut writer = Writer::new(project);
     let mut summary = Summary::default();
-    for (index, line) in input.lines().enumerate() {
-        let number = index + 1;
-        let line = line.map_err(|err| ImportError::Read {
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        let piece = read_line(&mut input, &mut bytes).map_err(|err| ImportError::Read {
             line: number,
             reason: err.to_string(),
         })?;
+        let line = match piece {
+            Piece::End => break,
+            Piece::TooLong => {
+                return Err(ImportError::Line {
+                    line: number,
+                    reason: format!("longer than {} KiB", MAX_LINE / 1024),
+                });
+            }
+            Piece::Line => std::str::from_utf8(&bytes).map_err(|err| ImportError::Line {
+                line: number,
+                reason: format!(
+                    "not UTF-8 (byte {} of the line); convert the file, such as with iconv -f latin1 -t utf-8",
+                    err.valid_up_to() + 1
+                ),
+            })?,
+        };
         if line.trim().is_empty() {
             continue;
         }

@@ -42,6 +42,11 @@ struct Open {
     at: Position,
     /// The start of a line whose end has not been written yet.
     partial: Vec<u8>,
+    /// Whether that line is already longer than the longest read (its bytes are dropped).
+    overlong: bool,
+    /// Bytes read of that line: `at` moves past them once it ends, so a restart reads the
+    /// whole line again.
+    pending: u64,
 }
 
 /// Follows `paths` into `importer` until `stop` is set; then commits and returns the counts.
@@ -104,7 +109,7 @@ impl Tail {
         let Some(open) = &self.open else {
             return at_path.is_some() || !self.said_missing;
         };
-        let consumed = open.at.offset + open.partial.len() as u64;
+        let consumed = open.at.offset + open.pending;
         let len = open
             .reader
             .get_ref()
@@ -159,7 +164,10 @@ impl Tail {
         let now = fs::metadata(&self.path).ok().map(|meta| file_id(&meta));
         if now.is_some_and(|id| id != open.id) {
             // What is left of the old file's last line was cut at rotation.
-            if !open.partial.is_empty() {
+            if open.overlong {
+                open.at.line += 1;
+                importer.summary.too_long();
+            } else if !open.partial.is_empty() {
                 let line = std::mem::take(&mut open.partial);
                 open.at.line += 1;
                 importer.line(tx, open.at.line, &line)?;
@@ -205,6 +213,8 @@ impl Tail {
             id,
             at,
             partial: Vec::new(),
+            overlong: false,
+            pending: 0,
         }))
     }
 }
@@ -219,18 +229,17 @@ impl Open {
     ) -> Result<bool, ImportError> {
         let mut count = 0u32;
         loop {
-            let read = self
-                .reader
-                .read_until(b'\n', &mut self.partial)
-                .map_err(|err| read_error(self.at, &err))?;
-            if read == 0 || !self.partial.ends_with(b"\n") {
+            let Some(ended) = self.next_line().map_err(|err| read_error(self.at, &err))? else {
                 return Ok(false);
-            }
-            self.at.offset += self.partial.len() as u64;
+            };
             self.at.line += 1;
-            let line = std::mem::take(&mut self.partial);
-            importer.line(tx, self.at.line, &line)?;
-            self.partial = line;
+            if ended {
+                let line = std::mem::take(&mut self.partial);
+                importer.line(tx, self.at.line, &line)?;
+                self.partial = line;
+            } else {
+                importer.summary.too_long();
+            }
             self.partial.clear();
             count += 1;
             if count.is_multiple_of(1024) && Instant::now() >= deadline {
@@ -239,10 +248,46 @@ impl Open {
         }
     }
 
+    /// Reads on to the end of the current line: `Some(true)` when it ended within
+    /// [`super::MAX_LINE`] (in `partial`), `Some(false)` when it ended longer (dropped as it
+    /// was read, so a file with no line end cannot fill memory), `None` at the end of what
+    /// is written so far (what was read of the line waits for the rest). The position
+    /// moves past a line once it ends, kept or dropped.
+    fn next_line(&mut self) -> std::io::Result<Option<bool>> {
+        loop {
+            let available = self.reader.fill_buf()?;
+            if available.is_empty() {
+                return Ok(None);
+            }
+            let (take, ended) = match memchr::memchr(b'\n', available) {
+                Some(at) => (at + 1, true),
+                None => (available.len(), false),
+            };
+            if !self.overlong {
+                if self.partial.len() + take > super::MAX_LINE {
+                    self.overlong = true;
+                    self.partial.clear();
+                } else {
+                    self.partial.extend_from_slice(&available[..take]);
+                }
+            }
+            self.reader.consume(take);
+            self.pending += take as u64;
+            if ended {
+                self.at.offset += std::mem::take(&mut self.pending);
+                let whole = !self.overlong;
+                self.overlong = false;
+                return Ok(Some(whole));
+            }
+        }
+    }
+
     fn rewind(&mut self) -> std::io::Result<()> {
         self.reader.seek(SeekFrom::Start(0))?;
         self.at = Position::default();
         self.partial.clear();
+        self.overlong = false;
+        self.pending = 0;
         Ok(())
     }
 }

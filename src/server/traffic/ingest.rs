@@ -124,6 +124,12 @@ impl Importer {
 }
 
 impl Reader {
+    /// Whether a broken line fails the whole input (`--strict`).
+    #[must_use]
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+
     /// Reads line `number` of `source`, counting it in `summary`: the view it records, if
     /// any. A broken line is counted, or with `--strict` ends the file.
     pub fn read(

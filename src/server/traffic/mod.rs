@@ -14,10 +14,12 @@ pub mod store;
 pub mod summary;
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read, Seek as _};
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{MutexGuard, mpsc};
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
@@ -33,16 +35,16 @@ const BUFFER: usize = 256 * 1024;
 
 /// Opens an input: `-` is standard input, a name ending in `.gz` is read as gzip (several
 /// members, as `cat a.gz b.gz` makes, are read one after the other).
-pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
+pub fn open(path: &Path) -> io::Result<Opened> {
     if path.as_os_str() == "-" {
-        return Ok(Box::new(BufReader::with_capacity(BUFFER, io::stdin())));
+        return Ok(Opened::new(Box::new(io::stdin())));
     }
     let file = File::open(path)?;
     if is_gzip(path) {
         let decoder = flate2::read::MultiGzDecoder::new(BufReader::with_capacity(BUFFER, file));
-        Ok(Box::new(BufReader::with_capacity(BUFFER, decoder)))
+        Ok(Opened::new(Box::new(decoder)))
     } else {
-        Ok(Box::new(BufReader::with_capacity(BUFFER, file)))
+        Ok(Opened::new(Box::new(file)))
     }
 }
 
@@ -53,13 +55,118 @@ pub fn is_gzip(path: &Path) -> bool {
         .is_some_and(|ext| ext.eq_ignore_ascii_case("gz"))
 }
 
+/// The longest line an import reads: a longer one (a garbage stream, `/dev/zero`) is
+/// skipped and counted as too long, in constant memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// An input to import, buffered, that can say whether what it holds is all read: the
+/// next read may then wait (on a pipe, a FIFO), and what was read is committed first.
+pub trait Input: BufRead + Send {
+    /// Whether the buffer is empty, so the next read goes to the source.
+    fn drained(&self) -> bool;
+}
+
+impl Input for &[u8] {
+    fn drained(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+/// A file, a gzip stream or standard input, opened by [`open`].
+pub struct Opened(BufReader<Box<dyn Read + Send>>);
+
+impl Opened {
+    fn new(inner: Box<dyn Read + Send>) -> Self {
+        Self(BufReader::with_capacity(BUFFER, inner))
+    }
+}
+
+impl Read for Opened {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl BufRead for Opened {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.0.fill_buf()
+    }
+    fn consume(&mut self, amount: usize) {
+        self.0.consume(amount);
+    }
+}
+
+impl Input for Opened {
+    fn drained(&self) -> bool {
+        self.0.buffer().is_empty()
+    }
+}
+
+/// What [`read_line`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Piece {
+    /// The end of the input, with nothing read.
+    End,
+    /// A line, in the buffer given (with its `\n`, if it had one before the end).
+    Line,
+    /// A line longer than [`MAX_LINE`], skipped: the buffer is empty.
+    TooLong,
+}
+
+/// Reads the next line into `line` (emptied first), keeping at most [`MAX_LINE`] bytes of
+/// it: a longer line is read to its end and dropped, so memory stays bounded whatever the
+/// input holds.
+pub(crate) fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Piece> {
+    line.clear();
+    let (mut any, mut overlong) = (false, false);
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(match (overlong, any) {
+                (true, _) => Piece::TooLong,
+                (false, true) => Piece::Line,
+                (false, false) => Piece::End,
+            });
+        }
+        any = true;
+        let (take, ended) = match memchr::memchr(b'\n', available) {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        if !overlong {
+            if line.len() + take > MAX_LINE {
+                overlong = true;
+                line.clear();
+            } else {
+                line.extend_from_slice(&available[..take]);
+            }
+        }
+        input.consume(take);
+        if ended {
+            return Ok(if overlong {
+                Piece::TooLong
+            } else {
+                Piece::Line
+            });
+        }
+    }
+}
+
 /// Lines a reading thread hands over at a time.
 const CHUNK: usize = 1024;
 /// Chunks read ahead of the writer at most: memory stays bounded whatever the file.
 const AHEAD: usize = 8;
+/// The longest a transaction of an import stays open: the service (and anything else
+/// writing) waits at most this long for the database, never for the import's input.
+const COMMIT_EVERY: Duration = Duration::from_secs(1);
 
-/// Reads a whole input in one transaction and returns what it did. With `--strict` a
-/// broken line ends it and nothing of the input is kept.
+/// Reads a whole input and returns what it did.
+///
+/// Without `--strict`, views are committed at least once a second and whenever the input
+/// pauses (a pipe, a FIFO), so the database is never held while the import waits for
+/// input, and what was read is kept if the import is stopped. With `--strict` a broken
+/// line ends it and nothing of the input is kept: the input is first copied whole into a
+/// file of its own, and then written in one transaction that never waits for input.
 ///
 /// Lines are read, parsed and classified on a thread of their own while this one writes to
 /// the database: the two halves take about the same time, so on two cores the import
@@ -67,10 +174,33 @@ const AHEAD: usize = 8;
 pub fn import_all(
     db: &Db,
     importer: &mut Importer,
-    input: impl BufRead + Send,
+    mut input: impl Input,
 ) -> Result<Summary, ImportError> {
-    let mut conn = ImportConn::lock(db)?;
-    let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
+    if !importer.reader.strict() {
+        return write_all(db, importer, input, false);
+    }
+    let mut spool = tempfile::tempfile().map_err(|err| spool_error(&err))?;
+    io::copy(&mut input, &mut spool).map_err(|err| spool_error(&err))?;
+    spool
+        .seek(io::SeekFrom::Start(0))
+        .map_err(|err| spool_error(&err))?;
+    write_all(db, importer, Opened::new(Box::new(spool)), true)
+}
+
+fn spool_error(err: &io::Error) -> ImportError {
+    ImportError::Read {
+        line: 0,
+        reason: format!("cannot keep the input aside for --strict: {err}"),
+    }
+}
+
+/// [`import_all`]'s writing: one transaction (`once`), or one a batch of what was read.
+fn write_all(
+    db: &Db,
+    importer: &mut Importer,
+    input: impl Input,
+    once: bool,
+) -> Result<Summary, ImportError> {
     let Importer {
         reader,
         writer,
@@ -81,50 +211,90 @@ pub fn import_all(
     let progress = &**progress;
     let source = source.as_deref();
     let read_into = &mut *summary;
+    let finished = AtomicBool::new(false);
     let written = std::thread::scope(|scope| {
         let (chunks, received) = mpsc::sync_channel::<Vec<Ready>>(AHEAD);
-        // The sender moves to the reader: when it ends, the writer's loop ends.
-        let reading =
-            scope.spawn(move || read_all(reader, read_into, source, input, &chunks, progress));
+        let reading = {
+            let finished = &finished;
+            // The sender moves to the reader: when it ends, the writer's loop ends.
+            scope.spawn(move || {
+                let read = read_all(reader, read_into, source, input, &chunks, progress);
+                finished.store(read.is_ok(), Ordering::SeqCst);
+                read
+            })
+        };
         let mut written = Summary::default();
-        let mut outcome = Ok(());
-        for chunk in received.iter() {
-            let kept = written.kept();
-            for view in chunk {
-                match writer.write(&tx, view) {
-                    Ok(stored) => stored.count(&mut written),
-                    Err(err) => outcome = Err(err),
-                }
-                if outcome.is_err() {
-                    break;
-                }
-            }
-            progress.add(0, written.kept() - kept);
-            if outcome.is_err() {
-                break;
-            }
-        }
+        let outcome = write_chunks(
+            db,
+            writer,
+            &received,
+            &mut written,
+            progress,
+            once,
+            &finished,
+        );
         // A writer that stopped drops its end, so the reader stops at its next chunk.
         drop(received);
         let read = reading
             .join()
             .unwrap_or_else(|_| Err(StoreError::Task("the reading thread panicked".into()).into()));
+        // The reader's error (a broken line with --strict) explains a writer that stopped.
         read?;
         outcome?;
-        writer.flush(&tx)?.count(&mut written);
         Ok::<_, ImportError>(written)
     })?;
-    tx.commit().map_err(StoreError::from)?;
     summary.add(&written);
     Ok(std::mem::take(summary))
 }
 
-/// The reading half of [`import_all`]: lines into views, handed over a chunk at a time.
+/// Writes the chunks as they come, each transaction taken only once a chunk is there and
+/// committed when no more is waiting, after [`COMMIT_EVERY`], or (`once`) at the end.
+fn write_chunks(
+    db: &Db,
+    writer: &mut Writer,
+    received: &mpsc::Receiver<Vec<Ready>>,
+    written: &mut Summary,
+    progress: &ingest::Progress,
+    once: bool,
+    finished: &AtomicBool,
+) -> Result<(), ImportError> {
+    while let Ok(first) = received.recv() {
+        let mut conn = ImportConn::lock(db)?;
+        let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
+        let started = Instant::now();
+        let mut next = Some(first);
+        while let Some(chunk) = next {
+            let kept = written.kept();
+            for view in chunk {
+                writer.write(&tx, view)?.count(written);
+            }
+            progress.add(0, written.kept() - kept);
+            next = if once {
+                received.recv().ok()
+            } else if started.elapsed() < COMMIT_EVERY {
+                received.try_recv().ok()
+            } else {
+                None
+            };
+        }
+        if once && !finished.load(Ordering::SeqCst) {
+            // The reader stopped on a broken line: nothing of the input is kept (its
+            // error is the one reported).
+            return Ok(());
+        }
+        writer.flush(&tx)?.count(written);
+        tx.commit().map_err(StoreError::from)?;
+    }
+    Ok(())
+}
+
+/// The reading half of [`import_all`]: lines into views, handed over a chunk at a time,
+/// and what was read handed over before a read that may wait.
 fn read_all(
     reader: &mut ingest::Reader,
     summary: &mut Summary,
     source: Option<&str>,
-    mut input: impl BufRead,
+    mut input: impl Input,
     chunks: &mpsc::SyncSender<Vec<Ready>>,
     progress: &ingest::Progress,
 ) -> Result<(), ImportError> {
@@ -132,19 +302,26 @@ fn read_all(
     let mut chunk = Vec::with_capacity(CHUNK);
     let mut number = 0u64;
     loop {
-        buffer.clear();
-        let read = input
-            .read_until(b'\n', &mut buffer)
-            .map_err(|err| ImportError::Read {
-                line: usize::try_from(number + 1).unwrap_or(usize::MAX),
-                reason: err.to_string(),
-            })?;
-        if read == 0 {
+        if input.drained() && !chunk.is_empty() {
+            let some = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+            if chunks.send(some).is_err() {
+                return Ok(());
+            }
+        }
+        let piece = read_line(&mut input, &mut buffer).map_err(|err| ImportError::Read {
+            line: usize::try_from(number + 1).unwrap_or(usize::MAX),
+            reason: err.to_string(),
+        })?;
+        if piece == Piece::End {
             break;
         }
         number += 1;
         if number.is_multiple_of(PROGRESS_LINES) {
             progress.add(PROGRESS_LINES, 0);
+        }
+        if piece == Piece::TooLong {
+            summary.too_long();
+            continue;
         }
         if let Some(view) = reader.read(summary, source, number, &buffer)? {
             chunk.push(view);

@@ -22,6 +22,8 @@ pub enum Dropped {
     NotBrowserPage,
     /// Stored by an earlier import.
     AlreadyStored,
+    /// A line longer than the longest read (`MAX_LINE`), skipped.
+    TooLong,
 }
 
 impl Dropped {
@@ -38,6 +40,7 @@ impl Dropped {
             Self::Crawler(_) => "other robots",
             Self::NotBrowserPage => "page views by non-browsers",
             Self::AlreadyStored => "duplicates",
+            Self::TooLong => "lines over 64 KiB",
         }
     }
 }
@@ -63,6 +66,12 @@ pub struct Summary {
 impl Summary {
     pub(crate) fn drop_line(&mut self, why: Dropped) {
         *self.dropped.entry(why).or_default() += 1;
+    }
+
+    /// A line over the longest read: read, skipped and counted.
+    pub(crate) fn too_long(&mut self) {
+        self.lines += 1;
+        self.drop_line(Dropped::TooLong);
     }
 
     pub(crate) fn broken_line(&mut self, place: impl FnOnce() -> String, reason: String) {

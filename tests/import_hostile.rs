@@ -1,0 +1,136 @@
+//! Imports on hostile ground: an input that pauses (a FIFO kept open) never holds the
+//! database from the service, and a line without end cannot fill memory.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{docdeck_command, text};
+
+const CHROME: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+fn line(second: u32, path: &str) -> String {
+    format!(
+        "203.0.113.7 - - [20/Nov/2026:09:00:{second:02} +0000] \"GET {path} HTTP/1.1\" 200 10 \"-\" \"{CHROME}\"\n"
+    )
+}
+
+fn views(db: &std::path::Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.busy_timeout(Duration::from_secs(5)).unwrap();
+    conn.query_row("SELECT COUNT(*) FROM views", [], |r| r.get(0))
+        .unwrap_or(0)
+}
+
+/// `import` of a FIFO whose writer pauses: what was read is committed before the import
+/// waits, and meanwhile another writer (the service) gets the database at once.
+#[cfg(unix)]
+#[test]
+fn an_import_waiting_on_a_fifo_holds_no_lock() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let fifo = home.path().join("access.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut import = docdeck_command(home.path())
+        .args([
+            "import",
+            "--db",
+            db.to_str().unwrap(),
+            "--format",
+            "combined",
+        ])
+        .arg(&fifo)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opening the FIFO for writing waits for the import to open it for reading.
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    writer
+        .write_all((line(1, "/a") + &line(2, "/b")).as_bytes())
+        .unwrap();
+    writer.flush().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while views(&db) < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the two views were not committed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The FIFO is still open and the import waits on it: a writer gets the lock at once.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.busy_timeout(Duration::from_millis(500)).unwrap();
+    conn.execute_batch("BEGIN IMMEDIATE; COMMIT;")
+        .expect("the database is free while the import waits for input");
+    writer.write_all(line(3, "/c").as_bytes()).unwrap();
+    drop(writer);
+    let out = import.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("read 3 lines: kept 3 views"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(views(&db), 3);
+}
+
+/// A line of 5 MiB (as `/dev/zero` gives) and a last line of 100 KiB are skipped and
+/// counted as too long; the lines around them count.
+#[test]
+fn a_line_over_64_kib_is_skipped_and_counted() {
+    let home = tempfile::tempdir().unwrap();
+    let log = home.path().join("access.log");
+    let mut file = std::fs::File::create(&log).unwrap();
+    file.write_all(line(1, "/a").as_bytes()).unwrap();
+    file.write_all(&vec![0u8; 5 << 20]).unwrap();
+    file.write_all(b"\n").unwrap();
+    file.write_all(line(2, "/b").as_bytes()).unwrap();
+    file.write_all(&vec![b'x'; 100 << 10]).unwrap();
+    drop(file);
+    for follow in [false, true] {
+        let db = home.path().join(format!("service-{follow}.sqlite"));
+        let mut command = docdeck_command(home.path());
+        command.args([
+            "import",
+            "--db",
+            db.to_str().unwrap(),
+            "--format",
+            "combined",
+        ]);
+        if follow {
+            command.arg("--follow");
+        }
+        let out = if follow {
+            // Followed until its end is read, then stopped as Ctrl-C would.
+            let child = command
+                .arg(&log)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while views(&db) < 2 {
+                assert!(Instant::now() < deadline, "the follower kept nothing");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            common::signal(child.id(), "-INT");
+            child.wait_with_output().unwrap()
+        } else {
+            command.arg(&log).output().unwrap()
+        };
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+        assert!(stdout.contains("kept 2 views"), "follow {follow}: {stdout}");
+        // A follower waits for the end of the last line, which has none yet.
+        let too_long = if follow { 1 } else { 2 };
+        assert!(
+            stdout.contains(&format!("lines over 64 KiB {too_long}")),
+            "follow {follow}: {stdout}"
+        );
+    }
+}
