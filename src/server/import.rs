@@ -79,7 +79,7 @@ pub fn import(db: &Db, project: &str, mut input: impl Read) -> Result<Imported, 
         if line.trim().is_empty() {
             continue;
         }
-        let event = parse_line(&line).map_err(|reason| ImportError::Line {
+        let event = parse_line(line).map_err(|reason| ImportError::Line {
             line: number,
             reason,
         })?;
