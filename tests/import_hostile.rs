@@ -35,7 +35,7 @@ fn an_import_waiting_on_a_fifo_holds_no_lock() {
     let fifo = home.path().join("access.fifo");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
-    let mut import = docdeck_command(home.path())
+    let import = docdeck_command(home.path())
         .args([
             "import",
             "--db",
