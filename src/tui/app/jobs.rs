@@ -295,7 +295,15 @@ impl App {
         if matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id) {
             effects.push(Effect::Io(Io::LoadDetail(id.to_owned())));
         }
-        if !after.is_final() || before.is_none_or(JobStatus::is_final) {
+        // A job seen ending here is news; so is one that had ended and ends again after a
+        // follow-up sent from elsewhere (failed, then completed). An ended job that the
+        // service archives is not.
+        let news = match before {
+            None => false,
+            Some(before) if !before.is_final() => true,
+            Some(_) => *after != JobStatus::Archived,
+        };
+        if !after.is_final() || !news {
             return;
         }
         let link = job

@@ -465,9 +465,12 @@ impl App {
         self.poll.reserve(startup.jobs.len());
         for job in &startup.jobs {
             let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
-            // Jobs that may have moved are read at once; completed ones spread over their
+            // Jobs that may have moved are read at once; ended ones spread over their
             // cadence.
-            let first = if matches!(status, Some(crate::api::JobStatus::Completed)) {
+            let first = if matches!(
+                status,
+                Some(crate::api::JobStatus::Completed | crate::api::JobStatus::Failed)
+            ) {
                 FirstRead::Spread
             } else {
                 FirstRead::Now

@@ -37,6 +37,7 @@ fn job(id: &str, status: &str, hours_ago: i64, pr: Option<&str>) -> Job {
         pr_link: pr.map(str::to_owned),
         created_at: Some(wall() - chrono::Duration::hours(hours_ago)),
         archived_at: (status == "archived").then(|| wall() - chrono::Duration::hours(1)),
+        ..Job::default()
     }
 }
 
