@@ -256,6 +256,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         worker,
         defaults,
         archive_after_ms,
+        service_url: format!("http://{addr}"),
     });
     let (stop, stopped) = oneshot::channel::<()>();
     let mut app = http::router(state);

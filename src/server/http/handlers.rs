@@ -11,8 +11,8 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::IntoResponse;
 use serde_json::Value;
 
-use super::{AppState, MAX_BODY_BYTES, ServiceError};
-use crate::api::{Job, VisitorsPage, VisitorsQuery};
+use super::{AppState, MAX_BODY_BYTES, ServiceError, ServiceJob};
+use crate::api::{VisitorsPage, VisitorsQuery};
 use crate::server::analytics::{self, VisitorsRequest};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, MessageRefusal};
@@ -29,7 +29,7 @@ pub async fn create_job(
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<(StatusCode, Json<Job>), ServiceError> {
+) -> Result<(StatusCode, Json<ServiceJob>), ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, &project)?;
     let prompt = read_prompt(&headers, body)?;
@@ -42,7 +42,7 @@ pub async fn create_job(
         .map_err(ServiceError::from);
     let record = state.settle(permit, created)?;
     state.worker.kick(record.id.clone());
-    Ok((StatusCode::CREATED, Json(record.to_wire())))
+    Ok((StatusCode::CREATED, Json(state.wire(&record))))
 }
 
 pub async fn send_message(
@@ -50,7 +50,7 @@ pub async fn send_message(
     path: Result<Path<(String, String)>, PathRejection>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Job>, ServiceError> {
+) -> Result<Json<ServiceJob>, ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
     state.authorize(&headers, &project)?;
     let prompt = read_prompt(&headers, body)?;
@@ -71,14 +71,14 @@ pub async fn send_message(
         });
     let record = state.settle(permit, queued)?;
     state.worker.kick(record.id.clone());
-    Ok(Json(record.to_wire()))
+    Ok(Json(state.wire(&record)))
 }
 
 pub async fn get_job(
     State(state): Shared,
     path: Result<Path<(String, String)>, PathRejection>,
     headers: HeaderMap,
-) -> Result<Json<Job>, ServiceError> {
+) -> Result<Json<ServiceJob>, ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
     state.authorize(&headers, &project)?;
     let archive_after = state.archive_after_ms;
@@ -102,8 +102,15 @@ pub async fn get_job(
         }
     };
     record
-        .map(|record| Json(record.to_wire()))
+        .map(|record| Json(state.wire(&record)))
         .ok_or_else(|| ServiceError::not_found("Job not found"))
+}
+
+impl AppState {
+    /// A stored job as this service sends it.
+    fn wire(&self, record: &jobs::JobRecord) -> ServiceJob {
+        ServiceJob(record.to_wire_at(&self.service_url))
+    }
 }
 
 pub async fn visitors(

@@ -3,6 +3,7 @@
 mod changes;
 mod error;
 mod handlers;
+mod output;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -14,6 +15,7 @@ use axum::http::header::AUTHORIZATION;
 use axum::routing::{get, post};
 
 pub use error::ServiceError;
+pub use output::{LOCAL_FIELDS, ServiceJob};
 
 use super::agent::Agent;
 use super::db::Db;
@@ -38,6 +40,8 @@ pub struct AppState {
     pub worker: Worker,
     pub defaults: JobDefaults,
     pub archive_after_ms: i64,
+    /// The service's own address, for the links it makes (a turn's output).
+    pub service_url: String,
 }
 
 impl AppState {
@@ -96,6 +100,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/v1/analytics/{project}/visitors", get(handlers::visitors))
         .route("/openapi.json", get(handlers::openapi))
         .route("/changes/{project}/{id}", get(changes::changes))
+        .route("/output/{project}/{id}/{turn}", get(output::output))
         .fallback(handlers::no_route)
         .method_not_allowed_fallback(handlers::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
