@@ -57,12 +57,19 @@ esac"#,
     let elsewhere = reqwest::get(format!("{}/output/other/{id}/1", server.base_url()))
         .await
         .unwrap();
-    assert_eq!(elsewhere.status(), 404, "an output is shown only under its project");
+    assert_eq!(
+        elsewhere.status(),
+        404,
+        "an output is shown only under its project"
+    );
 
     client.send_message(&id, "edit now").await.unwrap();
     let fixed = until_final(&client, &id).await;
     assert_eq!(fixed.status, Some(JobStatus::Completed));
-    assert_eq!(fixed.failure_reason, None, "a revived job has no reason to fail");
+    assert_eq!(
+        fixed.failure_reason, None,
+        "a revived job has no reason to fail"
+    );
     assert_eq!(
         fixed.output_link,
         Some(format!("{}/output/demo/{id}/2", server.base_url())),

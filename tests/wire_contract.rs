@@ -175,11 +175,13 @@ fn our_types_and_the_local_document_use_the_public_property_names() {
             .collect();
         assert_eq!(shared, properties(&public, schema), "{schema}");
     }
-    let mut local_job = Job::default();
-    local_job.failure_reason = Some("exit 1".into());
-    local_job.output_link = Some("http://h/output/p/j/1".into());
-    local_job.run_state = Some("queued".into());
-    local_job.queue_position = Some(2);
+    let local_job = Job {
+        failure_reason: Some("exit 1".into()),
+        output_link: Some("http://h/output/p/j/1".into()),
+        run_state: Some("queued".into()),
+        queue_position: Some(2),
+        ..Job::default()
+    };
     let job = serde_json::to_value(local_job).unwrap();
     assert_eq!(
         keys(&job),

@@ -116,17 +116,33 @@ pub struct Job {
     pub archived_at: Option<DateTime<Utc>>,
     /// Why the job's last turn failed, while it is failed. The local service's own field
     /// (its `/openapi.json`); the hosted service sends none, so it is shown only when sent.
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub failure_reason: Option<String>,
     /// Where the output of the job's last finished turn can be read (local service only).
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub output_link: Option<String>,
     /// `queued` or `running` while the job is active (local service only): an active job
     /// may be waiting for a free agent.
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub run_state: Option<String>,
     /// Where a queued job waits, 1 being next (local service only).
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub queue_position: Option<u64>,
 }
 

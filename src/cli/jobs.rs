@@ -291,19 +291,23 @@ async fn list(args: &ListArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Not final as last seen (or never seen): what `--refresh` reads.
+/// Not archived as last seen (or never seen): what `--refresh` reads. A completed or
+/// failed job can still be archived, or revived by a follow-up sent from elsewhere.
 fn needs_reading(tracked: &TrackedJob) -> bool {
     match tracked
         .snapshot
         .as_ref()
         .and_then(|job| job.status.as_ref())
     {
-        None | Some(JobStatus::Active | JobStatus::Unknown(_)) => true,
-        Some(JobStatus::Completed | JobStatus::Failed | JobStatus::Archived) => false,
+        None
+        | Some(
+            JobStatus::Active | JobStatus::Unknown(_) | JobStatus::Completed | JobStatus::Failed,
+        ) => true,
+        Some(JobStatus::Archived) => false,
     }
 }
 
-/// Reads the jobs that are not final, a few at a time, and records what is seen. A job
+/// Reads the jobs that are not archived, a few at a time, and records what is seen. A job
 /// that cannot be read is shown as last seen, with a warning.
 async fn refresh(client: &Client, journal: &mut Journal, scope: &Scope, jobs: &[TrackedJob]) {
     let reads: Vec<(String, Result<Job, ApiError>)> =

@@ -169,6 +169,17 @@ impl App {
     }
 
     fn open_selected(&mut self, effects: &mut Vec<Effect>) {
+        // A failed job's news is why it failed: its last turn's output, where the local
+        // service keeps it.
+        let output = self
+            .jobs
+            .selected()
+            .filter(|r| r.status() == Some(&JobStatus::Failed))
+            .and_then(|r| r.job.as_ref()?.output_link.clone());
+        if let Some(output) = output {
+            self.open_link(output, "the output of its last turn", effects);
+            return;
+        }
         let Some(link) = self
             .jobs
             .selected()
@@ -188,14 +199,19 @@ impl App {
             self.notify(NoticeKind::Warning, text);
             return;
         };
+        self.open_link(link, "the PR link", effects);
+    }
+
+    /// Opens `link` in a browser, or copies it where there is no local display.
+    fn open_link(&mut self, link: String, what: &str, effects: &mut Vec<Effect>) {
         if self.config.has_display {
             effects.push(Effect::Io(Io::OpenUrl(link)));
-            self.notify(NoticeKind::Info, "opening the PR link in the browser");
+            self.notify(NoticeKind::Info, format!("opening {what} in the browser"));
         } else {
             effects.push(Effect::Tty(Tty::Copy(link)));
             self.notify(
                 NoticeKind::Info,
-                "no local display to open a browser: copied the PR link instead (OSC 52)",
+                format!("no local display to open a browser: copied {what} instead (OSC 52)"),
             );
         }
     }
@@ -311,7 +327,13 @@ impl App {
             .as_deref()
             .map(|l| format!(" · {}", sanitize(l)))
             .unwrap_or_default();
-        let text = format!("job {} {after}{link}", short_id(id));
+        let reason = job
+            .failure_reason
+            .as_deref()
+            .filter(|_| *after == JobStatus::Failed)
+            .map(|r| format!(": {}", crate::text::excerpt(&sanitize(r), 160)))
+            .unwrap_or_default();
+        let text = format!("job {} {after}{link}{reason}", short_id(id));
         let kind = if *after == JobStatus::Failed {
             NoticeKind::Error
         } else {

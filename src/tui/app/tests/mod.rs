@@ -195,10 +195,7 @@ pub(super) fn network_error(maybe_sent: bool) -> crate::api::ApiError {
 
 #[test]
 fn active_jobs_are_read_every_interval_and_archived_ones_never() {
-    let mut h = Harness::new(vec![
-        tracked("a", "active", 3),
-        tracked("x", "archived", 1),
-    ]);
+    let mut h = Harness::new(vec![tracked("a", "active", 3), tracked("x", "archived", 1)]);
     assert!(
         fetches(&h.tick(2.9)).is_empty(),
         "nothing before the interval"

@@ -51,3 +51,73 @@ fn a_failed_job_the_service_archives_reads_archived_without_a_notice() {
     assert_eq!(h.app.notice, None, "an ended job archiving is not news");
     assert_eq!(h.app.poll.next_due(), None, "and is never read again");
 }
+
+fn failed_with_output(id: &str) -> Job {
+    let mut failed = job(id, "failed", 0);
+    failed.failure_reason = Some("the agent command ended with exit status: 1".into());
+    failed.output_link = Some(format!("http://127.0.0.1:9/output/p/{id}/1"));
+    failed
+}
+
+#[test]
+fn a_failure_seen_live_says_why_in_its_notice() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.tick(3.0);
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(failed_with_output("a")),
+    });
+    let notice = h.app.notice.clone().unwrap();
+    assert_eq!(notice.kind, NoticeKind::Error);
+    assert!(
+        notice
+            .text
+            .contains("failed: the agent command ended with exit status: 1"),
+        "{notice:?}"
+    );
+}
+
+#[test]
+fn o_on_a_failed_job_opens_the_output_of_its_last_turn() {
+    let mut h = Harness::new(vec![tracked("a", "failed", 0)]);
+    let mut failed = failed_with_output("a");
+    failed.pr_link = Some("https://github.com/o/r/pull/7".into());
+    h.send(Msg::Tracked {
+        id: "a".into(),
+        result: Ok(failed),
+        first_prompt: None,
+    });
+    let effects = h.key(KeyCode::Char('o'));
+    assert_eq!(
+        effects,
+        vec![Effect::Tty(Tty::Copy(
+            "http://127.0.0.1:9/output/p/a/1".into()
+        ))],
+        "without a display the output link is copied, not the older PR link"
+    );
+    assert!(
+        h.app
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("the output of its last turn"),
+        "{:?}",
+        h.app.notice
+    );
+    // Revived and completed, `o` is the PR link again.
+    let mut done = job("a", "completed", 0);
+    done.pr_link = Some("https://github.com/o/r/pull/7".into());
+    done.output_link = Some("http://127.0.0.1:9/output/p/a/2".into());
+    h.send(Msg::Tracked {
+        id: "a".into(),
+        result: Ok(done),
+        first_prompt: None,
+    });
+    assert_eq!(
+        h.key(KeyCode::Char('o')),
+        vec![Effect::Tty(Tty::Copy(
+            "https://github.com/o/r/pull/7".into()
+        ))]
+    );
+}

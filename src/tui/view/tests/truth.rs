@@ -1,0 +1,80 @@
+//! Issue 23 on screen: a job waiting for an agent reads `◌ queued #2`, a completed job
+//! that changed nothing reads `no change`, and a failed job's detail says why and where
+//! its output is (fields only the local service sends).
+
+use crossterm::event::KeyCode;
+
+use super::*;
+
+const OUTPUT: &str = "http://127.0.0.1:8080/output/acme-docs/job_0c8d4e6f1a2b/1";
+
+fn truthful_scene() -> Scene {
+    let mut scene = Scene::new();
+    let mut queued = job("job_7f3a9c21d0e4", "active", 0, None);
+    queued.run_state = Some("queued".into());
+    queued.queue_position = Some(2);
+    scene.send(Msg::JobFetched {
+        id: "job_7f3a9c21d0e4".into(),
+        result: Ok(queued),
+    });
+    let mut failed = job("job_0c8d4e6f1a2b", "failed", 26, None);
+    failed.failure_reason = Some(
+        "the agent command ended with exit status: 1; its output is in /srv/docdeck/output/job_0c8d4e6f1a2b/turn-1.log"
+            .into(),
+    );
+    failed.output_link = Some(OUTPUT.into());
+    scene.send(Msg::JobFetched {
+        id: "job_0c8d4e6f1a2b".into(),
+        result: Ok(failed),
+    });
+    scene.send(Msg::Tracked {
+        id: "job_5e5e5e5e5e5e".into(),
+        result: Ok(job("job_5e5e5e5e5e5e", "completed", 5, None)),
+        first_prompt: Some("Is the intro still right?".into()),
+    });
+    scene
+}
+
+#[test]
+fn queued_jobs_and_jobs_that_changed_nothing_say_so_in_their_rows() {
+    let scene = truthful_scene();
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = scene.render(width, height);
+        let row = |text: &str| {
+            screen
+                .lines()
+                .find(|l| l.contains(text))
+                .unwrap_or_else(|| panic!("no {text}:\n{screen}"))
+                .to_owned()
+        };
+        assert!(row("job_7f3a9c21").contains("◌ queued #2"), "{screen}");
+        assert!(row("job_5e5e5e5e").contains("no change"), "{screen}");
+        assert!(
+            !row("job_0c8d4e6f").contains("no change"),
+            "a failed job without a link is not 'no change'"
+        );
+    }
+    both("jobs_truth", &scene);
+}
+
+#[test]
+fn a_failed_jobs_detail_says_why_and_where_its_output_is() {
+    let mut scene = truthful_scene();
+    scene.app.jobs.select("job_0c8d4e6f1a2b");
+    scene.key(KeyCode::Enter);
+    scene.send(Msg::Detail {
+        id: "job_0c8d4e6f1a2b".into(),
+        conversation: Vec::new(),
+        timeline: Vec::new(),
+    });
+    let screen = scene.render(120, 40);
+    assert!(
+        screen.contains("reason   the agent command ended with exit status: 1"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("output   http://127.0.0.1:8080/output/"),
+        "{screen}"
+    );
+    both("detail_failed", &scene);
+}

@@ -1,0 +1,116 @@
+//! Issue 23 from the CLI against `docdeck serve`: `jobs get` says why a job failed, and
+//! `jobs list --refresh` reads ended jobs again, so an archived one reads archived.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::{DEADLINE, KEY, ServeProcess, run_cli, text};
+use serde_json::Value;
+
+fn serve(home: &Path, extra: &[&str]) -> ServeProcess {
+    let fast = [
+        "--db",
+        ":memory:",
+        "--seed",
+        "none",
+        "--api-key",
+        KEY,
+        "--agent-delay-ms",
+        "30",
+    ];
+    let args: Vec<&str> = fast.iter().chain(extra).copied().collect();
+    ServeProcess::spawn(home, &args)
+}
+
+fn first_json(stdout: &[u8]) -> Value {
+    serde_json::from_str(text(stdout).lines().next().unwrap()).unwrap()
+}
+
+#[test]
+fn jobs_get_says_why_a_job_failed() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &["--agent-outcomes", "fail=1"]);
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &[
+            "jobs",
+            "create",
+            "Break",
+            "--wait",
+            "--poll-interval",
+            "500ms",
+        ],
+    );
+    assert_eq!(created.status.code(), Some(3), "{}", text(&created.stderr));
+    let id = first_json(&created.stdout)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let table = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "get", &id, "--format", "table"],
+    );
+    let shown = text(&table.stdout);
+    let reason = shown
+        .lines()
+        .find(|l| l.starts_with("failureReason"))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        reason.contains("the simulated agent drew a failure"),
+        "{shown}"
+    );
+    let json = run_cli(home.path(), &service.base_url, &["jobs", "get", &id]);
+    let job = first_json(&json.stdout);
+    assert!(
+        job["failureReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("drew a failure")),
+        "{job}"
+    );
+}
+
+#[test]
+fn list_refresh_reads_a_completed_job_again_and_shows_it_archived() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(
+        home.path(),
+        &["--agent-outcomes", "pr=1", "--archive-after", "1s"],
+    );
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "create", "Old news"],
+    );
+    assert_eq!(created.status.code(), Some(0), "{}", text(&created.stderr));
+    let deadline = Instant::now() + DEADLINE;
+    let mut seen = Vec::new();
+    loop {
+        let out = run_cli(
+            home.path(),
+            &service.base_url,
+            &["jobs", "list", "--refresh", "--format", "json"],
+        );
+        let status = first_json(&out.stdout)["status"].clone();
+        if seen.last() != Some(&status) {
+            seen.push(status.clone());
+        }
+        if status == "archived" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the list never showed the job archived: {seen:?}"
+        );
+        // Waits for the service's archive age to pass, checked again with a deadline.
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        seen.iter().any(|s| s == "completed"),
+        "the job was seen completed before it was archived: {seen:?}"
+    );
+}
