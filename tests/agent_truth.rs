@@ -134,3 +134,58 @@ async fn with_one_agent_a_waiting_job_says_queued_and_where() {
     }
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_prompt_too_big_for_one_variable_reaches_the_agent_on_stdin_and_as_a_file() {
+    let repos = Repos::new();
+    let seen = repos.trace("seen");
+    let script = repos.script(
+        "big.sh",
+        &format!(
+            "{{ cat | wc -c; wc -c < \"$DOCDECK_PROMPT_FILE\"; echo \"var=${{DOCDECK_PROMPT:-unset}}\"; }} > '{}'\necho edited >> intro.mdx",
+            seen.display()
+        ),
+    );
+    let server = start(options(&repos, DbLocation::Memory, &script)).await;
+    let client = client(&server);
+    // 300 KiB: past the 128 KiB one environment string may hold, within the 1 MiB a
+    // request may carry.
+    let prompt = format!("Rewrite the guide\n{}", "word ".repeat(60 * 1024));
+    let id = create(&client, &prompt).await;
+    let job = until_final(&client, &id).await;
+    assert_eq!(
+        job.status,
+        Some(JobStatus::Completed),
+        "{:?}",
+        job.failure_reason
+    );
+    let seen = std::fs::read_to_string(&seen).unwrap();
+    let lines: Vec<&str> = seen.lines().map(str::trim).collect();
+    let size = prompt.len().to_string();
+    assert_eq!(lines, [size.as_str(), size.as_str(), "var=unset"], "{seen}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_commit_holds_the_whole_request_and_the_job() {
+    let repos = Repos::new();
+    let script = repos.script("edit.sh", "echo \"small=$DOCDECK_PROMPT\" >> intro.mdx");
+    let server = start(options(&repos, DbLocation::Memory, &script)).await;
+    let client = client(&server);
+    let prompt = "Explain the setup step\n\nIn detail, with one example per plan.";
+    let id = create(&client, prompt).await;
+    let job = until_final(&client, &id).await;
+    assert_eq!(job.status, Some(JobStatus::Completed));
+    let branch = format!("docdeck/{id}");
+    let message = agent_common::git(&repos.remote(), &["log", "-1", "--format=%B", &branch]);
+    assert_eq!(
+        message.trim_end(),
+        format!("Explain the setup step\n\n{prompt}\n\nDocdeck-Job: {id}\nDocdeck-Turn: 1")
+    );
+    let intro = agent_common::git(&repos.remote(), &["show", &format!("{branch}:intro.mdx")]);
+    assert!(
+        intro.contains("small=Explain the setup step"),
+        "a prompt that fits is still in DOCDECK_PROMPT: {intro}"
+    );
+    server.shutdown().await;
+}

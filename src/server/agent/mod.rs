@@ -12,6 +12,7 @@ mod git;
 mod output;
 mod process;
 mod real;
+mod request;
 mod setup;
 mod simulated;
 

@@ -10,6 +10,7 @@ use tokio::sync::Mutex;
 use super::forge::{self, Forge, GitHub, PullRequest};
 use super::git::{Git, header_env};
 use super::process::{self, Exit, Invocation};
+use super::request::{commit_message, commit_subject, write_prompt};
 use super::setup::Repo;
 use super::{Agent, BoxFuture};
 use crate::config::Secret;
@@ -207,16 +208,30 @@ impl RealAgent {
         Ok(path)
     }
 
+    /// Where the prompt of a turn is written for the agent (`DOCDECK_PROMPT_FILE`).
+    fn prompt_path(&self, turn: &PendingTurn) -> PathBuf {
+        self.config
+            .work_dir
+            .join("prompts")
+            .join(&turn.job_id)
+            .join(format!("turn-{}.txt", turn.turn))
+    }
+
     /// The agent's environment: the base variables and `--agent-env` names that are set,
-    /// and the turn's own.
-    fn agent_env(&self, turn: &PendingTurn) -> Vec<(String, String)> {
+    /// and the turn's own. The prompt is in `DOCDECK_PROMPT` only when it fits in one
+    /// variable; it is always on standard input and in `DOCDECK_PROMPT_FILE`.
+    fn agent_env(&self, turn: &PendingTurn, prompt_file: &Path) -> Vec<(String, String)> {
         let mut env: Vec<(String, String)> = BASE_ENV
             .iter()
             .map(|name| (*name).to_owned())
             .chain(self.config.agent_env.iter().cloned())
             .filter_map(|name| std::env::var(&name).ok().map(|value| (name, value)))
             .collect();
-        env.push(("DOCDECK_PROMPT".into(), turn.prompt.clone()));
+        env.extend(crate::launch::prompt_variable(&turn.prompt));
+        env.push((
+            "DOCDECK_PROMPT_FILE".into(),
+            prompt_file.display().to_string(),
+        ));
         env.push(("DOCDECK_JOB_ID".into(), turn.job_id.clone()));
         env.push(("DOCDECK_TURN".into(), turn.turn.to_string()));
         env
@@ -227,11 +242,13 @@ impl RealAgent {
         let before = self.git.run(&tree, &["rev-parse", "HEAD"]).await?;
         let output = self.output_path(turn);
         let shown = output.display().to_string();
+        let prompt_file = self.prompt_path(turn);
+        write_prompt(&prompt_file, &turn.prompt).await?;
         tracing::info!(job = %turn.job_id, turn = turn.turn, output = %shown, "agent turn started");
         let ran = process::run(Invocation {
             argv: &self.config.command,
             dir: &tree,
-            env: self.agent_env(turn),
+            env: self.agent_env(turn, &prompt_file),
             stdin: turn.prompt.as_bytes(),
             timeout: self.config.timeout,
             output: &output,
@@ -268,9 +285,12 @@ impl RealAgent {
             .is_empty();
         if dirty {
             self.git.run(&tree, &["add", "--all"]).await?;
-            let message = commit_message(&turn.prompt);
+            // From a file: the whole prompt can be larger than one argument may be.
+            let message = prompt_file.with_extension("commit");
+            write_prompt(&message, &commit_message(turn)).await?;
+            let message = message.to_string_lossy().into_owned();
             self.git
-                .run(&tree, &["commit", "--quiet", "-m", &message])
+                .run(&tree, &["commit", "--quiet", "--file", &message])
                 .await?;
         }
         let after = self.git.run(&tree, &["rev-parse", "HEAD"]).await?;
@@ -299,7 +319,7 @@ impl RealAgent {
                 .await?;
         }
         if let Some(github) = &self.github {
-            let title = commit_message(turn.prompts.first().unwrap_or(&turn.prompt));
+            let title = commit_subject(turn.prompts.first().unwrap_or(&turn.prompt));
             let body = forge::pull_request_body(&turn.prompts);
             return github
                 .open_or_update(&PullRequest {
@@ -322,21 +342,6 @@ impl RealAgent {
             "{}/changes/{}/{}",
             self.service_url, turn.project, turn.job_id
         ))
-    }
-}
-
-/// The first line of the prompt, shortened to a commit subject.
-fn commit_message(prompt: &str) -> String {
-    let line = prompt
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("docdeck agent turn");
-    let line = line.trim();
-    if line.chars().count() <= 72 {
-        line.to_owned()
-    } else {
-        let cut: String = line.chars().take(71).collect();
-        format!("{cut}…")
     }
 }
 
@@ -377,6 +382,12 @@ impl Agent for RealAgent {
 
     fn forget<'a>(&'a self, job_id: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
+            let prompts = self.config.work_dir.join("prompts").join(job_id);
+            if let Err(err) = tokio::fs::remove_dir_all(&prompts).await
+                && err.kind() != std::io::ErrorKind::NotFound
+            {
+                tracing::warn!(job = %job_id, "cannot remove the prompt files: {err}");
+            }
             let path = self.worktree(job_id);
             if !path.exists() {
                 return;
@@ -399,16 +410,4 @@ impl Agent for RealAgent {
 #[must_use]
 pub fn worktree_of(work_dir: &Path, job_id: &str) -> PathBuf {
     work_dir.join("worktrees").join(job_id)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn commit_subjects_are_the_prompts_first_line_kept_short() {
-        assert_eq!(commit_message("\nFix the typo\nin intro"), "Fix the typo");
-        let long = "x".repeat(100);
-        assert_eq!(commit_message(&long).chars().count(), 72);
-    }
 }
