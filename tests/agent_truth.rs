@@ -189,3 +189,56 @@ async fn the_commit_holds_the_whole_request_and_the_job() {
     );
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_change_page_of_a_job_without_a_change_says_what_there_is_to_see() {
+    let repos = Repos::new();
+    let gate = repos.trace("gate");
+    let script = repos.script(
+        "choose.sh",
+        &format!(
+            r#"prompt=$(cat)
+case "$prompt" in
+  wait*) while [ ! -e '{}' ]; do sleep 0.05; done ;;
+  fail*) echo "no such page" >&2; exit 1 ;;
+  *) echo "nothing to change" ;;
+esac"#,
+            gate.display()
+        ),
+    );
+    let server = start(options(&repos, DbLocation::Memory, &script)).await;
+    let client = client(&server);
+    let page = |id: String| {
+        let url = format!("{}/changes/demo/{id}", server.base_url());
+        async move {
+            let response = reqwest::get(url).await.unwrap();
+            assert_eq!(response.status(), 200);
+            response.text().await.unwrap()
+        }
+    };
+    let running = create(&client, "wait for me").await;
+    eventually("the job runs", || async {
+        let job = client.get_job(&running).await.unwrap();
+        (job.run_state.as_deref() == Some("running")).then_some(())
+    })
+    .await;
+    let text = page(running.clone()).await;
+    assert!(text.contains("is running"), "{text}");
+
+    let failed = create(&client, "fail please").await;
+    until_final(&client, &failed).await;
+    let text = page(failed.clone()).await;
+    assert!(
+        text.contains("failed") && text.contains("exit status: 1"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("/output/demo/{failed}/1")), "{text}");
+
+    let quiet = create(&client, "Is the intro fine?").await;
+    until_final(&client, &quiet).await;
+    let text = page(quiet).await;
+    assert!(text.contains("changed nothing"), "{text}");
+    std::fs::write(&gate, "").unwrap();
+    until_final(&client, &running).await;
+    server.shutdown().await;
+}

@@ -368,9 +368,16 @@ impl Agent for RealAgent {
         Box::pin(async move {
             let branch = format!("refs/heads/{}", Self::branch(job_id));
             let dir = &self.repo.dir;
-            self.git
+            // No branch yet (the job waits for its first turn): no change, as for a job
+            // whose agent changed nothing.
+            if self
+                .git
                 .line(dir, &["rev-parse", "--verify", "--quiet", &branch])
-                .await?;
+                .await
+                .is_none()
+            {
+                return Some(Ok(String::new()));
+            }
             let range = format!("{}...{branch}", self.repo.base_ref());
             Some(
                 self.git
