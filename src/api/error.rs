@@ -89,6 +89,9 @@ pub enum Missing {
     /// The 404's body is not the service's JSON error: something else answered, so the
     /// base URL most likely points at the wrong place.
     Service,
+    /// A made-up key gets the same 404: the service answers, but the base URL's path is
+    /// not the API's root, so no request reaches the API (`doctor`'s test).
+    Path,
 }
 
 impl fmt::Display for Missing {
@@ -100,6 +103,9 @@ impl fmt::Display for Missing {
             }
             Self::Service => {
                 "the answer is not the service's, so the base URL is likely wrong: check --base-url or DOCDECK_BASE_URL"
+            }
+            Self::Path => {
+                "a made-up key gets the same 404, so the base URL's path is not the API's root: check --base-url or DOCDECK_BASE_URL (such as https://api.mintlify.com, with no path after it)"
             }
         })
     }

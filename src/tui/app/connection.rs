@@ -42,7 +42,7 @@ impl Connection {
             ApiError::Unauthorized { .. } => Some(Self::KeyRejected),
             ApiError::Forbidden { .. } => Some(Self::NotAllowed),
             ApiError::NotFound {
-                missing: crate::api::Missing::Service,
+                missing: crate::api::Missing::Service | crate::api::Missing::Path,
                 ..
             }
             | ApiError::Network { .. }
@@ -144,10 +144,12 @@ impl App {
         self.check.in_flight = false;
         let result = match result {
             // The service's own 404 for the made-up job: key and project were accepted. A
-            // 404 that is not the service's means the base URL points elsewhere.
-            Err(ApiError::NotFound { missing, .. }) if missing != crate::api::Missing::Service => {
-                Ok(())
-            }
+            // 404 that is not the service's, or one a made-up key gets too (the check
+            // tells: `Missing::Path`), means the base URL points elsewhere.
+            Err(ApiError::NotFound {
+                missing: crate::api::Missing::Job | crate::api::Missing::Project,
+                ..
+            }) => Ok(()),
             Err(ApiError::BadRequest { .. }) => Ok(()),
             other => other,
         };
