@@ -101,6 +101,7 @@ pub const GLOBAL: &[Binding] = &[
     bind!([ch('3')], "3", "visitors", FocusVisitors),
     bind!([ch('r')], "r", "refresh now", Refresh),
     bind!([ch('P')], "P", "pause or resume polling", TogglePause),
+    bind!([ch('L')], "L", "log of recent notices", Notices),
     SUSPEND,
 ];
 

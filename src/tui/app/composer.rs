@@ -26,6 +26,9 @@ pub struct Composer {
     /// The draft being sent and its text: the text cannot change until the answer comes.
     pub sending: Option<(DraftKey, String)>,
     pub error: Option<String>,
+    /// The error says the prompt is empty: it stops being true, and goes, once text is
+    /// typed.
+    error_until_typed: bool,
     /// The new-job prompt a template filled in from marked pages, while there is one.
     pub fill: Option<TemplateFill>,
 }
@@ -54,6 +57,7 @@ impl Composer {
             drafts: HashMap::new(),
             sending: None,
             error: None,
+            error_until_typed: false,
             fill: None,
         };
         composer.set_text("");
@@ -153,6 +157,10 @@ impl Composer {
 
     fn edited(&mut self, effects: &mut Vec<Effect>) {
         let text = self.text();
+        if self.error_until_typed && !text.trim().is_empty() {
+            self.error_until_typed = false;
+            self.error = None;
+        }
         self.drafts.insert(self.target.clone(), text.clone());
         effects.push(Effect::Io(Io::SaveDraft {
             draft: self.target.clone(),
@@ -322,6 +330,7 @@ impl App {
             self.composer.error = Some(format!(
                 "the prompt is empty: type what the agent should do, then {send}"
             ));
+            self.composer.error_until_typed = true;
             return;
         }
         if let Some(why) = self.rate_refusal(CallClass::of_draft(&self.composer.target), now) {

@@ -188,7 +188,10 @@ impl App {
             .active(now.mono)
             .into_iter()
             .map(|(_, until)| countdown_change(until, now.mono));
-        let covered = matches!(self.overlay, Some(Overlay::Help(_) | Overlay::Detail(_)));
+        let covered = matches!(
+            self.overlay,
+            Some(Overlay::Help(_) | Overlay::Detail(_) | Overlay::Notices)
+        );
         // Ages change at their own instants (a job made at :00.3 moves at every :xx.3):
         // drawn at the next whole second, jobs started apart still cost one frame a second,
         // not one each (100 new jobs made a hundred frames a second). An age is shown at

@@ -71,7 +71,7 @@ impl App {
                     self.jobs.remove(&id);
                     self.poll.remove(&id);
                     effects.push(Effect::Io(Io::Untrack(id.clone())));
-                    self.notify(
+                    self.notify_here(
                         NoticeKind::Info,
                         format!(
                             "stopped tracking {}; `a` adds it back, history is kept",
@@ -149,7 +149,7 @@ impl App {
                 self.composer.retarget(DraftKey::FollowUp(id));
                 self.focus(Pane::Composer, now, effects);
             }
-            None => self.notify(NoticeKind::Warning, "no job selected: `n` starts a new one"),
+            None => self.notify_here(NoticeKind::Warning, "no job selected: `n` starts a new one"),
         }
     }
 
@@ -162,7 +162,7 @@ impl App {
             None => ("job id", row.id.clone()),
         };
         effects.push(Effect::Tty(Tty::Copy(text)));
-        self.notify(
+        self.notify_here(
             NoticeKind::Info,
             format!("copied the {what} to the clipboard (OSC 52)"),
         );
@@ -196,7 +196,7 @@ impl App {
             } else {
                 "this job has no PR link yet"
             };
-            self.notify(NoticeKind::Warning, text);
+            self.notify_here(NoticeKind::Warning, text);
             return;
         };
         self.open_link(link, "the PR link", effects);
@@ -206,10 +206,10 @@ impl App {
     fn open_link(&mut self, link: String, what: &str, effects: &mut Vec<Effect>) {
         if self.config.has_display {
             effects.push(Effect::Io(Io::OpenUrl(link)));
-            self.notify(NoticeKind::Info, format!("opening {what} in the browser"));
+            self.notify_here(NoticeKind::Info, format!("opening {what} in the browser"));
         } else {
             effects.push(Effect::Tty(Tty::Copy(link)));
-            self.notify(
+            self.notify_here(
                 NoticeKind::Info,
                 format!("no local display to open a browser: copied {what} instead (OSC 52)"),
             );

@@ -12,6 +12,7 @@ mod job_list;
 mod jobs;
 mod keys;
 mod mouse;
+mod notices;
 mod options;
 mod overlay;
 pub(crate) mod poll;
@@ -38,6 +39,7 @@ pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, pr
 pub use job_list::{JobList, JobRow, JobSort};
 pub use jobs::{JobDetail, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
+pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{AlertCommand, ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay};
 pub use rate::{CallClass, RatePauses};
@@ -84,6 +86,10 @@ pub struct App {
     ages_due: Option<DateTime<Utc>>,
     pub budget: Budget,
     pub notice: Option<Notice>,
+    /// Every notice said, with its time, for `L`.
+    pub log: NoticeLog,
+    /// The pane the notice is about (what a key did there), if it is about one.
+    notice_pane: Option<Pane>,
     pub loaded: bool,
     pub quit: bool,
     /// The terminal's size, once known: below the minimum only quit keys are read.
@@ -108,6 +114,10 @@ impl App {
             kind: NoticeKind::Warning,
             text: warnings.join(" · "),
         });
+        let mut log = NoticeLog::default();
+        if let Some(notice) = &notice {
+            log.note(notice.clone());
+        }
         Self {
             focus: Pane::Jobs,
             overlay: None,
@@ -124,6 +134,8 @@ impl App {
             ages_due: None,
             budget: Budget::default(),
             notice,
+            log,
+            notice_pane: None,
             loaded: false,
             quit: false,
             size: None,
@@ -231,6 +243,7 @@ impl App {
         }
         self.pump(now, &mut effects);
         self.note_rows(rows, now.wall);
+        self.log.settle(now.wall);
         self.display_due = self.next_display_change(now);
         effects
     }
@@ -274,7 +287,7 @@ impl App {
     #[must_use]
     pub fn context(&self) -> KeyContext {
         match &self.overlay {
-            Some(Overlay::Help(_)) => KeyContext::Help,
+            Some(Overlay::Help(_) | Overlay::Notices) => KeyContext::Help,
             Some(Overlay::Detail(_)) => KeyContext::Detail,
             Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
             Some(Overlay::Confirm(_)) => KeyContext::Confirm,
@@ -409,6 +422,7 @@ impl App {
             return;
         }
         self.keep_filter();
+        self.left_pane(pane);
         self.focus = pane;
         match pane {
             Pane::Visitors if self.visitors.wants_first_page() => {
@@ -502,14 +516,6 @@ impl App {
     #[must_use]
     pub fn keymap(&self) -> &Keymap {
         &self.config.prefs.keymap
-    }
-
-    pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {
-        self.notice = Some(Notice {
-            kind,
-            text: text.into(),
-        });
-        self.dirty = true;
     }
 
     /// Hourly uses left of create and of message.

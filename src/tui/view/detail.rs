@@ -325,7 +325,7 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
                 format!(
                     "{} {}",
                     sanitize(&c.status.to_string()),
-                    cx.clock_time(c.observed_at)
+                    cx.moment(c.observed_at)
                 )
             })
             .collect();

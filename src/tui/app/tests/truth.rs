@@ -121,3 +121,98 @@ fn o_on_a_failed_job_opens_the_output_of_its_last_turn() {
         ))]
     );
 }
+
+#[test]
+fn two_jobs_ending_at_once_are_both_in_the_log_with_their_time() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0), tracked("b", "active", 1)]);
+    h.tick(3.0);
+    for id in ["a", "b"] {
+        h.send(Msg::JobFetched {
+            id: id.into(),
+            result: Ok(job(id, "completed", 0)),
+        });
+    }
+    let texts: Vec<&str> = h
+        .app
+        .log
+        .entries()
+        .map(|l| l.notice.text.as_str())
+        .collect();
+    assert_eq!(
+        texts,
+        ["job b completed", "job a completed"],
+        "newest first"
+    );
+    assert!(h.app.log.entries().all(|l| l.at == h.clock().wall));
+}
+
+#[test]
+fn l_opens_the_log_over_any_pane_and_esc_goes_back() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.key(KeyCode::Char('L'));
+    assert!(matches!(h.app.overlay, Some(Overlay::Notices)));
+    h.key(KeyCode::Esc);
+    assert!(h.app.overlay.is_none());
+    // Over the detail, and back to it.
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('L'));
+    assert!(matches!(h.app.overlay, Some(Overlay::Notices)));
+    h.key(KeyCode::Char('L'));
+    assert!(matches!(h.app.overlay, Some(Overlay::Detail(_))));
+    // Where text is typed, L is a letter.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('n'));
+    h.key(KeyCode::Char('L'));
+    assert_eq!(h.app.composer.text(), "L");
+    assert!(h.app.overlay.is_none());
+}
+
+#[test]
+fn a_notice_about_a_pane_goes_when_it_is_left_and_stays_in_the_log() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.key(KeyCode::Char('o'));
+    assert!(h.app.notice.is_some(), "o on a job without a link says so");
+    h.key(KeyCode::Char('3'));
+    assert_eq!(h.app.notice, None, "not true of the visitors pane");
+    assert!(
+        h.app
+            .log
+            .entries()
+            .any(|l| l.notice.text.contains("no PR link yet"))
+    );
+    // What a job did stays: it is news wherever one looks.
+    h.key(KeyCode::Char('1'));
+    h.tick(3.0);
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "failed", 0)),
+    });
+    h.key(KeyCode::Char('3'));
+    assert!(
+        h.app
+            .notice
+            .as_ref()
+            .is_some_and(|n| n.text.contains("failed"))
+    );
+}
+
+#[test]
+fn the_empty_prompt_message_goes_once_text_is_typed() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    h.ctrl('s');
+    assert!(
+        h.app
+            .composer
+            .error
+            .as_ref()
+            .is_some_and(|e| e.contains("the prompt is empty"))
+    );
+    h.type_text(" ");
+    assert!(
+        h.app.composer.error.is_some(),
+        "a space is still nothing to do"
+    );
+    h.type_text("Fix");
+    assert_eq!(h.app.composer.error, None);
+}

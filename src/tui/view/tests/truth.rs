@@ -78,3 +78,61 @@ fn a_failed_jobs_detail_says_why_and_where_its_output_is() {
     );
     both("detail_failed", &scene);
 }
+
+#[test]
+fn the_log_of_notices_shows_each_with_its_time_newest_first() {
+    let mut scene = Scene::new();
+    for id in ["job_7f3a9c21d0e4", "job_51be07aa93c2"] {
+        scene.app.jobs.select(id);
+        scene.key(KeyCode::Char('y'));
+    }
+    scene.key(KeyCode::Char('L'));
+    let screen = scene.render(120, 40);
+    let copied: Vec<&str> = screen.lines().filter(|l| l.contains("copied")).collect();
+    assert_eq!(
+        copied.len(),
+        3,
+        "both in the log, the last on the notice line:\n{screen}"
+    );
+    assert!(
+        copied[0].contains("12:00:00  copied the PR link"),
+        "{screen}"
+    );
+    assert!(
+        copied[1].contains("12:00:00  copied the job id"),
+        "{screen}"
+    );
+    both("notices", &scene);
+}
+
+#[test]
+fn timeline_times_older_than_today_carry_their_date() {
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Enter);
+    scene.send(Msg::Detail {
+        id: "job_7f3a9c21d0e4".into(),
+        conversation: Vec::new(),
+        timeline: vec![
+            StatusChange {
+                status: JobStatus::Active,
+                observed_at: wall() - chrono::Duration::days(2),
+            },
+            StatusChange {
+                status: JobStatus::Failed,
+                observed_at: wall() - chrono::Duration::minutes(5),
+            },
+        ],
+    });
+    let screen = scene.render(120, 40);
+    let day = (wall() - chrono::Duration::days(2))
+        .format("%Y-%m-%d")
+        .to_string();
+    assert!(
+        flat_text(&screen).contains(&format!("active {day} 12:00:00 → failed 11:55:00")),
+        "{screen}"
+    );
+}
+
+fn flat_text(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
