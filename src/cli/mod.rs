@@ -63,6 +63,9 @@ pub enum Command {
     /// Unique visitors per page, split into human and AI traffic.
     Visitors(visitors::VisitorsArgs),
     /// Run the local service: the whole interface on SQLite, for offline work and tests.
+    // A flag given twice takes the later value, so a wrapper script's defaults can be
+    // overridden by what it passes on ("$@" at its end).
+    #[command(args_override_self = true)]
     Serve(serve::ServeArgs),
     /// Load views into a local service database from JSON lines, access logs (nginx/Apache,
     /// Caddy, Vercel, Cloudflare) or the hosted service's event stream; --follow reads on.
