@@ -280,7 +280,11 @@ mod tests {
         assert_eq!(serve.project, "docs");
         assert_eq!(serve.agent_outcomes.pr, 1);
         assert_eq!(serve.agent_outcomes.fail, 0);
-        assert_eq!(serve.agent.agent_env, ["A", "B"], "a repeatable flag keeps every value");
+        assert_eq!(
+            serve.agent.agent_env,
+            ["A", "B"],
+            "a repeatable flag keeps every value"
+        );
     }
 
     #[test]

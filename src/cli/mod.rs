@@ -12,6 +12,7 @@ mod demo_agent;
 mod doctor;
 mod import;
 mod jobs;
+mod man_sections;
 mod output;
 mod range;
 mod serve;
