@@ -108,8 +108,8 @@ pub(crate) fn write(page: &mut Vec<u8>) -> std::io::Result<()> {
         roff.control("SS", [*place]);
         for binding in *bindings {
             roff.control("TP", [])
-                .text([bold(binding.label)])
-                .text([roman(binding.help)]);
+                .text([bold(ascii(binding.label))])
+                .text([roman(ascii(binding.help))]);
         }
     }
     for (heading, entries) in [
@@ -125,4 +125,13 @@ pub(crate) fn write(page: &mut Vec<u8>) -> std::io::Result<()> {
         }
     }
     roff.to_writer(page)
+}
+
+/// The arrows of the help's key labels in words: troff reads its input as Latin-1 and
+/// warns at anything else.
+fn ascii(text: &str) -> String {
+    text.replace('↑', "Up")
+        .replace('↓', "Down")
+        .replace('←', "Left")
+        .replace('→', "Right")
 }
