@@ -272,13 +272,29 @@ fn job_cell(
         )),
         JobColumn::Repository => {
             let source = job.and_then(|j| j.source.as_ref());
+            // A local repository (a folder, as `serve --repo` reports it) is told apart
+            // by its end, `…/docs@main`, as the CLI shows it: kept whole, cut at its start.
+            let local = source
+                .and_then(|s| s.repository.as_deref())
+                .is_some_and(|r| !r.contains("://"));
             let repo = source
                 .and_then(|s| s.repository.as_deref())
-                .map_or("-".to_owned(), |r| sanitize(short_repo(r, widths.wide)));
+                .map_or("-".to_owned(), |r| {
+                    if local {
+                        sanitize(r.trim_end_matches('/'))
+                    } else {
+                        sanitize(short_repo(r, widths.wide))
+                    }
+                });
             let git_ref = source
                 .and_then(|s| s.git_ref.as_deref())
                 .map_or(String::new(), |r| format!("@{}", sanitize(r)));
-            Line::from(fit(&format!("{repo}{git_ref}"), width))
+            let text = format!("{repo}{git_ref}");
+            if local {
+                Line::from(super::wrap::fit_start(&text, width))
+            } else {
+                Line::from(fit(&text, width))
+            }
         }
         JobColumn::Pr if row.pr_link().is_none() && row.status() == Some(&JobStatus::Completed) => {
             // Completed without a link: the agent changed nothing.

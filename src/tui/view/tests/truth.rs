@@ -136,3 +136,29 @@ fn timeline_times_older_than_today_carry_their_date() {
 fn flat_text(screen: &str) -> String {
     screen.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+#[test]
+fn a_local_repository_keeps_its_distinguishing_end() {
+    let mut scene = Scene::new();
+    let mut local = job("job_10ca110ca110", "completed", 1, None);
+    local.source = Some(Source {
+        repository: Some("/home/someone/src/clients/acme/docs".into()),
+        git_ref: Some("main".into()),
+    });
+    scene.send(Msg::Tracked {
+        id: "job_10ca110ca110".into(),
+        result: Ok(local),
+        first_prompt: Some("Check the intro".into()),
+    });
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = scene.render(width, height);
+        let row = screen
+            .lines()
+            .find(|l| l.contains("job_10ca110c"))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(
+            row.contains("…") && row.contains("/docs@main"),
+            "{width}: {row}"
+        );
+    }
+}
