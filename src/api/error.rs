@@ -105,7 +105,7 @@ impl fmt::Display for Missing {
                 "the answer is not the service's, so the base URL is likely wrong: check --base-url or DOCDECK_BASE_URL"
             }
             Self::Path => {
-                "a made-up key gets the same 404, so the base URL's path is not the API's root: check --base-url or DOCDECK_BASE_URL (such as https://api.mintlify.com, with no path after it)"
+                "a made-up key gets the same 404, so the base URL's path is not the API's root: give --base-url or DOCDECK_BASE_URL with no path after the host"
             }
         })
     }

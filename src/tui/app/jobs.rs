@@ -333,7 +333,13 @@ impl App {
             .filter(|_| *after == JobStatus::Failed)
             .map(|r| format!(": {}", crate::text::excerpt(&sanitize(r), 160)))
             .unwrap_or_default();
-        let text = format!("job {} {after}{link}{reason}", short_id(id));
+        // Completed without a link: the agent changed nothing, which is news too.
+        let unchanged = if *after == JobStatus::Completed && job.pr_link.is_none() {
+            " · no change"
+        } else {
+            ""
+        };
+        let text = format!("job {} {after}{link}{unchanged}{reason}", short_id(id));
         let kind = if *after == JobStatus::Failed {
             NoticeKind::Error
         } else {

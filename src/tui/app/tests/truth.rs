@@ -140,7 +140,7 @@ fn two_jobs_ending_at_once_are_both_in_the_log_with_their_time() {
         .collect();
     assert_eq!(
         texts,
-        ["job b completed", "job a completed"],
+        ["job b completed · no change", "job a completed · no change"],
         "newest first"
     );
     assert!(h.app.log.entries().all(|l| l.at == h.clock().wall));
@@ -215,4 +215,18 @@ fn the_empty_prompt_message_goes_once_text_is_typed() {
     );
     h.type_text("Fix");
     assert_eq!(h.app.composer.error, None);
+}
+
+#[test]
+fn a_job_completed_without_a_change_says_so_in_its_notice() {
+    let mut h = Harness::new(vec![tracked("a", "active", 0)]);
+    h.tick(3.0);
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "completed", 0)),
+    });
+    assert_eq!(
+        h.app.notice.as_ref().unwrap().text,
+        "job a completed · no change"
+    );
 }

@@ -162,3 +162,22 @@ fn a_local_repository_keeps_its_distinguishing_end() {
         );
     }
 }
+
+#[test]
+fn with_nothing_to_poll_a_service_that_does_not_answer_says_when_it_is_tried_again() {
+    let mut scene = Scene::new();
+    scene.app.poll = crate::tui::app::poll::Scheduler::new(
+        crate::tui::app::poll::Cadences::with_interval(Duration::from_secs(3)),
+        1,
+    );
+    scene.send(Msg::ConnectionChecked(Err(crate::api::ApiError::Network {
+        host: "api.mintlify.com".into(),
+        reason: "connection refused".into(),
+        may_have_reached_server: false,
+    })));
+    let screen = scene.render(120, 40);
+    let bar = screen.lines().last().unwrap();
+    assert!(bar.contains("▲ trouble"), "{bar}");
+    assert!(bar.contains("next try 12:00:02"), "{bar}");
+    assert!(!bar.contains("nothing to poll"), "{bar}");
+}
