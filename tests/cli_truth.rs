@@ -1,7 +1,9 @@
-//! Issue 23 from the CLI against `docdeck serve`: `jobs get` says why a job failed, and
-//! `jobs list --refresh` reads ended jobs again, so an archived one reads archived.
+//! Issue 23 from the CLI against `docdeck serve`: `jobs get` says why a job failed,
+//! `jobs list --refresh` reads ended jobs again, so an archived one reads archived, and
+//! stopping `serve` says which turns it ends and how they will read.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod agent_common;
 mod common;
 
 use std::path::Path;
@@ -112,5 +114,77 @@ fn list_refresh_reads_a_completed_job_again_and_shows_it_archived() {
     assert!(
         seen.iter().any(|s| s == "completed"),
         "the job was seen completed before it was archived: {seen:?}"
+    );
+}
+
+#[test]
+fn stopping_serve_says_which_turns_it_ends_and_how_they_will_read() {
+    let repos = agent_common::Repos::new();
+    let gate = repos.trace("gate");
+    let script = repos.script(
+        "wait.sh",
+        &format!("while [ ! -e '{}' ]; do sleep 0.05; done", gate.display()),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let mut service = ServeProcess::spawn(
+        home.path(),
+        &[
+            "--db",
+            ":memory:",
+            "--seed",
+            "none",
+            "--api-key",
+            KEY,
+            "--repo",
+            repos.clone_dir().to_str().unwrap(),
+            "--agent-command",
+            script.to_str().unwrap(),
+            "--max-agents",
+            "1",
+        ],
+    );
+    let create = |prompt: &str| {
+        let out = run_cli(home.path(), &service.base_url, &["jobs", "create", prompt]);
+        first_json(&out.stdout)["id"].as_str().unwrap().to_owned()
+    };
+    let running = create("Take your time");
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let out = run_cli(home.path(), &service.base_url, &["jobs", "get", &running]);
+        if first_json(&out.stdout)["runState"] == "running" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the job never ran");
+        // Waits for the agent to take the job, checked again with a deadline.
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    create("Then this");
+    common::signal(service.child.id(), "-TERM");
+    let deadline = Instant::now() + DEADLINE;
+    while service.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "serve did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let said = service
+        .stderr
+        .iter()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        said.contains(&format!(
+            "Stopping ends turn 1 of {running} and kills its agent"
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains("interrupted by a restart; send a follow-up to retry"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 waiting turn will run at the next start"),
+        "{said}"
     );
 }

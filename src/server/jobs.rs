@@ -467,4 +467,4 @@ mod tests;
 
 pub use progress::{Progress, output_path};
 
-pub use lifecycle::{ended_between, fail_interrupted, mark_started};
+pub use lifecycle::{ended_between, fail_interrupted, mark_started, under_way};

@@ -133,6 +133,9 @@ pub struct RunningServer {
     stop: Option<oneshot::Sender<()>>,
     serving: JoinHandle<std::io::Result<()>>,
     worker: JoinHandle<()>,
+    db: Db,
+    /// The agent runs an interrupted turn again at the next start (else it is failed).
+    reruns_interrupted: bool,
 }
 
 /// The demo seed's views, written in the background while the service already answers.
@@ -166,6 +169,46 @@ impl RunningServer {
     #[must_use]
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// What stopping now ends, in words for the person who stops it: the turns under way
+    /// (and how they read after a restart) and the turns still waiting. `None` when
+    /// nothing is under way or waiting.
+    pub async fn stopping_note(&self) -> Option<String> {
+        let (running, waiting) = self.db.call(|conn| jobs::under_way(conn)).await.ok()?;
+        if running.is_empty() && waiting == 0 {
+            return None;
+        }
+        let turns: Vec<String> = running
+            .iter()
+            .map(|(job, turn)| format!("turn {turn} of {job}"))
+            .collect();
+        let mut note = match (turns.is_empty(), self.reruns_interrupted) {
+            (true, _) => String::new(),
+            (false, true) => format!(
+                "Stopping interrupts {}; the simulated agent runs {} again at the next start. ",
+                turns.join(", "),
+                if turns.len() == 1 { "it" } else { "them" }
+            ),
+            (false, false) => format!(
+                "Stopping ends {} and kills {} agent; at the next start {} `failed` with \"{}\" (a follow-up retries). ",
+                turns.join(", "),
+                if turns.len() == 1 { "its" } else { "their" },
+                if turns.len() == 1 {
+                    "that job reads"
+                } else {
+                    "those jobs read"
+                },
+                agent::INTERRUPTED
+            ),
+        };
+        if waiting > 0 {
+            note.push_str(&format!(
+                "{waiting} waiting turn{} will run at the next start.",
+                if waiting == 1 { "" } else { "s" }
+            ));
+        }
+        Some(note.trim_end().to_owned())
     }
 
     /// Stops accepting requests, lets those in flight finish, and stops the agent. Turns
@@ -226,7 +269,9 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         }
         None => Arc::new(options.agent.clone()),
     };
-    if !agent.reruns_interrupted_turns() {
+    let reruns_interrupted = agent.reruns_interrupted_turns();
+    let kept_db = db.clone();
+    if !reruns_interrupted {
         let failed = db
             .call(|conn| jobs::fail_interrupted(conn, agent::INTERRUPTED, now_ms()))
             .await?;
@@ -293,6 +338,8 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         stop: Some(stop),
         serving,
         worker: worker_task,
+        db: kept_db,
+        reruns_interrupted,
     })
 }
 
