@@ -400,12 +400,21 @@ fn prepare(
         }
         SeedKind::None => None,
     };
-    let (seeded_jobs, pending_views, seed_refused) = match claim {
+    let (mut seeded_jobs, pending_views, seed_refused) = match claim {
         Some(seed::Claim::Seed { jobs, views }) => (jobs, Some(views), None),
         Some(seed::Claim::Resume(views)) => (Vec::new(), Some(views), None),
         Some(seed::Claim::Refused(footprint)) => (Vec::new(), None, Some(footprint)),
         Some(seed::Claim::AlreadySeeded) | None => (Vec::new(), None, None),
     };
+    // As a client first reads them: a seeded job idle past --archive-after is archived
+    // (the demo's 20-day-old job), not remembered as completed until its next read.
+    let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
+    for seeded in &mut seeded_jobs {
+        if let Some(record) = jobs::get(conn, &options.project, &seeded.id, now, archive_after_ms)?
+        {
+            seeded.job = record.to_wire();
+        }
+    }
     let mut generated_key = None;
     if let Some(key) = &options.api_key {
         keys::register(conn, &options.project, key, now)?;
