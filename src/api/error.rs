@@ -18,7 +18,7 @@ const EXCERPT_CHARS: usize = 120;
 pub enum ApiError {
     #[error("the API key was rejected (401{}): check the key where it is set (--api-key, DOCDECK_API_KEY or the profile; docdeck doctor says which)", detail(.message))]
     Unauthorized { message: String },
-    #[error("the API key is not allowed to do this (403{}): it may belong to another project, lack the read or write scope, or your IP may not be on its allowlist", detail(.message))]
+    #[error("the key may not do this (403{}): another project's key, no read/write scope, or an IP off its allowlist", detail(.message))]
     Forbidden { message: String },
     #[error("not found (404{}): {}", detail(.message), .missing)]
     NotFound { message: String, missing: Missing },

@@ -181,3 +181,20 @@ fn with_nothing_to_poll_a_service_that_does_not_answer_says_when_it_is_tried_aga
     assert!(bar.contains("next try 12:00:02"), "{bar}");
     assert!(!bar.contains("nothing to poll"), "{bar}");
 }
+
+#[test]
+fn the_403_advice_is_whole_at_80_columns() {
+    let mut scene = Scene::new();
+    scene.send(Msg::ConnectionChecked(Err(
+        crate::api::ApiError::Forbidden {
+            message: "This API key does not belong to this project".into(),
+        },
+    )));
+    let small = scene.render(80, 24);
+    assert!(small.contains("✗ not allowed (403)"), "{small}");
+    let said = flat_text(&small);
+    assert!(
+        said.contains("or an IP off its allowlist") && !said.contains("allowlist…"),
+        "the whole advice is shown:\n{small}"
+    );
+}
