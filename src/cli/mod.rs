@@ -11,6 +11,7 @@ pub(crate) mod console_prefs;
 mod demo_agent;
 mod doctor;
 mod import;
+mod job_ids;
 mod jobs;
 mod man_sections;
 mod output;

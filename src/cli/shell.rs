@@ -62,7 +62,7 @@ pub fn man(_args: &ManArgs) -> Outcome {
 pub(crate) fn completion_script(shell: Shell) -> String {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "docdeck", &mut script);
-    String::from_utf8_lossy(&script).into_owned()
+    super::job_ids::with_job_ids(shell, String::from_utf8_lossy(&script).into_owned())
 }
 
 /// docdeck(1) in roff: one page that holds every command as its own section (a packager
