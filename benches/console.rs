@@ -62,6 +62,7 @@ fn job(i: usize) -> Job {
             .then(|| format!("https://github.com/acme/docs/pull/{i}")),
         created_at: Some(Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap()),
         archived_at: None,
+        ..Job::default()
     }
 }
 

@@ -7,6 +7,7 @@ pub mod config;
 pub(crate) mod export;
 pub mod insight;
 pub mod journal;
+pub(crate) mod launch;
 pub mod listing;
 pub mod server;
 pub mod sqlite;

@@ -149,6 +149,7 @@ fn the_agent_gets_path_home_lang_the_named_variables_and_its_turn_and_no_secret(
         "LANG",
         "ANTHROPIC_API_KEY",
         "DOCDECK_PROMPT",
+        "DOCDECK_PROMPT_FILE",
         "DOCDECK_JOB_ID",
         "DOCDECK_TURN",
     ] {
@@ -166,6 +167,7 @@ fn the_agent_gets_path_home_lang_the_named_variables_and_its_turn_and_no_secret(
         "LANG",
         "ANTHROPIC_API_KEY",
         "DOCDECK_PROMPT",
+        "DOCDECK_PROMPT_FILE",
         "DOCDECK_JOB_ID",
         "DOCDECK_TURN",
         "PWD",

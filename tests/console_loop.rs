@@ -114,8 +114,9 @@ async fn a_follow_up_goes_active_then_completed_again() {
     console.type_text("Add an example");
     console.ctrl('s');
     console
+        // Active again: running, or for a moment waiting for the agent to take it.
         .wait_for("the job active again", |s| {
-            line_with(s, &id[..12]).is_some_and(|l| l.contains("active"))
+            line_with(s, &id[..12]).is_some_and(|l| l.contains("active") || l.contains("queued"))
         })
         .await;
     console

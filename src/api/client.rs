@@ -73,6 +73,10 @@ impl ClientOptions {
     }
 }
 
+/// A key no service issues: sent to see how the service treats a wrong one (`doctor`, and
+/// the console's start-up check), never the user's key sent where it must not go.
+pub const MADE_UP_KEY: &str = "docdeck_doctor_made_up_key";
+
 /// A client of the documentation-agent and visitor-analytics interface.
 #[derive(Debug, Clone)]
 pub struct Client {
@@ -222,6 +226,24 @@ impl Client {
         }
         self.call(Method::GET, url, None, Replay::Safe, Asked::Visitors)
             .await
+    }
+
+    /// Whether the base URL's path is not the API's root: a read of `job_id` with a key
+    /// no service issues gets 404 too (where the API answers, a made-up key gets 401). A
+    /// 404 for a job that cannot exist proves the key only when this is false.
+    pub async fn answers_any_key_with_404(&self, job_id: &str) -> bool {
+        let Ok(mut auth) = HeaderValue::from_str(&format!("Bearer {MADE_UP_KEY}")) else {
+            return false;
+        };
+        auth.set_sensitive(true);
+        let made_up = Self {
+            auth,
+            ..self.clone()
+        };
+        made_up
+            .probe_job(job_id)
+            .await
+            .is_ok_and(|probe| probe.status == 404)
     }
 
     /// Reads job `job_id` once, with no retry, and returns the answer as it came: for

@@ -18,7 +18,7 @@ const EXCERPT_CHARS: usize = 120;
 pub enum ApiError {
     #[error("the API key was rejected (401{}): check the key where it is set (--api-key, DOCDECK_API_KEY or the profile; docdeck doctor says which)", detail(.message))]
     Unauthorized { message: String },
-    #[error("the API key is not allowed to do this (403{}): it may belong to another project, lack the read or write scope, or your IP may not be on its allowlist", detail(.message))]
+    #[error("the key may not do this (403{}): another project's key, no read/write scope, or an IP off its allowlist", detail(.message))]
     Forbidden { message: String },
     #[error("not found (404{}): {}", detail(.message), .missing)]
     NotFound { message: String, missing: Missing },
@@ -89,6 +89,9 @@ pub enum Missing {
     /// The 404's body is not the service's JSON error: something else answered, so the
     /// base URL most likely points at the wrong place.
     Service,
+    /// A made-up key gets the same 404: the service answers, but the base URL's path is
+    /// not the API's root, so no request reaches the API (`doctor`'s test).
+    Path,
 }
 
 impl fmt::Display for Missing {
@@ -100,6 +103,9 @@ impl fmt::Display for Missing {
             }
             Self::Service => {
                 "the answer is not the service's, so the base URL is likely wrong: check --base-url or DOCDECK_BASE_URL"
+            }
+            Self::Path => {
+                "a made-up key gets the same 404, so the base URL's path is not the API's root: give --base-url or DOCDECK_BASE_URL with no path after the host"
             }
         })
     }

@@ -114,6 +114,55 @@ pub struct Job {
     pub created_at: Option<DateTime<Utc>>,
     #[serde(default, with = "timestamp")]
     pub archived_at: Option<DateTime<Utc>>,
+    /// Why the job's last turn failed, while it is failed. The local service's own field
+    /// (its `/openapi.json`); the hosted service sends none, so it is shown only when sent.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub failure_reason: Option<String>,
+    /// Where the output of the job's last finished turn can be read (local service only).
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub output_link: Option<String>,
+    /// `queued` or `running` while the job is active (local service only): an active job
+    /// may be waiting for a free agent.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub run_state: Option<String>,
+    /// Where a queued job waits, 1 being next (local service only).
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub queue_position: Option<u64>,
+}
+
+impl Job {
+    /// Whether the service says the job waits for an agent rather than runs.
+    #[must_use]
+    pub fn is_queued(&self) -> bool {
+        self.status == Some(JobStatus::Active) && self.run_state.as_deref() == Some("queued")
+    }
+}
+
+/// An optional field that only some services send: a value of another shape reads as
+/// absent rather than failing the whole job.
+fn lenient<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    let value = serde_json::Value::deserialize(deserializer)?;
+    Ok(serde_json::from_value(value).ok())
 }
 
 /// Body of create and follow-up requests.

@@ -260,6 +260,38 @@ mod tests {
     }
 
     #[test]
+    fn serve_takes_a_flag_given_twice_with_the_later_value() {
+        // As a wrapper script ending in "$@" passes its defaults, then the person's.
+        let cli = parse(&[
+            "serve",
+            "--project",
+            "demo",
+            "--agent-outcomes",
+            "fail=1",
+            "--project",
+            "docs",
+            "--agent-outcomes",
+            "pr=1",
+            "--agent-env",
+            "A",
+            "--agent-env",
+            "B",
+        ])
+        .unwrap();
+        let Some(Command::Serve(serve)) = cli.command else {
+            panic!("not serve")
+        };
+        assert_eq!(serve.project, "docs");
+        assert_eq!(serve.agent_outcomes.pr, 1);
+        assert_eq!(serve.agent_outcomes.fail, 0);
+        assert_eq!(
+            serve.agent.agent_env,
+            ["A", "B"],
+            "a repeatable flag keeps every value"
+        );
+    }
+
+    #[test]
     fn connection_flags_mean_the_same_on_either_side_of_the_command() {
         let before = parse(&["--profile", "prod", "--base-url", "http://h", "visitors"]).unwrap();
         let after = parse(&["visitors", "--profile", "prod", "--base-url", "http://h"]).unwrap();

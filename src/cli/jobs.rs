@@ -71,9 +71,12 @@ pub struct IdArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Read each listed job that is not final (active or never seen) from the service first
+    /// Read each listed job that is not archived from the service first
     #[arg(long)]
     pub refresh: bool,
+    /// Only the ids, one a line, from the journal alone: for shell completion
+    #[arg(long, hide = true, conflicts_with_all = ["refresh", "format"])]
+    pub ids: bool,
     /// Output format [default: table on a terminal, json otherwise]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -279,6 +282,14 @@ async fn list(args: &ListArgs) -> Outcome {
     let ctx = Setup::load(&args.client)?;
     let mut journal = ctx.journal()?;
     let mut jobs = journal.tracked(&ctx.scope)?;
+    if args.ids {
+        let ids: String = jobs
+            .iter()
+            .map(|job| format!("{}\n", crate::text::sanitize(&job.id)))
+            .collect();
+        super::output::emit(&ids)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.refresh && jobs.iter().any(needs_reading) {
         refresh(&ctx.client()?, &mut journal, &ctx.scope, &jobs).await;
         jobs = journal.tracked(&ctx.scope)?;
@@ -291,19 +302,23 @@ async fn list(args: &ListArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Not final as last seen (or never seen): what `--refresh` reads.
+/// Not archived as last seen (or never seen): what `--refresh` reads. A completed or
+/// failed job can still be archived, or revived by a follow-up sent from elsewhere.
 fn needs_reading(tracked: &TrackedJob) -> bool {
     match tracked
         .snapshot
         .as_ref()
         .and_then(|job| job.status.as_ref())
     {
-        None | Some(JobStatus::Active | JobStatus::Unknown(_)) => true,
-        Some(JobStatus::Completed | JobStatus::Failed | JobStatus::Archived) => false,
+        None
+        | Some(
+            JobStatus::Active | JobStatus::Unknown(_) | JobStatus::Completed | JobStatus::Failed,
+        ) => true,
+        Some(JobStatus::Archived) => false,
     }
 }
 
-/// Reads the jobs that are not final, a few at a time, and records what is seen. A job
+/// Reads the jobs that are not archived, a few at a time, and records what is seen. A job
 /// that cannot be read is shown as last seen, with a warning.
 async fn refresh(client: &Client, journal: &mut Journal, scope: &Scope, jobs: &[TrackedJob]) {
     let reads: Vec<(String, Result<Job, ApiError>)> =

@@ -12,7 +12,9 @@ pub(crate) mod console_prefs;
 mod demo_agent;
 mod doctor;
 mod import;
+mod job_ids;
 mod jobs;
+mod man_sections;
 mod output;
 mod progress;
 mod range;
@@ -66,6 +68,9 @@ pub enum Command {
     /// Unique visitors per page, split into human and AI traffic.
     Visitors(visitors::VisitorsArgs),
     /// Run the local service: the whole interface on SQLite, for offline work and tests.
+    // A flag given twice takes the later value, so a wrapper script's defaults can be
+    // overridden by what it passes on ("$@" at its end).
+    #[command(args_override_self = true)]
     Serve(serve::ServeArgs),
     /// Load views into a local service database from JSON lines, access logs (nginx/Apache,
     /// Caddy, Vercel, Cloudflare) or the hosted service's event stream; --follow reads on.
@@ -301,9 +306,11 @@ fn init_console_logging() {
 /// prompt is refused before anything is sent.
 fn read_prompt(argument: &str) -> Result<String, CliError> {
     let text = if argument == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|err| {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map_err(|err| {
             CliError::usage(format!("cannot read the prompt from standard input: {err}"))
-        })?
+        })?;
+        prompt_text(bytes)?
     } else {
         argument.to_owned()
     };
@@ -320,4 +327,28 @@ fn read_prompt(argument: &str) -> Result<String, CliError> {
 /// Default location of the local service's database.
 fn default_service_db() -> Result<PathBuf, CliError> {
     Ok(crate::config::data_dir()?.join("service.sqlite"))
+}
+
+/// The prompt's bytes as text; bytes that are not UTF-8 are refused with where they are
+/// and how to convert them, rather than an error that names neither.
+fn prompt_text(bytes: Vec<u8>) -> Result<String, CliError> {
+    String::from_utf8(bytes).map_err(|err| {
+        let at = err.utf8_error().valid_up_to();
+        CliError::usage(format!(
+            "the prompt on standard input is not UTF-8 text (byte {at} is not): convert it first, such as with `iconv -f WINDOWS-1252 -t UTF-8 FILE | docdeck jobs create -`"
+        ))
+    })
+}
+
+#[cfg(test)]
+mod prompt_tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_that_is_not_utf8_names_the_byte_and_a_conversion() {
+        let err = prompt_text(b"Caf\xe9 menu".to_vec()).unwrap_err();
+        assert!(err.message.contains("byte 3"), "{}", err.message);
+        assert!(err.message.contains("iconv"), "{}", err.message);
+        assert_eq!(prompt_text(b"Caf\xc3\xa9".to_vec()).unwrap(), "Caf\u{e9}");
+    }
 }

@@ -164,14 +164,35 @@ pub fn job(job: &Job, format: Format) -> Result<String, CliError> {
         Format::Json => Ok(json_line(job)? + "\n"),
         Format::Csv => csv_text(Some(&JOB_COLUMNS), &[csv_row(job)]),
         Format::Table => {
-            let width = JOB_COLUMNS.iter().map(|name| name.len()).max().unwrap_or(0);
-            Ok(JOB_COLUMNS
+            let mut rows: Vec<(&str, String)> =
+                JOB_COLUMNS.iter().copied().zip(job_fields(job)).collect();
+            rows.extend(local_fields(job));
+            let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+            Ok(rows
                 .iter()
-                .zip(job_fields(job))
                 .map(|(name, value)| format!("{name:<width$}  {value}\n"))
                 .collect())
         }
     }
+}
+
+/// The local service's own fields, as table lines, for those it sent: whether the job
+/// runs or waits (and where), why it failed, where its last turn's output is.
+fn local_fields(job: &Job) -> Vec<(&'static str, String)> {
+    let state = job.run_state.as_deref().map(|state| {
+        match job.queue_position.filter(|_| job.is_queued()) {
+            Some(position) => format!("{} (#{position} in line for an agent)", sanitize(state)),
+            None => sanitize(state),
+        }
+    });
+    [
+        ("runState", state),
+        ("failureReason", job.failure_reason.as_deref().map(sanitize)),
+        ("outputLink", job.output_link.as_deref().map(sanitize)),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| Some((name, value?)))
+    .collect()
 }
 
 /// One observed status while waiting. CSV prints its header with the first line.
@@ -288,10 +309,13 @@ fn job_table(jobs: &[TrackedJob], now: DateTime<Utc>, width: Option<usize>) -> S
         .iter()
         .map(|tracked| {
             let snapshot = tracked.snapshot.clone().unwrap_or_default();
-            let status = snapshot
-                .status
-                .as_ref()
-                .map_or_else(|| "-".to_owned(), ToString::to_string);
+            let status = match snapshot.queue_position.filter(|_| snapshot.is_queued()) {
+                Some(position) => format!("queued #{position}"),
+                None => snapshot
+                    .status
+                    .as_ref()
+                    .map_or_else(|| "-".to_owned(), ToString::to_string),
+            };
             let created = snapshot
                 .created_at
                 .map_or_else(|| "-".to_owned(), |t| age(now - t));

@@ -291,6 +291,9 @@ pub async fn serve(mut args: ServeArgs) -> Outcome {
     let _ = stdout.flush();
     let stop = signals.next().await;
     tracing::info!("{} received: shutting down", stop.name());
+    if let Some(note) = running.stopping_note().await {
+        eprintln!("{}", wrap(&format!("docdeck: {note}")));
+    }
     running.shutdown().await;
     Ok(ExitCode::from(stop.exit_code()))
 }

@@ -62,7 +62,7 @@ pub fn man(_args: &ManArgs) -> Outcome {
 pub(crate) fn completion_script(shell: Shell) -> String {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "docdeck", &mut script);
-    String::from_utf8_lossy(&script).into_owned()
+    super::job_ids::with_job_ids(shell, String::from_utf8_lossy(&script).into_owned())
 }
 
 /// docdeck(1) in roff: one page that holds every command as its own section (a packager
@@ -78,6 +78,7 @@ pub(crate) fn man_page() -> std::io::Result<String> {
     top.render_description_section(&mut page)?;
     top.render_options_section(&mut page)?;
     write_commands(&command, &mut page)?;
+    super::man_sections::write(&mut page)?;
     top.render_version_section(&mut page)?;
     Ok(String::from_utf8_lossy(&page).into_owned())
 }
@@ -185,6 +186,36 @@ mod tests {
         assert!(
             !page.contains("docdeck\\-jobs(1)"),
             "points at pages not shipped"
+        );
+    }
+
+    #[test]
+    fn the_man_page_says_exit_status_environment_files_and_the_consoles_keys() {
+        let page = man_page().unwrap();
+        let at = |heading: &str| {
+            page.find(&format!(".SH {heading}\n"))
+                .unwrap_or_else(|| panic!("no {heading} section"))
+        };
+        let (keys, exit, env, files) = (
+            at("\"CONSOLE KEYS\""),
+            at("\"EXIT STATUS\""),
+            at("ENVIRONMENT"),
+            at("FILES"),
+        );
+        assert!(
+            keys < exit && exit < env && env < files,
+            "in the usual order"
+        );
+        assert!(
+            page[exit..env].contains("the waited\\-for job failed"),
+            "{}",
+            &page[exit..env]
+        );
+        assert!(page[env..files].contains("DOCDECK_API_KEY"));
+        assert!(page[files..].contains("docdeck.sqlite"));
+        assert!(
+            page[keys..exit].contains("log of recent notices"),
+            "the keys come from the tables"
         );
     }
 

@@ -87,6 +87,8 @@ pub struct JobRecord {
     pub created_ms: i64,
     pub updated_ms: i64,
     pub archived_ms: Option<i64>,
+    /// Beyond the hosted contract: runs or waits, why it failed, its output.
+    pub progress: Progress,
 }
 
 impl JobRecord {
@@ -108,7 +110,39 @@ impl JobRecord {
             },
             created_at: to_time(self.created_ms),
             archived_at: self.archived_ms.and_then(to_time),
+            failure_reason: match self.status {
+                JobStatus::Failed => self.progress.last_failure.clone(),
+                _ => None,
+            },
+            output_link: None,
+            run_state: (self.status == JobStatus::Active).then(|| {
+                if self.progress.running {
+                    "running".to_owned()
+                } else {
+                    "queued".to_owned()
+                }
+            }),
+            queue_position: match self.status {
+                JobStatus::Active => self.progress.queue_position,
+                _ => None,
+            },
         }
+    }
+
+    /// The job as the local service sends it, with the link to its last turn's output
+    /// (kept by the real agent) on the service at `service_url`.
+    #[must_use]
+    pub fn to_wire_at(&self, service_url: &str) -> Job {
+        let mut job = self.to_wire();
+        job.output_link = self.progress.output_turn.map(|turn| {
+            format!(
+                "{}/output/{}/{}/{turn}",
+                service_url.trim_end_matches('/'),
+                self.project,
+                self.id
+            )
+        });
+        job
     }
 
     fn from_row(row: &Row<'_>) -> rusqlite::Result<Self> {
@@ -124,6 +158,7 @@ impl JobRecord {
             created_ms: row.get("created_ms")?,
             updated_ms: row.get("updated_ms")?,
             archived_ms: row.get("archived_ms")?,
+            progress: Progress::default(),
         })
     }
 }
@@ -374,13 +409,18 @@ pub fn active_ids(conn: &mut Connection) -> Result<Vec<String>, StoreError> {
 }
 
 fn load(conn: &Connection, project: &str, id: &str) -> Result<Option<JobRecord>, StoreError> {
-    Ok(conn
+    let record = conn
         .query_row(
             "SELECT * FROM jobs WHERE project = ?1 AND id = ?2",
             [project, id],
             JobRecord::from_row,
         )
-        .optional()?)
+        .optional()?;
+    let Some(mut record) = record else {
+        return Ok(None);
+    };
+    record.progress = progress::read(conn, record.seq, record.status == JobStatus::Active)?;
+    Ok(Some(record))
 }
 
 /// Archiving is applied when a job is next looked at, at the exact instant it became due,
@@ -421,7 +461,10 @@ fn next_pr_number(conn: &Connection, repository: &str) -> Result<i64, StoreError
 }
 
 mod lifecycle;
+mod progress;
 #[cfg(test)]
 mod tests;
 
-pub use lifecycle::{ended_between, fail_interrupted, mark_started};
+pub use progress::{Progress, output_path};
+
+pub use lifecycle::{ended_between, fail_interrupted, mark_started, under_way};

@@ -146,6 +146,9 @@ pub struct RunningServer {
     stop: Option<oneshot::Sender<()>>,
     serving: JoinHandle<std::io::Result<()>>,
     worker: JoinHandle<()>,
+    db: Db,
+    /// The agent runs an interrupted turn again at the next start (else it is failed).
+    reruns_interrupted: bool,
 }
 
 /// The demo seed's views, written in the background while the service already answers.
@@ -179,6 +182,46 @@ impl RunningServer {
     #[must_use]
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// What stopping now ends, in words for the person who stops it: the turns under way
+    /// (and how they read after a restart) and the turns still waiting. `None` when
+    /// nothing is under way or waiting.
+    pub async fn stopping_note(&self) -> Option<String> {
+        let (running, waiting) = self.db.call(|conn| jobs::under_way(conn)).await.ok()?;
+        if running.is_empty() && waiting == 0 {
+            return None;
+        }
+        let turns: Vec<String> = running
+            .iter()
+            .map(|(job, turn)| format!("turn {turn} of {job}"))
+            .collect();
+        let mut note = match (turns.is_empty(), self.reruns_interrupted) {
+            (true, _) => String::new(),
+            (false, true) => format!(
+                "Stopping interrupts {}; the simulated agent runs {} again at the next start. ",
+                turns.join(", "),
+                if turns.len() == 1 { "it" } else { "them" }
+            ),
+            (false, false) => format!(
+                "Stopping ends {} and kills {} agent; at the next start {} `failed` with \"{}\" (a follow-up retries). ",
+                turns.join(", "),
+                if turns.len() == 1 { "its" } else { "their" },
+                if turns.len() == 1 {
+                    "that job reads"
+                } else {
+                    "those jobs read"
+                },
+                agent::INTERRUPTED
+            ),
+        };
+        if waiting > 0 {
+            note.push_str(&format!(
+                "{waiting} waiting turn{} will run at the next start.",
+                if waiting == 1 { "" } else { "s" }
+            ));
+        }
+        Some(note.trim_end().to_owned())
     }
 
     /// Stops accepting requests, lets those in flight finish, and stops the agent. Turns
@@ -239,7 +282,9 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         }
         None => Arc::new(options.agent.clone()),
     };
-    if !agent.reruns_interrupted_turns() {
+    let reruns_interrupted = agent.reruns_interrupted_turns();
+    let kept_db = db.clone();
+    if !reruns_interrupted {
         let failed = db
             .call(|conn| jobs::fail_interrupted(conn, agent::INTERRUPTED, now_ms()))
             .await?;
@@ -275,6 +320,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             .real_agent
             .is_some()
             .then(|| options.project.clone()),
+        service_url: format!("http://{addr}"),
     });
     let (stop, stopped) = oneshot::channel::<()>();
     let mut app = http::router(state);
@@ -305,6 +351,8 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         stop: Some(stop),
         serving,
         worker: worker_task,
+        db: kept_db,
+        reruns_interrupted,
     })
 }
 
@@ -376,12 +424,21 @@ fn prepare(
         }
         SeedKind::None => None,
     };
-    let (seeded_jobs, pending_views, seed_refused) = match claim {
+    let (mut seeded_jobs, pending_views, seed_refused) = match claim {
         Some(seed::Claim::Seed { jobs, views }) => (jobs, Some(views), None),
         Some(seed::Claim::Resume(views)) => (Vec::new(), Some(views), None),
         Some(seed::Claim::Refused(footprint)) => (Vec::new(), None, Some(footprint)),
         Some(seed::Claim::AlreadySeeded) | None => (Vec::new(), None, None),
     };
+    // As a client first reads them: a seeded job idle past --archive-after is archived
+    // (the demo's 20-day-old job), not remembered as completed until its next read.
+    let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
+    for seeded in &mut seeded_jobs {
+        if let Some(record) = jobs::get(conn, &options.project, &seeded.id, now, archive_after_ms)?
+        {
+            seeded.job = record.to_wire();
+        }
+    }
     let generated_key = match keys::at_start(
         conn,
         &hasher,

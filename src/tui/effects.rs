@@ -20,7 +20,7 @@ mod trend;
 mod whole;
 
 pub use alert::{Alert, AlertError};
-use jobs::{submit, track};
+use jobs::{check_connection, submit, track};
 pub use opener::open_url;
 use opener::opener;
 
@@ -308,8 +308,7 @@ impl Effects {
                 }
             }),
             Io::CheckConnection => spawn(tx, async move {
-                let result = s.client.get_job(crate::tui::app::CHECK_JOB_ID).await;
-                vec![Msg::ConnectionChecked(result.map(|_| ()))]
+                vec![Msg::ConnectionChecked(check_connection(&s.client).await)]
             }),
             Io::OpenUrl(url) => open_url(opener(), url, tx),
             Io::Alert(alert) => spawn(tx, async move {

@@ -101,6 +101,7 @@ pub const GLOBAL: &[Binding] = &[
     bind!([ch('3')], "3", "visitors", FocusVisitors),
     bind!([ch('r')], "r", "refresh now", Refresh),
     bind!([ch('P')], "P", "pause or resume polling", TogglePause),
+    bind!([ch('L')], "L", "log of recent notices", Notices),
     SUSPEND,
 ];
 
@@ -139,7 +140,7 @@ pub const JOBS: &[Binding] = &[
     bind!([ch('a')], "a", "track a job by its id", Track),
     bind!([ch('x')], "x", "untrack (history is kept)", Untrack),
     bind!([ch('y')], "y", "copy PR link or id", Copy),
-    bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
+    bind!([ch('o')], "o", "open PR / failure's output", OpenLink),
     bind!([ch('/')], "/", "filter as you type", Search),
     bind!([ch('s')], "s", "sort by the next column", SortNext),
     bind!([ch('S')], "S", "reverse the sort", SortReverse),
@@ -166,7 +167,7 @@ pub const DETAIL: &[Binding] = &[
     PAGES[1],
     bind!([ch('m')], "m", "follow-up to this job", FollowUp),
     bind!([ch('y')], "y", "copy PR link or id", Copy),
-    bind!([ch('o')], "o", "open PR link in a browser", OpenLink),
+    bind!([ch('o')], "o", "open PR / failure's output", OpenLink),
     bind!([ch('/')], "/", "search the text", Search),
     bind!([ch('n')], "n", "next match", NextMatch),
     bind!([ch('N')], "N", "previous match", PrevMatch),

@@ -10,14 +10,13 @@ use reqwest::Url;
 use super::settings::Target;
 use super::verdict::{answered, clock, key_accepted, unreachable};
 use super::{Check, Report};
+use crate::api::client::MADE_UP_KEY;
 use crate::api::{ApiError, Client, ClientOptions, Probe, RetryPolicy};
 use crate::cli::CliError;
 use crate::config::Secret;
 
 /// The id read to test the key: no service makes an id like it.
 const PROBE_JOB: &str = "docdeck-doctor-no-such-job";
-/// Sent when there is no usable key, and to see how the service treats a wrong one.
-const MADE_UP_KEY: &str = "docdeck_doctor_made_up_key";
 const NAMES: [&str; 4] = ["address", "service", "key accepted", "clock"];
 
 /// Runs the network checks in order, handing each line to `report` as soon as it is

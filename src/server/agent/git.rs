@@ -70,7 +70,13 @@ impl Git {
             .kill_on_drop(true)
             .output()
             .await
-            .map_err(|err| format!("cannot run git (is it installed and on PATH?): {err}"))?;
+            .map_err(|err| {
+                let verb = args.first().copied().unwrap_or_default();
+                format!(
+                    "cannot run git {verb}: {}",
+                    crate::launch::why_not_started("git", &err)
+                )
+            })?;
         if output.status.success() {
             Ok(String::from_utf8_lossy(&output.stdout).into_owned())
         } else {

@@ -13,6 +13,7 @@ mod orphans;
 mod output;
 mod process;
 mod real;
+mod request;
 mod setup;
 mod simulated;
 mod workdir;

@@ -118,9 +118,12 @@ pub async fn run(invocation: Invocation<'_>) -> Result<Ran, String> {
         .kill_on_drop(true);
     #[cfg(unix)]
     command.process_group(0);
-    let mut child = command
-        .spawn()
-        .map_err(|err| format!("cannot start the agent command {program:?}: {err}"))?;
+    let mut child = command.spawn().map_err(|err| {
+        format!(
+            "cannot start the agent command: {}",
+            crate::launch::why_not_started(program, &err)
+        )
+    })?;
     let mut group = Group { leader: child.id() };
     if let (Some(record), Some(pid)) = (invocation.record, child.id()) {
         super::orphans::note(record, pid);

@@ -10,9 +10,10 @@ use tokio::sync::Mutex;
 use super::forge::{self, Forge, GitHub, PullRequest};
 use super::git::{Git, header_env};
 use super::process::{self, Exit, Invocation};
+use super::request::{commit_message, commit_subject, write_prompt};
 use super::setup::Repo;
 pub use super::workdir::worktree_of;
-use super::workdir::{commit_message, make_dir_private, make_private_dirs, set_aside_leftovers};
+use super::workdir::{make_dir_private, make_private_dirs, set_aside_leftovers};
 use super::{Agent, BoxFuture};
 use crate::config::Secret;
 use crate::server::jobs::{PendingTurn, TurnOutcome, TurnResult};
@@ -237,16 +238,30 @@ impl RealAgent {
         }
     }
 
+    /// Where the prompt of a turn is written for the agent (`DOCDECK_PROMPT_FILE`).
+    fn prompt_path(&self, turn: &PendingTurn) -> PathBuf {
+        self.config
+            .work_dir
+            .join("prompts")
+            .join(&turn.job_id)
+            .join(format!("turn-{}.txt", turn.turn))
+    }
+
     /// The agent's environment: the base variables and `--agent-env` names that are set,
-    /// and the turn's own.
-    fn agent_env(&self, turn: &PendingTurn) -> Vec<(String, String)> {
+    /// and the turn's own. The prompt is in `DOCDECK_PROMPT` only when it fits in one
+    /// variable; it is always on standard input and in `DOCDECK_PROMPT_FILE`.
+    fn agent_env(&self, turn: &PendingTurn, prompt_file: &Path) -> Vec<(String, String)> {
         let mut env: Vec<(String, String)> = BASE_ENV
             .iter()
             .map(|name| (*name).to_owned())
             .chain(self.config.agent_env.iter().cloned())
             .filter_map(|name| std::env::var(&name).ok().map(|value| (name, value)))
             .collect();
-        env.push(("DOCDECK_PROMPT".into(), turn.prompt.clone()));
+        env.extend(crate::launch::prompt_variable(&turn.prompt));
+        env.push((
+            "DOCDECK_PROMPT_FILE".into(),
+            prompt_file.display().to_string(),
+        ));
         env.push(("DOCDECK_JOB_ID".into(), turn.job_id.clone()));
         env.push(("DOCDECK_TURN".into(), turn.turn.to_string()));
         env
@@ -260,11 +275,13 @@ impl RealAgent {
         let record = super::orphans::records_dir(&self.config.work_dir)
             .join(format!("{}-turn-{}", turn.job_id, turn.turn));
         let shown = output.display().to_string();
+        let prompt_file = self.prompt_path(turn);
+        write_prompt(&prompt_file, &turn.prompt).await?;
         tracing::info!(job = %turn.job_id, turn = turn.turn, output = %shown, "agent turn started");
         let ran = process::run(Invocation {
             argv: &self.argv(),
             dir: &tree,
-            env: self.agent_env(turn),
+            env: self.agent_env(turn, &prompt_file),
             stdin: turn.prompt.as_bytes(),
             timeout: self.config.timeout,
             output: &output,
@@ -302,9 +319,12 @@ impl RealAgent {
             .is_empty();
         if dirty {
             self.git.run(&tree, &["add", "--all"]).await?;
-            let message = commit_message(&turn.prompt);
+            // From a file: the whole prompt can be larger than one argument may be.
+            let message = prompt_file.with_extension("commit");
+            write_prompt(&message, &commit_message(turn)).await?;
+            let message = message.to_string_lossy().into_owned();
             self.git
-                .run(&tree, &["commit", "--quiet", "-m", &message])
+                .run(&tree, &["commit", "--quiet", "--file", &message])
                 .await?;
         }
         let after = self.git.run(&tree, &["rev-parse", "HEAD"]).await?;
@@ -333,7 +353,7 @@ impl RealAgent {
                 .await?;
         }
         if let Some(github) = &self.github {
-            let title = commit_message(turn.prompts.first().unwrap_or(&turn.prompt));
+            let title = commit_subject(turn.prompts.first().unwrap_or(&turn.prompt));
             let body = forge::pull_request_body(&turn.prompts);
             return github
                 .open_or_update(&PullRequest {
@@ -382,9 +402,16 @@ impl Agent for RealAgent {
         Box::pin(async move {
             let branch = format!("refs/heads/{}", Self::branch(job_id));
             let dir = &self.repo.dir;
-            self.git
+            // No branch yet (the job waits for its first turn): no change, as for a job
+            // whose agent changed nothing.
+            if self
+                .git
                 .line(dir, &["rev-parse", "--verify", "--quiet", &branch])
-                .await?;
+                .await
+                .is_none()
+            {
+                return Some(Ok(String::new()));
+            }
             let range = format!("{}...{branch}", self.repo.base_ref());
             let args = ["diff", "--no-color", "--no-ext-diff", &range];
             Some(
@@ -398,6 +425,12 @@ impl Agent for RealAgent {
 
     fn forget<'a>(&'a self, job_id: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
+            let prompts = self.config.work_dir.join("prompts").join(job_id);
+            if let Err(err) = tokio::fs::remove_dir_all(&prompts).await
+                && err.kind() != std::io::ErrorKind::NotFound
+            {
+                tracing::warn!(job = %job_id, "cannot remove the prompt files: {err}");
+            }
             let path = self.worktree(job_id);
             if !path.exists() {
                 return;

@@ -119,7 +119,12 @@ impl Agent for SimulatedAgent {
     fn run_turn<'a>(&'a self, turn: &'a PendingTurn) -> BoxFuture<'a, TurnResult> {
         Box::pin(async move {
             tokio::time::sleep(self.delay).await;
-            TurnResult::of(self.outcome(turn.job_seq, turn.turn))
+            match self.outcome(turn.job_seq, turn.turn) {
+                TurnOutcome::Failed => TurnResult::failed(
+                    "the simulated agent drew a failure (its odds are --agent-outcomes)",
+                ),
+                outcome => TurnResult::of(outcome),
+            }
         })
     }
 }

@@ -74,30 +74,3 @@ pub async fn set_aside_leftovers(git: &Git, tree: &Path, turn: &PendingTurn) -> 
     tracing::warn!(job = %turn.job_id, turn = turn.turn, "{message} (see `git stash list`)");
     Ok(())
 }
-
-/// The first line of the prompt, shortened to a commit subject.
-pub fn commit_message(prompt: &str) -> String {
-    let line = prompt
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("docdeck agent turn");
-    let line = line.trim();
-    if line.chars().count() <= 72 {
-        line.to_owned()
-    } else {
-        let cut: String = line.chars().take(71).collect();
-        format!("{cut}…")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn commit_subjects_are_the_prompts_first_line_kept_short() {
-        assert_eq!(commit_message("\nFix the typo\nin intro"), "Fix the typo");
-        let long = "x".repeat(100);
-        assert_eq!(commit_message(&long).chars().count(), 72);
-    }
-}

@@ -1,8 +1,10 @@
 //! `GET /changes/{project}/{job}`: the change a job's agent made, as a unified diff
-//! against the base branch, for repositories whose forge has no page of its own. The job
-//! id (unguessable) is what grants access, as a link opened in a browser carries no key.
-//! A diff past `DIFF_LIMIT` is cut with a marker, and only a few are made at once, so
-//! large changes asked for in parallel cannot take the service's memory.
+//! against the base branch, for repositories whose forge has no page of its own. A job
+//! without a change gets a page that says why (running, queued, failed and why, nothing
+//! changed), never an empty one. The job id (unguessable) is what grants access, as a
+//! link opened in a browser carries no key. A diff past `DIFF_LIMIT` is cut with a
+//! marker, and only a few are made at once, so large changes asked for in parallel cannot
+//! take the service's memory.
 
 use std::sync::Arc;
 
@@ -12,6 +14,7 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 
 use super::{AppState, ServiceError};
+use crate::api::{Job, JobStatus};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, Peek};
 
@@ -28,9 +31,20 @@ pub async fn changes(
             jobs::peek(conn, &project, &job, now_ms(), archive_after)
         })
         .await?;
-    if matches!(found, Peek::Missing) {
-        return Err(ServiceError::not_found("Job not found"));
-    }
+    let record = match found {
+        Peek::Missing => return Err(ServiceError::not_found("Job not found")),
+        Peek::Current(record) => Some(*record),
+        Peek::DueForArchive => None,
+    };
+    let page = |text: String| {
+        (
+            [
+                (CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (CACHE_CONTROL, "no-store"),
+            ],
+            text,
+        )
+    };
     let diff = {
         // Never closed, so acquiring fails only if it were: then no diff is made at all.
         let _turn = state
@@ -41,21 +55,53 @@ pub async fn changes(
         state.agent.changes(&id).await
     };
     match diff {
-        Some(Ok(diff)) => Ok((
-            [
-                (CONTENT_TYPE, "text/plain; charset=utf-8"),
-                (CACHE_CONTROL, "no-store"),
-            ],
-            diff,
-        )),
+        Some(Ok(diff)) if !diff.is_empty() => Ok(page(diff)),
         Some(Err(err)) => {
             tracing::warn!(job = %id, "cannot show a job's change: {err}");
             Err(ServiceError::internal(
                 &"cannot read the job's change from git",
             ))
         }
+        Some(Ok(_)) => Ok(page(no_change(
+            &id,
+            record.map(|r| r.to_wire_at(&state.service_url)),
+        ))),
         None => Err(ServiceError::not_found(
-            "This job has no change to show: its agent changed nothing, or runs elsewhere",
+            "This job has no change page here: its agent runs elsewhere (the simulated agent keeps none)",
         )),
     }
+}
+
+/// What the page of a job without a change says: what there is to see instead.
+fn no_change(id: &str, job: Option<Job>) -> String {
+    let Some(job) = job else {
+        return format!("Job {id} is archived. It made no change.\n");
+    };
+    let mut text = match job.status {
+        Some(JobStatus::Active) if job.is_queued() => format!(
+            "Job {id} is waiting for a free agent{}. It has no change yet: this page shows it once the agent makes one.\n",
+            job.queue_position
+                .map(|p| format!(" (#{p} in line)"))
+                .unwrap_or_default()
+        ),
+        Some(JobStatus::Active) => format!(
+            "Job {id} is running. Its agent has not changed anything yet: this page shows the change once there is one.\n"
+        ),
+        Some(JobStatus::Failed) => format!(
+            "Job {id} failed, and nothing it did was kept as a change.\nWhy: {}\n",
+            job.failure_reason
+                .as_deref()
+                .unwrap_or("the service did not keep a reason")
+        ),
+        Some(JobStatus::Completed) => {
+            format!(
+                "Job {id} completed, and its agent changed nothing: there is no change to show.\n"
+            )
+        }
+        _ => format!("Job {id} is archived. It made no change.\n"),
+    };
+    if let Some(output) = &job.output_link {
+        text.push_str(&format!("The agent's output of its last turn: {output}\n"));
+    }
+    text
 }

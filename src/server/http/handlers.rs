@@ -11,8 +11,8 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::IntoResponse;
 use serde_json::Value;
 
-use super::{AppState, ClientIp, MAX_BODY_BYTES, ServiceError};
-use crate::api::{Job, VisitorsPage, VisitorsQuery};
+use super::{AppState, ClientIp, MAX_BODY_BYTES, ServiceError, ServiceJob};
+use crate::api::{VisitorsPage, VisitorsQuery};
 use crate::server::analytics::{self, VisitorsRequest};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, MessageRefusal};
@@ -32,7 +32,7 @@ pub async fn create_job(
     client: ClientIp,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<(StatusCode, Limits, Json<Job>), ServiceError> {
+) -> Result<(StatusCode, Limits, Json<ServiceJob>), ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
     state.may_run_agent(&project)?;
@@ -50,7 +50,7 @@ pub async fn create_job(
     let record = state.settle(permit, created)?;
     state.worker.kick(record.id.clone());
     let limits = state.limits(&project, Bucket::Create);
-    Ok((StatusCode::CREATED, limits, Json(record.to_wire())))
+    Ok((StatusCode::CREATED, limits, Json(state.wire(&record))))
 }
 
 pub async fn send_message(
@@ -59,7 +59,7 @@ pub async fn send_message(
     client: ClientIp,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<(Limits, Json<Job>), ServiceError> {
+) -> Result<(Limits, Json<ServiceJob>), ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
     state.may_run_agent(&project)?;
@@ -86,7 +86,7 @@ pub async fn send_message(
     state.worker.kick(record.id.clone());
     Ok((
         state.limits(&project, Bucket::Message),
-        Json(record.to_wire()),
+        Json(state.wire(&record)),
     ))
 }
 
@@ -95,7 +95,7 @@ pub async fn get_job(
     path: Result<Path<(String, String)>, PathRejection>,
     client: ClientIp,
     headers: HeaderMap,
-) -> Result<Json<Job>, ServiceError> {
+) -> Result<Json<ServiceJob>, ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
     let archive_after = state.archive_after_ms;
@@ -119,8 +119,15 @@ pub async fn get_job(
         }
     };
     record
-        .map(|record| Json(record.to_wire()))
+        .map(|record| Json(state.wire(&record)))
         .ok_or_else(|| ServiceError::not_found("Job not found"))
+}
+
+impl AppState {
+    /// A stored job as this service sends it.
+    fn wire(&self, record: &jobs::JobRecord) -> ServiceJob {
+        ServiceJob(record.to_wire_at(&self.service_url))
+    }
 }
 
 pub async fn visitors(

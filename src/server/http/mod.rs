@@ -3,6 +3,7 @@
 mod changes;
 mod error;
 mod handlers;
+mod output;
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::routing::{get, post};
 
 pub use error::ServiceError;
+pub use output::{LOCAL_FIELDS, ServiceJob};
 
 use super::agent::Agent;
 use super::db::{Db, ReadKind, now_ms};
@@ -48,6 +50,8 @@ pub struct AppState {
     /// With the real agent, the one project whose jobs it runs: a key of another project
     /// in the same database must not make it work on this repository.
     pub agent_project: Option<String>,
+    /// The service's own address, for the links it makes (a turn's output).
+    pub service_url: String,
 }
 
 /// How many `/changes` diffs are made at once; further requests wait their turn.
@@ -194,6 +198,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/v1/analytics/{project}/visitors", get(handlers::visitors))
         .route("/openapi.json", get(handlers::openapi))
         .route("/changes/{project}/{id}", get(changes::changes))
+        .route("/output/{project}/{id}/{turn}", get(output::output))
         .fallback(handlers::no_route)
         .method_not_allowed_fallback(handlers::wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

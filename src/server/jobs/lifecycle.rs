@@ -54,6 +54,24 @@ pub fn fail_interrupted(
     Ok(interrupted.into_iter().map(|(_, id)| id).collect())
 }
 
+/// The turns under way, as `(job id, turn)`, and how many wait for an agent: what a stop
+/// of the service ends and what it leaves for the next start.
+pub fn under_way(conn: &Connection) -> Result<(Vec<(String, i64)>, i64), StoreError> {
+    let mut statement = conn.prepare(
+        "SELECT j.id, t.turn FROM turns t JOIN jobs j ON j.seq = t.job_seq
+         WHERE t.started_ms IS NOT NULL AND t.outcome IS NULL ORDER BY t.started_ms",
+    )?;
+    let running = statement
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<Vec<(String, i64)>, _>>()?;
+    let waiting = conn.query_row(
+        "SELECT COUNT(*) FROM turns WHERE started_ms IS NULL AND outcome IS NULL",
+        [],
+        |row| row.get(0),
+    )?;
+    Ok((running, waiting))
+}
+
 /// Ids of finished jobs last updated in `(after_ms, until_ms]`: those that became due for
 /// archiving in that window.
 pub fn ended_between(

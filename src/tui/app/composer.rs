@@ -6,16 +6,13 @@ use std::collections::HashMap;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
-use super::JobRow;
-use super::jobs::short_id;
 use super::{App, CallClass, NoticeKind, Pane};
 use crate::api::PathVisitors;
-use crate::api::{ApiError, JobStatus};
 use crate::config::Template;
 use crate::text::normalize_newlines;
 use crate::tui::editor::EditorError;
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, DraftKey, Effect, Io, Submitted, Tty};
+use crate::tui::message::{Clock, DraftKey, Effect, Io, Tty};
 
 /// The prompt being written, the drafts of other targets, and a send in progress.
 #[derive(Debug)]
@@ -26,6 +23,9 @@ pub struct Composer {
     /// The draft being sent and its text: the text cannot change until the answer comes.
     pub sending: Option<(DraftKey, String)>,
     pub error: Option<String>,
+    /// The error says the prompt is empty: it stops being true, and goes, once text is
+    /// typed.
+    error_until_typed: bool,
     /// The new-job prompt a template filled in from marked pages, while there is one.
     pub fill: Option<TemplateFill>,
 }
@@ -54,6 +54,7 @@ impl Composer {
             drafts: HashMap::new(),
             sending: None,
             error: None,
+            error_until_typed: false,
             fill: None,
         };
         composer.set_text("");
@@ -153,6 +154,10 @@ impl Composer {
 
     fn edited(&mut self, effects: &mut Vec<Effect>) {
         let text = self.text();
+        if self.error_until_typed && !text.trim().is_empty() {
+            self.error_until_typed = false;
+            self.error = None;
+        }
         self.drafts.insert(self.target.clone(), text.clone());
         effects.push(Effect::Io(Io::SaveDraft {
             draft: self.target.clone(),
@@ -253,7 +258,7 @@ impl Composer {
     }
 
     /// Forgets a draft that was sent; clears the text if it is the one shown.
-    fn sent(&mut self, draft: &DraftKey, effects: &mut Vec<Effect>) {
+    pub(super) fn sent(&mut self, draft: &DraftKey, effects: &mut Vec<Effect>) {
         self.drafts.remove(draft);
         if self.target == *draft {
             self.set_text("");
@@ -322,6 +327,7 @@ impl App {
             self.composer.error = Some(format!(
                 "the prompt is empty: type what the agent should do, then {send}"
             ));
+            self.composer.error_until_typed = true;
             return;
         }
         if let Some(why) = self.rate_refusal(CallClass::of_draft(&self.composer.target), now) {
@@ -332,126 +338,6 @@ impl App {
         self.composer.error = None;
         self.composer.sending = Some((draft.clone(), prompt.clone()));
         effects.push(Effect::Io(Io::Submit { draft, prompt }));
-    }
-
-    pub(super) fn on_submitted(
-        &mut self,
-        draft: DraftKey,
-        outcome: Submitted,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        let prompt = match self.composer.sending.take() {
-            Some((sending, prompt)) if sending == draft => prompt,
-            other => {
-                self.composer.sending = other;
-                String::new()
-            }
-        };
-        effects.push(Effect::Io(Io::RefreshBudget));
-        self.dirty = true;
-        match outcome {
-            Submitted::Accepted(job) => {
-                self.record_call(Ok(()), CallClass::of_draft(&draft), None, now);
-                self.composer.sent(&draft, effects);
-                if draft == DraftKey::NewJob && self.composer.fill.take().is_some() {
-                    // The job names the marked pages now: marking starts over.
-                    self.visitors.marks.clear();
-                }
-                // A follow-up's job is known even when the answer does not name it.
-                let id = job.id.clone().or_else(|| match &draft {
-                    DraftKey::FollowUp(id) => Some(id.clone()),
-                    DraftKey::NewJob => None,
-                });
-                let Some(id) = id else {
-                    self.notify(
-                        NoticeKind::Warning,
-                        "the service accepted the prompt but sent no job id, so the job cannot \
-                         be followed here: look for it in the dashboard",
-                    );
-                    return;
-                };
-                let job = if job.status.is_some() {
-                    self.poll.schedule(
-                        &id,
-                        job.status.as_ref(),
-                        now.mono,
-                        super::poll::FirstRead::AfterCadence,
-                    );
-                    job
-                } else {
-                    // An answer without a status: read the job now rather than guess, and
-                    // keep what was known of it meanwhile.
-                    self.poll.schedule(
-                        &id,
-                        Some(&JobStatus::Active),
-                        now.mono,
-                        super::poll::FirstRead::Now,
-                    );
-                    self.jobs
-                        .get(&id)
-                        .and_then(|row| row.job.clone())
-                        .unwrap_or(crate::api::Job {
-                            id: Some(id.clone()),
-                            ..job
-                        })
-                };
-                // The whole prompt, as rows loaded from the journal hold it: the view
-                // puts it on one line and cuts it to the column.
-                let first_prompt = match draft {
-                    DraftKey::NewJob => Some(prompt.clone()),
-                    DraftKey::FollowUp(_) => None,
-                };
-                self.jobs.upsert(JobRow {
-                    id: id.clone(),
-                    job: Some(job),
-                    first_prompt,
-                    seen_at: Some(now.wall),
-                    problem: None,
-                    changed_at: None,
-                });
-                self.jobs.reveal(&id);
-                self.focus = Pane::Jobs;
-                let text = match draft {
-                    DraftKey::NewJob => format!(
-                        "job {} created; it is followed here until it ends",
-                        short_id(&id)
-                    ),
-                    DraftKey::FollowUp(_) => format!(
-                        "follow-up sent to {}; it is {}",
-                        short_id(&id),
-                        JobStatus::Active
-                    ),
-                };
-                self.notify(NoticeKind::Info, text);
-            }
-            Submitted::Failed(err) => {
-                self.record_call(Err(&err), CallClass::of_draft(&draft), None, now);
-                // A follow-up that may have arrived may have made the job active again:
-                // read it now and at the active cadence until a read says otherwise.
-                if let DraftKey::FollowUp(id) = &draft
-                    && err.may_have_reached_server()
-                {
-                    self.poll.schedule(
-                        id,
-                        Some(&JobStatus::Active),
-                        now.mono,
-                        super::poll::FirstRead::Now,
-                    );
-                }
-                let keymap = self.keymap();
-                let keys = (
-                    keymap.key_or_name(KeyContext::Composer, Action::Send),
-                    keymap.key_or_name(KeyContext::Composer, Action::ToNewJob),
-                );
-                self.composer.error = Some(submit_error(&err, &draft, &keys));
-            }
-            Submitted::NotSent(reason) => {
-                self.composer.error = Some(format!(
-                    "not sent: the journal could not record the prompt ({reason}); the text is kept"
-                ));
-            }
-        }
     }
 
     pub(super) fn on_editor_done(
@@ -473,34 +359,5 @@ impl App {
                 format!("$EDITOR: {reason}; the text is unchanged"),
             ),
         }
-    }
-}
-
-/// What the composer says when a send failed. A send that may have reached the service is
-/// never repeated on its own: the user is told how to check first. `keys` are those of
-/// send and of "to a new job", as the person has them.
-fn submit_error(err: &ApiError, draft: &DraftKey, (send, to_new): &(String, String)) -> String {
-    if let (ApiError::Conflict { .. }, DraftKey::FollowUp(id)) = (err, draft) {
-        // Sending again cannot help: an archived job takes no more follow-ups.
-        return format!(
-            "{err}. Job {} takes no more follow-ups: {to_new} moves this text to a new-job \
-             draft.",
-            short_id(id)
-        );
-    }
-    if !err.may_have_reached_server() {
-        return format!("{err}. The text is kept: {send} sends it again.");
-    }
-    match draft {
-        DraftKey::NewJob => format!(
-            "{err}. The job MAY HAVE BEEN CREATED and was not resent. The service keeps no list \
-             of jobs: look for it in the dashboard or for a new pull request before sending \
-             again. The text is kept."
-        ),
-        DraftKey::FollowUp(id) => format!(
-            "{err}. The message MAY HAVE BEEN RECEIVED and was not resent: r re-reads job {}; \
-             if it turned active, it arrived. The text is kept.",
-            short_id(id)
-        ),
     }
 }

@@ -42,7 +42,7 @@ impl Connection {
             ApiError::Unauthorized { .. } => Some(Self::KeyRejected),
             ApiError::Forbidden { .. } => Some(Self::NotAllowed),
             ApiError::NotFound {
-                missing: crate::api::Missing::Service,
+                missing: crate::api::Missing::Service | crate::api::Missing::Path,
                 ..
             }
             | ApiError::Network { .. }
@@ -144,10 +144,12 @@ impl App {
         self.check.in_flight = false;
         let result = match result {
             // The service's own 404 for the made-up job: key and project were accepted. A
-            // 404 that is not the service's means the base URL points elsewhere.
-            Err(ApiError::NotFound { missing, .. }) if missing != crate::api::Missing::Service => {
-                Ok(())
-            }
+            // 404 that is not the service's, or one a made-up key gets too (the check
+            // tells: `Missing::Path`), means the base URL points elsewhere.
+            Err(ApiError::NotFound {
+                missing: crate::api::Missing::Job | crate::api::Missing::Project,
+                ..
+            }) => Ok(()),
             Err(ApiError::BadRequest { .. }) => Ok(()),
             other => other,
         };
@@ -186,7 +188,10 @@ impl App {
             .active(now.mono)
             .into_iter()
             .map(|(_, until)| countdown_change(until, now.mono));
-        let covered = matches!(self.overlay, Some(Overlay::Help(_) | Overlay::Detail(_)));
+        let covered = matches!(
+            self.overlay,
+            Some(Overlay::Help(_) | Overlay::Detail(_) | Overlay::Notices)
+        );
         // Ages change at their own instants (a job made at :00.3 moves at every :xx.3):
         // drawn at the next whole second, jobs started apart still cost one frame a second,
         // not one each (100 new jobs made a hundred frames a second). An age is shown at

@@ -71,7 +71,7 @@ impl App {
                     self.jobs.remove(&id);
                     self.poll.remove(&id);
                     effects.push(Effect::Io(Io::Untrack(id.clone())));
-                    self.notify(
+                    self.notify_here(
                         NoticeKind::Info,
                         format!(
                             "stopped tracking {}; `a` adds it back, history is kept",
@@ -149,7 +149,7 @@ impl App {
                 self.composer.retarget(DraftKey::FollowUp(id));
                 self.focus(Pane::Composer, now, effects);
             }
-            None => self.notify(NoticeKind::Warning, "no job selected: `n` starts a new one"),
+            None => self.notify_here(NoticeKind::Warning, "no job selected: `n` starts a new one"),
         }
     }
 
@@ -162,13 +162,24 @@ impl App {
             None => ("job id", row.id.clone()),
         };
         effects.push(Effect::Tty(Tty::Copy(text)));
-        self.notify(
+        self.notify_here(
             NoticeKind::Info,
             format!("copied the {what} to the clipboard (OSC 52)"),
         );
     }
 
     fn open_selected(&mut self, effects: &mut Vec<Effect>) {
+        // A failed job's news is why it failed: its last turn's output, where the local
+        // service keeps it.
+        let output = self
+            .jobs
+            .selected()
+            .filter(|r| r.status() == Some(&JobStatus::Failed))
+            .and_then(|r| r.job.as_ref()?.output_link.clone());
+        if let Some(output) = output {
+            self.open_link(output, "the output of its last turn", effects);
+            return;
+        }
         let Some(link) = self
             .jobs
             .selected()
@@ -185,17 +196,22 @@ impl App {
             } else {
                 "this job has no PR link yet"
             };
-            self.notify(NoticeKind::Warning, text);
+            self.notify_here(NoticeKind::Warning, text);
             return;
         };
+        self.open_link(link, "the PR link", effects);
+    }
+
+    /// Opens `link` in a browser, or copies it where there is no local display.
+    fn open_link(&mut self, link: String, what: &str, effects: &mut Vec<Effect>) {
         if self.config.has_display {
             effects.push(Effect::Io(Io::OpenUrl(link)));
-            self.notify(NoticeKind::Info, "opening the PR link in the browser");
+            self.notify_here(NoticeKind::Info, format!("opening {what} in the browser"));
         } else {
             effects.push(Effect::Tty(Tty::Copy(link)));
-            self.notify(
+            self.notify_here(
                 NoticeKind::Info,
-                "no local display to open a browser: copied the PR link instead (OSC 52)",
+                format!("no local display to open a browser: copied {what} instead (OSC 52)"),
             );
         }
     }
@@ -295,7 +311,15 @@ impl App {
         if matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id) {
             effects.push(Effect::Io(Io::LoadDetail(id.to_owned())));
         }
-        if !after.is_final() || before.is_none_or(JobStatus::is_final) {
+        // A job seen ending here is news; so is one that had ended and ends again after a
+        // follow-up sent from elsewhere (failed, then completed). An ended job that the
+        // service archives is not.
+        let news = match before {
+            None => false,
+            Some(before) if !before.is_final() => true,
+            Some(_) => *after != JobStatus::Archived,
+        };
+        if !after.is_final() || !news {
             return;
         }
         let link = job
@@ -303,7 +327,19 @@ impl App {
             .as_deref()
             .map(|l| format!(" · {}", sanitize(l)))
             .unwrap_or_default();
-        let text = format!("job {} {after}{link}", short_id(id));
+        let reason = job
+            .failure_reason
+            .as_deref()
+            .filter(|_| *after == JobStatus::Failed)
+            .map(|r| format!(": {}", crate::text::excerpt(&sanitize(r), 160)))
+            .unwrap_or_default();
+        // Completed without a link: the agent changed nothing, which is news too.
+        let unchanged = if *after == JobStatus::Completed && job.pr_link.is_none() {
+            " · no change"
+        } else {
+            ""
+        };
+        let text = format!("job {} {after}{link}{unchanged}{reason}", short_id(id));
         let kind = if *after == JobStatus::Failed {
             NoticeKind::Error
         } else {

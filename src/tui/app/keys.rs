@@ -59,6 +59,7 @@ impl App {
             Action::Quit => self.quit = true,
             Action::Suspend => effects.push(Effect::Tty(Tty::Suspend)),
             Action::Help => self.open_help(),
+            Action::Notices => self.toggle_log(),
             Action::NextPane
             | Action::PrevPane
             | Action::FocusJobs

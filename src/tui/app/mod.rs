@@ -12,11 +12,14 @@ mod job_list;
 mod jobs;
 mod keys;
 mod mouse;
+mod notices;
 mod options;
 mod overlay;
 pub(crate) mod poll;
 mod rate;
+mod reload;
 mod search;
+mod submitted;
 pub mod table;
 mod track;
 mod viewport;
@@ -38,6 +41,7 @@ pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, pr
 pub use job_list::{JobList, JobRow, JobSort};
 pub use jobs::{JobDetail, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
+pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{AlertCommand, ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay};
 pub use rate::{CallClass, RatePauses};
@@ -51,8 +55,8 @@ pub use visitors::{
 };
 
 use super::keymap::{Action, KeyContext, Keymap};
-use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
-use poll::{Cadences, FirstRead, Scheduler};
+use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
+use poll::{Cadences, Scheduler};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
@@ -84,6 +88,10 @@ pub struct App {
     ages_due: Option<DateTime<Utc>>,
     pub budget: Budget,
     pub notice: Option<Notice>,
+    /// Every notice said, with its time, for `L`.
+    pub log: NoticeLog,
+    /// The pane the notice is about (what a key did there), if it is about one.
+    notice_pane: Option<Pane>,
     pub loaded: bool,
     pub quit: bool,
     /// The terminal's size, once known: below the minimum only quit keys are read.
@@ -108,6 +116,10 @@ impl App {
             kind: NoticeKind::Warning,
             text: warnings.join(" · "),
         });
+        let mut log = NoticeLog::default();
+        if let Some(notice) = &notice {
+            log.note(notice.clone());
+        }
         Self {
             focus: Pane::Jobs,
             overlay: None,
@@ -124,6 +136,8 @@ impl App {
             ages_due: None,
             budget: Budget::default(),
             notice,
+            log,
+            notice_pane: None,
             loaded: false,
             quit: false,
             size: None,
@@ -231,6 +245,7 @@ impl App {
         }
         self.pump(now, &mut effects);
         self.note_rows(rows, now.wall);
+        self.log.settle(now.wall);
         self.display_due = self.next_display_change(now);
         effects
     }
@@ -274,7 +289,7 @@ impl App {
     #[must_use]
     pub fn context(&self) -> KeyContext {
         match &self.overlay {
-            Some(Overlay::Help(_)) => KeyContext::Help,
+            Some(Overlay::Help(_) | Overlay::Notices) => KeyContext::Help,
             Some(Overlay::Detail(_)) => KeyContext::Detail,
             Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
             Some(Overlay::Confirm(_)) => KeyContext::Confirm,
@@ -409,6 +424,7 @@ impl App {
             return;
         }
         self.keep_filter();
+        self.left_pane(pane);
         self.focus = pane;
         match pane {
             Pane::Visitors if self.visitors.wants_first_page() => {
@@ -422,91 +438,10 @@ impl App {
         }
     }
 
-    fn refresh(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        let statuses = self.jobs.statuses();
-        self.poll.refresh_all(&statuses, now.mono);
-        if self.focus == Pane::Visitors {
-            self.reload_visitors(now, effects);
-        }
-        effects.push(Effect::Io(Io::RefreshBudget));
-        effects.push(Effect::Io(Io::ReloadTracked));
-        effects.push(Effect::Io(Io::LoadUnsure));
-        self.check.due = Some(now.mono);
-        let paused: Vec<String> = CallClass::ALL
-            .into_iter()
-            .filter_map(|class| self.rate_refusal(class, now))
-            .collect();
-        if !paused.is_empty() {
-            self.notify(NoticeKind::Warning, paused.join("; "));
-        }
-    }
-
-    /// The visitors page, its chart and its comparison, read again.
-    fn reload_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        self.refresh_trend(effects);
-        if self.visitors.previous.is_on() {
-            self.visitors.previous = PreviousLoad::NeedsDates;
-        }
-        self.fetch_visitors(now, effects);
-    }
-
-    /// The service answers again after failing: a visitors page that failed meanwhile is
-    /// read again (with its chart), so its error does not outlive its cause.
-    fn on_recovered(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if matches!(self.visitors.load(), PageLoad::Failed { .. }) {
-            self.reload_visitors(now, effects);
-        }
-    }
-
-    fn on_loaded(&mut self, startup: Startup, now: Clock) {
-        self.loaded = true;
-        // One cheap call at once, so a wrong key or project shows before anything else.
-        self.check.due = Some(now.mono);
-        self.poll.reserve(startup.jobs.len());
-        for job in &startup.jobs {
-            let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
-            // Jobs that may have moved are read at once; completed ones spread over their
-            // cadence.
-            let first = if matches!(status, Some(crate::api::JobStatus::Completed)) {
-                FirstRead::Spread
-            } else {
-                FirstRead::Now
-            };
-            self.poll.schedule(&job.id, status, now.mono, first);
-        }
-        self.jobs.load(startup.jobs);
-        self.jobs.set_unsure(startup.unsure);
-        self.composer.load_drafts(&startup.drafts);
-        if let Some(saved) = startup.visitors_filter.as_deref() {
-            self.visitors.restore(saved);
-        }
-        self.budget = startup.budget;
-        if let Some(set_aside) = startup.set_aside {
-            // After the warnings of the start, if they are still shown.
-            let text = match &self.notice {
-                Some(Notice {
-                    kind: NoticeKind::Warning,
-                    text,
-                }) => format!("{text} · {set_aside}"),
-                _ => set_aside,
-            };
-            self.notify(NoticeKind::Warning, text);
-        }
-        self.dirty = true;
-    }
-
     /// The keys in force, for the help and the hints.
     #[must_use]
     pub fn keymap(&self) -> &Keymap {
         &self.config.prefs.keymap
-    }
-
-    pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {
-        self.notice = Some(Notice {
-            kind,
-            text: text.into(),
-        });
-        self.dirty = true;
     }
 
     /// Hourly uses left of create and of message.

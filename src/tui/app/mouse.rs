@@ -91,7 +91,7 @@ impl App {
                 detail.scroll =
                     super::scrolled(detail.scroll, self.viewport.detail, by(WHEEL_ROWS));
             }
-            Some(Overlay::Help(_)) => {
+            Some(Overlay::Help(_) | Overlay::Notices) => {
                 self.help_scroll =
                     super::scrolled(self.help_scroll, self.viewport.help, by(WHEEL_ROWS));
             }

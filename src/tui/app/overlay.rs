@@ -14,6 +14,8 @@ pub enum Overlay {
     Export(Box<ExportForm>),
     /// Work that costs analytics requests waits for y or n.
     Confirm(Question),
+    /// `L`: the log of recent notices, newest first, with their times.
+    Notices,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,6 @@
-//! When each tracked job is read next. Active jobs every poll interval, completed ones
-//! rarely (they can still be archived), failed and archived never. At most
+//! When each tracked job is read next. Active jobs every poll interval, completed and
+//! failed ones rarely (they can still be archived, or revived by a follow-up sent from
+//! elsewhere), archived never. At most
 //! `MAX_IN_FLIGHT` reads at once and never two for one job; errors back off
 //! exponentially with jitter; a 429 on a read pauses the reads until its `Retry-After`
 //! (429s on creates, follow-ups and analytics pause only those: see `rate.rs`).
@@ -45,7 +46,8 @@ pub struct Cadences {
 }
 
 impl Cadences {
-    /// Active jobs every `poll_interval`; completed every 10 minutes; a status this build
+    /// Active jobs every `poll_interval`; completed and failed every 10 minutes (a
+    /// follow-up sent from another machine revives either, and both archive); a status this build
     /// does not know every minute (it is not final, but nothing says it moves fast).
     #[must_use]
     pub fn with_interval(poll_interval: Duration) -> Self {
@@ -59,9 +61,9 @@ impl Cadences {
     fn for_status(&self, status: Option<&JobStatus>) -> Option<Duration> {
         match status {
             None | Some(JobStatus::Active) => Some(self.active),
-            Some(JobStatus::Completed) => Some(self.completed),
+            Some(JobStatus::Completed | JobStatus::Failed) => Some(self.completed),
             Some(JobStatus::Unknown(_)) => Some(self.unknown),
-            Some(JobStatus::Failed | JobStatus::Archived) => None,
+            Some(JobStatus::Archived) => None,
         }
     }
 }

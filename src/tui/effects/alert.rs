@@ -2,7 +2,8 @@
 //! news can reach a desktop, a phone (ntfy) or a chat webhook. It is run without a shell,
 //! in an emptied environment (the API key is never in it) that carries the job in
 //! `DOCDECK_*` variables: text from the service reaches it only there, never as an
-//! argument. It runs in its own process group, killed whole past its time limit; the
+//! argument. The prompt is also on its standard input and in a private file
+//! (`DOCDECK_PROMPT_FILE`), and in `DOCDECK_PROMPT` only when it fits in one variable. It runs in its own process group, killed whole past its time limit; the
 //! console never waits for it, and hears only how it ended.
 
 use std::process::Stdio;
@@ -38,9 +39,8 @@ const PASSED_ON: [&str; 7] = [
 /// How a `notify_command` failed, with what to check.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AlertError {
-    #[error(
-        "notify_command could not start {program:?} ({reason}): check that it is installed and on PATH, or give its whole path"
-    )]
+    /// `reason` says what failed (not found, not executable, too large an environment).
+    #[error("notify_command could not start: {reason}")]
     Spawn { program: String, reason: String },
     #[error(
         "notify_command {program:?} exited with {code}: run it by hand with DOCDECK_JOB_ID and DOCDECK_JOB_STATUS set to see why"
@@ -73,11 +73,10 @@ impl Alert {
                 "DOCDECK_PR_LINK".to_owned(),
                 clean(self.pr_link.as_deref().unwrap_or_default()),
             ),
-            (
-                "DOCDECK_PROMPT".to_owned(),
-                clean(self.prompt.as_deref().unwrap_or_default()),
-            ),
         ]);
+        vars.extend(crate::launch::prompt_variable(
+            self.prompt.as_deref().unwrap_or_default(),
+        ));
         vars
     }
 }
@@ -90,12 +89,21 @@ pub async fn run(
 ) -> Result<(), AlertError> {
     let argv = &alert.command.argv;
     let program = argv.first().cloned().unwrap_or_default();
+    let prompt = alert.prompt.clone().unwrap_or_default();
+    // Kept until the command has ended; removed when dropped.
+    let prompt_file = prompt_file(&prompt);
     let mut command = tokio::process::Command::new(&program);
     command
         .args(&argv[1..])
         .env_clear()
         .envs(alert.environment(env))
-        .stdin(Stdio::null())
+        .envs(prompt_file.as_ref().map(|file| {
+            (
+                "DOCDECK_PROMPT_FILE".to_owned(),
+                file.path().display().to_string(),
+            )
+        }))
+        .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .kill_on_drop(true);
@@ -103,8 +111,14 @@ pub async fn run(
     command.process_group(0);
     let mut child = command.spawn().map_err(|err| AlertError::Spawn {
         program: program.clone(),
-        reason: err.to_string(),
+        reason: crate::launch::why_not_started(&program, &err),
     })?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // A command that does not read its standard input closes it: not an error.
+        tokio::spawn(async move {
+            let _ = tokio::io::AsyncWriteExt::write_all(&mut stdin, prompt.as_bytes()).await;
+        });
+    }
     let limit = alert.command.limit;
     let status = match tokio::time::timeout(limit, child.wait()).await {
         Ok(Ok(status)) => status,
@@ -125,6 +139,18 @@ pub async fn run(
         Some(code) => Err(AlertError::Exited { program, code }),
         None => Err(AlertError::Signalled { program }),
     }
+}
+
+/// The prompt in a new private file (mode 0600, a random name), or `None` when it cannot
+/// be made: the command still has the prompt on its standard input.
+fn prompt_file(prompt: &str) -> Option<tempfile::NamedTempFile> {
+    let mut file = tempfile::Builder::new()
+        .prefix("docdeck-prompt-")
+        .suffix(".txt")
+        .tempfile()
+        .ok()?;
+    std::io::Write::write_all(&mut file, prompt.as_bytes()).ok()?;
+    Some(file)
 }
 
 /// Kills the command's whole group: what it started (a `sleep`, a `curl`) goes too.

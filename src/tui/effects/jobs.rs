@@ -1,5 +1,5 @@
-//! The effects that start or track a job: each records in the journal what it does, so a
-//! job that was created is never forgotten.
+//! The effects that start or track a job (each records in the journal what it does, so a
+//! job that was created is never forgotten), and the start-up check of the link.
 
 use chrono::Utc;
 
@@ -125,4 +125,25 @@ pub(super) async fn submit(s: &Services, draft: DraftKey, prompt: String) -> Msg
         }
     };
     Msg::Submitted { draft, outcome }
+}
+
+/// The start-up check: a read of a job that cannot exist. Its 404 proves the key only
+/// where a made-up key is told apart (as `doctor` tests): when that gets 404 too, the
+/// base URL's path is not the API's, and the check says so.
+pub(super) async fn check_connection(
+    client: &crate::api::Client,
+) -> Result<(), crate::api::ApiError> {
+    use crate::api::{ApiError, Missing};
+    let check = crate::tui::app::CHECK_JOB_ID;
+    match client.get_job(check).await {
+        Ok(_) => Ok(()),
+        Err(ApiError::NotFound {
+            message,
+            missing: Missing::Job | Missing::Project,
+        }) if client.answers_any_key_with_404(check).await => Err(ApiError::NotFound {
+            message,
+            missing: Missing::Path,
+        }),
+        Err(err) => Err(err),
+    }
 }

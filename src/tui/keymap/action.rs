@@ -65,6 +65,8 @@ pub enum Action {
     /// `n` / `N` in the detail: the next or previous match of the search.
     NextMatch,
     PrevMatch,
+    /// `L`: the log of recent notices with their times.
+    Notices,
 }
 
 impl Action {
@@ -83,6 +85,7 @@ impl Action {
                 | Self::FocusVisitors
                 | Self::Refresh
                 | Self::TogglePause
+                | Self::Notices
         )
     }
 

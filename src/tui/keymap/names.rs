@@ -54,6 +54,7 @@ impl Action {
         Self::ClearFilter,
         Self::NextMatch,
         Self::PrevMatch,
+        Self::Notices,
     ];
 
     /// The action's name in `[keys.<context>]` and in the help.
@@ -108,6 +109,7 @@ impl Action {
             Self::ClearFilter => "clear_filter",
             Self::NextMatch => "next_match",
             Self::PrevMatch => "prev_match",
+            Self::Notices => "notices",
         }
     }
 

@@ -217,16 +217,22 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
     let row = app.jobs.get(&detail.id);
     let job = row.and_then(|r| r.job.as_ref());
     let dash = || "-".to_owned();
-    let (status, style) = theme.status(row.and_then(|r| r.status()));
+    let (status, style) = match row {
+        Some(row) if row.job.as_ref().is_some_and(crate::api::Job::is_queued) => {
+            let (words, style) = super::jobs::status_text(row, cx);
+            (
+                format!("{words} (waiting for a free agent; #1 is next)"),
+                style,
+            )
+        }
+        _ => theme.status(row.and_then(|r| r.status())),
+    };
     let source = job.and_then(|j| j.source.as_ref());
     // A job that has ended will not open a pull request on its own.
-    let no_pr = if row
-        .and_then(|r| r.status())
-        .is_some_and(JobStatus::is_final)
-    {
-        "none"
-    } else {
-        "none yet"
+    let no_pr = match row.and_then(|r| r.status()) {
+        Some(JobStatus::Completed) => "none: the agent changed nothing",
+        Some(status) if status.is_final() => "none",
+        _ => "none yet",
     };
     let mut lines = vec![
         Line::from(vec![
@@ -272,9 +278,25 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
             cx,
         ),
     ];
+    // The local service's own fields: shown only when it sends them.
+    if let Some(reason) = job.and_then(|j| j.failure_reason.as_deref()) {
+        lines.push(field("reason", sanitize(reason), cx));
+    }
+    if let Some(output) = job.and_then(|j| j.output_link.as_deref()) {
+        let open = app
+            .keymap()
+            .key_or_name(KeyContext::Detail, Action::OpenLink);
+        let failed = row.and_then(|r| r.status()) == Some(&JobStatus::Failed);
+        let hint = if failed {
+            format!(" ({open} opens it)")
+        } else {
+            String::new()
+        };
+        lines.push(field("output", format!("{}{hint}", sanitize(output)), cx));
+    }
     if let Some(problem) = row.and_then(|r| r.problem.as_deref()) {
         lines.push(Line::from(Span::styled(
-            format!("⚠ {}", sanitize(problem)),
+            format!("⚠ the last read of this job failed: {}", sanitize(problem)),
             theme.warning(),
         )));
     }
@@ -303,7 +325,7 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
                 format!(
                     "{} {}",
                     sanitize(&c.status.to_string()),
-                    cx.clock_time(c.observed_at)
+                    cx.moment(c.observed_at)
                 )
             })
             .collect();

@@ -75,6 +75,17 @@ pub fn draw(
             cx.theme.dim(),
         )));
     }
+    if context == KeyContext::Jobs {
+        // What the marks in the rows mean.
+        for note in [
+            " ⚠ before a prompt: its last read failed",
+            "   (Enter says why; r reads it again)",
+            " ◌ queued #2: waits for a free agent",
+            " no change: completed, nothing changed",
+        ] {
+            local.push(Line::from(Span::styled(note, cx.theme.dim())));
+        }
+    }
     // The global keys this place does not take for itself.
     let globals: Vec<&Bound> = keymap
         .globals(context)

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use super::ViewContext;
 use super::table::{self, Column, Look, TableState};
 use super::wrap::fit;
+use crate::api::JobStatus;
 use crate::text::{age, sanitize};
 use crate::tui::app::table::Arrangement;
 use crate::tui::app::{App, JobColumn, JobRow, JobSort, short_id, unsure_submission};
@@ -159,7 +160,7 @@ impl Widths {
             JobColumn::Repository if self.wide => 26,
             JobColumn::Repository => 16,
             JobColumn::Pr if self.widest => 44,
-            JobColumn::Pr => 6,
+            JobColumn::Pr => 9,
             JobColumn::Prompt => return None,
         })
     }
@@ -258,7 +259,7 @@ fn job_cell(
     };
     match column {
         JobColumn::Status => {
-            let (status, style) = cx.theme.status(row.status());
+            let (status, style) = status_text(row, cx);
             Line::from(Span::styled(fit(&status, 12), style))
         }
         JobColumn::Id => Line::from(short_id(&row.id)),
@@ -271,13 +272,33 @@ fn job_cell(
         )),
         JobColumn::Repository => {
             let source = job.and_then(|j| j.source.as_ref());
+            // A local repository (a folder, as `serve --repo` reports it) is told apart
+            // by its end, `…/docs@main`, as the CLI shows it: kept whole, cut at its start.
+            let local = source
+                .and_then(|s| s.repository.as_deref())
+                .is_some_and(|r| !r.contains("://"));
             let repo = source
                 .and_then(|s| s.repository.as_deref())
-                .map_or("-".to_owned(), |r| sanitize(short_repo(r, widths.wide)));
+                .map_or("-".to_owned(), |r| {
+                    if local {
+                        sanitize(r.trim_end_matches('/'))
+                    } else {
+                        sanitize(short_repo(r, widths.wide))
+                    }
+                });
             let git_ref = source
                 .and_then(|s| s.git_ref.as_deref())
                 .map_or(String::new(), |r| format!("@{}", sanitize(r)));
-            Line::from(fit(&format!("{repo}{git_ref}"), width))
+            let text = format!("{repo}{git_ref}");
+            if local {
+                Line::from(super::wrap::fit_start(&text, width))
+            } else {
+                Line::from(fit(&text, width))
+            }
+        }
+        JobColumn::Pr if row.pr_link().is_none() && row.status() == Some(&JobStatus::Completed) => {
+            // Completed without a link: the agent changed nothing.
+            Line::from(Span::styled(fit("no change", width), cx.theme.dim()))
         }
         JobColumn::Pr => {
             let pr = row.pr_link().map_or_else(
@@ -294,6 +315,19 @@ fn job_cell(
         }
         JobColumn::Prompt => prompt_cell(row, prompt_width, cx),
     }
+}
+
+/// `◌ queued #2` for a job the local service says waits for a free agent (1 is next),
+/// else the job's status.
+pub(super) fn status_text(row: &JobRow, cx: &ViewContext) -> (String, ratatui::style::Style) {
+    if let Some(job) = row.job.as_ref().filter(|job| job.is_queued()) {
+        let at = job
+            .queue_position
+            .map(|position| format!(" #{position}"))
+            .unwrap_or_default();
+        return (format!("◌ queued{at}"), cx.theme.dim());
+    }
+    cx.theme.status(row.status())
 }
 
 fn prompt_cell(row: &JobRow, width: usize, cx: &ViewContext) -> Line<'static> {

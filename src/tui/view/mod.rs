@@ -10,6 +10,7 @@ mod forms;
 mod help;
 mod hints;
 mod jobs;
+mod notices;
 mod status;
 mod table;
 pub mod theme;
@@ -48,6 +49,31 @@ impl ViewContext {
             at.format("%H:%M:%S").to_string()
         } else {
             at.with_timezone(&Local).format("%H:%M:%S").to_string()
+        }
+    }
+
+    /// `HH:MM:SS` of a time of today, `YYYY-MM-DD HH:MM:SS` of an older one (a console
+    /// left open for days must not show yesterday's times as today's).
+    #[must_use]
+    pub fn moment(&self, at: DateTime<Utc>) -> String {
+        let (day, today, time) = if self.utc {
+            (
+                at.date_naive(),
+                self.wall.date_naive(),
+                at.format("%H:%M:%S"),
+            )
+        } else {
+            let local = at.with_timezone(&Local);
+            (
+                local.date_naive(),
+                self.wall.with_timezone(&Local).date_naive(),
+                local.format("%H:%M:%S"),
+            )
+        };
+        if day == today {
+            time.to_string()
+        } else {
+            format!("{day} {time}")
         }
     }
 
@@ -145,6 +171,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
         Some(Overlay::Filter(form)) => forms::filter(frame, body, form, app.keymap(), cx),
         Some(Overlay::Export(form)) => forms::export(frame, body, form, app.keymap(), cx),
         Some(Overlay::Confirm(question)) => confirm::draw(frame, body, question, cx),
+        Some(Overlay::Notices) => memory.help = Some(notices::draw(frame, body, app, cx)),
     }
 }
 

@@ -256,7 +256,16 @@ fn next_poll_text(app: &App, cx: &ViewContext) -> String {
     }
     match app.poll.next_due() {
         None if app.poll.in_flight() > 0 => "polling…".to_owned(),
-        None => "nothing to poll".to_owned(),
+        // Nothing to read, but a service that does not answer is tried again: say when.
+        None => match app.check.due {
+            Some(due) if app.connection.is_failing() => {
+                let wall = cx.wall
+                    + chrono::TimeDelta::from_std(due.saturating_duration_since(cx.mono))
+                        .unwrap_or_default();
+                format!("next try {}", cx.clock_time(wall))
+            }
+            _ => "nothing to poll".to_owned(),
+        },
         Some(due) if app.clock_ticking(cx.mono) => {
             format!("next poll {}s", seconds_until(due, cx.mono))
         }

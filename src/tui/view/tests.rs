@@ -11,6 +11,7 @@ use super::*;
 
 mod jobs;
 mod lists;
+mod truth;
 use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{ConsoleOptions, NotifyMode, Prefs};
@@ -37,6 +38,7 @@ fn job(id: &str, status: &str, hours_ago: i64, pr: Option<&str>) -> Job {
         pr_link: pr.map(str::to_owned),
         created_at: Some(wall() - chrono::Duration::hours(hours_ago)),
         archived_at: (status == "archived").then(|| wall() - chrono::Duration::hours(1)),
+        ..Job::default()
     }
 }
 

@@ -39,6 +39,26 @@ pub fn fit(text: &str, columns: usize) -> String {
     out
 }
 
+/// `text` cut to `columns` from its start, with a leading `…` when it does not fit: for
+/// text whose end tells it apart (a local repository's folder and branch).
+#[must_use]
+pub fn fit_start(text: &str, columns: usize) -> String {
+    if width(text) <= columns || columns == 0 {
+        return fit(text, columns);
+    }
+    let mut kept = Vec::new();
+    let mut used = 1;
+    for c in text.chars().rev() {
+        let w = char_width(c);
+        if used + w > columns {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
 type Cells = Vec<(char, Style)>;
 
 /// Rows of `line` at most `columns` wide, broken between words (inside a word only when

@@ -242,12 +242,12 @@ fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
 
 #[test]
 fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
-    // A failed job 3m22s old: never polled again, but its AGE reads `4m` in 38 s.
-    let mut created = job("a", "failed", 0);
+    // An archived job 3m22s old: never polled again, but its AGE reads `4m` in 38 s.
+    let mut created = job("a", "archived", 0);
     created.created_at = Some(Utc.with_ymd_and_hms(2026, 11, 22, 11, 56, 38).unwrap());
     let mut h = Harness::new(vec![TrackedJob {
         snapshot: Some(created),
-        ..tracked("a", "failed", 0)
+        ..tracked("a", "archived", 0)
     }]);
     h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: String::new(),
@@ -327,12 +327,12 @@ fn ctrl_z_suspends_from_every_context() {
 
 #[test]
 fn a_younger_job_read_or_tracked_later_brings_the_wake_forward() {
-    let mut h = Harness::new(vec![tracked("old", "failed", 0)]);
+    let mut h = Harness::new(vec![tracked("old", "archived", 0)]);
     h.send(Msg::ConnectionChecked(Ok(())));
     let three_hours = h.clock().mono + Duration::from_secs(3600);
     assert_eq!(h.app.next_wake(), Some(three_hours));
     // A job tracked by id, 90 s old: its age reads `2m` in 30 s.
-    let mut young = job("young", "failed", 0);
+    let mut young = job("young", "archived", 0);
     young.created_at = Some(h.clock().wall - chrono::Duration::seconds(90));
     h.send(Msg::Tracked {
         id: "young".into(),

@@ -308,12 +308,12 @@ fn n_without_a_match_does_nothing_and_esc_while_typing_drops_the_search() {
 
 #[test]
 fn ages_in_the_changed_column_wake_the_console_only_when_it_is_shown() {
-    // A failed job made two hours ago, whose status changed 3m22s ago: CHANGED reads
+    // An archived job made two hours ago, whose status changed 3m22s ago: CHANGED reads
     // `4m` in 38 s; AGE reads `3h` in an hour.
     let changed = Some(Utc.with_ymd_and_hms(2026, 11, 22, 11, 56, 38).unwrap());
-    let failed = TrackedJob {
+    let archived = TrackedJob {
         changed_at: changed,
-        ..tracked("a", "failed", 0)
+        ..tracked("a", "archived", 0)
     };
     let no_key = || {
         Msg::ConnectionChecked(Err(crate::api::ApiError::NotFound {
@@ -325,13 +325,13 @@ fn ages_in_the_changed_column_wake_the_console_only_when_it_is_shown() {
         columns: vec![JobColumn::Changed, JobColumn::Prompt],
         ..config()
     };
-    let mut h = Harness::with_config(shown, vec![failed.clone()]);
+    let mut h = Harness::with_config(shown, vec![archived.clone()]);
     h.send(no_key());
     assert_eq!(
         h.app.next_wake(),
         Some(h.clock().mono + Duration::from_secs(38))
     );
-    let mut h = Harness::new(vec![failed]);
+    let mut h = Harness::new(vec![archived]);
     h.send(no_key());
     assert_eq!(
         h.app.next_wake(),

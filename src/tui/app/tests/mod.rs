@@ -9,6 +9,7 @@ mod lists;
 mod mouse;
 mod prefs;
 mod track;
+mod truth;
 mod visitors;
 mod whole;
 
@@ -20,7 +21,7 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use super::*;
 use crate::api::{Job, JobStatus, PathVisitors, VisitorTotals, VisitorsPage};
 use crate::journal::TrackedJob;
-use crate::tui::message::{DraftKey, Io, Submitted, Tty};
+use crate::tui::message::{DraftKey, Io, Startup, Submitted, Tty};
 
 pub(super) struct Harness {
     pub app: App,
@@ -193,12 +194,8 @@ pub(super) fn network_error(maybe_sent: bool) -> crate::api::ApiError {
 }
 
 #[test]
-fn active_jobs_are_read_every_interval_and_final_ones_never() {
-    let mut h = Harness::new(vec![
-        tracked("a", "active", 3),
-        tracked("f", "failed", 2),
-        tracked("x", "archived", 1),
-    ]);
+fn active_jobs_are_read_every_interval_and_archived_ones_never() {
+    let mut h = Harness::new(vec![tracked("a", "active", 3), tracked("x", "archived", 1)]);
     assert!(
         fetches(&h.tick(2.9)).is_empty(),
         "nothing before the interval"
@@ -444,10 +441,10 @@ fn an_unbound_key_in_the_help_keeps_an_earlier_redraw() {
 
 #[test]
 fn idle_with_nothing_to_poll_sets_no_timer() {
-    let mut h = Harness::new(vec![tracked("f", "failed", 0)]);
+    let mut h = Harness::new(vec![tracked("x", "archived", 0)]);
     // The job is two hours old: its AGE changes at three hours, and not before.
     let three_hours = h.clock().mono + Duration::from_secs(3600);
-    assert_eq!(h.app.poll.next_due(), None, "a failed job is not polled");
+    assert_eq!(h.app.poll.next_due(), None, "an archived job is not polled");
     assert_eq!(
         h.app.next_wake(),
         Some(three_hours),

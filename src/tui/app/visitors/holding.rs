@@ -195,7 +195,7 @@ impl App {
             Action::Search => held.arrangement.start_filter(),
             Action::Mark => {
                 let Some(row) = held.cursor_row().map(|r| r.as_path_visitors()) else {
-                    self.notify(NoticeKind::Info, "no page to mark: the filter keeps none");
+                    self.notify_here(NoticeKind::Info, "no page to mark: the filter keeps none");
                     return true;
                 };
                 let marked = self.visitors.marks.toggle(&row);

@@ -57,7 +57,7 @@ impl App {
             (false, 0) => format!("unmarked {path}: nothing is marked"),
             (false, n) => format!("unmarked {path} ({n} still marked)"),
         };
-        self.notify(NoticeKind::Info, text);
+        self.notify_here(NoticeKind::Info, text);
     }
 
     /// `n`: the composer opens on a new-job prompt built from the marked pages (the
@@ -68,7 +68,7 @@ impl App {
         effects: &mut Vec<Effect>,
     ) {
         if self.composer.sending.is_some() {
-            self.notify(
+            self.notify_here(
                 NoticeKind::Info,
                 "a prompt is being sent: n works again once it is answered",
             );
@@ -84,7 +84,7 @@ impl App {
             .fill
             .as_ref()
             .map_or_else(String::new, |f| f.name.clone());
-        self.notify(
+        self.notify_here(
             NoticeKind::Info,
             format!("template {name}: read and edit, then Ctrl+S sends (Ctrl+T: next template)"),
         );

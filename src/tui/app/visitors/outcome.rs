@@ -65,7 +65,7 @@ impl App {
         match self.visitors.on_action(action, now.wall.date_naive()) {
             PaneOutcome::Done => {}
             PaneOutcome::Fetch => self.fetch_visitors(now, effects),
-            PaneOutcome::Notice(text) => self.notify(NoticeKind::Info, text),
+            PaneOutcome::Notice(text) => self.notify_here(NoticeKind::Info, text),
             PaneOutcome::SetFilter(range, limit) => self.set_filter(range, limit, now, effects),
             PaneOutcome::Open(overlay) => self.overlay = Some(overlay),
             PaneOutcome::ExportCancelled => {

@@ -141,5 +141,31 @@ async fn failures_say_what_to_check() {
         .await
         .unwrap_err();
     assert!(matches!(err, AlertError::Spawn { .. }), "{err:?}");
-    assert!(err.to_string().contains("installed and on PATH"), "{err}");
+    assert!(err.to_string().contains("does not exist"), "{err}");
+    assert!(
+        !err.to_string().contains("PATH"),
+        "a path given is not looked up: {err}"
+    );
+}
+
+#[tokio::test]
+async fn a_prompt_too_big_for_one_variable_is_on_stdin_and_in_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("seen.out");
+    let program = script(
+        dir.path(),
+        "alert.sh",
+        "{ cat | wc -c; wc -c < \"$DOCDECK_PROMPT_FILE\"; echo \"var=${DOCDECK_PROMPT:-unset}\"; } > \"$1\"",
+    );
+    let mut big = alert(
+        vec![program, out.display().to_string()],
+        Duration::from_secs(10),
+    );
+    let prompt = "word ".repeat(60 * 1024);
+    big.prompt = Some(prompt.clone());
+    run(big, &console_env).await.unwrap();
+    let seen = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = seen.lines().map(str::trim).collect();
+    let size = prompt.len().to_string();
+    assert_eq!(lines, [size.as_str(), size.as_str(), "var=unset"], "{seen}");
 }

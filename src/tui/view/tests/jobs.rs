@@ -191,12 +191,9 @@ fn cut_cells_end_with_an_ellipsis() {
         .lines()
         .find(|l| l.contains("job_many_00"))
         .unwrap_or_else(|| panic!("{screen}"));
-    assert!(row.contains("Prompt number 00 that is…"), "{row}");
+    assert!(row.contains("Prompt number 00 that…"), "{row}");
     let wide = scene.render(120, 40);
-    assert!(
-        wide.contains("Fix the broken links in the quickst…"),
-        "{wide}"
-    );
+    assert!(wide.contains("Fix the broken links in the quic…"), "{wide}");
 }
 
 #[test]

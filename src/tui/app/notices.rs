@@ -1,0 +1,105 @@
+//! The notices said on the notice line, kept with their times in a log one key away
+//! (`L`, as lazygit's command log), so that two said at once, or one said while you
+//! looked elsewhere, is never lost; and the notice line cleared when what it says is
+//! about a pane that was left (what a key did there), while news (a job ended, the link
+//! failed, a rate limit) stays.
+
+use std::collections::VecDeque;
+
+use chrono::{DateTime, Utc};
+
+use super::{App, Notice, NoticeKind, Overlay};
+
+/// Notices kept in the log; older ones are dropped.
+pub const LOG_LENGTH: usize = 200;
+
+/// One notice as the log keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedNotice {
+    pub at: DateTime<Utc>,
+    pub notice: Notice,
+}
+
+/// The log of recent notices, newest first.
+#[derive(Debug, Default)]
+pub struct NoticeLog {
+    entries: VecDeque<LoggedNotice>,
+    /// Said since the last message was taken in: `update` dates them with its clock.
+    pending: Vec<Notice>,
+}
+
+impl NoticeLog {
+    /// Notes a notice to be dated when the message that said it is done.
+    pub(super) fn note(&mut self, notice: Notice) {
+        self.pending.push(notice);
+    }
+
+    /// Dates the notices said while taking in a message. Returns whether any was.
+    pub(super) fn settle(&mut self, at: DateTime<Utc>) -> bool {
+        let any = !self.pending.is_empty();
+        for notice in self.pending.drain(..) {
+            self.entries.push_front(LoggedNotice { at, notice });
+        }
+        self.entries.truncate(LOG_LENGTH);
+        any
+    }
+
+    /// Newest first.
+    pub fn entries(&self) -> impl Iterator<Item = &LoggedNotice> {
+        self.entries.iter()
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl App {
+    /// Says `text` on the notice line, and keeps it in the log.
+    pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {
+        let notice = Notice {
+            kind,
+            text: text.into(),
+        };
+        self.log.note(notice.clone());
+        self.notice = Some(notice);
+        self.notice_pane = None;
+        self.dirty = true;
+    }
+
+    /// As [`App::notify`], for what a key did in the focused pane: it stops being true,
+    /// and leaves the notice line, when the pane is left.
+    pub(crate) fn notify_here(&mut self, kind: NoticeKind, text: impl Into<String>) {
+        self.notify(kind, text);
+        self.notice_pane = Some(self.focus);
+    }
+
+    /// `L`: the log of recent notices over what is open (closed the same way as the
+    /// help, which it then goes back to).
+    pub(super) fn toggle_log(&mut self) {
+        if matches!(self.overlay, Some(Overlay::Notices)) {
+            self.close_help();
+            return;
+        }
+        self.under_help = self.overlay.take().map(Box::new);
+        self.overlay = Some(Overlay::Notices);
+        self.help_scroll = 0;
+        self.viewport.help = None;
+    }
+
+    /// The focus moves to `pane`: a notice about what a key did in another pane leaves
+    /// the notice line (it stays in the log).
+    pub(super) fn left_pane(&mut self, pane: super::Pane) {
+        if self.notice_pane.is_some_and(|about| about != pane) {
+            self.notice = None;
+            self.notice_pane = None;
+            self.dirty = true;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! What the console reads again: everything at start (the journal's jobs, each on its
+//! schedule), everything on `r`, and a visitors page that failed once the service answers.
+
+use super::poll::FirstRead;
+use super::{App, CallClass, Notice, NoticeKind, PageLoad, Pane, PreviousLoad};
+use crate::tui::message::{Clock, Effect, Io, Startup};
+
+impl App {
+    pub(super) fn refresh(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        let statuses = self.jobs.statuses();
+        self.poll.refresh_all(&statuses, now.mono);
+        if self.focus == Pane::Visitors {
+            self.reload_visitors(now, effects);
+        }
+        effects.push(Effect::Io(Io::RefreshBudget));
+        effects.push(Effect::Io(Io::ReloadTracked));
+        effects.push(Effect::Io(Io::LoadUnsure));
+        self.check.due = Some(now.mono);
+        let paused: Vec<String> = CallClass::ALL
+            .into_iter()
+            .filter_map(|class| self.rate_refusal(class, now))
+            .collect();
+        if !paused.is_empty() {
+            self.notify(NoticeKind::Warning, paused.join("; "));
+        }
+    }
+
+    /// The visitors page, its chart and its comparison, read again.
+    pub(super) fn reload_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        self.refresh_trend(effects);
+        if self.visitors.previous.is_on() {
+            self.visitors.previous = PreviousLoad::NeedsDates;
+        }
+        self.fetch_visitors(now, effects);
+    }
+
+    /// The service answers again after failing: a visitors page that failed meanwhile is
+    /// read again (with its chart), so its error does not outlive its cause.
+    pub(super) fn on_recovered(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        if matches!(self.visitors.load(), PageLoad::Failed { .. }) {
+            self.reload_visitors(now, effects);
+        }
+    }
+
+    pub(super) fn on_loaded(&mut self, startup: Startup, now: Clock) {
+        self.loaded = true;
+        // One cheap call at once, so a wrong key or project shows before anything else.
+        self.check.due = Some(now.mono);
+        self.poll.reserve(startup.jobs.len());
+        for job in &startup.jobs {
+            let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
+            // Jobs that may have moved are read at once; ended ones spread over their
+            // cadence.
+            let first = if matches!(
+                status,
+                Some(crate::api::JobStatus::Completed | crate::api::JobStatus::Failed)
+            ) {
+                FirstRead::Spread
+            } else {
+                FirstRead::Now
+            };
+            self.poll.schedule(&job.id, status, now.mono, first);
+        }
+        self.jobs.load(startup.jobs);
+        self.jobs.set_unsure(startup.unsure);
+        self.composer.load_drafts(&startup.drafts);
+        if let Some(saved) = startup.visitors_filter.as_deref() {
+            self.visitors.restore(saved);
+        }
+        self.budget = startup.budget;
+        if let Some(set_aside) = startup.set_aside {
+            // After the warnings of the start, if they are still shown.
+            let text = match &self.notice {
+                Some(Notice {
+                    kind: NoticeKind::Warning,
+                    text,
+                }) => format!("{text} · {set_aside}"),
+                _ => set_aside,
+            };
+            self.notify(NoticeKind::Warning, text);
+        }
+        self.dirty = true;
+    }
+}

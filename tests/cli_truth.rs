@@ -1,0 +1,257 @@
+//! Issue 23 from the CLI against `docdeck serve`: `jobs get` says why a job failed,
+//! `jobs list --refresh` reads ended jobs again, so an archived one reads archived, and
+//! stopping `serve` says which turns it ends and how they will read.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod agent_common;
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{DEADLINE, KEY, ServeProcess, run_cli, text};
+use serde_json::Value;
+
+fn serve(home: &Path, extra: &[&str]) -> ServeProcess {
+    let fast = [
+        "--db",
+        ":memory:",
+        "--seed",
+        "none",
+        "--api-key",
+        KEY,
+        "--agent-delay-ms",
+        "30",
+    ];
+    let args: Vec<&str> = fast.iter().chain(extra).copied().collect();
+    ServeProcess::spawn(home, &args)
+}
+
+fn first_json(stdout: &[u8]) -> Value {
+    serde_json::from_str(text(stdout).lines().next().unwrap()).unwrap()
+}
+
+#[test]
+fn jobs_get_says_why_a_job_failed() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &["--agent-outcomes", "fail=1"]);
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &[
+            "jobs",
+            "create",
+            "Break",
+            "--wait",
+            "--poll-interval",
+            "500ms",
+        ],
+    );
+    assert_eq!(created.status.code(), Some(3), "{}", text(&created.stderr));
+    let id = first_json(&created.stdout)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let table = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "get", &id, "--format", "table"],
+    );
+    let shown = text(&table.stdout);
+    let reason = shown
+        .lines()
+        .find(|l| l.starts_with("failureReason"))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        reason.contains("the simulated agent drew a failure"),
+        "{shown}"
+    );
+    let json = run_cli(home.path(), &service.base_url, &["jobs", "get", &id]);
+    let job = first_json(&json.stdout);
+    assert!(
+        job["failureReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("drew a failure")),
+        "{job}"
+    );
+}
+
+#[test]
+fn list_refresh_reads_a_completed_job_again_and_shows_it_archived() {
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(
+        home.path(),
+        &["--agent-outcomes", "pr=1", "--archive-after", "1s"],
+    );
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "create", "Old news"],
+    );
+    assert_eq!(created.status.code(), Some(0), "{}", text(&created.stderr));
+    let deadline = Instant::now() + DEADLINE;
+    let mut seen = Vec::new();
+    loop {
+        let out = run_cli(
+            home.path(),
+            &service.base_url,
+            &["jobs", "list", "--refresh", "--format", "json"],
+        );
+        let status = first_json(&out.stdout)["status"].clone();
+        if seen.last() != Some(&status) {
+            seen.push(status.clone());
+        }
+        if status == "archived" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the list never showed the job archived: {seen:?}"
+        );
+        // Waits for the service's archive age to pass, checked again with a deadline.
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        seen.iter().any(|s| s == "completed"),
+        "the job was seen completed before it was archived: {seen:?}"
+    );
+}
+
+#[test]
+fn stopping_serve_says_which_turns_it_ends_and_how_they_will_read() {
+    let repos = agent_common::Repos::new();
+    let gate = repos.trace("gate");
+    let script = repos.script(
+        "wait.sh",
+        &format!("while [ ! -e '{}' ]; do sleep 0.05; done", gate.display()),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let mut service = ServeProcess::spawn(
+        home.path(),
+        &[
+            "--db",
+            ":memory:",
+            "--seed",
+            "none",
+            "--api-key",
+            KEY,
+            "--repo",
+            repos.clone_dir().to_str().unwrap(),
+            "--agent-command",
+            script.to_str().unwrap(),
+            "--max-agents",
+            "1",
+        ],
+    );
+    let create = |prompt: &str| {
+        let out = run_cli(home.path(), &service.base_url, &["jobs", "create", prompt]);
+        first_json(&out.stdout)["id"].as_str().unwrap().to_owned()
+    };
+    let running = create("Take your time");
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let out = run_cli(home.path(), &service.base_url, &["jobs", "get", &running]);
+        if first_json(&out.stdout)["runState"] == "running" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the job never ran");
+        // Waits for the agent to take the job, checked again with a deadline.
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    create("Then this");
+    common::signal(service.child.id(), "-TERM");
+    let deadline = Instant::now() + DEADLINE;
+    while service.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "serve did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let said = service
+        .stderr
+        .iter()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        said.contains(&format!(
+            "Stopping ends turn 1 of {running} and kills its agent"
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains("interrupted by a restart; send a follow-up to retry"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 waiting turn will run at the next start"),
+        "{said}"
+    );
+}
+
+/// Sources the bash script and asks what `docdeck jobs get <TAB>` offers: the ids the
+/// journal follows, read without the network.
+#[test]
+fn bash_completes_job_ids_from_the_journal() {
+    if Command::new("bash").arg("--version").output().is_err() {
+        eprintln!("bash is not installed: skipped");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &[]);
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "create", "Fix it"],
+    );
+    let id = first_json(&created.stdout)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let script = home.path().join("docdeck.bash");
+    let out = common::cli_command(home.path(), &service.base_url, KEY)
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    std::fs::write(&script, &out.stdout).unwrap();
+    let ask = r#"
+        source "$1"
+        COMP_WORDS=(docdeck jobs get job_); COMP_CWORD=3; COMP_LINE="docdeck jobs get job_"
+        COMP_POINT=${#COMP_LINE}
+        _docdeck_with_job_ids docdeck job_ get
+        echo "ids: ${COMPREPLY[*]}"
+        COMP_WORDS=(docdeck jobs c); COMP_CWORD=2; COMP_LINE="docdeck jobs c"; COMP_POINT=14
+        _docdeck_with_job_ids docdeck c jobs
+        echo "jobs c: ${COMPREPLY[*]}"
+    "#;
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_docdeck"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", ask, "bash"])
+        .arg(&script)
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("DOCDECK_BASE_URL", &service.base_url)
+        .env("DOCDECK_PROJECT_ID", common::PROJECT)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(&format!("ids: {id}\n")), "{stdout}");
+    assert!(
+        stdout.contains("jobs c: create\n"),
+        "the rest as before: {stdout}"
+    );
+}
