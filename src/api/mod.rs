@@ -4,12 +4,14 @@
 
 pub mod client;
 pub mod error;
+pub mod limit;
 pub mod model;
 pub mod paging;
 pub mod query;
 
-pub use client::{Client, ClientOptions, Probe, RetryPolicy, StatedLimit};
+pub use client::{Client, ClientOptions, Probe, RetryPolicy};
 pub use error::{ApiError, Asked, HumanWait, Missing, PagingFault};
+pub use limit::StatedLimit;
 pub use model::{
     ErrorBody, ErrorDetail, Job, JobStatus, PathVisitors, PromptRequest, Source, VisitorTotals,
     VisitorsPage, format_timestamp,

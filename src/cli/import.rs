@@ -1,6 +1,5 @@
-//! `docdeck import` and `docdeck classify`: loading views into the local service's
-//! database (JSON lines, access logs, the hosted service's events; once or following
-//! live files), and showing how a user agent is counted.
+//! `docdeck import`: loading views into the local service's database (JSON lines, access
+//! logs, the hosted service's events; once or following live files).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,14 +10,12 @@ use clap::{Args, ValueEnum};
 
 use super::serve::db_location;
 use super::{CliError, Outcome};
-use crate::server::analytics::Traffic;
 use crate::server::db::{Db, DbLocation};
 use crate::server::import::ImportError;
 use crate::server::seed;
 use crate::server::traffic::formats::LogFormat;
-use crate::server::traffic::page::{self, NotAView};
-use crate::server::traffic::rules::{Rules, Verdict};
-use crate::server::traffic::{self, Importer, Summary, follow, ingest};
+use crate::server::traffic::rules::Rules;
+use crate::server::traffic::{self, Importer, Summary, follow};
 
 /// Prints a line to standard output; a closed pipe (`| head`) ends the output quietly
 /// instead of a panic.
@@ -77,19 +74,6 @@ pub struct ImportArgs {
     pub files: Vec<PathBuf>,
 }
 
-#[derive(Debug, Args)]
-pub struct ClassifyArgs {
-    /// The user agent, as the log has it
-    #[arg(value_name = "UA")]
-    pub user_agent: String,
-    /// A requested path, to see whether it is a page, Markdown or an asset
-    #[arg(value_name = "PATH")]
-    pub path: Option<String>,
-    /// User-agent rules tried before the shipped ones
-    #[arg(long, value_name = "FILE")]
-    pub ua_rules: Option<PathBuf>,
-}
-
 fn cannot_open(path: &Path, err: &std::io::Error) -> CliError {
     CliError::failed(format!(
         "cannot open {}: {err}; check the path, or use - for standard input",
@@ -116,7 +100,7 @@ fn log_format(format: FormatArg) -> Option<LogFormat> {
     }
 }
 
-fn load_rules(path: Option<&Path>) -> Result<Rules, CliError> {
+pub(super) fn load_rules(path: Option<&Path>) -> Result<Rules, CliError> {
     let rules = match path {
         None => Rules::shipped(),
         Some(path) => {
@@ -234,7 +218,7 @@ fn check(args: &ImportArgs, format: FormatArg) -> Result<(), CliError> {
         && let Some(path) = args.files.iter().find(|path| !follow::followable(path))
     {
         return Err(CliError::usage(format!(
-            "--follow cannot follow {}: standard input and .gz files do not grow; import them without --follow",
+            "--follow cannot follow {}: standard input, pipes, FIFOs and .gz files do not grow as a log file does; import them without --follow (a FIFO is then read as lines come, and what was read is committed whenever it pauses)",
             path.display()
         )));
     }
@@ -266,8 +250,14 @@ pub fn run(args: &ImportArgs) -> Outcome {
     let ticker = super::progress::Ticker::start(&importer.progress);
     for path in &args.files {
         let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
-        let summary = traffic::import_all(&db, &mut importer, input)
-            .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
+        let summary = traffic::import_all(&db, &mut importer, input).map_err(|err| {
+            stopped(
+                path,
+                &err,
+                importer.progress.committed(),
+                importer.reader.strict(),
+            )
+        })?;
         ticker.clear();
         out!("{}: {summary}", path.display());
         if summary.lines > 0 && summary.broken == summary.lines {
@@ -289,6 +279,35 @@ pub fn run(args: &ImportArgs) -> Outcome {
         traffic::summary::plural(total.kept(), "view")
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why an import of `path` stopped, and what of it stays: a full disk is said as such.
+fn stopped(path: &Path, err: &ImportError, committed: u64, strict: bool) -> CliError {
+    let disk_full = matches!(
+        err,
+        ImportError::Store(crate::server::db::StoreError::Sql(rusqlite::Error::SqliteFailure(
+            failure,
+            _
+        ))) if failure.code == rusqlite::ErrorCode::DiskFull
+    );
+    let kept = if strict {
+        "nothing of it was kept (--strict)".to_owned()
+    } else {
+        format!(
+            "the {} committed before it are kept, and importing the file again adds only the rest",
+            traffic::summary::plural(committed, "view")
+        )
+    };
+    if disk_full {
+        CliError::failed(format!(
+            "{}: disk full: {kept}; free some space and import again",
+            path.display()
+        ))
+    } else if matches!(err, ImportError::Line { .. }) {
+        CliError::failed(format!("{}: {err}", path.display()))
+    } else {
+        CliError::failed(format!("{}: {err}; {kept}", path.display()))
+    }
 }
 
 /// Makes the project one of real views before anything is read, or stops (exit 1) when
@@ -368,62 +387,28 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
     Ok(ExitCode::SUCCESS)
 }
 
-/// `docdeck classify "UA" [PATH]`: the class, the rule that decided it, and what a view of
-/// PATH by this agent counts as.
-pub fn classify(args: &ClassifyArgs) -> Outcome {
-    let rules = load_rules(args.ua_rules.as_deref())?;
-    let verdict = rules.classify(&args.user_agent);
-    out!("class: {}", verdict.class.name());
-    out!("rule:  {}", rule_text(&verdict));
-    let path = args.path.as_deref();
-    let pages = [("page views", false), ("Markdown views", true)];
-    match path.map(page::page_of) {
-        None => {
-            for (what, markdown) in pages {
-                out!("{what}: {}", counts(&verdict, markdown));
-            }
-        }
-        Some(Err(why)) => out!(
-            "{}: {}, not a page: not counted",
-            crate::text::sanitize(path.unwrap_or_default()),
-            match why {
-                NotAView::Asset => "an asset",
-                NotAView::Download => "a download or another file that is not a document",
-                NotAView::Feed => "a feed poll",
-                // page_of judges only the target.
-                NotAView::Method | NotAView::Status => "not a request for a page",
-            }
-        ),
-        Some(Ok(view)) => out!(
-            "{}: a {} of {}: {}",
-            crate::text::sanitize(path.unwrap_or_default()),
-            if view.markdown {
-                "Markdown view"
-            } else {
-                "page view"
-            },
-            crate::text::sanitize(&view.path),
-            counts(&verdict, view.markdown)
-        ),
-    }
-    Ok(ExitCode::SUCCESS)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::db::StoreError;
 
-fn rule_text(verdict: &Verdict<'_>) -> String {
-    match verdict.rule {
-        Some(rule) => format!("{:?} ({}, line {})", rule.pattern, rule.source, rule.line),
-        None if verdict.class == crate::server::traffic::rules::Class::Human => {
-            "none matched, and it starts with a browser marker (Mozilla/ or Opera/)".to_owned()
-        }
-        None => "none matched, and it does not start with a browser marker, so it is not a browser"
-            .to_owned(),
+    fn full_disk() -> ImportError {
+        ImportError::Store(StoreError::Sql(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+            None,
+        )))
     }
-}
 
-fn counts(verdict: &Verdict<'_>, markdown: bool) -> &'static str {
-    match ingest::traffic_of(verdict.class, markdown) {
-        Ok(Traffic::Human) => "counted as human",
-        Ok(Traffic::Ai) => "counted as AI",
-        Err(_) => "counted in neither column",
+    #[test]
+    fn a_full_disk_says_so_and_what_was_kept() {
+        let path = Path::new("access.log");
+        assert_eq!(
+            stopped(path, &full_disk(), 12_345, false).message,
+            "access.log: disk full: the 12,345 views committed before it are kept, and importing the file again adds only the rest; free some space and import again"
+        );
+        assert_eq!(
+            stopped(path, &full_disk(), 12_345, true).message,
+            "access.log: disk full: nothing of it was kept (--strict); free some space and import again"
+        );
     }
 }

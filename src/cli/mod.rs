@@ -7,6 +7,7 @@ mod agent_args;
 mod agent_exec;
 mod args;
 mod budget;
+mod classify;
 mod console;
 pub(crate) mod console_prefs;
 mod demo_agent;
@@ -76,7 +77,7 @@ pub enum Command {
     /// Caddy, Vercel, Cloudflare) or the hosted service's event stream; --follow reads on.
     Import(import::ImportArgs),
     /// Show how docdeck counts a user agent (and a path): AI, human or neither, and why.
-    Classify(import::ClassifyArgs),
+    Classify(classify::ClassifyArgs),
     /// Check the configuration, key, service, clock, journal and terminal, one line each.
     Doctor(doctor::DoctorArgs),
     /// Print the completion script for a shell.
@@ -208,7 +209,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Visitors(args)) => visitors::run(args).await,
             Some(Command::Serve(args)) => serve::serve(args).await,
             Some(Command::Import(args)) => import::run(&args),
-            Some(Command::Classify(args)) => import::classify(&args),
+            Some(Command::Classify(args)) => classify::classify(&args),
             Some(Command::Doctor(args)) => doctor::run(&args).await,
             Some(Command::Completions(args)) => shell::completions(&args),
             Some(Command::Man(args)) => shell::man(&args),

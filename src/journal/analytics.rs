@@ -1,8 +1,10 @@
-//! Analytics in the journal: the requests counted against the hourly analytics budget,
-//! and the trend cache (each bucket's totals, kept once its numbers cannot change).
+//! The hourly budgets in the journal: the uses of create and message, the requests counted
+//! against the analytics budget, and the trend cache (each bucket's totals, kept once its
+//! numbers cannot change).
 //!
-//! The budget: the hosted service allows 100 analytics requests an hour per
-//! organization, shared by every analytics endpoint. The journal counts this machine's
+//! The analytics budget: the hosted service allows 100 analytics requests an hour per
+//! organization, shared by every analytics endpoint, unless the service states its own
+//! limit (`RateLimit-Limit`), which is kept and followed. The journal counts this machine's
 //! requests per service and project (it cannot see other machines or projects), as it
 //! counts create and message. [`AnalyticsBudget::decide`] is the one rule both faces
 //! follow: work of more than [`ASK_ABOVE`] requests says how many and asks first; work
@@ -16,7 +18,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use rusqlite::{OptionalExtension as _, params};
 
-use super::{Journal, JournalError, Scope};
+use super::{Journal, JournalError, Scope, SubmissionKind};
 use crate::api::VisitorTotals;
 
 /// Analytics requests allowed per hour (the hosted service's documented limit).
@@ -137,6 +139,28 @@ impl AnalyticsBudget {
 }
 
 impl Journal {
+    /// Uses of a budget in the hour before `now` (accepted, pending, or of unknown outcome),
+    /// counted no further than `cap`: past the hour's limit the number changes nothing, and
+    /// a journal that holds more (one filled by a script, or a service with a higher limit)
+    /// would otherwise walk every one of them at each start.
+    pub fn uses_last_hour(
+        &self,
+        scope: &Scope,
+        kind: SubmissionKind,
+        now: DateTime<Utc>,
+        cap: u32,
+    ) -> Result<u32, JournalError> {
+        let since = now.timestamp_millis() - 3_600_000;
+        let count: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM submissions
+             WHERE service = ?1 AND project = ?2 AND kind = ?3 AND sent_ms > ?4
+               AND outcome IN ('pending', 'accepted', 'unknown') LIMIT ?5)",
+            params![scope.service, scope.project, kind.as_db(), since, cap],
+            |row| row.get(0),
+        )?;
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
+    }
+
     /// Counts `requests` analytics requests sent at `now`. Rows older than a day are
     /// dropped on the way: only the last hour is ever read.
     pub fn record_analytics(

@@ -5,6 +5,7 @@
 //! trend cache). It never holds the API key.
 
 mod analytics;
+mod drafts;
 mod store;
 mod unsure;
 
@@ -416,78 +417,6 @@ impl Journal {
         store::timeline(&self.conn, scope, job_id)
     }
 
-    /// Saves the composer's text under `key` (`new`, or `job:ID` for a follow-up) as it is
-    /// typed, so a crash or a dropped SSH session loses nothing. Empty text removes it.
-    pub fn save_draft(
-        &mut self,
-        scope: &Scope,
-        key: &str,
-        text: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), JournalError> {
-        if text.trim().is_empty() {
-            self.conn.execute(
-                "DELETE FROM drafts WHERE service = ?1 AND project = ?2 AND draft_key = ?3",
-                params![scope.service, scope.project, key],
-            )?;
-        } else {
-            self.conn.execute(
-                "INSERT INTO drafts (service, project, draft_key, text, saved_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (service, project, draft_key)
-                 DO UPDATE SET text = excluded.text, saved_ms = excluded.saved_ms",
-                params![
-                    scope.service,
-                    scope.project,
-                    key,
-                    text,
-                    now.timestamp_millis()
-                ],
-            )?;
-        }
-        Ok(())
-    }
-
-    /// Every saved draft of the scope, as (key, text).
-    pub fn drafts(&self, scope: &Scope) -> Result<Vec<(String, String)>, JournalError> {
-        let mut statement = self.conn.prepare(
-            "SELECT draft_key, text FROM drafts WHERE service = ?1 AND project = ?2
-             ORDER BY draft_key",
-        )?;
-        let rows = statement.query_map(params![scope.service, scope.project], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// Remembers one console setting (such as the visitors filter) for the scope.
-    pub fn save_setting(
-        &mut self,
-        scope: &Scope,
-        name: &str,
-        value: &str,
-    ) -> Result<(), JournalError> {
-        self.conn.execute(
-            "INSERT INTO console_settings (service, project, name, value) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (service, project, name) DO UPDATE SET value = excluded.value",
-            params![scope.service, scope.project, name, value],
-        )?;
-        Ok(())
-    }
-
-    /// A console setting saved earlier, if any.
-    pub fn setting(&self, scope: &Scope, name: &str) -> Result<Option<String>, JournalError> {
-        use rusqlite::OptionalExtension as _;
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT value FROM console_settings WHERE service = ?1 AND project = ?2 AND name = ?3",
-                params![scope.service, scope.project, name],
-                |row| row.get(0),
-            )
-            .optional()?)
-    }
-
     /// What a job id the user typed stands for: the id itself when the journal knows it,
     /// else the one job of this scope (tracked or not) whose id starts with it, so the
     /// short ids the console shows work wherever an id is taken.
@@ -515,28 +444,6 @@ impl Journal {
                 _ => IdMatch::Ambiguous(ids),
             }
         })
-    }
-
-    /// Uses of a budget in the hour before `now` (accepted, pending, or of unknown outcome),
-    /// counted no further than `cap`: past the hour's limit the number changes nothing, and
-    /// a journal that holds more (one filled by a script, or a service with a higher limit)
-    /// would otherwise walk every one of them at each start.
-    pub fn uses_last_hour(
-        &self,
-        scope: &Scope,
-        kind: SubmissionKind,
-        now: DateTime<Utc>,
-        cap: u32,
-    ) -> Result<u32, JournalError> {
-        let since = now.timestamp_millis() - 3_600_000;
-        let count: i64 = self.conn.query_row(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM submissions
-             WHERE service = ?1 AND project = ?2 AND kind = ?3 AND sent_ms > ?4
-               AND outcome IN ('pending', 'accepted', 'unknown') LIMIT ?5)",
-            params![scope.service, scope.project, kind.as_db(), since, cap],
-            |row| row.get(0),
-        )?;
-        Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
 }
 

@@ -84,10 +84,11 @@ pub fn follow(
         importer.flush(&tx)?;
         tx.commit().map_err(StoreError::from)?;
         drop(conn);
-        importer.progress.add(
-            importer.summary.lines.saturating_sub(before.0),
-            importer.summary.kept().saturating_sub(before.1),
-        );
+        let kept = importer.summary.kept().saturating_sub(before.1);
+        importer
+            .progress
+            .add(importer.summary.lines.saturating_sub(before.0), kept);
+        importer.progress.commit(kept);
         if stopping {
             return Ok(std::mem::take(&mut importer.summary));
         }
@@ -319,5 +320,8 @@ fn file_id(_meta: &Metadata) -> FileId {
 /// Whether `path` can be followed (standard input and gzip files cannot grow in place).
 #[must_use]
 pub fn followable(path: &Path) -> bool {
-    path.as_os_str() != "-" && !super::is_gzip(path)
+    // A pipe or FIFO does not grow as a file does: reading it waits inside the follower's
+    // transaction. (A file that does not exist yet is followed once it appears.)
+    let special = fs::metadata(path).is_ok_and(|meta| !meta.is_file());
+    path.as_os_str() != "-" && !super::is_gzip(path) && !special
 }

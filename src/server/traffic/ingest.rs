@@ -41,6 +41,8 @@ pub struct Importer {
 pub struct Progress {
     pub lines: std::sync::atomic::AtomicU64,
     pub views: std::sync::atomic::AtomicU64,
+    /// Views committed: what stays whatever happens next (a full disk, a signal).
+    pub committed: std::sync::atomic::AtomicU64,
 }
 
 impl Progress {
@@ -49,6 +51,17 @@ impl Progress {
     pub fn read(&self) -> (u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
         (self.lines.load(Relaxed), self.views.load(Relaxed))
+    }
+
+    /// Views committed so far.
+    #[must_use]
+    pub fn committed(&self) -> u64 {
+        self.committed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    pub(crate) fn commit(&self, views: u64) {
+        self.committed
+            .fetch_add(views, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub(crate) fn add(&self, lines: u64, views: u64) {

@@ -259,6 +259,7 @@ fn write_chunks(
     finished: &AtomicBool,
 ) -> Result<(), ImportError> {
     while let Ok(first) = received.recv() {
+        let before = written.kept();
         let mut conn = ImportConn::lock(db)?;
         let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
         let started = Instant::now();
@@ -284,6 +285,7 @@ fn write_chunks(
         }
         writer.flush(&tx)?.count(written);
         tx.commit().map_err(StoreError::from)?;
+        progress.commit(written.kept() - before);
     }
     Ok(())
 }
