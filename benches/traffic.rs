@@ -223,8 +223,12 @@ fn bench_import(lines: u64) {
         let cpu_before = process_cpu();
         let writer_before = thread_cpu();
         let started = Instant::now();
-        let summary =
-            traffic::import_all(&db, &mut importer, traffic::open(&path).unwrap()).unwrap();
+        let summary = traffic::import_all(
+            &db,
+            &mut importer,
+            traffic::open(&path, Arc::default()).unwrap(),
+        )
+        .unwrap();
         let took = started.elapsed();
         let cpu = process_cpu() - cpu_before;
         // This thread writes; the import's other thread reads (nothing else runs meanwhile).

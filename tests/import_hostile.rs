@@ -134,3 +134,56 @@ fn a_line_over_64_kib_is_skipped_and_counted() {
         );
     }
 }
+
+/// SIGTERM (as Ctrl-C) while an import waits on a FIFO that stays open: it stops at once,
+/// keeps what it read, says so, and exits 0.
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_an_import_waiting_on_a_fifo_and_keeps_what_was_read() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let fifo = home.path().join("access.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let import = docdeck_command(home.path())
+        .args([
+            "import",
+            "--db",
+            db.to_str().unwrap(),
+            "--format",
+            "combined",
+        ])
+        .arg(&fifo)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    writer.write_all(line(1, "/a").as_bytes()).unwrap();
+    writer.flush().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while views(&db) < 1 {
+        assert!(Instant::now() < deadline, "the view was not committed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    common::signal(import.id(), "-TERM");
+    let out = import.wait_with_output().unwrap();
+    drop(writer);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("read 1 line: kept 1 view"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("stopped by a signal: what was read before it is kept"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(views(&db), 1);
+}

@@ -180,7 +180,7 @@ fn first_lines(path: &Path) -> Result<Vec<String>, CliError> {
                 path.display()
             )));
         }
-        let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
+        let input = traffic::open(path, Arc::default()).map_err(|err| cannot_open(path, &err))?;
         let mut text = Vec::new();
         let _ = input.take(SNIFF_BYTES).read_to_end(&mut text);
         String::from_utf8_lossy(&text).into_owned()
@@ -247,9 +247,14 @@ pub fn run(args: &ImportArgs) -> Outcome {
         return follow_files(&db, &mut importer, args);
     }
     let mut total = Summary::default();
+    let stop = stop_on_signals()?;
     let ticker = super::progress::Ticker::start(&importer.progress);
     for path in &args.files {
-        let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
+        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        let input =
+            traffic::open(path, Arc::clone(&stop)).map_err(|err| cannot_open(path, &err))?;
         let summary = traffic::import_all(&db, &mut importer, input).map_err(|err| {
             stopped(
                 path,
@@ -272,6 +277,11 @@ pub fn run(args: &ImportArgs) -> Outcome {
     ticker.finish();
     if args.files.len() > 1 {
         out!("all files: {total}");
+    }
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        eprintln!(
+            "docdeck: stopped by a signal: what was read before it is kept; import the same files again to read the rest (nothing is added twice)"
+        );
     }
     out!(
         "project {}: {} added",
@@ -330,7 +340,8 @@ fn claim_project(db: &Db, args: &ImportArgs) -> Result<(), CliError> {
 /// Today's format, unchanged: each file in one transaction, a bad line fails it.
 fn jsonl(db: &Db, args: &ImportArgs) -> Outcome {
     for path in &args.files {
-        let input = traffic::open(path).map_err(|err| cannot_open(path, &err))?;
+        // All or nothing: a signal ends it with nothing kept, as before anything is written.
+        let input = traffic::open(path, Arc::default()).map_err(|err| cannot_open(path, &err))?;
         let imported = crate::server::import::import(db, &args.project, input)
             .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
         let duplicates = match imported.duplicates {
@@ -349,12 +360,18 @@ fn jsonl(db: &Db, args: &ImportArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome {
+/// A flag set by Ctrl-C or SIGTERM: the import then commits what it read and stops.
+fn stop_on_signals() -> Result<Arc<AtomicBool>, CliError> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(signal, Arc::clone(&stop))
             .map_err(|err| CliError::failed(format!("cannot watch for Ctrl-C: {err}")))?;
     }
+    Ok(stop)
+}
+
+fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome {
+    let stop = stop_on_signals()?;
     eprintln!(
         "docdeck: following {} into project {}; Ctrl-C stops (what was read is kept)",
         args.files

@@ -18,7 +18,7 @@ use std::io::{self, BufRead, BufReader, Read, Seek as _};
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{MutexGuard, mpsc};
+use std::sync::{Arc, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
@@ -34,19 +34,39 @@ use super::import::ImportError;
 const BUFFER: usize = 256 * 1024;
 
 /// Opens an input: `-` is standard input, a name ending in `.gz` is read as gzip (several
-/// members, as `cat a.gz b.gz` makes, are read one after the other).
-pub fn open(path: &Path) -> io::Result<Opened> {
-    if path.as_os_str() == "-" {
-        return Ok(Opened::new(Box::new(io::stdin())));
-    }
-    let file = File::open(path)?;
-    if is_gzip(path) {
-        let decoder = flate2::read::MultiGzDecoder::new(BufReader::with_capacity(BUFFER, file));
-        Ok(Opened::new(Box::new(decoder)))
+/// members, as `cat a.gz b.gz` makes, are read one after the other). Once `stop` is set
+/// (a signal), the input ends at its next read, even one waiting on a pipe or a FIFO, so
+/// the import commits what was read and stops at once.
+pub fn open(path: &Path, stop: Arc<AtomicBool>) -> io::Result<Opened> {
+    let (read, poll): (Box<dyn Read + Send>, Option<Waitable>) = if path.as_os_str() == "-" {
+        (Box::new(io::stdin()), Some(Waitable::Stdin))
     } else {
-        Ok(Opened::new(Box::new(file)))
-    }
+        let file = File::open(path)?;
+        if is_gzip(path) {
+            let buffered = BufReader::with_capacity(BUFFER, file);
+            (Box::new(flate2::read::MultiGzDecoder::new(buffered)), None)
+        } else {
+            let waitable = match file.metadata() {
+                Ok(meta) if !meta.is_file() => Some(Waitable::File(file.try_clone()?)),
+                _ => None,
+            };
+            (Box::new(file), waitable)
+        }
+    };
+    let mut opened = Opened::new(read);
+    opened.stop = Some((stop, poll));
+    Ok(opened)
 }
+
+/// What a read from may wait (a pipe, a FIFO, a terminal): looked at with `poll` first,
+/// so that a stop is seen while nothing comes.
+enum Waitable {
+    Stdin,
+    File(File),
+}
+
+/// How long a read waits for input before it looks at the stop flag again.
+const STOP_CHECK: Duration = Duration::from_millis(100);
 
 /// Whether `path` names a gzip file.
 #[must_use]
@@ -73,32 +93,83 @@ impl Input for &[u8] {
 }
 
 /// A file, a gzip stream or standard input, opened by [`open`].
-pub struct Opened(BufReader<Box<dyn Read + Send>>);
+pub struct Opened {
+    inner: BufReader<Box<dyn Read + Send>>,
+    /// The stop flag, and what to wait on before a read that may block.
+    stop: Option<(Arc<AtomicBool>, Option<Waitable>)>,
+}
 
 impl Opened {
     fn new(inner: Box<dyn Read + Send>) -> Self {
-        Self(BufReader::with_capacity(BUFFER, inner))
+        Self {
+            inner: BufReader::with_capacity(BUFFER, inner),
+            stop: None,
+        }
+    }
+
+    /// Whether the input is to end now: the stop flag is set (looked at before each read
+    /// of the source, and while a read would wait).
+    fn stopped(&self) -> io::Result<bool> {
+        let Some((stop, waitable)) = &self.stop else {
+            return Ok(false);
+        };
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                return Ok(true);
+            }
+            let Some(waitable) = waitable else {
+                return Ok(false);
+            };
+            if ready(waitable, STOP_CHECK)? {
+                return Ok(false);
+            }
+        }
+    }
+}
+
+/// Whether `waitable` has input (or its end) within `wait`.
+fn ready(waitable: &Waitable, wait: Duration) -> io::Result<bool> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let stdin = io::stdin();
+    let mut fds = [match waitable {
+        Waitable::Stdin => PollFd::new(&stdin, PollFlags::IN),
+        Waitable::File(file) => PollFd::new(file, PollFlags::IN),
+    }];
+    let timeout = Timespec {
+        tv_sec: 0,
+        tv_nsec: i64::from(wait.subsec_nanos()),
+    };
+    match poll(&mut fds, Some(&timeout)) {
+        Ok(ready) => Ok(ready > 0),
+        Err(rustix::io::Errno::INTR) => Ok(false),
+        Err(err) => Err(err.into()),
     }
 }
 
 impl Read for Opened {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf)
+        if self.inner.buffer().is_empty() && self.stopped()? {
+            return Ok(0);
+        }
+        self.inner.read(buf)
     }
 }
 
 impl BufRead for Opened {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.0.fill_buf()
+        if self.inner.buffer().is_empty() && self.stopped()? {
+            return Ok(&[]);
+        }
+        self.inner.fill_buf()
     }
     fn consume(&mut self, amount: usize) {
-        self.0.consume(amount);
+        self.inner.consume(amount);
     }
 }
 
 impl Input for Opened {
     fn drained(&self) -> bool {
-        self.0.buffer().is_empty()
+        self.inner.buffer().is_empty()
     }
 }
 

@@ -62,7 +62,12 @@ fn gzip_files_are_read() {
     encoder.write_all(log().as_bytes()).unwrap();
     std::fs::write(&path, encoder.finish().unwrap()).unwrap();
     let db = Db::open(&DbLocation::Memory).unwrap();
-    let summary = import_all(&db, &mut importer(&db, false), open(&path).unwrap()).unwrap();
+    let summary = import_all(
+        &db,
+        &mut importer(&db, false),
+        open(&path, Arc::default()).unwrap(),
+    )
+    .unwrap();
     assert_eq!(summary.kept(), 2);
 }
 
