@@ -282,6 +282,21 @@ fn claim_keys(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, 
     Ok(added)
 }
 
+/// Each view's key and the column it counts in, as `view_keys` keeps them.
+fn key_rows(views: &[Pending]) -> Vec<(&[u8], i64)> {
+    views
+        .iter()
+        .map(|view| (&view.key[..], traffic_code(view.traffic)))
+        .collect()
+}
+
+/// [`key_rows`] as the parameters of a multi-row insert, `(?, ?)` a view.
+fn key_params<'a>(rows: &'a [(&'a [u8], i64)]) -> Vec<&'a dyn ToSql> {
+    rows.iter()
+        .flat_map(|(key, code)| [key as &dyn ToSql, code as &dyn ToSql])
+        .collect()
+}
+
 /// The common case of a first import: every key of a full batch is new. One insert
 /// without `RETURNING` (which SQLite carries out through a temporary table) claims them
 /// all; if it added fewer than all, it is undone and the keys are claimed the slow way.
@@ -290,14 +305,8 @@ fn all_new(tx: &Transaction<'_>, views: &[Pending]) -> Result<bool, StoreError> 
         "INSERT INTO view_keys (key, counted) VALUES {} ON CONFLICT (key) DO NOTHING",
         repeated(views.len(), "(?, ?)")
     );
-    let rows: Vec<(&[u8], i64)> = views
-        .iter()
-        .map(|view| (&view.key[..], traffic_code(view.traffic)))
-        .collect();
-    let params: Vec<&dyn ToSql> = rows
-        .iter()
-        .flat_map(|(key, code)| [key as &dyn ToSql, code as &dyn ToSql])
-        .collect();
+    let rows = key_rows(views);
+    let params = key_params(&rows);
     tx.prepare_cached("SAVEPOINT claim")?.execute([])?;
     let added = with_statement(tx, &sql, views.len(), |statement| {
         statement.execute(params.as_slice())
@@ -316,14 +325,8 @@ fn claim_some(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, 
         "INSERT INTO view_keys (key, counted) VALUES {} ON CONFLICT (key) DO NOTHING RETURNING key",
         repeated(views.len(), "(?, ?)")
     );
-    let rows: Vec<(&[u8], i64)> = views
-        .iter()
-        .map(|view| (&view.key[..], traffic_code(view.traffic)))
-        .collect();
-    let params: Vec<&dyn ToSql> = rows
-        .iter()
-        .flat_map(|(key, code)| [key as &dyn ToSql, code as &dyn ToSql])
-        .collect();
+    let rows = key_rows(views);
+    let params = key_params(&rows);
     with_statement(tx, &sql, views.len(), |statement| {
         let mut rows = statement.query(params.as_slice())?;
         let mut added = Vec::with_capacity(views.len());
