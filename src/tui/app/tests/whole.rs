@@ -115,6 +115,30 @@ fn s_sorts_by_the_next_column_and_ties_stay_by_path_ascending_either_way() {
     );
 }
 
+/// After `s` or `S` the cursor is on the first row of the new order (the view scrolls
+/// with it), not on the row it was on, somewhere down the list.
+#[test]
+fn a_new_order_is_shown_from_its_top() {
+    let mut h = visitors();
+    held(&mut h, None);
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Char('j'));
+    let at = |h: &Harness| {
+        let held = h.app.visitors.whole.held().unwrap();
+        (
+            held.arrangement.cursor_position(),
+            held.cursor_row().map(|r| r.path.clone()),
+        )
+    };
+    assert_eq!(at(&h).0, Some(3));
+    h.key(KeyCode::Char('s'));
+    assert_eq!(at(&h), (Some(0), Some(shown(&h)[0].clone())));
+    h.key(KeyCode::Char('j'));
+    h.key(KeyCode::Char('S'));
+    assert_eq!(at(&h), (Some(0), Some(shown(&h)[0].clone())));
+}
+
 #[test]
 fn slash_filters_by_path_as_typed_and_esc_while_typing_clears() {
     let mut h = visitors();

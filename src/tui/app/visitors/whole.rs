@@ -114,7 +114,7 @@ impl Held {
         self.arrangement.cursor_row().and_then(|i| self.rows.get(i))
     }
 
-    /// `s`: the next column (the change only when compared).
+    /// `s`: the next column (the change only when compared), from its top.
     pub fn cycle_sort(&mut self) {
         self.arrangement.cycle_sort();
         if !self.compared
@@ -126,12 +126,15 @@ impl Held {
             self.arrangement.cycle_sort();
         }
         self.arrangement.arrange(&self.rows);
+        // A new order is read from its top: the first rows are what it was asked for.
+        self.arrangement.place_cursor(&self.rows, 0);
     }
 
-    /// `S`: the same column the other way.
+    /// `S`: the same column the other way, from its top.
     pub fn reverse(&mut self) {
         self.arrangement.reverse();
         self.arrangement.arrange(&self.rows);
+        self.arrangement.place_cursor(&self.rows, 0);
     }
 
     /// The filter as applied.
