@@ -34,6 +34,11 @@ pub trait Host: Send {
     /// Stops the process as a shell job (Ctrl+Z) until the shell continues it (`fg`).
     /// Called between `suspend` and `resume`; tests need not stop.
     fn stop_process(&mut self) {}
+    /// Whether the terminal has hung up (its other side closed); if so, the process lets
+    /// go of it, so nothing more is read from or written to it. Tests: never.
+    fn hung_up(&mut self) -> bool {
+        false
+    }
 }
 
 /// Raw mode, the alternate screen and mouse capture for as long as it lives.
@@ -89,6 +94,14 @@ impl Host for TerminalGuard {
 
     fn multiplexer(&self) -> Multiplexer {
         self.multiplexer
+    }
+
+    fn hung_up(&mut self) -> bool {
+        let gone = super::hangup::gone();
+        if gone {
+            let _ = super::hangup::detach();
+        }
+        gone
     }
 
     fn stop_process(&mut self) {

@@ -162,6 +162,7 @@ impl Console {
             })),
             stop: None,
             startup: None,
+            hangup: None,
         };
         let written = Arc::new(Mutex::new(Vec::new()));
         let recorder = Arc::clone(&written);
