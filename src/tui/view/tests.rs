@@ -20,6 +20,7 @@ mod composer;
 mod insight;
 mod themes;
 mod visitors;
+mod widths;
 
 fn wall() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap()
