@@ -84,6 +84,15 @@ fn the_mouse_is_captured_while_the_console_runs_a_click_switches_pane_and_it_is_
     let mut pty = Pty::demo();
     pty.wait_for("the first frame", |out| out.contains("Jobs (5)"));
     assert!(pty.text().contains("\x1b[?1000h"), "mouse capture on");
+    assert!(
+        !pty.text().contains("\x1b[?1003h"),
+        "no any-motion tracking: every movement would go upstream"
+    );
+    assert_eq!(
+        pty.parser().screen().mouse_protocol_mode(),
+        vt100::MouseProtocolMode::ButtonMotion,
+        "clicks, drags and the wheel"
+    );
     let screen = pty.screen();
     let top = screen.lines().next().unwrap();
     let column = top.find("3 Visitors").expect("the visitors tab") + 1;

@@ -9,9 +9,7 @@ use std::sync::Once;
 
 use crossterm::Command as _;
 use crossterm::clipboard::CopyToClipboard;
-use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-};
+use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
@@ -123,13 +121,36 @@ fn take(mouse: bool) -> io::Result<()> {
         cursor::Hide
     );
     if mouse && taken.is_ok() {
-        taken = execute!(out, EnableMouseCapture);
+        taken = execute!(out, CaptureClicks);
     }
     if let Err(err) = taken {
         restore();
         return Err(err);
     }
     Ok(())
+}
+
+/// Mouse reports for clicks, drags and the wheel only: `?1000` (press, release, wheel),
+/// `?1002` (motion while a button is held) and `?1006` (SGR coordinates, past column 223).
+/// crossterm's `EnableMouseCapture` also asks for `?1003`, every movement of the mouse
+/// with no button held, which the console has no use for and which over SSH sends a
+/// report upstream for each cell the pointer crosses.
+pub struct CaptureClicks;
+
+impl crossterm::Command for CaptureClicks {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        f.write_str("\x1b[?1000h\x1b[?1002h\x1b[?1006h")
+    }
+}
+
+/// Lets the mouse go whatever mode it was left in (by this console, an older one, or
+/// another program): SGR, urxvt, any-motion, button-motion and normal tracking off.
+pub struct ReleaseMouse;
+
+impl crossterm::Command for ReleaseMouse {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        f.write_str("\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l")
+    }
 }
 
 /// Clears the screen and forgets the last frame, so the next draw writes every cell.
@@ -148,7 +169,7 @@ pub fn full_redraw<B: ratatui::backend::Backend>(
 pub fn restore() {
     let _ = execute!(
         io::stdout(),
-        DisableMouseCapture,
+        ReleaseMouse,
         DisableBracketedPaste,
         LeaveAlternateScreen,
         cursor::Show
@@ -264,6 +285,18 @@ pub fn osc9(title: &str, body: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_mouse_is_asked_for_clicks_drags_and_the_wheel_not_every_movement() {
+        let mut on = String::new();
+        CaptureClicks.write_ansi(&mut on).unwrap();
+        assert_eq!(on, "\x1b[?1000h\x1b[?1002h\x1b[?1006h");
+        let mut off = String::new();
+        ReleaseMouse.write_ansi(&mut off).unwrap();
+        for mode in ["1000", "1002", "1003", "1006"] {
+            assert!(off.contains(&format!("\x1b[?{mode}l")), "{off:?}");
+        }
+    }
 
     #[test]
     fn osc52_carries_the_text_in_base64() {

@@ -115,9 +115,14 @@ impl Pty {
 
     /// The screen as a terminal would show it after everything written so far.
     pub fn screen(&self) -> String {
+        self.parser().screen().contents()
+    }
+
+    /// A terminal after everything written so far: its screen and its modes.
+    pub fn parser(&self) -> vt100::Parser {
         let mut parser = vt100::Parser::new(24, 80, 0);
         parser.process(&self.output.lock().unwrap());
-        parser.screen().contents()
+        parser
     }
 
     pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) {
