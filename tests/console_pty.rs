@@ -119,3 +119,22 @@ fn with_no_mouse_the_console_never_captures_it() {
     assert!(pty.text().contains("\x1b[?1000l"), "let go all the same");
     pty.assert_restored();
 }
+
+#[test]
+fn a_dumb_terminal_is_refused_with_a_message_and_never_drawn_on() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        home,
+        &["demo", "--agent-delay-ms", "200"],
+        &[("TERM", "dumb")],
+    );
+    let status = pty.wait_exit();
+    assert_eq!(status.exit_code(), 2, "{status:?}: {}", pty.text());
+    let out = pty.text();
+    assert!(out.contains("TERM=dumb"), "{out:?}");
+    assert!(out.contains("cannot move the cursor"), "{out:?}");
+    assert!(
+        !out.contains("\x1b[?1049h"),
+        "the alternate screen was taken: {out:?}"
+    );
+}
