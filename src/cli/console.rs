@@ -258,6 +258,7 @@ fn config(
         columns: JobColumn::DEFAULT.to_vec(),
         mouse: !args.no_mouse,
         prefs: crate::tui::app::Prefs::default(),
+        clipboard: crate::tui::clipboard::Clipboard::default(),
     })
 }
 

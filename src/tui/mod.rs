@@ -7,6 +7,7 @@
 //! (an age, a countdown) reads differently.
 
 pub mod app;
+pub mod clipboard;
 mod editor;
 pub mod effects;
 pub mod hangup;
@@ -167,7 +168,12 @@ async fn tty_effect<B: Backend>(
 ) -> Option<Msg> {
     let multiplexer = host.multiplexer();
     match tty {
-        Tty::Copy(text) => host.write_escape(&multiplexer.clipboard(&terminal::osc52(&text))),
+        Tty::Copy(text) => {
+            // Nothing when no way reaches the clipboard: the notice shows the text.
+            if let Some(bytes) = host.clipboard().bytes(&terminal::osc52(&text)) {
+                host.write_escape(&bytes);
+            }
+        }
         Tty::Bell => host.write_escape(b"\x07"),
         Tty::Notify { title, body } => {
             host.write_escape(&multiplexer.wrap(&terminal::osc9(&title, &body)));
@@ -257,7 +263,10 @@ pub async fn run(
     editor: String,
     theme: Theme,
 ) -> Result<Option<i32>, LoopError> {
+    let mut app = app;
     let (mut guard, mut terminal) = terminal::TerminalGuard::enter(app.config.mouse)?;
+    // The notices of a copy say what the terminal side does.
+    app.config.clipboard = guard.clipboard();
     let (signal_tx, signal_rx) = unbounded_channel();
     let (hung_tx, hung_rx) = watch::channel(false);
     hangup::watch(hung_tx.clone());

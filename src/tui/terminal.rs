@@ -17,6 +17,8 @@ use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
+use super::clipboard::Clipboard;
+
 /// What the loop needs from the real terminal beyond drawing; tests give a recorder.
 pub trait Host: Send {
     /// Writes an escape sequence straight to the terminal.
@@ -29,6 +31,10 @@ pub trait Host: Send {
     fn multiplexer(&self) -> Multiplexer {
         Multiplexer::None
     }
+    /// How a copy reaches the clipboard (tests: plain).
+    fn clipboard(&self) -> Clipboard {
+        Clipboard::Plain
+    }
     /// Stops the process as a shell job (Ctrl+Z) until the shell continues it (`fg`).
     /// Called between `suspend` and `resume`; tests need not stop.
     fn stop_process(&mut self) {}
@@ -40,11 +46,13 @@ pub trait Host: Send {
 }
 
 /// Raw mode, the alternate screen and mouse capture for as long as it lives.
+/// Also knows how a copy reaches the clipboard here (asked of tmux once, on entering).
 pub struct TerminalGuard {
     active: bool,
     /// Clicks and the wheel are captured (taken again so after `$EDITOR` or Ctrl+Z).
     mouse: bool,
     multiplexer: Multiplexer,
+    clipboard: Clipboard,
 }
 
 impl TerminalGuard {
@@ -53,10 +61,13 @@ impl TerminalGuard {
     pub fn enter(mouse: bool) -> io::Result<(Self, Terminal<CrosstermBackend<Stdout>>)> {
         install_panic_hook();
         take(mouse)?;
+        let multiplexer = Multiplexer::detect(&|name| std::env::var(name).ok());
+        let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
         let guard = Self {
             active: true,
             mouse,
-            multiplexer: Multiplexer::detect(&|name| std::env::var(name).ok()),
+            multiplexer,
+            clipboard: Clipboard::detect(multiplexer, in_tmux, &Clipboard::ask_tmux),
         };
         let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
         full_redraw(&mut terminal)?;
@@ -92,6 +103,10 @@ impl Host for TerminalGuard {
 
     fn multiplexer(&self) -> Multiplexer {
         self.multiplexer
+    }
+
+    fn clipboard(&self) -> Clipboard {
+        self.clipboard
     }
 
     fn hung_up(&mut self) -> bool {
@@ -189,8 +204,8 @@ fn install_panic_hook() {
 }
 
 /// A terminal multiplexer between the console and the terminal the user sees. Neither
-/// passes OSC 9 on by itself, and tmux passes OSC 52 only with `set-clipboard on`: the
-/// escape is also sent wrapped in the multiplexer's passthrough sequence.
+/// passes OSC 9 on by itself: it is sent wrapped in the multiplexer's passthrough
+/// sequence. How a copy gets through is `clipboard::Clipboard`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Multiplexer {
     None,
@@ -212,18 +227,6 @@ impl Multiplexer {
             Self::Screen
         } else {
             Self::None
-        }
-    }
-
-    /// An OSC 52 `escape` as it reaches the clipboard through this multiplexer. Inside tmux
-    /// it is sent twice, plain (taken by tmux with `set-clipboard on`) and wrapped (passed
-    /// through with `allow-passthrough on`), so either setting makes it work.
-    #[must_use]
-    pub fn clipboard(self, escape: &[u8]) -> Vec<u8> {
-        match self {
-            Self::None => escape.to_vec(),
-            Self::Tmux => [escape, &self.wrap(escape)].concat(),
-            Self::Screen => self.wrap(escape),
         }
     }
 
@@ -340,17 +343,12 @@ mod tests {
             Multiplexer::Tmux.wrap(&osc9("docdeck", "job done")),
             b"\x1bPtmux;\x1b\x1b]9;docdeck: job done\x07\x1b\\"
         );
-        let copy = Multiplexer::Tmux.clipboard(&osc52("hi"));
-        assert_eq!(
-            copy,
-            b"\x1b]52;c;aGk=\x1b\\\x1bPtmux;\x1b\x1b]52;c;aGk=\x1b\x1b\\\x1b\\".to_vec()
-        );
     }
 
     #[test]
     fn screen_gets_the_escape_in_short_dcs_pieces() {
         let long = "x".repeat(300);
-        let bytes = Multiplexer::Screen.clipboard(&osc52(&long));
+        let bytes = Multiplexer::Screen.wrap(&osc52(&long));
         let text = String::from_utf8(bytes).unwrap();
         let pieces: Vec<&str> = text.split("\x1b\\").filter(|p| !p.is_empty()).collect();
         assert!(pieces.len() > 1, "{text:?}");

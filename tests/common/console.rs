@@ -143,6 +143,7 @@ impl Console {
             columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
             mouse: true,
             prefs,
+            clipboard: Default::default(),
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again

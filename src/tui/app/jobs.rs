@@ -161,11 +161,9 @@ impl App {
             Some(link) => ("PR link", link.to_owned()),
             None => ("job id", row.id.clone()),
         };
+        let notice = self.config.clipboard.notice(&format!("the {what}"), &text);
         effects.push(Effect::Tty(Tty::Copy(text)));
-        self.notify(
-            NoticeKind::Info,
-            format!("copied the {what} to the clipboard (OSC 52)"),
-        );
+        self.notify(NoticeKind::Info, notice);
     }
 
     fn open_selected(&mut self, effects: &mut Vec<Effect>) {
@@ -192,10 +190,11 @@ impl App {
             effects.push(Effect::Io(Io::OpenUrl(link)));
             self.notify(NoticeKind::Info, "opening the PR link in the browser");
         } else {
+            let copied = self.config.clipboard.notice("the PR link", &link);
             effects.push(Effect::Tty(Tty::Copy(link)));
             self.notify(
                 NoticeKind::Info,
-                "no local display to open a browser: copied the PR link instead (OSC 52)",
+                format!("no local display to open a browser: {copied}"),
             );
         }
     }

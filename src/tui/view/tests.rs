@@ -151,6 +151,7 @@ impl Scene {
             columns: crate::tui::app::JobColumn::DEFAULT.to_vec(),
             mouse: true,
             prefs,
+            clipboard: Default::default(),
         };
         let mut scene = Self {
             app: App::new(config),
