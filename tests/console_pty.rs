@@ -16,6 +16,19 @@ fn demo_starts_draws_and_quits_on_q_giving_the_terminal_back() {
     pty.wait_for("the first frame", |out| {
         out.contains("Jobs (5)") && out.contains("acme/docs@main")
     });
+    // The default `terminal` theme in the codes every colour terminal reads (31, 90...),
+    // not the 256-colour form (38;5;N) the Linux console does not.
+    let out = pty.text();
+    if let Some(at) = out.find("\x1b[38;5;") {
+        panic!(
+            "256-colour codes written: {:?}",
+            &out[at..(at + 16).min(out.len())]
+        );
+    }
+    assert!(
+        out.contains("\x1b[90;49m"),
+        "dim text in bright black: {out:?}"
+    );
     pty.keys(b"q");
     let status = pty.wait_exit();
     assert!(status.success(), "{status:?}");

@@ -14,6 +14,7 @@ pub mod hangup;
 mod input;
 pub(crate) mod keymap;
 pub mod message;
+mod sgr;
 pub mod terminal;
 pub mod view;
 

@@ -18,6 +18,7 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 use super::clipboard::Clipboard;
+use super::sgr::Sgr16;
 
 /// What the loop needs from the real terminal beyond drawing; tests give a recorder.
 pub trait Host: Send {
@@ -58,7 +59,7 @@ pub struct TerminalGuard {
 impl TerminalGuard {
     /// Takes the terminal (capturing the mouse when `mouse`) and returns a ratatui
     /// terminal drawing on stdout.
-    pub fn enter(mouse: bool) -> io::Result<(Self, Terminal<CrosstermBackend<Stdout>>)> {
+    pub fn enter(mouse: bool) -> io::Result<(Self, Terminal<CrosstermBackend<Sgr16<Stdout>>>)> {
         install_panic_hook();
         take(mouse)?;
         let multiplexer = Multiplexer::detect(&|name| std::env::var(name).ok());
@@ -69,7 +70,8 @@ impl TerminalGuard {
             multiplexer,
             clipboard: Clipboard::detect(multiplexer, in_tmux, &Clipboard::ask_tmux),
         };
-        let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+        // The first 16 colours in the codes every colour terminal reads (see sgr.rs).
+        let mut terminal = Terminal::new(CrosstermBackend::new(Sgr16::new(io::stdout())))?;
         full_redraw(&mut terminal)?;
         Ok((guard, terminal))
     }
