@@ -151,3 +151,18 @@ fn a_dumb_terminal_is_refused_with_a_message_and_never_drawn_on() {
         "the alternate screen was taken: {out:?}"
     );
 }
+
+#[test]
+fn a_locale_that_is_not_utf8_gets_an_ascii_screen() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(home, &["demo", "--agent-delay-ms", "200"], &[("LANG", "C")]);
+    pty.wait_for("the first frame", |out| {
+        out.contains("Jobs (5)") && out.contains("acme/docs@main")
+    });
+    let screen = pty.screen();
+    assert!(screen.is_ascii(), "not ASCII:\n{screen}");
+    assert!(screen.contains("---"), "box lines in ASCII:\n{screen}");
+    pty.keys(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
+}

@@ -60,6 +60,8 @@ pub struct LoopOptions {
     pub stop: Option<UnboundedReceiver<LoopSignal>>,
     /// The journal's start-up read, when the caller began it early.
     pub startup: Option<effects::StartupRead>,
+    /// Draws in ASCII (a locale that is not UTF-8): see `view::ascii`.
+    pub ascii: bool,
     /// Turns true when the terminal hangs up (SIGHUP, or its other side closed): an open
     /// `$EDITOR` then gives up its text at once.
     pub hangup: Option<watch::Receiver<bool>>,
@@ -245,7 +247,12 @@ fn draw<B: Backend>(
         utc: options.utc,
     };
     let frame = terminal
-        .draw(|frame| view::draw(frame, app, &cx, memory))
+        .draw(|frame| {
+            view::draw(frame, app, &cx, memory);
+            if options.ascii {
+                view::ascii::downgrade(frame.buffer_mut());
+            }
+        })
         .map_err(|err| LoopError::Terminal(err.to_string()))?;
     if let Some(on_frame) = &mut options.on_frame {
         on_frame(frame.buffer);
@@ -280,6 +287,7 @@ pub async fn run(
         on_frame: None,
         stop: Some(signal_rx),
         startup,
+        ascii: !view::ascii::utf8_locale(&|name| std::env::var(name).ok()),
         hangup: Some(hung_rx),
     };
     let input = || -> Input { EventStream::new().boxed() };

@@ -163,6 +163,7 @@ impl Console {
             })),
             stop: None,
             startup: None,
+            ascii: false,
             hangup: None,
         };
         let written = Arc::new(Mutex::new(Vec::new()));

@@ -64,6 +64,8 @@ impl Pty {
         command.env("XDG_CONFIG_HOME", home.path().join("config"));
         command.env("XDG_DATA_HOME", home.path().join("data"));
         command.env("TERM", "xterm-256color");
+        // A UTF-8 locale, as a terminal emulator sets (without one the console is ASCII).
+        command.env("LANG", "C.UTF-8");
         command.env("PATH", std::env::var_os("PATH").unwrap_or_default());
         for (name, value) in env {
             command.env(name, value);
