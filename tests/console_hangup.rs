@@ -47,6 +47,21 @@ fn a_hangup_without_a_signal_ends_the_console_as_sighup_does() {
 
 #[test]
 fn a_hangup_while_the_editor_is_open_keeps_what_it_saved_in_the_draft() {
+    // An editor that saves, then reads the terminal until its input ends, and fails then
+    // (as vi does: "Error reading input, exiting").
+    hang_up_in_the_editor("cat > /dev/null\nexit 1\n");
+}
+
+#[test]
+fn a_hangup_while_an_editor_that_does_not_notice_runs_keeps_its_text_and_ends_it() {
+    // An editor that saves and then reads nothing: it would run on after the hangup; the
+    // console does not wait for it, and sends it SIGHUP as a shell would.
+    hang_up_in_the_editor("exec sleep 60\n");
+}
+
+/// Opens the composer, types, hands the draft to an editor that saves a text and then
+/// goes on as `rest` says, hangs up, and checks the draft holds the saved text.
+fn hang_up_in_the_editor(rest: &str) {
     let home = tempfile::tempdir().unwrap();
     let service = common::ServeProcess::spawn(
         home.path(),
@@ -59,12 +74,12 @@ fn a_hangup_while_the_editor_is_open_keeps_what_it_saved_in_the_draft() {
             common::KEY,
         ],
     );
-    // An editor that saves, then reads the terminal until its input ends, and fails then
-    // (as vi does: "Error reading input, exiting").
     let editor = home.path().join("editor.sh");
     std::fs::write(
         &editor,
-        "#!/bin/sh\nprintf 'saved in the editor\\n' > \"$1\"\nprintf 'EDITOR-READY'\ncat > /dev/null\nexit 1\n",
+        format!(
+            "#!/bin/sh\nprintf 'saved in the editor\\n' > \"$1\"\nprintf 'EDITOR-READY'\n{rest}"
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
