@@ -56,12 +56,29 @@ fn a_hangup_while_the_editor_is_open_keeps_what_it_saved_in_the_draft() {
 fn a_hangup_while_an_editor_that_does_not_notice_runs_keeps_its_text_and_ends_it() {
     // An editor that saves and then reads nothing: it would run on after the hangup; the
     // console does not wait for it, and sends it SIGHUP as a shell would.
-    hang_up_in_the_editor("exec sleep 60\n");
+    let home = hang_up_in_the_editor("echo $$ > \"$0.pid\"\nexec sleep 60\n");
+    let pid = std::fs::read_to_string(home.path().join("editor.sh.pid")).unwrap();
+    let proc = std::path::PathBuf::from(format!("/proc/{}", pid.trim()));
+    let deadline = std::time::Instant::now() + common::DEADLINE;
+    while proc.exists() && !is_zombie(&proc) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the editor still runs after the hangup"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// A process that has ended but was not yet reaped by its parent.
+fn is_zombie(proc: &std::path::Path) -> bool {
+    std::fs::read_to_string(proc.join("stat"))
+        .is_ok_and(|stat| stat.rsplit(") ").next().is_some_and(|s| s.starts_with('Z')))
 }
 
 /// Opens the composer, types, hands the draft to an editor that saves a text and then
-/// goes on as `rest` says, hangs up, and checks the draft holds the saved text.
-fn hang_up_in_the_editor(rest: &str) {
+/// goes on as `rest` says, hangs up, and checks the draft holds the saved text. Returns
+/// the folder the editor (`editor.sh`) ran from.
+fn hang_up_in_the_editor(rest: &str) -> tempfile::TempDir {
     let home = tempfile::tempdir().unwrap();
     let service = common::ServeProcess::spawn(
         home.path(),
@@ -113,4 +130,5 @@ fn hang_up_in_the_editor(rest: &str) {
         drafts.iter().any(|text| text == "saved in the editor"),
         "the draft lost the editor's text: {drafts:?}"
     );
+    home
 }

@@ -121,9 +121,11 @@ async fn run(
     path: &Path,
     hangup: Option<watch::Receiver<bool>>,
 ) -> std::io::Result<Ran> {
+    // `exec`: the editor takes the shell's place, so that a hangup's SIGHUP reaches it
+    // rather than a shell that would leave it running.
     let mut child = tokio::process::Command::new("sh")
         .arg("-c")
-        .arg(format!("{editor} \"$1\""))
+        .arg(format!("exec {editor} \"$1\""))
         .arg("sh")
         .arg(path)
         .spawn()?;
