@@ -56,9 +56,10 @@ fn a_hangup_while_the_editor_is_open_keeps_what_it_saved_in_the_draft() {
 fn a_hangup_while_an_editor_that_does_not_notice_runs_keeps_its_text_and_ends_it() {
     // An editor that saves and then reads nothing: it would run on after the hangup; the
     // console does not wait for it, and sends it SIGHUP as a shell would.
-    let home = hang_up_in_the_editor("echo $$ > \"$0.pid\"\nexec sleep 60\n");
+    let home = hang_up_in_the_editor("exec sleep 60\n");
     let pid = std::fs::read_to_string(home.path().join("editor.sh.pid")).unwrap();
-    let proc = std::path::PathBuf::from(format!("/proc/{}", pid.trim()));
+    let pid: u32 = pid.trim().parse().unwrap();
+    let proc = std::path::PathBuf::from(format!("/proc/{pid}"));
     let deadline = std::time::Instant::now() + common::DEADLINE;
     while proc.exists() && !is_zombie(&proc) {
         assert!(
@@ -95,7 +96,9 @@ fn hang_up_in_the_editor(rest: &str) -> tempfile::TempDir {
     std::fs::write(
         &editor,
         format!(
-            "#!/bin/sh\nprintf 'saved in the editor\\n' > \"$1\"\nprintf 'EDITOR-READY'\n{rest}"
+            // Its process id first (whole, before it says it is ready), then the save.
+            "#!/bin/sh\necho $$ > \"$0.pid.new\"\nmv \"$0.pid.new\" \"$0.pid\"\n\
+             printf 'saved in the editor\\n' > \"$1\"\nprintf 'EDITOR-READY'\n{rest}"
         ),
     )
     .unwrap();
