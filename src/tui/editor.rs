@@ -121,11 +121,9 @@ async fn run(
     path: &Path,
     hangup: Option<watch::Receiver<bool>>,
 ) -> std::io::Result<Ran> {
-    // `exec`: the editor takes the shell's place, so that a hangup's SIGHUP reaches it
-    // rather than a shell that would leave it running.
     let mut child = tokio::process::Command::new("sh")
         .arg("-c")
-        .arg(format!("exec {editor} \"$1\""))
+        .arg(shell_command(editor))
         .arg("sh")
         .arg(path)
         .spawn()?;
@@ -152,11 +150,49 @@ async fn run(
     }
 }
 
+/// The shell command that edits `"$1"` with `editor`. A plain command (words, options,
+/// variables) is run with `exec`, so the editor takes the shell's place and a hangup's
+/// SIGHUP reaches the editor itself, not a shell that would leave it running; anything
+/// the shell must read as syntax (a function, a list, a redirection, an assignment)
+/// runs as it is written.
+fn shell_command(editor: &str) -> String {
+    let first = editor.split_whitespace().next().unwrap_or_default();
+    let syntax = editor.contains([';', '&', '|', '(', ')', '{', '}', '<', '>', '`', '\n'])
+        || first.contains('=')
+        || matches!(
+            first,
+            "if" | "for" | "while" | "case" | "until" | "!" | "exec"
+        );
+    if syntax {
+        format!("{editor} \"$1\"")
+    } else {
+        format!("exec {editor} \"$1\"")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt as _;
 
     use super::*;
+
+    #[test]
+    fn a_plain_editor_takes_the_shells_place_and_shell_syntax_runs_as_written() {
+        assert_eq!(shell_command("vim"), "exec vim \"$1\"");
+        assert_eq!(shell_command("code --wait"), "exec code --wait \"$1\"");
+        assert_eq!(
+            shell_command("$HOME/bin/ed -x"),
+            "exec $HOME/bin/ed -x \"$1\""
+        );
+        for written in [
+            "m() { cat \"$1\"; }; m",
+            "LANG=C vi",
+            "vi 2>/dev/null",
+            "exec vi",
+        ] {
+            assert_eq!(shell_command(written), format!("{written} \"$1\""));
+        }
+    }
 
     #[test]
     fn the_draft_file_is_private_new_and_unguessable() {
