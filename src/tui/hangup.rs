@@ -42,10 +42,20 @@ pub fn gone() -> bool {
 /// from the terminal and sends `true` on `hung_up`. Keys never wake it (it asks poll(2)
 /// for no event, and a hangup is reported all the same).
 pub fn watch(hung_up: watch::Sender<bool>) {
+    // A descriptor of its own: once the process lets go of the terminal (`detach`, from
+    // here or from the editor's hand-off), standard input is a pipe that never hangs up,
+    // and a poll begun again after an interruption must still see the terminal's.
+    let terminal = match io::stdin().as_fd().try_clone_to_owned() {
+        Ok(terminal) => terminal,
+        Err(err) => {
+            tracing::warn!("cannot watch the terminal for a hangup: {err}");
+            return;
+        }
+    };
     let spawned = std::thread::Builder::new()
         .name("hangup".into())
         .spawn(move || {
-            if wait_for_hangup() {
+            if wait_for_hangup(&terminal) {
                 if let Err(err) = detach() {
                     tracing::warn!("cannot let go of the terminal after a hangup: {err}");
                 }
@@ -57,11 +67,10 @@ pub fn watch(hung_up: watch::Sender<bool>) {
     }
 }
 
-/// Sleeps until standard input hangs up (true), or cannot be watched (false).
-fn wait_for_hangup() -> bool {
-    let stdin = io::stdin();
+/// Sleeps until `terminal` hangs up (true), or cannot be watched (false).
+fn wait_for_hangup(terminal: &OwnedFd) -> bool {
     loop {
-        let mut fds = [PollFd::new(&stdin, PollFlags::empty())];
+        let mut fds = [PollFd::new(terminal, PollFlags::empty())];
         match poll(&mut fds, None) {
             Ok(_) => {
                 let revents = fds[0].revents();
