@@ -39,6 +39,7 @@ fn config() -> ConsoleOptions {
         columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
         mouse: true,
         prefs: Prefs::default(),
+        clipboard: Default::default(),
     }
 }
 

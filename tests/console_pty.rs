@@ -16,6 +16,19 @@ fn demo_starts_draws_and_quits_on_q_giving_the_terminal_back() {
     pty.wait_for("the first frame", |out| {
         out.contains("Jobs (5)") && out.contains("acme/docs@main")
     });
+    // The default `terminal` theme in the codes every colour terminal reads (31, 90...),
+    // not the 256-colour form (38;5;N) the Linux console does not.
+    let out = pty.text();
+    if let Some(at) = out.find("\x1b[38;5;") {
+        panic!(
+            "256-colour codes written: {:?}",
+            &out[at..(at + 16).min(out.len())]
+        );
+    }
+    assert!(
+        out.contains("\x1b[90;49m"),
+        "dim text in bright black: {out:?}"
+    );
     pty.keys(b"q");
     let status = pty.wait_exit();
     assert!(status.success(), "{status:?}");
@@ -84,6 +97,15 @@ fn the_mouse_is_captured_while_the_console_runs_a_click_switches_pane_and_it_is_
     let mut pty = Pty::demo();
     pty.wait_for("the first frame", |out| out.contains("Jobs (5)"));
     assert!(pty.text().contains("\x1b[?1000h"), "mouse capture on");
+    assert!(
+        !pty.text().contains("\x1b[?1003h"),
+        "no any-motion tracking: every movement would go upstream"
+    );
+    assert_eq!(
+        pty.parser().screen().mouse_protocol_mode(),
+        vt100::MouseProtocolMode::ButtonMotion,
+        "clicks, drags and the wheel"
+    );
     let screen = pty.screen();
     let top = screen.lines().next().unwrap();
     let column = top.find("3 Visitors").expect("the visitors tab") + 1;
@@ -108,5 +130,39 @@ fn with_no_mouse_the_console_never_captures_it() {
     assert!(pty.wait_exit().success());
     assert!(!pty.text().contains("\x1b[?1000h"), "never turned on");
     assert!(pty.text().contains("\x1b[?1000l"), "let go all the same");
+    pty.assert_restored();
+}
+
+#[test]
+fn a_dumb_terminal_is_refused_with_a_message_and_never_drawn_on() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(
+        home,
+        &["demo", "--agent-delay-ms", "200"],
+        &[("TERM", "dumb")],
+    );
+    let status = pty.wait_exit();
+    assert_eq!(status.exit_code(), 2, "{status:?}: {}", pty.text());
+    let out = pty.text();
+    assert!(out.contains("TERM=dumb"), "{out:?}");
+    assert!(out.contains("cannot move the cursor"), "{out:?}");
+    assert!(
+        !out.contains("\x1b[?1049h"),
+        "the alternate screen was taken: {out:?}"
+    );
+}
+
+#[test]
+fn a_locale_that_is_not_utf8_gets_an_ascii_screen() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::spawn(home, &["demo", "--agent-delay-ms", "200"], &[("LANG", "C")]);
+    pty.wait_for("the first frame", |out| {
+        out.contains("Jobs (5)") && out.contains("acme/docs@main")
+    });
+    let screen = pty.screen();
+    assert!(screen.is_ascii(), "not ASCII:\n{screen}");
+    assert!(screen.contains("---"), "box lines in ASCII:\n{screen}");
+    pty.keys(b"q");
+    assert!(pty.wait_exit().success());
     pty.assert_restored();
 }

@@ -169,12 +169,27 @@ fn remember_seeded_jobs(
 
 fn require_terminal() -> Result<(), CliError> {
     if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
-        Ok(())
+        match refusal(std::env::var("TERM").ok().as_deref()) {
+            Some(reason) => Err(CliError::usage(reason)),
+            None => Ok(()),
+        }
     } else {
         Err(CliError::usage(
             "the console needs a terminal; from scripts use `docdeck jobs ...` and `docdeck visitors ...` (see --help)",
         ))
     }
+}
+
+/// Why the console cannot draw on a terminal of type `term`, if it cannot: a `dumb`
+/// terminal (Emacs' shell, some CI logs) moves no cursor and clears nothing, so the
+/// screen would be a stream of escapes. As htop does, say so rather than draw.
+fn refusal(term: Option<&str>) -> Option<String> {
+    (term == Some("dumb")).then(|| {
+        "TERM=dumb: this terminal cannot move the cursor, so the console cannot draw on it; \
+         run it in a terminal emulator (TERM such as xterm-256color), or from scripts use \
+         `docdeck jobs ...` and `docdeck visitors ...`"
+            .to_owned()
+    })
 }
 
 /// Says exactly what is missing to open the console, and how to try it without an account.
@@ -243,6 +258,7 @@ fn config(
         columns: JobColumn::DEFAULT.to_vec(),
         mouse: !args.no_mouse,
         prefs: crate::tui::app::Prefs::default(),
+        clipboard: crate::tui::clipboard::Clipboard::default(),
     })
 }
 

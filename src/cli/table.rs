@@ -4,7 +4,7 @@
 
 use std::io::IsTerminal as _;
 
-use unicode_width::{UnicodeWidthChar as _, UnicodeWidthStr as _};
+use unicode_width::UnicodeWidthStr as _;
 
 /// How a column lines up, and how it gives way when the row is too wide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,45 +57,8 @@ pub fn target_width() -> Option<usize> {
 
 pub use crate::text::thousands;
 
-/// `text` in at most `width` cells, cut at the end with `…` when it does not fit.
-#[must_use]
-pub fn keep_start(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
-    out
-}
-
-/// `text` in at most `width` cells, cut at the start with `…` when it does not fit, so
-/// that its end stays: `…/guides/authentication/troubleshooting`.
-#[must_use]
-pub fn keep_end(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_owned();
-    }
-    let mut tail = Vec::new();
-    let mut used = 0;
-    for c in text.chars().rev() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        used += w;
-        tail.push(c);
-    }
-    std::iter::once('…').chain(tail.into_iter().rev()).collect()
-}
+/// Cutting by display width, cluster by cluster, is shared with the console's tables.
+pub use crate::text::{keep_end, keep_start};
 
 /// `text` wrapped at spaces into lines of at most `width` cells (80 when the width is
 /// not known, so a note stays readable in a file too), each ended by a newline. A word

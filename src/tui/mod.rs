@@ -7,10 +7,14 @@
 //! (an age, a countdown) reads differently.
 
 pub mod app;
+pub mod clipboard;
 mod editor;
 pub mod effects;
+pub mod hangup;
+mod input;
 pub(crate) mod keymap;
 pub mod message;
+mod sgr;
 pub mod terminal;
 pub mod view;
 
@@ -26,9 +30,11 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::buffer::Buffer;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::sync::watch;
 
 use app::App;
 use effects::{Effects, Services};
+use input::{KeyReader, input_msg};
 use message::{Clock, Effect, Msg, Tty};
 use terminal::Host;
 use view::theme::Theme;
@@ -54,6 +60,11 @@ pub struct LoopOptions {
     pub stop: Option<UnboundedReceiver<LoopSignal>>,
     /// The journal's start-up read, when the caller began it early.
     pub startup: Option<effects::StartupRead>,
+    /// Draws in ASCII (a locale that is not UTF-8): see `view::ascii`.
+    pub ascii: bool,
+    /// Turns true when the terminal hangs up (SIGHUP, or its other side closed): an open
+    /// `$EDITOR` then gives up its text at once.
+    pub hangup: Option<watch::Receiver<bool>>,
 }
 
 /// A signal, as the loop needs to know it.
@@ -115,15 +126,15 @@ pub async fn drive<B: Backend>(
         }
         let wake = app.next_wake();
         let msg = next_msg(&mut rx, &mut keys.rx, options.stop.as_mut(), wake).await;
-        let mut batch = vec![msg];
+        let mut batch = std::collections::VecDeque::from([msg]);
         // Take everything already waiting before drawing again.
         while let Ok(more) = rx.try_recv() {
-            batch.push(more);
+            batch.push_back(more);
         }
         while let Ok(event) = keys.rx.try_recv() {
-            batch.push(input_msg(event));
+            batch.push_back(input_msg(event));
         }
-        for msg in batch {
+        while let Some(msg) = batch.pop_front() {
             if matches!(msg, Msg::Continued) {
                 retake(terminal, host);
             }
@@ -131,10 +142,13 @@ pub async fn drive<B: Backend>(
                 match effect {
                     Effect::Io(io) => effects.run(io),
                     Effect::Tty(tty) => {
-                        let answer =
-                            tty_effect(tty, terminal, host, &mut keys, &options.editor).await;
+                        let editor = (options.editor.as_str(), options.hangup.clone());
+                        let answer = tty_effect(tty, terminal, host, &mut keys, editor).await;
+                        // Taken at once, before any signal still waiting: the text an
+                        // editor gave back on a hangup reaches the draft before the loop
+                        // ends.
                         if let Some(msg) = answer {
-                            let _ = tx.send(msg);
+                            batch.push_front(msg);
                         }
                     }
                 }
@@ -146,50 +160,6 @@ pub async fn drive<B: Backend>(
     outcome.map(|()| app)
 }
 
-/// Reads the terminal in its own task, so the loop can take every waiting key at once.
-/// It can pause: while `$EDITOR` runs, the editor must get every key.
-pub(crate) struct KeyReader {
-    rx: UnboundedReceiver<io::Result<Event>>,
-    tx: UnboundedSender<io::Result<Event>>,
-    task: Option<tokio::task::JoinHandle<()>>,
-    /// Makes a new input source: the old one may have read keys meant for the editor.
-    input: Box<dyn FnMut() -> Input + Send>,
-}
-
-impl KeyReader {
-    fn start(input: impl FnMut() -> Input + Send + 'static) -> Self {
-        let (tx, rx) = unbounded_channel();
-        let mut reader = Self {
-            rx,
-            tx,
-            task: None,
-            input: Box::new(input),
-        };
-        reader.resume();
-        reader
-    }
-
-    /// Stops reading and waits until the reader has let go of the terminal.
-    pub(crate) async fn pause(&mut self) {
-        if let Some(task) = self.task.take() {
-            task.abort();
-            let _ = task.await;
-        }
-    }
-
-    /// Reads again, from a new input source.
-    pub(crate) fn resume(&mut self) {
-        let input = (self.input)();
-        self.task = Some(tokio::spawn(forward_input(input, self.tx.clone())));
-    }
-
-    fn stop(&mut self) {
-        if let Some(task) = self.task.take() {
-            task.abort();
-        }
-    }
-}
-
 /// Carries out what only the owner of the terminal can. Returns the answer, if the
 /// effect has one.
 async fn tty_effect<B: Backend>(
@@ -197,11 +167,16 @@ async fn tty_effect<B: Backend>(
     terminal: &mut Terminal<B>,
     host: &mut dyn Host,
     keys: &mut KeyReader,
-    editor: &str,
+    (editor, hangup): (&str, Option<watch::Receiver<bool>>),
 ) -> Option<Msg> {
     let multiplexer = host.multiplexer();
     match tty {
-        Tty::Copy(text) => host.write_escape(&multiplexer.clipboard(&terminal::osc52(&text))),
+        Tty::Copy(text) => {
+            // Nothing when no way reaches the clipboard: the notice shows the text.
+            if let Some(bytes) = host.clipboard().bytes(&terminal::osc52(&text)) {
+                host.write_escape(&bytes);
+            }
+        }
         Tty::Bell => host.write_escape(b"\x07"),
         Tty::Notify { title, body } => {
             host.write_escape(&multiplexer.wrap(&terminal::osc9(&title, &body)));
@@ -214,7 +189,7 @@ async fn tty_effect<B: Backend>(
             retake(terminal, host);
         }
         Tty::Edit { draft, text } => {
-            return Some(editor::hand_off(host, terminal, keys, editor, draft, text).await);
+            return Some(editor::hand_off(host, terminal, keys, editor, hangup, draft, text).await);
         }
     }
     None
@@ -227,23 +202,6 @@ fn retake<B: Backend>(terminal: &mut Terminal<B>, host: &mut dyn Host) {
         tracing::warn!("cannot take the terminal again: {err}");
     }
     let _ = terminal::full_redraw(terminal);
-}
-
-/// Forwards every event of `input` to the loop until either ends.
-async fn forward_input(mut input: Input, tx: UnboundedSender<io::Result<Event>>) {
-    while let Some(event) = input.next().await {
-        if tx.send(event).is_err() {
-            return;
-        }
-    }
-}
-
-fn input_msg(event: io::Result<Event>) -> Msg {
-    match event {
-        Ok(event) => Msg::Input(event),
-        // The terminal is gone (an SSH drop): leave; drafts are already saved.
-        Err(_) => Msg::Terminate,
-    }
 }
 
 async fn next_msg(
@@ -289,7 +247,12 @@ fn draw<B: Backend>(
         utc: options.utc,
     };
     let frame = terminal
-        .draw(|frame| view::draw(frame, app, &cx, memory))
+        .draw(|frame| {
+            view::draw(frame, app, &cx, memory);
+            if options.ascii {
+                view::ascii::downgrade(frame.buffer_mut());
+            }
+        })
         .map_err(|err| LoopError::Terminal(err.to_string()))?;
     if let Some(on_frame) = &mut options.on_frame {
         on_frame(frame.buffer);
@@ -297,9 +260,10 @@ fn draw<B: Backend>(
     Ok(())
 }
 
-/// The console on the real terminal: takes it, listens for signals, and gives it back
-/// however the loop ends. Returns the number of the signal that ended it, if one did, so
-/// the process can exit as a shell reports it (143 for SIGTERM, 129 for SIGHUP).
+/// The console on the real terminal: takes it, listens for signals and for a hangup, and
+/// gives it back however the loop ends. Returns the number of the signal that ended it, if
+/// one did, so the process can exit as a shell reports it (143 for SIGTERM, 129 for
+/// SIGHUP; a terminal that hung up without a signal counts as SIGHUP).
 pub async fn run(
     app: App,
     services: Services,
@@ -307,10 +271,15 @@ pub async fn run(
     editor: String,
     theme: Theme,
 ) -> Result<Option<i32>, LoopError> {
+    let mut app = app;
     let (mut guard, mut terminal) = terminal::TerminalGuard::enter(app.config.mouse)?;
+    // The notices of a copy say what the terminal side does.
+    app.config.clipboard = guard.clipboard();
     let (signal_tx, signal_rx) = unbounded_channel();
+    let (hung_tx, hung_rx) = watch::channel(false);
+    hangup::watch(hung_tx.clone());
     let ended_by = Arc::new(AtomicI32::new(0));
-    let signals = tokio::spawn(forward_signals(signal_tx, Arc::clone(&ended_by)));
+    let signals = tokio::spawn(forward_signals(signal_tx, Arc::clone(&ended_by), hung_tx));
     let options = LoopOptions {
         theme,
         utc: false,
@@ -318,17 +287,44 @@ pub async fn run(
         on_frame: None,
         stop: Some(signal_rx),
         startup,
+        ascii: !view::ascii::utf8_locale(&|name| std::env::var(name).ok()),
+        hangup: Some(hung_rx),
     };
     let input = || -> Input { EventStream::new().boxed() };
     let result = drive(app, &mut terminal, &mut guard, input, services, options).await;
     signals.abort();
+    // Only a terminal that is gone is let go of: after a SIGHUP alone it is restored.
+    let hung_up = hangup::gone();
+    if hung_up {
+        // Nothing can be written to a terminal that is gone: every write from here on
+        // (the restore, ratatui's own on drop, a message) goes to /dev/null instead.
+        let _ = hangup::detach();
+        ended_by.store(signal_hook::consts::SIGHUP, Ordering::SeqCst);
+    }
     drop(guard);
-    result.map(|_| Some(ended_by.load(Ordering::SeqCst)).filter(|signal| *signal != 0))
+    if terminal.show_cursor().is_err() {
+        // ratatui shows the cursor again on drop and reports a failure on standard error,
+        // which panics when that is the broken terminal too.
+        let _ = hangup::detach();
+    }
+    drop(terminal);
+    let ended = Some(ended_by.load(Ordering::SeqCst)).filter(|signal| *signal != 0);
+    match result {
+        // A draw that failed because the terminal went away is the hangup, not an error.
+        Err(_) if hung_up => Ok(ended),
+        other => other.map(|_| ended),
+    }
 }
 
 /// SIGTERM, SIGHUP and SIGINT end the loop the normal way: drafts written, terminal
-/// restored; which one it was is kept in `ended_by`. SIGCONT (after a stop) redraws.
-async fn forward_signals(tx: UnboundedSender<LoopSignal>, ended_by: Arc<AtomicI32>) {
+/// restored; which one it was is kept in `ended_by`. A terminal that hangs up without a
+/// signal ends it as SIGHUP does, and SIGHUP sets `hung_up` (an open editor gives up its
+/// text). SIGCONT (after a stop) redraws.
+async fn forward_signals(
+    tx: UnboundedSender<LoopSignal>,
+    ended_by: Arc<AtomicI32>,
+    hung_up: watch::Sender<bool>,
+) {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut term), Ok(mut hup), Ok(mut int), Ok(mut cont)) = (
         signal(SignalKind::terminate()),
@@ -338,11 +334,16 @@ async fn forward_signals(tx: UnboundedSender<LoopSignal>, ended_by: Arc<AtomicI3
     ) else {
         return;
     };
+    let mut terminal_gone = hung_up.subscribe();
     loop {
         let number = tokio::select! {
             _ = term.recv() => signal_hook::consts::SIGTERM,
-            _ = hup.recv() => signal_hook::consts::SIGHUP,
+            _ = hup.recv() => {
+                hung_up.send_replace(true);
+                signal_hook::consts::SIGHUP
+            }
             _ = int.recv() => signal_hook::consts::SIGINT,
+            Ok(_) = terminal_gone.wait_for(|gone| *gone) => signal_hook::consts::SIGHUP,
             _ = cont.recv() => {
                 let _ = tx.send(LoopSignal::Continued);
                 continue;

@@ -9,15 +9,16 @@ use std::sync::Once;
 
 use crossterm::Command as _;
 use crossterm::clipboard::CopyToClipboard;
-use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-};
+use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
+
+use super::clipboard::Clipboard;
+use super::sgr::Sgr16;
 
 /// What the loop needs from the real terminal beyond drawing; tests give a recorder.
 pub trait Host: Send {
@@ -31,31 +32,46 @@ pub trait Host: Send {
     fn multiplexer(&self) -> Multiplexer {
         Multiplexer::None
     }
+    /// How a copy reaches the clipboard (tests: plain).
+    fn clipboard(&self) -> Clipboard {
+        Clipboard::Plain
+    }
     /// Stops the process as a shell job (Ctrl+Z) until the shell continues it (`fg`).
     /// Called between `suspend` and `resume`; tests need not stop.
     fn stop_process(&mut self) {}
+    /// Whether the terminal has hung up (its other side closed); if so, the process lets
+    /// go of it, so nothing more is read from or written to it. Tests: never.
+    fn hung_up(&mut self) -> bool {
+        false
+    }
 }
 
 /// Raw mode, the alternate screen and mouse capture for as long as it lives.
+/// Also knows how a copy reaches the clipboard here (asked of tmux once, on entering).
 pub struct TerminalGuard {
     active: bool,
     /// Clicks and the wheel are captured (taken again so after `$EDITOR` or Ctrl+Z).
     mouse: bool,
     multiplexer: Multiplexer,
+    clipboard: Clipboard,
 }
 
 impl TerminalGuard {
     /// Takes the terminal (capturing the mouse when `mouse`) and returns a ratatui
     /// terminal drawing on stdout.
-    pub fn enter(mouse: bool) -> io::Result<(Self, Terminal<CrosstermBackend<Stdout>>)> {
+    pub fn enter(mouse: bool) -> io::Result<(Self, Terminal<CrosstermBackend<Sgr16<Stdout>>>)> {
         install_panic_hook();
         take(mouse)?;
+        let multiplexer = Multiplexer::detect(&|name| std::env::var(name).ok());
+        let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
         let guard = Self {
             active: true,
             mouse,
-            multiplexer: Multiplexer::detect(&|name| std::env::var(name).ok()),
+            multiplexer,
+            clipboard: Clipboard::detect(multiplexer, in_tmux, &Clipboard::ask_tmux),
         };
-        let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+        // The first 16 colours in the codes every colour terminal reads (see sgr.rs).
+        let mut terminal = Terminal::new(CrosstermBackend::new(Sgr16::new(io::stdout())))?;
         full_redraw(&mut terminal)?;
         Ok((guard, terminal))
     }
@@ -91,6 +107,18 @@ impl Host for TerminalGuard {
         self.multiplexer
     }
 
+    fn clipboard(&self) -> Clipboard {
+        self.clipboard
+    }
+
+    fn hung_up(&mut self) -> bool {
+        let gone = super::hangup::gone();
+        if gone {
+            let _ = super::hangup::detach();
+        }
+        gone
+    }
+
     fn stop_process(&mut self) {
         // The default action of SIGTSTP stops the whole process; it returns on SIGCONT. In
         // a process group no shell controls (orphaned), the kernel ignores it: go on.
@@ -110,13 +138,36 @@ fn take(mouse: bool) -> io::Result<()> {
         cursor::Hide
     );
     if mouse && taken.is_ok() {
-        taken = execute!(out, EnableMouseCapture);
+        taken = execute!(out, CaptureClicks);
     }
     if let Err(err) = taken {
         restore();
         return Err(err);
     }
     Ok(())
+}
+
+/// Mouse reports for clicks, drags and the wheel only: `?1000` (press, release, wheel),
+/// `?1002` (motion while a button is held) and `?1006` (SGR coordinates, past column 223).
+/// crossterm's `EnableMouseCapture` also asks for `?1003`, every movement of the mouse
+/// with no button held, which the console has no use for and which over SSH sends a
+/// report upstream for each cell the pointer crosses.
+pub struct CaptureClicks;
+
+impl crossterm::Command for CaptureClicks {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        f.write_str("\x1b[?1000h\x1b[?1002h\x1b[?1006h")
+    }
+}
+
+/// Lets the mouse go whatever mode it was left in (by this console, an older one, or
+/// another program): SGR, urxvt, any-motion, button-motion and normal tracking off.
+pub struct ReleaseMouse;
+
+impl crossterm::Command for ReleaseMouse {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        f.write_str("\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l")
+    }
 }
 
 /// Clears the screen and forgets the last frame, so the next draw writes every cell.
@@ -135,7 +186,7 @@ pub fn full_redraw<B: ratatui::backend::Backend>(
 pub fn restore() {
     let _ = execute!(
         io::stdout(),
-        DisableMouseCapture,
+        ReleaseMouse,
         DisableBracketedPaste,
         LeaveAlternateScreen,
         cursor::Show
@@ -155,8 +206,8 @@ fn install_panic_hook() {
 }
 
 /// A terminal multiplexer between the console and the terminal the user sees. Neither
-/// passes OSC 9 on by itself, and tmux passes OSC 52 only with `set-clipboard on`: the
-/// escape is also sent wrapped in the multiplexer's passthrough sequence.
+/// passes OSC 9 on by itself: it is sent wrapped in the multiplexer's passthrough
+/// sequence. How a copy gets through is `clipboard::Clipboard`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Multiplexer {
     None,
@@ -178,18 +229,6 @@ impl Multiplexer {
             Self::Screen
         } else {
             Self::None
-        }
-    }
-
-    /// An OSC 52 `escape` as it reaches the clipboard through this multiplexer. Inside tmux
-    /// it is sent twice, plain (taken by tmux with `set-clipboard on`) and wrapped (passed
-    /// through with `allow-passthrough on`), so either setting makes it work.
-    #[must_use]
-    pub fn clipboard(self, escape: &[u8]) -> Vec<u8> {
-        match self {
-            Self::None => escape.to_vec(),
-            Self::Tmux => [escape, &self.wrap(escape)].concat(),
-            Self::Screen => self.wrap(escape),
         }
     }
 
@@ -253,6 +292,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_mouse_is_asked_for_clicks_drags_and_the_wheel_not_every_movement() {
+        let mut on = String::new();
+        CaptureClicks.write_ansi(&mut on).unwrap();
+        assert_eq!(on, "\x1b[?1000h\x1b[?1002h\x1b[?1006h");
+        let mut off = String::new();
+        ReleaseMouse.write_ansi(&mut off).unwrap();
+        for mode in ["1000", "1002", "1003", "1006"] {
+            assert!(off.contains(&format!("\x1b[?{mode}l")), "{off:?}");
+        }
+    }
+
+    #[test]
     fn osc52_carries_the_text_in_base64() {
         assert_eq!(osc52("hi"), b"\x1b]52;c;aGk=\x1b\\");
     }
@@ -294,17 +345,12 @@ mod tests {
             Multiplexer::Tmux.wrap(&osc9("docdeck", "job done")),
             b"\x1bPtmux;\x1b\x1b]9;docdeck: job done\x07\x1b\\"
         );
-        let copy = Multiplexer::Tmux.clipboard(&osc52("hi"));
-        assert_eq!(
-            copy,
-            b"\x1b]52;c;aGk=\x1b\\\x1bPtmux;\x1b\x1b]52;c;aGk=\x1b\x1b\\\x1b\\".to_vec()
-        );
     }
 
     #[test]
     fn screen_gets_the_escape_in_short_dcs_pieces() {
         let long = "x".repeat(300);
-        let bytes = Multiplexer::Screen.clipboard(&osc52(&long));
+        let bytes = Multiplexer::Screen.wrap(&osc52(&long));
         let text = String::from_utf8(bytes).unwrap();
         let pieces: Vec<&str> = text.split("\x1b\\").filter(|p| !p.is_empty()).collect();
         assert!(pieces.len() > 1, "{text:?}");

@@ -143,6 +143,7 @@ impl Console {
             columns: docdeck::tui::app::JobColumn::DEFAULT.to_vec(),
             mouse: true,
             prefs,
+            clipboard: Default::default(),
         };
         let (keys, rx) = mpsc::unbounded_channel();
         // One receiver shared by every input stream the loop asks for (it asks again
@@ -162,6 +163,8 @@ impl Console {
             })),
             stop: None,
             startup: None,
+            ascii: false,
+            hangup: None,
         };
         let written = Arc::new(Mutex::new(Vec::new()));
         let recorder = Arc::clone(&written);

@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod console;
+pub mod hangup;
 pub mod pty;
 
 use std::future::Future;

@@ -64,6 +64,8 @@ impl Pty {
         command.env("XDG_CONFIG_HOME", home.path().join("config"));
         command.env("XDG_DATA_HOME", home.path().join("data"));
         command.env("TERM", "xterm-256color");
+        // A UTF-8 locale, as a terminal emulator sets (without one the console is ASCII).
+        command.env("LANG", "C.UTF-8");
         command.env("PATH", std::env::var_os("PATH").unwrap_or_default());
         for (name, value) in env {
             command.env(name, value);
@@ -115,9 +117,14 @@ impl Pty {
 
     /// The screen as a terminal would show it after everything written so far.
     pub fn screen(&self) -> String {
+        self.parser().screen().contents()
+    }
+
+    /// A terminal after everything written so far: its screen and its modes.
+    pub fn parser(&self) -> vt100::Parser {
         let mut parser = vt100::Parser::new(24, 80, 0);
         parser.process(&self.output.lock().unwrap());
-        parser.screen().contents()
+        parser
     }
 
     pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) {

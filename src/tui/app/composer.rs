@@ -109,6 +109,9 @@ impl Composer {
         self.textarea.move_cursor(CursorMove::End);
         self.textarea
             .set_cursor_line_style(ratatui::style::Style::new());
+        // The terminal's own cursor marks the place (the view puts it there); a drawn
+        // one beside it would be a second cursor.
+        self.textarea.set_cursor_style(ratatui::style::Style::new());
         self.textarea.set_placeholder_text(match self.target {
             DraftKey::NewJob => "What should the agent change in your docs?",
             DraftKey::FollowUp(_) => "What should the agent do next on this job?",

@@ -161,11 +161,9 @@ impl App {
             Some(link) => ("PR link", link.to_owned()),
             None => ("job id", row.id.clone()),
         };
+        let notice = self.config.clipboard.notice(&format!("the {what}"), &text);
         effects.push(Effect::Tty(Tty::Copy(text)));
-        self.notify_here(
-            NoticeKind::Info,
-            format!("copied the {what} to the clipboard (OSC 52)"),
-        );
+        self.notify_here(NoticeKind::Info, notice);
     }
 
     fn open_selected(&mut self, effects: &mut Vec<Effect>) {
@@ -208,10 +206,11 @@ impl App {
             effects.push(Effect::Io(Io::OpenUrl(link)));
             self.notify_here(NoticeKind::Info, format!("opening {what} in the browser"));
         } else {
+            let copied = self.config.clipboard.notice(what, &link);
             effects.push(Effect::Tty(Tty::Copy(link)));
             self.notify_here(
                 NoticeKind::Info,
-                format!("no local display to open a browser: copied {what} instead (OSC 52)"),
+                format!("no local display to open a browser: {copied}"),
             );
         }
     }

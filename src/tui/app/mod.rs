@@ -175,12 +175,11 @@ impl App {
             Msg::ConnectionChecked(result) => self.on_link_checked(result, now),
             Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, err.to_string()),
             Msg::OpenFailed { url, reason } => {
+                let copied = self.config.clipboard.notice("the link", &url);
                 effects.push(Effect::Tty(Tty::Copy(url)));
                 self.notify(
                     NoticeKind::Warning,
-                    format!(
-                        "could not open a browser ({reason}): copied the link instead (OSC 52)"
-                    ),
+                    format!("could not open a browser ({reason}): {copied}"),
                 );
             }
             Msg::Loaded(startup) => self.on_loaded(*startup, now),

@@ -30,6 +30,9 @@ pub struct ConsoleOptions {
     pub mouse: bool,
     /// The person's own keys, alert command and the warnings of the start.
     pub prefs: Prefs,
+    /// How a copy reaches the clipboard (set by the loop from the terminal it owns), so
+    /// that a notice says "copied" only when it can be.
+    pub clipboard: crate::tui::clipboard::Clipboard,
 }
 
 /// What the person set for themselves in `config.toml`, and what the start warned about.

@@ -195,11 +195,9 @@ impl App {
             }
             Action::Copy => {
                 if let Some(prompt) = self.jobs.selected().and_then(|r| r.first_prompt.clone()) {
+                    let notice = self.config.clipboard.notice("the prompt", &prompt);
                     effects.push(Effect::Tty(Tty::Copy(prompt)));
-                    self.notify(
-                        NoticeKind::Info,
-                        "copied the prompt to the clipboard (OSC 52)",
-                    );
+                    self.notify(NoticeKind::Info, notice);
                 }
             }
             Action::Open | Action::FollowUp | Action::OpenLink => self.notify(

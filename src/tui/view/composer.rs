@@ -1,7 +1,7 @@
 //! The composer pane: whose prompt this is, the text, and what happened to the last send.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
@@ -86,5 +86,25 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let inner = block.inner(text_area);
     frame.render_widget(block, text_area);
     frame.render_widget(&composer.textarea, inner);
+    if app.overlay.is_none() && composer.sending.is_none() {
+        place_cursor(frame, inner, &composer.textarea);
+    }
     frame.render_widget(Paragraph::new(lines), info);
+}
+
+/// Puts the terminal's own cursor where the next character goes (input-method windows
+/// and screen readers follow it), by display columns: a wide character moves it two.
+fn place_cursor(frame: &mut Frame<'_>, inner: Rect, textarea: &ratatui_textarea::TextArea<'_>) {
+    let cursor = textarea.screen_cursor();
+    let (top, left) = textarea.scroll_offset();
+    let row = cursor.row.checked_sub(usize::from(top));
+    let col = cursor.col.checked_sub(usize::from(left));
+    if let (Some(row), Some(col)) = (row, col) {
+        let (Ok(row), Ok(col)) = (u16::try_from(row), u16::try_from(col)) else {
+            return;
+        };
+        if row < inner.height && col < inner.width {
+            frame.set_cursor_position(Position::new(inner.x + col, inner.y + row));
+        }
+    }
 }

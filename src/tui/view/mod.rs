@@ -3,6 +3,7 @@
 //! state). No I/O here. Only the rows that fit are laid out, and every text from outside
 //! is sanitized first.
 
+pub mod ascii;
 mod composer;
 mod confirm;
 mod detail;

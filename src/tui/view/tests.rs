@@ -21,6 +21,7 @@ mod composer;
 mod insight;
 mod themes;
 mod visitors;
+mod widths;
 
 fn wall() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap()
@@ -152,6 +153,7 @@ impl Scene {
             columns: crate::tui::app::JobColumn::DEFAULT.to_vec(),
             mouse: true,
             prefs,
+            clipboard: Default::default(),
         };
         let mut scene = Self {
             app: App::new(config),

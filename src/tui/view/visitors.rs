@@ -241,7 +241,8 @@ fn draw_rows(
         Column::new(
             "PATH",
             Constraint::Min(u16::try_from(PATH_MIN).unwrap_or(16)),
-        ),
+        )
+        .keep_end(),
         Column::new("HUMAN", Constraint::Length(widths[0])).right(),
         Column::new("AI", Constraint::Length(widths[1])).right(),
         Column::new("TOTAL", Constraint::Length(widths[2])).right(),

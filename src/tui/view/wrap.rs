@@ -11,32 +11,17 @@ fn char_width(c: char) -> usize {
     Span::raw(&*c.encode_utf8(&mut buf)).width()
 }
 
-/// Columns a text takes on screen.
+/// Columns a text takes on screen, cluster by cluster.
 #[must_use]
 pub fn width(text: &str) -> usize {
-    text.chars().map(char_width).sum()
+    crate::text::width(text)
 }
 
-/// `text` cut to `columns` with a trailing `…` when it does not fit.
+/// `text` cut to `columns` with a trailing `…` when it does not fit (never inside a
+/// cluster).
 #[must_use]
 pub fn fit(text: &str, columns: usize) -> String {
-    if width(text) <= columns {
-        return text.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = char_width(c);
-        if used + w + 1 > columns {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    if columns > 0 {
-        out.push('…');
-    }
-    out
+    crate::text::keep_start(text, columns)
 }
 
 /// `text` cut to `columns` from its start, with a leading `…` when it does not fit: for

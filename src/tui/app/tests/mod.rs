@@ -3,6 +3,7 @@
 
 mod composer;
 mod connection;
+mod copy;
 mod insight;
 mod keys;
 mod lists;
@@ -46,6 +47,7 @@ pub(super) fn config() -> ConsoleOptions {
         columns: JobColumn::DEFAULT.to_vec(),
         mouse: true,
         prefs: Prefs::default(),
+        clipboard: Default::default(),
     }
 }
 

@@ -10,6 +10,7 @@
 //! shows the filter and "3 of 120" in the title). Draw with `(cursor_position, len)` of
 //! the arrangement and build row `i` from `rows[order()[i]]`.
 
+mod fit;
 mod sortable;
 mod state;
 
@@ -19,6 +20,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Row, Table};
 
+pub use fit::Keep;
 pub use sortable::{direction_of, filter_title, sorted_header};
 pub use state::TableState;
 
@@ -28,6 +30,8 @@ pub struct Column<'a> {
     pub header: Line<'a>,
     pub width: Constraint,
     pub align: Alignment,
+    /// Which end of a cell that does not fit stays.
+    pub keep: Keep,
 }
 
 impl<'a> Column<'a> {
@@ -37,7 +41,15 @@ impl<'a> Column<'a> {
             header: header.into(),
             width,
             align: Alignment::Left,
+            keep: Keep::Start,
         }
+    }
+
+    /// A path or link: cut at its start, its end tells rows apart.
+    #[must_use]
+    pub fn keep_end(mut self) -> Self {
+        self.keep = Keep::End;
+        self
     }
 
     /// Numbers read best aligned on their last digit.
@@ -94,12 +106,15 @@ pub fn draw<'r>(
             block = block.title(Line::from(Span::styled(marker, style)).right_aligned());
         }
     }
+    let constraints: Vec<Constraint> = columns.iter().map(|c| c.width).collect();
+    let widths = fit::column_widths(&constraints, block.inner(area).width);
     let rows: Vec<Row<'_>> = window
         .map(|i| {
-            let cells = row(i)
-                .into_iter()
-                .zip(columns)
-                .map(|(line, column)| Cell::from(column.place(line)));
+            let cells = row(i).into_iter().zip(columns.iter().zip(&widths)).map(
+                |(line, (column, &width))| {
+                    Cell::from(column.place(fit::fit_line(line, width, column.keep)))
+                },
+            );
             let r = Row::new(cells);
             if i == selected {
                 r.style(look.selected)
@@ -108,15 +123,12 @@ pub fn draw<'r>(
             }
         })
         .collect();
-    let header = Row::new(
-        columns
-            .iter()
-            .map(|c| Cell::from(c.place(c.header.clone()))),
-    )
+    let header = Row::new(columns.iter().zip(&widths).map(|(c, &width)| {
+        Cell::from(c.place(fit::fit_line(c.header.clone(), width, Keep::Start)))
+    }))
     .style(look.header);
-    let widths: Vec<Constraint> = columns.iter().map(|c| c.width).collect();
     frame.render_widget(
-        Table::new(rows, widths)
+        Table::new(rows, constraints)
             .header(header)
             .column_spacing(1)
             .block(block),

@@ -30,3 +30,26 @@ fn a_long_send_error_is_shown_whole_at_80_columns() {
     );
     assert!(screen.contains("new jobs left this hour"), "{screen}");
 }
+
+#[test]
+fn the_terminals_cursor_stands_where_the_next_character_goes() {
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Char('n'));
+    for c in "docs 日本".chars() {
+        scene.key(KeyCode::Char(c));
+    }
+    let mut terminal = scene.draw_in(80, 24, Theme::default());
+    let screen = terminal.backend().to_string();
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("docs 日本"))
+        .expect("the text on screen");
+    // Columns before the text (the quote TestBackend opens each line with is not one).
+    let start = line[..line.find("docs").unwrap()].chars().count() - 1;
+    // "docs " is 5 columns and 日本 4 more: the cursor stands just after them.
+    let x = u16::try_from(start + 9).unwrap();
+    terminal
+        .backend_mut()
+        .assert_cursor_position((x, u16::try_from(y).unwrap()));
+}

@@ -80,15 +80,10 @@ pub(super) fn number_columns(rows: &[PathVisitors], room: usize) -> ([u16; 3], b
     )
 }
 
-/// `…` and the end of a path cut to `width` columns: the end tells pages apart.
+/// `…` and the end of a path cut to `width` columns by display width (a wide character
+/// takes two): the end tells pages apart.
 pub(super) fn path_cell(path: &str, width: usize) -> String {
-    let clean = sanitize(path);
-    let count = clean.chars().count();
-    if count <= width {
-        return clean;
-    }
-    let tail: String = clean.chars().skip(count + 1 - width.max(1)).collect();
-    format!("…{tail}")
+    crate::text::keep_end(&crate::text::steady(&sanitize(path)), width)
 }
 
 /// Says what a full bar is, as much as fits above the bars.

@@ -76,7 +76,7 @@ pub(super) fn draw(
     };
     let header = |title: &str, key: SortKey| sorted_header(title, direction_of(list, key));
     let mut columns = vec![
-        Column::new(header("PATH", SortKey::Path), Constraint::Min(PATH_MIN)),
+        Column::new(header("PATH", SortKey::Path), Constraint::Min(PATH_MIN)).keep_end(),
         Column::new(
             header("HUMAN", SortKey::Human),
             Constraint::Length(widths[0] + 1),

@@ -1,4 +1,9 @@
 //! Making text from outside the process safe to print: no control characters, bounded length.
+//! How much of a terminal it takes, and cutting it to fit, is `cells`.
+
+mod cells;
+
+pub use cells::{keep_end, keep_start, steady, width};
 
 /// Replaces control characters (C0, DEL, C1) with U+FFFD so that text sent by a service
 /// (paths, links, error messages) cannot move the cursor or inject terminal escapes.
