@@ -18,6 +18,19 @@ fn line(second: u32, path: &str) -> String {
     )
 }
 
+/// Ends a child a failing test leaves running (a follower, an import waiting on a FIFO).
+struct EndOnPanic(u32);
+
+impl Drop for EndOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = Command::new("kill")
+                .args(["-9", &self.0.to_string()])
+                .status();
+        }
+    }
+}
+
 fn views(db: &std::path::Path) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.busy_timeout(Duration::from_secs(5)).unwrap();
@@ -48,6 +61,7 @@ fn an_import_waiting_on_a_fifo_holds_no_lock() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let _end = EndOnPanic(import.id());
     // Opening the FIFO for writing waits for the import to open it for reading.
     let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
     writer
@@ -113,6 +127,7 @@ fn a_line_over_64_kib_is_skipped_and_counted() {
                 .stderr(Stdio::piped())
                 .spawn()
                 .unwrap();
+            let _end = EndOnPanic(child.id());
             let deadline = Instant::now() + Duration::from_secs(20);
             while views(&db) < 2 {
                 assert!(Instant::now() < deadline, "the follower kept nothing");
@@ -163,6 +178,7 @@ fn a_signal_stops_an_import_waiting_on_a_fifo_and_keeps_what_was_read() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let _end = EndOnPanic(import.id());
     let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
     writer.write_all(line(1, "/a").as_bytes()).unwrap();
     writer.flush().unwrap();
