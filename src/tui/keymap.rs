@@ -178,7 +178,7 @@ pub const COMPOSER: &[Binding] = &[
     bind!(
         [(KeyCode::Esc, NONE)],
         "Esc",
-        "leave (the draft is kept)",
+        "back to the pane it was opened from (the draft is kept)",
         LeaveComposer
     ),
     bind!(

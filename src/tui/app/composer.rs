@@ -28,6 +28,8 @@ pub struct Composer {
     error_until_typed: bool,
     /// The new-job prompt a template filled in from marked pages, while there is one.
     pub fill: Option<TemplateFill>,
+    /// The pane the composer was opened from, where Esc goes back to.
+    pub came_from: Pane,
 }
 
 /// What a template put in the new-job draft: Ctrl+T swaps it for the next template only
@@ -56,6 +58,7 @@ impl Composer {
             error: None,
             error_until_typed: false,
             fill: None,
+            came_from: Pane::Jobs,
         };
         composer.set_text("");
         composer
@@ -298,7 +301,7 @@ impl App {
     ) {
         match action {
             Action::Send => self.submit(now, effects),
-            Action::LeaveComposer => self.focus = Pane::Jobs,
+            Action::LeaveComposer => self.focus = self.composer.came_from,
             Action::Editor if self.composer.sending.is_none() => {
                 effects.push(Effect::Tty(Tty::Edit {
                     draft: self.composer.target.clone(),

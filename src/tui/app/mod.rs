@@ -424,6 +424,9 @@ impl App {
         }
         self.keep_filter();
         self.left_pane(pane);
+        if pane == Pane::Composer && self.focus != Pane::Composer {
+            self.composer.came_from = self.focus;
+        }
         self.focus = pane;
         match pane {
             Pane::Visitors if self.visitors.wants_first_page() => {

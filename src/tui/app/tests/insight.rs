@@ -340,3 +340,19 @@ fn the_chart_follows_the_page_so_it_never_takes_the_pages_requests() {
         "then the chart: {effects:?}"
     );
 }
+
+/// Esc leaves the composer for the pane it was opened from: the visitors pane for a job
+/// from its marked pages, the jobs list for `n` there.
+#[test]
+fn esc_from_a_composer_opened_in_the_visitors_pane_goes_back_there() {
+    let mut h = visitors();
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.app.focus, Pane::Composer);
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.focus, Pane::Visitors);
+    h.key(KeyCode::Char('1'));
+    h.key(KeyCode::Char('n'));
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.focus, Pane::Jobs);
+}
