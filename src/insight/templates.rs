@@ -57,13 +57,27 @@ pub fn page_lines(pages: &[PathVisitors]) -> String {
         .join("\n")
 }
 
-/// `template`'s text with every [`PAGES_PLACEHOLDER`] replaced by [`page_lines`] of
-/// `pages` (nothing when none is marked: the user adds the pages in the composer).
+/// The pages marked for a job, with the range their numbers cover.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marked {
+    pub pages: Vec<PathVisitors>,
+    /// Such as `unique visitors from 2026-11-16 to 2026-11-23 (UTC, the end excluded)`;
+    /// `None` when nothing says it.
+    pub range: Option<String>,
+}
+
+/// `template`'s text with every [`PAGES_PLACEHOLDER`] replaced by [`page_lines`] of the
+/// marked pages and the range their numbers cover (nothing when none is marked: the user
+/// adds the pages in the composer).
 #[must_use]
-pub fn fill(template: &Template, pages: &[PathVisitors]) -> String {
+pub fn fill(template: &Template, marked: &Marked) -> String {
+    let mut pages = page_lines(&marked.pages);
+    if let Some(range) = marked.range.as_deref().filter(|_| !marked.pages.is_empty()) {
+        pages.push_str(&format!("\n(numbers: {range})"));
+    }
     template
         .text
-        .replace(PAGES_PLACEHOLDER, &page_lines(pages))
+        .replace(PAGES_PLACEHOLDER, &pages)
         .trim()
         .to_owned()
         + "\n"
@@ -92,15 +106,18 @@ mod tests {
         let template = &all(&[])[0];
         let text = fill(
             template,
-            &[
-                PathVisitors::new("/guides/webhooks", 1_204, 310, 1_421),
-                PathVisitors::new("/faq", 3, 0, 3),
-            ],
+            &Marked {
+                pages: vec![
+                    PathVisitors::new("/guides/webhooks", 1_204, 310, 1_421),
+                    PathVisitors::new("/faq", 3, 0, 3),
+                ],
+                range: Some("unique visitors from 2026-11-16 to 2026-11-23".into()),
+            },
         );
         assert!(text.starts_with("Make these pages easier"), "{text}");
         assert!(
             text.ends_with(
-                "\n\n- /guides/webhooks (human 1,204, AI 310, total 1,421)\n- /faq (human 3, AI 0, total 3)\n"
+                "\n\n- /guides/webhooks (human 1,204, AI 310, total 1,421)\n- /faq (human 3, AI 0, total 3)\n(numbers: unique visitors from 2026-11-16 to 2026-11-23)\n"
             ),
             "{text}"
         );
@@ -113,6 +130,6 @@ mod tests {
             name: "x".into(),
             text: "Check {pages} and {pages}".into(),
         };
-        assert_eq!(fill(&template, &[]), "Check  and\n");
+        assert_eq!(fill(&template, &Marked::default()), "Check  and\n");
     }
 }

@@ -7,8 +7,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use super::{App, CallClass, NoticeKind, Pane};
-use crate::api::PathVisitors;
 use crate::config::Template;
+use crate::insight::templates::Marked;
 use crate::text::normalize_newlines;
 use crate::tui::editor::EditorError;
 use crate::tui::keymap::{Action, KeyContext};
@@ -44,7 +44,7 @@ pub struct TemplateFill {
     /// The whole text as the template left it.
     filled: String,
     /// The pages the prompt names.
-    pub marks: Vec<PathVisitors>,
+    pub marks: Marked,
 }
 
 impl Composer {
@@ -193,7 +193,7 @@ impl Composer {
         &mut self,
         templates: &[Template],
         index: usize,
-        marks: Vec<PathVisitors>,
+        marks: Marked,
         effects: &mut Vec<Effect>,
     ) {
         self.retarget(DraftKey::NewJob);
@@ -224,7 +224,7 @@ impl Composer {
                 fill.before.clone(),
                 fill.marks.clone(),
             ),
-            None if !self.has_text() => (0, String::new(), Vec::new()),
+            None if !self.has_text() => (0, String::new(), Marked::default()),
             _ => {
                 return Err(
                     "the prompt was edited: Ctrl+T replaces only a template's own text (Ctrl+U undoes edits)",
@@ -240,7 +240,7 @@ impl Composer {
         templates: &[Template],
         index: usize,
         before: String,
-        marks: Vec<PathVisitors>,
+        marks: Marked,
         effects: &mut Vec<Effect>,
     ) {
         let Some(template) = templates.get(index) else {

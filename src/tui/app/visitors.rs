@@ -276,13 +276,13 @@ impl VisitorsTable {
 
     /// Space: marks or unmarks the row under the cursor.
     fn mark_selected(&mut self) -> PaneOutcome {
-        let Some(Shown { page, .. }) = self.load.shown() else {
+        let Some(Shown { page, query }) = self.load.shown() else {
             return PaneOutcome::Notice("no page to mark yet");
         };
         let Some(row) = page.visitors.get(self.selected) else {
             return PaneOutcome::Notice("no page to mark in this range");
         };
-        let marked = self.marks.toggle(row);
+        let marked = self.marks.toggle(row, &marks::Marks::range_of(query));
         PaneOutcome::Marked {
             path: crate::text::sanitize(&row.path),
             marked,

@@ -67,6 +67,12 @@ fn n_opens_the_composer_on_a_prompt_naming_the_marked_pages_and_sends_nothing() 
             && text.contains("- /quickstart (human 20, AI 10, total 28)"),
         "{text}"
     );
+    // The numbers say which days they count.
+    assert!(
+        text.contains("(numbers: unique visitors from ")
+            && text.contains("(UTC, the end excluded))"),
+        "{text}"
+    );
     assert!(
         !effects
             .iter()

@@ -198,7 +198,8 @@ impl App {
                     self.notify_here(NoticeKind::Info, "no page to mark: the filter keeps none");
                     return true;
                 };
-                let marked = self.visitors.marks.toggle(&row);
+                let range = super::marks::Marks::range_of(&held.query);
+                let marked = self.visitors.marks.toggle(&row, &range);
                 self.said_marked(&crate::text::sanitize(row.path()), marked);
                 return true;
             }

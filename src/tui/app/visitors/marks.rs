@@ -2,7 +2,8 @@
 //! marked with, so the prompt built from them says what was seen, whatever the pane
 //! shows later.
 
-use crate::api::PathVisitors;
+use crate::api::{DateParam, PathVisitors, VisitorsQuery};
+use crate::insight::templates::Marked;
 use crate::tui::app::{App, NoticeKind, Pane};
 use crate::tui::message::{Clock, Effect};
 
@@ -10,17 +11,58 @@ use crate::tui::message::{Clock, Effect};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Marks {
     list: Vec<PathVisitors>,
+    /// The range each page's numbers cover, beside it.
+    ranges: Vec<String>,
 }
 
 impl Marks {
-    /// Marks `row`, or unmarks it if its path is marked. Returns whether it is marked now.
-    pub fn toggle(&mut self, row: &PathVisitors) -> bool {
+    /// Marks `row` (its numbers counted over `range`), or unmarks it if its path is
+    /// marked. Returns whether it is marked now.
+    pub fn toggle(&mut self, row: &PathVisitors, range: &str) -> bool {
         if let Some(at) = self.list.iter().position(|m| m.path == row.path) {
             self.list.remove(at);
+            self.ranges.remove(at);
             return false;
         }
         self.list.push(row.clone());
+        self.ranges.push(range.to_owned());
         true
+    }
+
+    /// The pages and the range their numbers cover, as a prompt names them: one range
+    /// when all were marked over the same, else each page's.
+    #[must_use]
+    pub fn marked(&self) -> Marked {
+        let range = match self.ranges.first() {
+            None => None,
+            Some(first) if self.ranges.iter().all(|r| r == first) => {
+                Some(format!("unique visitors {first}"))
+            }
+            Some(_) => Some(format!(
+                "unique visitors, each page over the range it was marked in: {}",
+                self.list
+                    .iter()
+                    .zip(&self.ranges)
+                    .map(|(page, range)| format!("{} {range}", page.path))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )),
+        };
+        Marked {
+            pages: self.list.clone(),
+            range,
+        }
+    }
+
+    /// The range of `query`, as a marked page's numbers are said to cover it: `from
+    /// 2026-11-16 to 2026-11-23 (UTC, the end excluded)`.
+    #[must_use]
+    pub fn range_of(query: &VisitorsQuery) -> String {
+        format!(
+            "from {} to {} (UTC, the end excluded)",
+            DateParam::shown(query.date_from, "the start"),
+            DateParam::shown(query.date_to, "now")
+        )
     }
 
     #[must_use]
@@ -45,6 +87,7 @@ impl Marks {
 
     pub fn clear(&mut self) {
         self.list.clear();
+        self.ranges.clear();
     }
 }
 
@@ -75,7 +118,7 @@ impl App {
             return;
         }
         let index = self.composer.fill.as_ref().map_or(0, |fill| fill.index);
-        let marks = self.visitors.marks.list().to_vec();
+        let marks = self.visitors.marks.marked();
         self.composer
             .fill_from(&self.config.templates, index, marks, effects);
         self.focus(Pane::Composer, now, effects);
@@ -107,11 +150,11 @@ mod tests {
     #[test]
     fn marking_twice_unmarks_and_the_order_of_marking_is_kept() {
         let mut marks = Marks::default();
-        assert!(marks.toggle(&row("/b")));
-        assert!(marks.toggle(&row("/a")));
+        assert!(marks.toggle(&row("/b"), "from a to b"));
+        assert!(marks.toggle(&row("/a"), "from a to b"));
         assert_eq!(marks.len(), 2);
         assert_eq!(marks.list()[0].path, "/b");
-        assert!(!marks.toggle(&row("/b")));
+        assert!(!marks.toggle(&row("/b"), "from a to b"));
         assert!(!marks.contains("/b") && marks.contains("/a"));
     }
 }
