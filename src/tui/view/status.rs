@@ -49,23 +49,30 @@ pub fn tabs(
     if app.config.read_only {
         spans.push(Span::styled("  read-only", theme.warning()));
     }
-    let help = match app.focus {
+    let (help, second) = match app.focus {
         Pane::Composer => {
             let keys = Hints::new(app.keymap(), KeyContext::Composer);
-            join([
+            (
                 keys.one(Action::Help, "help"),
                 keys.one(Action::LeaveComposer, "leave"),
-            ])
+            )
         }
         Pane::Jobs | Pane::Visitors => {
             let keys = Hints::new(app.keymap(), KeyContext::Jobs);
-            join([
+            (
                 keys.one(Action::Help, "help"),
                 keys.one(Action::Quit, "quit"),
-            ])
+            )
         }
     };
     let used: usize = spans.iter().map(Span::width).sum();
+    // Both hints where they fit, else the help alone, else none: never a cut hint.
+    let room = usize::from(area.width).saturating_sub(used + 2);
+    let both = join([help.clone(), second]);
+    let help = [both, join([help])]
+        .into_iter()
+        .find(|hint| super::wrap::width(hint) <= room)
+        .unwrap_or_default();
     let pad = usize::from(area.width).saturating_sub(used + super::wrap::width(&help) + 2);
     spans.push(Span::raw(" ".repeat(pad)));
     spans.push(Span::styled(help, theme.dim()));

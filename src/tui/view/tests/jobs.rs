@@ -257,3 +257,26 @@ fn the_detail_footer_fits_at_60_columns() {
         "{footer}"
     );
 }
+
+/// At 60 columns the tabs leave room for "? help" and not "· q quit": the header shows the
+/// hint that fits whole, never one cut to "q q".
+#[test]
+fn at_60_columns_the_header_keeps_only_hints_that_fit_whole() {
+    let scene = Scene::new();
+    let header = scene
+        .render(60, 15)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(header.contains("? help"), "{header}");
+    assert!(!header.contains("· q"), "a cut hint: {header}");
+    assert!(
+        scene
+            .render(80, 24)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .contains("? help · q quit")
+    );
+}
