@@ -247,6 +247,12 @@ impl Composer {
             return;
         };
         let prompt = crate::insight::templates::fill(template, &marks);
+        // The draft already ends with this very prompt (kept from an earlier start, whose
+        // fill is not remembered): it is not put in a second time.
+        let before = match before.trim_end().strip_suffix(prompt.trim_end()) {
+            Some(rest) if !before.trim().is_empty() => rest.trim_end().to_owned(),
+            _ => before,
+        };
         let filled = if before.is_empty() {
             prompt
         } else {

@@ -362,3 +362,21 @@ fn esc_from_a_composer_opened_in_the_visitors_pane_goes_back_there() {
     h.key(KeyCode::Esc);
     assert_eq!(h.app.focus, Pane::Jobs);
 }
+
+/// `n` with no page marked, twice (Esc between): the template's instruction is in the
+/// draft once, not appended again.
+#[test]
+fn n_twice_without_marks_puts_the_template_in_once() {
+    let mut h = visitors();
+    h.key(KeyCode::Char('n'));
+    let once = h.app.composer.text();
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.app.composer.text(), once);
+    assert_eq!(once.matches("easier for AI agents").count(), 1, "{once}");
+    // As after a restart: the draft holds the template's text, its fill forgotten.
+    h.app.composer.fill = None;
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.app.composer.text(), once, "not appended a second time");
+}
