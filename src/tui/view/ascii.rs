@@ -60,6 +60,11 @@ fn ascii_of(c: char) -> char {
         '±' => '~',
         '⏸' => '=',
         '⏎' => '/',
+        '–' | '—' | '−' => '-',
+        '◌' => 'o',
+        // The chart's braille dots: a blank cell, or some dots.
+        '\u{2800}' => ' ',
+        '\u{2801}'..='\u{28FF}' => '.',
         // The space with no break and other spaces.
         c if c.is_whitespace() => ' ',
         _ => '?',
@@ -107,5 +112,17 @@ mod tests {
         assert!(text.is_ascii(), "{text}");
         assert_eq!(&text[..12], "+----------+");
         assert!(text[12..24].starts_with("|*#.~^?"), "{}", &text[12..24]);
+    }
+
+    /// The en dash of "rows 1–50", the queued mark and the chart's dots read as ASCII,
+    /// not as `?`.
+    #[test]
+    fn dashes_the_queued_mark_and_braille_have_their_ascii() {
+        let area = Rect::new(0, 0, 8, 1);
+        let mut buffer = Buffer::empty(area);
+        buffer.set_string(0, 0, "1–50◌⣀\u{2800}—", ratatui::style::Style::new());
+        downgrade(&mut buffer);
+        let text: String = buffer.content.iter().map(|c| c.symbol()).collect();
+        assert_eq!(text, "1-50o. -");
     }
 }
