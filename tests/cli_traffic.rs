@@ -8,9 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{docdeck_command, fast_options, start, text};
-use docdeck::api::VisitorsQuery;
-use docdeck::server::db::DbLocation;
+use common::{docdeck_command, text};
 
 /// (path, human, AI, total) per page, then the totals.
 type Counts = (Vec<(&'static str, u64, u64, u64)>, (u64, u64, u64));
@@ -32,20 +30,7 @@ fn import(home: &Path, args: &[&str]) -> Output {
 
 /// The visitors the service reports over everything stored, rows sorted by path.
 pub async fn visitors(home: &Path) -> (Vec<(String, u64, u64, u64)>, (u64, u64, u64)) {
-    let server = start(fast_options(DbLocation::File(home.join("service.sqlite")))).await;
-    let query = VisitorsQuery {
-        limit: Some(250),
-        ..VisitorsQuery::default()
-    };
-    let page = common::client(&server).visitors(&query).await.unwrap();
-    server.shutdown().await;
-    let mut rows: Vec<_> = page
-        .visitors
-        .into_iter()
-        .map(|row| (row.path, row.human, row.ai, row.total))
-        .collect();
-    rows.sort();
-    (rows, (page.totals.human, page.totals.ai, page.totals.total))
+    common::visitors_in(&home.join("service.sqlite")).await
 }
 
 async fn assert_counts(home: &Path, expected: &Counts) {

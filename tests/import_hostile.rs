@@ -5,6 +5,7 @@
 mod common;
 
 use std::io::Write as _;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -31,24 +32,26 @@ impl Drop for EndOnPanic {
     }
 }
 
-fn views(db: &std::path::Path) -> i64 {
+fn views(db: &Path) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.busy_timeout(Duration::from_secs(5)).unwrap();
     conn.query_row("SELECT COUNT(*) FROM views", [], |r| r.get(0))
         .unwrap_or(0)
 }
 
-/// `import` of a FIFO whose writer pauses: what was read is committed before the import
-/// waits, and meanwhile another writer (the service) gets the database at once.
+/// `docdeck import` of a new FIFO in `home`, started, and the FIFO opened for writing (which
+/// waits for the import to open it for reading).
 #[cfg(unix)]
-#[test]
-fn an_import_waiting_on_a_fifo_holds_no_lock() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    let fifo = home.path().join("access.fifo");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
-    let import = docdeck_command(home.path())
+fn import_from_fifo(home: &Path, db: &Path) -> (std::process::Child, std::fs::File) {
+    let fifo = home.join("access.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let import = docdeck_command(home)
         .args([
             "import",
             "--db",
@@ -61,21 +64,33 @@ fn an_import_waiting_on_a_fifo_holds_no_lock() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    (import, writer)
+}
+
+/// Waits (with a deadline) until `db` holds `n` views.
+fn wait_for_views(db: &Path, n: i64) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while views(db) < n {
+        assert!(Instant::now() < deadline, "{n} views were not committed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `import` of a FIFO whose writer pauses: what was read is committed before the import
+/// waits, and meanwhile another writer (the service) gets the database at once.
+#[cfg(unix)]
+#[test]
+fn an_import_waiting_on_a_fifo_holds_no_lock() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let (import, mut writer) = import_from_fifo(home.path(), &db);
     let _end = EndOnPanic(import.id());
-    // Opening the FIFO for writing waits for the import to open it for reading.
-    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
     writer
         .write_all((line(1, "/a") + &line(2, "/b")).as_bytes())
         .unwrap();
     writer.flush().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while views(&db) < 2 {
-        assert!(
-            Instant::now() < deadline,
-            "the two views were not committed"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_views(&db, 2);
     // The FIFO is still open and the import waits on it: a writer gets the lock at once.
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.busy_timeout(Duration::from_millis(500)).unwrap();
@@ -128,11 +143,7 @@ fn a_line_over_64_kib_is_skipped_and_counted() {
                 .spawn()
                 .unwrap();
             let _end = EndOnPanic(child.id());
-            let deadline = Instant::now() + Duration::from_secs(20);
-            while views(&db) < 2 {
-                assert!(Instant::now() < deadline, "the follower kept nothing");
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            wait_for_views(&db, 2);
             common::signal(child.id(), "-INT");
             child.wait_with_output().unwrap()
         } else {
@@ -157,36 +168,11 @@ fn a_line_over_64_kib_is_skipped_and_counted() {
 fn a_signal_stops_an_import_waiting_on_a_fifo_and_keeps_what_was_read() {
     let home = tempfile::tempdir().unwrap();
     let db = home.path().join("service.sqlite");
-    let fifo = home.path().join("access.fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
-    let import = docdeck_command(home.path())
-        .args([
-            "import",
-            "--db",
-            db.to_str().unwrap(),
-            "--format",
-            "combined",
-        ])
-        .arg(&fifo)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (import, mut writer) = import_from_fifo(home.path(), &db);
     let _end = EndOnPanic(import.id());
-    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
     writer.write_all(line(1, "/a").as_bytes()).unwrap();
     writer.flush().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while views(&db) < 1 {
-        assert!(Instant::now() < deadline, "the view was not committed");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_views(&db, 1);
     common::signal(import.id(), "-TERM");
     let out = import.wait_with_output().unwrap();
     drop(writer);

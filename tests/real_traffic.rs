@@ -8,9 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{docdeck_command, fast_options, start, text};
-use docdeck::api::VisitorsQuery;
-use docdeck::server::db::DbLocation;
+use common::{docdeck_command, text};
 use docdeck::server::traffic::rules::{Class, Rules};
 
 fn real(name: &str) -> PathBuf {
@@ -44,23 +42,6 @@ fn expected() -> Table {
     (rows, (n(site, "human"), n(site, "ai"), n(site, "total")))
 }
 
-async fn served(db: &Path) -> Table {
-    let server = start(fast_options(DbLocation::File(db.to_owned()))).await;
-    let query = VisitorsQuery {
-        limit: Some(250),
-        ..VisitorsQuery::default()
-    };
-    let page = common::client(&server).visitors(&query).await.unwrap();
-    server.shutdown().await;
-    let mut rows: Vec<_> = page
-        .visitors
-        .into_iter()
-        .map(|row| (row.path, row.human, row.ai, row.total))
-        .collect();
-    rows.sort();
-    (rows, (page.totals.human, page.totals.ai, page.totals.total))
-}
-
 /// The whole log, imported as a new user would (no --format), gives the hand-checked
 /// numbers: downloads, feed polls and the Digg feed fetcher counted nowhere, the
 /// `.pdf.html` page under its own name.
@@ -88,7 +69,7 @@ async fn a_real_access_log_gives_the_hand_checked_numbers() {
     ] {
         assert!(stdout.contains(part), "{part:?} in {stdout}");
     }
-    let (rows, totals) = served(&db).await;
+    let (rows, totals) = common::visitors_in(&db).await;
     let (want_rows, want_totals) = expected();
     assert_eq!(totals, want_totals, "site (human, ai, total)");
     assert_eq!(rows, want_rows, "per page");

@@ -226,3 +226,22 @@ pub fn signal(pid: u32, signal: &str) {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The visitors the service reports over everything stored in `db`, rows sorted by path,
+/// and the totals (human, ai, total).
+pub async fn visitors_in(db: &Path) -> (Vec<(String, u64, u64, u64)>, (u64, u64, u64)) {
+    let server = start(fast_options(DbLocation::File(db.to_owned()))).await;
+    let query = docdeck::api::VisitorsQuery {
+        limit: Some(250),
+        ..docdeck::api::VisitorsQuery::default()
+    };
+    let page = client(&server).visitors(&query).await.unwrap();
+    server.shutdown().await;
+    let mut rows: Vec<_> = page
+        .visitors
+        .into_iter()
+        .map(|row| (row.path, row.human, row.ai, row.total))
+        .collect();
+    rows.sort();
+    (rows, (page.totals.human, page.totals.ai, page.totals.total))
+}
