@@ -117,14 +117,15 @@ pub fn page_of(target: &str) -> Result<PageView, NotAView> {
         return Err(NotAView::Feed);
     }
     let markdown_file = is_markdown_file(&lower);
-    match extension(&lower) {
+    let ext = extension(&lower);
+    match ext {
         _ if markdown_file => {}
         None => {}
         Some(ext) if DOCUMENT_EXTENSIONS.contains(&ext) => {}
         Some(ext) if ASSET_EXTENSIONS.contains(&ext) => return Err(NotAView::Asset),
         Some(_) => return Err(NotAView::Download),
     }
-    let markdown = markdown_file || extension(&lower) == Some("md");
+    let markdown = markdown_file || ext == Some("md");
     Ok(PageView {
         path: fold(&path),
         markdown,
