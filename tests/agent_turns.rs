@@ -57,10 +57,7 @@ async fn an_edit_is_committed_pushed_and_shown_at_the_changes_link_as_git_diff_h
     let page = reqwest::get(&link).await.unwrap();
     assert_eq!(page.status(), 200);
     let shown = page.text().await.unwrap();
-    let expected = git(
-        &repos.clone_dir(),
-        &["diff", &format!("origin/main...{branch}")],
-    );
+    let expected = git(&repos.remote(), &["diff", &format!("main...{branch}")]);
     assert_eq!(shown, expected);
     assert!(shown.contains("+Explain the setup step"), "{shown}");
     let missing = reqwest::get(format!("{}/changes/demo/job_nope", server.base_url()))

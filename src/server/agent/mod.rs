@@ -7,6 +7,7 @@ use std::pin::Pin;
 
 use super::jobs::{PendingTurn, TurnResult};
 
+mod adopt;
 mod forge;
 mod git;
 mod orphans;

@@ -116,8 +116,8 @@ impl RealAgent {
     /// Where jobs work, as they report it: the repository's folder, or the URL given.
     #[must_use]
     pub fn repository(&self) -> String {
-        if Path::new(&self.config.repo).is_dir() {
-            self.repo.dir.display().to_string()
+        if let Some(given) = &self.repo.given {
+            given.display().to_string()
         } else {
             self.config.repo.clone()
         }

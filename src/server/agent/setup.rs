@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::adopt;
 use super::git::Git;
 use super::real::RealAgentConfig;
 
@@ -20,23 +21,25 @@ pub struct Repo {
     /// The remote branches are pushed to, if any.
     pub remote: Option<String>,
     pub remote_url: Option<String>,
+    /// The folder `--repo` named, when it is one: the team's clone, which docdeck only
+    /// fetches from (its own clone is `dir`).
+    pub given: Option<PathBuf>,
 }
 
 impl Repo {
     /// Opens (or clones) the repository of `config` and the git to use on it.
     pub async fn open(config: &RealAgentConfig) -> Result<(Self, Git), String> {
         let probe = Git::new(None);
-        let dir = locate(config, &probe).await?;
+        let (dir, given) = locate(config, &probe).await?;
         let git = if probe.line(&dir, &["config", "user.email"]).await.is_some() {
             probe
         } else {
             Git::new(Some(FALLBACK_IDENTITY))
         };
-        let remotes: Vec<String> = git
-            .run(&dir, &["remote"])
+        let remotes: Vec<String> = adopt::remotes(&git, &dir)
             .await?
-            .lines()
-            .map(str::to_owned)
+            .into_iter()
+            .filter(|name| name != adopt::SOURCE_REMOTE)
             .collect();
         let remote = match &config.push_remote {
             Some(name) if remotes.contains(name) => Some(name.clone()),
@@ -59,7 +62,7 @@ impl Repo {
         };
         let base = match &config.base_branch {
             Some(base) => base.clone(),
-            None => default_branch(&git, &dir, remote.as_deref())
+            None => default_branch(&git, given.as_deref().unwrap_or(&dir), remote.as_deref())
                 .await
                 .ok_or_else(|| {
                     format!(
@@ -73,14 +76,23 @@ impl Repo {
             base,
             remote,
             remote_url,
+            given,
         };
         repo.fetch_base(&git, &[]).await?;
         Ok((repo, git))
     }
 
+    /// The remote the base branch is fetched from: the push remote, else the team's
+    /// folder docdeck cloned.
+    fn upstream(&self) -> Option<&str> {
+        self.remote
+            .as_deref()
+            .or(self.given.as_ref().map(|_| adopt::SOURCE_REMOTE))
+    }
+
     /// The ref new jobs start from and `/changes` compares with.
     pub fn base_ref(&self) -> String {
-        match &self.remote {
+        match self.upstream() {
             Some(remote) => format!("refs/remotes/{remote}/{}", self.base),
             None => format!("refs/heads/{}", self.base),
         }
@@ -90,7 +102,7 @@ impl Repo {
     /// the ref to start from. Callers hold the lock on the shared `.git`.
     pub async fn fetch_base(&self, git: &Git, env: &[(String, String)]) -> Result<String, String> {
         let base_ref = self.base_ref();
-        if let Some(remote) = &self.remote {
+        if let Some(remote) = self.upstream() {
             let refspec = format!("+refs/heads/{}:{base_ref}", self.base);
             git.run_with(&self.dir, &["fetch", "--quiet", remote, &refspec], env)
                 .await
@@ -115,9 +127,12 @@ impl Repo {
     }
 }
 
-/// The repository's folder: `--repo` itself when it is a folder, else a clone of the URL
-/// kept in the work folder (made the first time, reused after).
-async fn locate(config: &RealAgentConfig, git: &Git) -> Result<PathBuf, String> {
+/// The folder git works in, a clone of docdeck's own in the work folder (made the first
+/// time, reused after), of the URL or of the folder `--repo` names; and that folder.
+async fn locate(
+    config: &RealAgentConfig,
+    git: &Git,
+) -> Result<(PathBuf, Option<PathBuf>), String> {
     let given = Path::new(&config.repo);
     if given.is_dir() {
         let dir = given
@@ -131,7 +146,19 @@ async fn locate(config: &RealAgentConfig, git: &Git) -> Result<PathBuf, String> 
                     config.repo
                 )
             })?;
-        return Ok(dir);
+        let clone = adopt::own_clone(git, &dir, &config.work_dir.join("clone")).await?;
+        let (moved, kept) =
+            adopt::hand_over(git, &dir, &clone, &config.work_dir.join("worktrees")).await;
+        if moved > 0 {
+            tracing::info!(
+                "moved {moved} job worktree(s) out of {} into docdeck's own clone",
+                dir.display()
+            );
+        }
+        for why in kept {
+            tracing::warn!("a job worktree stays registered in --repo: {why}");
+        }
+        return Ok((clone, Some(dir)));
     }
     if !looks_like_url(&config.repo) {
         return Err(format!(
@@ -141,7 +168,7 @@ async fn locate(config: &RealAgentConfig, git: &Git) -> Result<PathBuf, String> 
     }
     let clone = config.work_dir.join("clone");
     if clone.join(".git").is_dir() {
-        return Ok(clone);
+        return Ok((clone, None));
     }
     std::fs::create_dir_all(&config.work_dir)
         .map_err(|err| format!("cannot make {}: {err}", config.work_dir.display()))?;
@@ -152,7 +179,7 @@ async fn locate(config: &RealAgentConfig, git: &Git) -> Result<PathBuf, String> 
     )
     .await
     .map_err(|err| format!("cannot clone --repo {}: {err}", config.repo))?;
-    Ok(clone)
+    Ok((clone, None))
 }
 
 fn looks_like_url(text: &str) -> bool {
