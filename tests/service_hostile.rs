@@ -134,6 +134,7 @@ async fn limited(max_connections: usize) -> docdeck::server::RunningServer {
     options.limits = ConnLimits {
         header_timeout: Duration::from_millis(300),
         idle_timeout: Duration::from_millis(600),
+        body_timeout: Duration::from_millis(1500),
         max_connections,
     };
     start(options).await
@@ -199,6 +200,44 @@ async fn a_request_whose_body_stops_coming_is_closed_at_the_idle_timeout() {
     // The headers are whole, so only the idle limit (600 ms) can end the wait for the rest.
     let (_, took) = until_closed(&mut stream, head.as_bytes()).await;
     assert!(took >= Duration::from_millis(500), "closed after {took:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_body_trickled_in_never_idle_is_answered_408_at_the_body_timeout() {
+    let server = limited(16).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let head = format!(
+        "POST /v2/agent/{PROJECT}/job HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {KEY}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let started = Instant::now();
+    // One byte every 200 ms: never idle for the idle limit (600 ms), and never done.
+    let mut tick = tokio::time::interval(Duration::from_millis(200));
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let answered = tokio::time::timeout(PATIENCE, async {
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {
+                    if stream.write_all(b" ").await.is_err() {
+                        break;
+                    }
+                }
+                read = stream.read(&mut buffer) => match read {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => received.extend_from_slice(&buffer[..n]),
+                },
+            }
+        }
+    })
+    .await;
+    assert!(answered.is_ok(), "still open after {PATIENCE:?}");
+    let answer = String::from_utf8_lossy(&received);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("took longer than 1 s to arrive"), "{answer}");
+    let took = started.elapsed();
+    assert!(took >= Duration::from_millis(1400), "answered after {took:?}");
     server.shutdown().await;
 }
 

@@ -400,8 +400,9 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
     let all_documented = documented(&document);
     let mut expected = all_documented.clone();
     // A 500, 503 and 507 need a failing, held or full database: documented, and their
-    // mapping tested in server::http::error, but not provoked here.
-    expected.retain(|(_, _, status)| !matches!(status, 500 | 503 | 507));
+    // mapping tested in server::http::error, but not provoked here. A 408 needs a body
+    // trickled in for the body timeout: provoked in service_hostile.
+    expected.retain(|(_, _, status)| !matches!(status, 408 | 500 | 503 | 507));
     let never_sent: Vec<_> = expected.difference(&served).collect();
     assert!(
         never_sent.is_empty(),

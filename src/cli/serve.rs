@@ -89,6 +89,10 @@ pub struct ServeArgs {
     /// A connection with no byte either way for this long is closed, such as 60s
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = duration_arg)]
     pub idle_timeout: Duration,
+    /// Time a client has to send a request's body once its headers are in, such as 60s;
+    /// a slower body is answered 408
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = duration_arg)]
+    pub body_timeout: Duration,
     /// Connections open at once; one more is answered 503 and closed
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
@@ -243,6 +247,7 @@ fn options(args: ServeArgs, addr: SocketAddr) -> Result<ServeOptions, CliError> 
         limits: ConnLimits {
             header_timeout: args.header_timeout,
             idle_timeout: args.idle_timeout,
+            body_timeout: args.body_timeout,
             max_connections: args.max_connections as usize,
         },
         auth_penalty: Duration::from_secs(1),

@@ -1,6 +1,7 @@
 //! The service's connection loop: HTTP/1.1 on hyper with a limit on the time to send a
 //! request's headers (the first one and each next one on a kept-alive connection), an idle
-//! limit (no byte either way), and a cap on open connections. A slow or silent client is
+//! limit (no byte either way), a limit on the time to send a body (however steadily it
+//! trickles), and a cap on open connections. A slow or silent client is
 //! closed instead of holding a connection and a task for ever; past the cap a new
 //! connection is answered 503 and closed.
 
@@ -31,6 +32,9 @@ pub struct ConnLimits {
     pub header_timeout: Duration,
     /// With no byte read or written, a connection is closed.
     pub idle_timeout: Duration,
+    /// From the end of a request's headers to the end of its body, however steadily it
+    /// trickles in; a slower body is answered 408.
+    pub body_timeout: Duration,
     pub max_connections: usize,
 }
 
@@ -39,6 +43,7 @@ impl Default for ConnLimits {
         Self {
             header_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
+            body_timeout: Duration::from_secs(60),
             max_connections: 256,
         }
     }
@@ -76,7 +81,7 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let io = TokioIo::new(Idle::new(stream, limits.idle_timeout));
-        let service = hyper::service::service_fn(request_handler(app.clone(), peer));
+        let service = hyper::service::service_fn(request_handler(app.clone(), peer, limits.body_timeout));
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder
             .timer(TokioTimer::new())
@@ -99,13 +104,16 @@ type Answer = Pin<
     Box<dyn Future<Output = Result<axum::response::Response, std::convert::Infallible>> + Send>,
 >;
 
-/// Runs `app` for one request of `peer`, noting where it came from.
+/// Runs `app` for one request of `peer`, noting where it came from, with its body given
+/// `body_timeout` to arrive.
 fn request_handler(
     app: Router,
     peer: SocketAddr,
+    body_timeout: Duration,
 ) -> impl Fn(hyper::Request<Incoming>) -> Answer + Clone {
     move |request: hyper::Request<Incoming>| {
-        let mut request = request.map(Body::new);
+        let mut request =
+            request.map(|body| super::http::deadline::with_deadline(Body::new(body), body_timeout));
         request.extensions_mut().insert(ClientIp(peer.ip()));
         Box::pin(tower::ServiceExt::oneshot(app.clone(), request))
     }

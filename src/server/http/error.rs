@@ -86,6 +86,17 @@ impl ServiceError {
         )
     }
 
+    /// A body that did not all arrive within the body limit (`serve --body-timeout`).
+    pub fn body_too_slow(limit: std::time::Duration) -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "The request body took longer than {} s to arrive; send it at once",
+                limit.as_secs()
+            ),
+        )
+    }
+
     pub fn rate_limited(what: &str, limit: u32, retry_after_secs: u64) -> Self {
         Self {
             retry_after_secs: Some(retry_after_secs),

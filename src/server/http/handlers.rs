@@ -216,6 +216,8 @@ fn read_prompt(
     let body = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ServiceError::payload_too_large(MAX_BODY_BYTES)
+        } else if let Some(limit) = super::deadline::too_slow(&rejection) {
+            ServiceError::body_too_slow(limit)
         } else {
             ServiceError::bad_request("Invalid request body", [rejection.body_text()])
         }

@@ -1,6 +1,7 @@
 //! The local service's HTTP surface: its routes, and the state every handler shares.
 
 mod changes;
+pub mod deadline;
 mod error;
 mod handlers;
 mod output;
