@@ -52,10 +52,7 @@ async fn a_change_past_ten_mebibytes_is_cut_with_a_marker_and_folders_and_logs_a
     assert!(body.len() <= DIFF_LIMIT + 300, "{} bytes", body.len());
     let marker = body.lines().last().unwrap();
     assert!(marker.contains("the diff was cut here"), "{marker}");
-    let whole = git(
-        &repos.clone_dir(),
-        &["diff", &format!("origin/main...docdeck/{id}")],
-    );
+    let whole = git(&repos.remote(), &["diff", &format!("main...docdeck/{id}")]);
     assert!(whole.len() > DIFF_LIMIT);
     assert!(
         marker.contains(&format!("{} bytes", whole.len())),
@@ -178,11 +175,12 @@ fn kill_9_of_serve_in_a_turn_ends_the_agent_and_the_follow_up_commits_only_its_o
     );
 
     let branch = format!("docdeck/{id}");
-    let subjects = git(&clone, &["log", "--format=%s", &format!("main..{branch}")]);
+    let pushed = repos.remote();
+    let subjects = git(&pushed, &["log", "--format=%s", &format!("main..{branch}")]);
     assert_eq!(subjects.trim(), "Second");
-    let files = git(&clone, &["show", "--name-only", "--format=", &branch]);
+    let files = git(&pushed, &["show", "--name-only", "--format=", &branch]);
     assert_eq!(files.trim(), "second.mdx", "only the follow-up's own work");
-    let stashed = git(&clone, &["stash", "list"]);
+    let stashed = git(&agent_common::docdeck_clone(home.path()), &["stash", "list"]);
     assert!(stashed.contains("set aside before turn 2"), "{stashed}");
 }
 

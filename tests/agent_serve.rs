@@ -304,11 +304,13 @@ async fn github_pull_requests_are_created_then_found_and_updated_and_the_token_s
         logs.iter().all(|l| !l.contains(TOKEN)),
         "the token is in a log line"
     );
-    let config = std::fs::read_to_string(repos.clone_dir().join(".git").join("config")).unwrap();
-    assert!(
-        !config.contains(TOKEN) && !config.contains("extraheader"),
-        "{config}"
-    );
+    for clone in [repos.clone_dir(), agent_common::docdeck_clone(home.path())] {
+        let config = std::fs::read_to_string(clone.join(".git").join("config")).unwrap();
+        assert!(
+            !config.contains(TOKEN) && !config.contains("extraheader"),
+            "{config}"
+        );
+    }
     for turn in ["env-1", "env-2"] {
         let env = std::fs::read_to_string(repos.trace(turn)).unwrap();
         assert!(!env.contains(TOKEN) && !env.contains("GIT_CONFIG"), "{env}");

@@ -107,6 +107,27 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// docdeck's own clone of the repository (`agent/<hash>/clone`), under the data folder of
+/// a `docdeck serve` run with `home` as its home.
+pub fn docdeck_clone(home: &Path) -> PathBuf {
+    fn find(dir: &Path) -> Option<PathBuf> {
+        for entry in std::fs::read_dir(dir).ok()?.flatten() {
+            let path = entry.path();
+            if !path.is_dir() {
+                continue;
+            }
+            if path.file_name().is_some_and(|n| n == "clone") && path.join(".git").is_dir() {
+                return Some(path);
+            }
+            if let Some(found) = find(&path) {
+                return Some(found);
+            }
+        }
+        None
+    }
+    find(home).expect("docdeck made its own clone")
+}
+
 /// Whether process `pid` still exists (a zombie counts as gone).
 pub fn alive(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())) {
