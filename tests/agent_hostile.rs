@@ -1,5 +1,6 @@
 //! The real agent on hostile ground (issue 24): a huge change at `/changes`, who may read
-//! the agents' folders and logs, and `kill -9` of the service in the middle of a turn.
+//! the agents' folders and logs, `kill -9` of the service in the middle of a turn, and a
+//! helper that leaves the agent's process group.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agent_common;
@@ -214,4 +215,45 @@ async fn a_key_of_another_project_cannot_make_the_real_agent_work_here() {
     assert!(refused.to_string().contains("403"), "{refused}");
     assert!(!repos.clone_dir().join("touched.mdx").exists());
     server.shutdown().await;
+}
+
+/// An agent that starts a helper in a session of its own (`setsid`: out of the agent's
+/// process group, which a group kill misses), notes its pid, and then ends or hangs.
+fn escaping(repos: &Repos, then: &str) -> std::path::PathBuf {
+    let pid = repos.trace("escaped-pid");
+    repos.script(
+        "escape.sh",
+        &format!(
+            "setsid sh -c 'echo $$ > {pid}.tmp; mv {pid}.tmp {pid}; while true; do sleep 0.05; done' </dev/null >/dev/null 2>&1 &\nwhile [ ! -s {pid} ]; do sleep 0.01; done\necho edited >> intro.mdx\n{then}",
+            pid = pid.display()
+        ),
+    )
+}
+
+#[tokio::test]
+async fn a_helper_that_left_the_agents_group_is_ended_with_the_turn() {
+    for (then, ends) in [("exit 0", JobStatus::Completed), ("sleep 600", JobStatus::Failed)] {
+        let repos = Repos::new();
+        let script = escaping(&repos, then);
+        let mut options = options(&repos, DbLocation::Memory, &script);
+        if let Some(real) = &mut options.real_agent {
+            real.launcher = Some(env!("CARGO_BIN_EXE_docdeck").into());
+            real.timeout = std::time::Duration::from_secs(2);
+        }
+        let server = start(options).await;
+        let client = client(&server);
+        let id = client.create_job("Edit").await.unwrap().id.unwrap();
+        let status = eventually("a final status", || async {
+            let status = client.get_job(&id).await.unwrap().status?;
+            status.is_final().then_some(status)
+        })
+        .await;
+        assert_eq!(status, ends, "{then}");
+        let escaped = std::fs::read_to_string(repos.trace("escaped-pid")).unwrap();
+        eventually("the escaped helper ended", || async {
+            (!alive(&escaped)).then_some(())
+        })
+        .await;
+        server.shutdown().await;
+    }
 }

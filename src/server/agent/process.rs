@@ -28,6 +28,9 @@ pub struct Invocation<'a> {
     /// Where the run's process group is noted while it runs, so that a service killed
     /// before it could end the group ends it at its next start.
     pub record: Option<&'a Path>,
+    /// The command is `docdeck agent-exec`, which on SIGTERM ends the agent, its group
+    /// and the helpers that left the group: it is asked first, and the group killed after.
+    pub launcher: bool,
 }
 
 /// How a run ended.
@@ -44,9 +47,13 @@ pub struct Ran {
     pub kept: Option<Kept>,
 }
 
+/// How long the launcher has to end what the agent started before its group is killed.
+const GRACE: Duration = Duration::from_secs(2);
+
 /// Kills a process group when dropped, unless it was already killed.
 struct Group {
     leader: Option<u32>,
+    launcher: bool,
 }
 
 impl Group {
@@ -55,13 +62,48 @@ impl Group {
             kill_group(pid);
         }
     }
+
+    /// Ends the group: through the launcher when there is one (it also ends the helpers
+    /// that left the group, which a group kill misses), then the group outright.
+    async fn end(&mut self, child: &mut tokio::process::Child) {
+        if let (true, Some(pid)) = (self.launcher, self.leader) {
+            terminate(pid);
+            let _ = tokio::time::timeout(GRACE, child.wait()).await;
+        }
+        self.kill();
+    }
 }
 
 impl Drop for Group {
     fn drop(&mut self) {
-        self.kill();
+        match (self.launcher, self.leader.take()) {
+            (true, Some(pid)) => {
+                terminate(pid);
+                // Nothing may wait here (a turn dropped at shutdown): the group is killed
+                // after the launcher's grace from a thread of its own.
+                std::thread::spawn(move || {
+                    std::thread::sleep(GRACE);
+                    kill_group(pid);
+                });
+            }
+            (false, Some(pid)) => kill_group(pid),
+            (_, None) => {}
+        }
     }
 }
+
+#[cfg(unix)]
+fn terminate(pid: u32) {
+    let pid = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw);
+    if let Some(pid) = pid {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
+}
+
+#[cfg(not(unix))]
+fn terminate(_pid: u32) {}
 
 #[cfg(unix)]
 fn kill_group(pid: u32) {
@@ -124,7 +166,10 @@ pub async fn run(invocation: Invocation<'_>) -> Result<Ran, String> {
             crate::launch::why_not_started(program, &err)
         )
     })?;
-    let mut group = Group { leader: child.id() };
+    let mut group = Group {
+        leader: child.id(),
+        launcher: invocation.launcher,
+    };
     if let (Some(record), Some(pid)) = (invocation.record, child.id()) {
         super::orphans::note(record, pid);
     }
@@ -157,7 +202,10 @@ pub async fn run(invocation: Invocation<'_>) -> Result<Ran, String> {
             invocation.record.map(super::orphans::forget);
             return Err(format!("cannot wait for the agent command: {err}"));
         }
-        Err(_) => Exit::TimedOut,
+        Err(_) => {
+            group.end(&mut child).await;
+            Exit::TimedOut
+        }
     };
     group.kill();
     invocation.record.map(super::orphans::forget);
@@ -214,6 +262,7 @@ mod tests {
             timeout: Duration::from_secs(20),
             output: &log,
             record: None,
+            launcher: false,
         })
         .await
         .unwrap();
@@ -238,6 +287,7 @@ mod tests {
             timeout: Duration::from_secs(5),
             output: &dir.path().join("out.log"),
             record: None,
+            launcher: false,
         })
         .await
         .unwrap_err();

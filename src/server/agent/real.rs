@@ -286,6 +286,7 @@ impl RealAgent {
             timeout: self.config.timeout,
             output: &output,
             record: Some(&record),
+            launcher: self.config.launcher.is_some(),
         })
         .await?;
         let kept = |mut result: TurnResult| {
