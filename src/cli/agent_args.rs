@@ -110,7 +110,7 @@ impl AgentArgs {
 
 /// This binary, to run the agent through `docdeck agent-exec` so that it dies with the
 /// service (Linux only: it relies on `PR_SET_PDEATHSIG`).
-fn launcher() -> Option<PathBuf> {
+pub(super) fn launcher() -> Option<PathBuf> {
     if cfg!(target_os = "linux") {
         std::env::current_exe().ok()
     } else {

@@ -101,8 +101,9 @@ impl DemoRepo {
             github_token: None,
             github_api: GITHUB_API.to_owned(),
             work_dir: root.join("work"),
-            // The demo's service lives in this process: it cannot outlive it.
-            launcher: None,
+            // The demo's service lives in this process, but its agent is a child that a
+            // `kill -9` of the demo would orphan: it runs under `agent-exec` too.
+            launcher: super::agent_args::launcher(),
         }
     }
 }
@@ -158,6 +159,13 @@ mod tests {
     async fn the_example_agent_notes_the_request_in_the_page_it_names() {
         let demo = DemoRepo::create().unwrap();
         let mut config = demo.config();
+        assert_eq!(
+            config.launcher.is_some(),
+            cfg!(target_os = "linux"),
+            "a kill -9 of the demo must not orphan its agent"
+        );
+        // This test's binary is not docdeck: it has no `agent-exec` to run the agent with.
+        config.launcher = None;
         config.command.push("0".into());
         let agent = RealAgent::prepare(config, "http://127.0.0.1:9")
             .await
