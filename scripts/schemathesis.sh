@@ -166,6 +166,21 @@ FALSE_ALARMS = [
         "form only in prose (ISO 8601 or YYYY-MM-DD); the service's own document has the "
         "pattern.",
     ),
+] + [
+    dict(
+        suites={"public"},
+        code="ST202",
+        operation=operation,
+        body=r"must not contain a NUL character",
+        reason="the public document allows any string as a prompt; the local service refuses "
+        "one with a NUL (U+0000) with 400, because no agent can receive it on its standard "
+        "input, environment or command line (issue 24); its own document says so with a "
+        "pattern.",
+    )
+    for operation in (
+        "POST /v2/agent/{projectId}/job",
+        "POST /v2/agent/{projectId}/job/{id}/message",
+    )
 ]
 
 
