@@ -255,3 +255,97 @@ fn bash_completes_job_ids_from_the_journal() {
         "the rest as before: {stdout}"
     );
 }
+
+/// A shell's own completion machinery asking what `docdeck jobs get <TAB>` offers, with
+/// the script `docdeck completions SHELL` printed: the ids the journal follows.
+fn complete_job_ids(shell: &str, install: &str, ask: &str) -> Option<(String, String)> {
+    if Command::new(shell).arg("--version").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{shell} is not installed, and CI installs it (.ci/run)"
+        );
+        eprintln!("{shell} is not installed: skipped");
+        return None;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let service = serve(home.path(), &[]);
+    let created = run_cli(home.path(), &service.base_url, &["jobs", "create", "Fix it"]);
+    let id = first_json(&created.stdout)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let out = common::cli_command(home.path(), &service.base_url, KEY)
+        .args(["completions", shell])
+        .output()
+        .unwrap();
+    let folder = home.path().join("completions");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join(install), &out.stdout).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_docdeck")).parent().unwrap();
+    let flags: &[&str] = match shell {
+        "fish" => &["--no-config", "-c", ask],
+        _ => &["-f", "-c", ask, shell],
+    };
+    let mut child = Command::new(shell)
+        .args(flags)
+        .arg(&folder)
+        .arg(&id)
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("DOCDECK_BASE_URL", &service.base_url)
+        .env("DOCDECK_PROJECT_ID", common::PROJECT)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            panic!("{shell} did not finish completing within {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    Some((id, text(&out.stdout)))
+}
+
+#[test]
+fn fish_completes_job_ids_from_the_journal() {
+    // fish's `complete -C` runs the completions of a command line as a TAB would.
+    let ask = r#"source $argv[1]/docdeck.fish; complete -C "docdeck jobs get "; complete -C "docdeck jobs c""#;
+    let Some((id, offered)) = complete_job_ids("fish", "docdeck.fish", ask) else {
+        return;
+    };
+    assert!(offered.lines().any(|line| line.starts_with(&id)), "{offered}");
+    assert!(offered.lines().any(|l| l.starts_with("create")), "{offered}");
+}
+
+#[test]
+fn zsh_completes_job_ids_from_the_journal() {
+    // An interactive zsh in a pseudo-terminal (zpty), with compinit and the script on
+    // fpath, is sent `docdeck jobs get <TAB><TAB>`; its screen is read until the id shows.
+    let ask = r#"
+        zmodload zsh/zpty
+        zpty z zsh -f -i
+        zpty -w z "PROMPT='> '; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D; LISTMAX=1000"
+        zpty -w -n z $'docdeck jobs get \t\t'
+        zpty -r -m z screen "*$2*" || { print -r -- "no id offered: $screen"; exit 1 }
+        print -r -- "$screen"
+        zpty -d z
+    "#;
+    let Some((id, offered)) = complete_job_ids("zsh", "_docdeck", ask) else {
+        return;
+    };
+    assert!(offered.contains(&id), "{offered}");
+}
