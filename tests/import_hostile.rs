@@ -1,5 +1,6 @@
 //! Imports on hostile ground: an input that pauses (a FIFO kept open) never holds the
-//! database from the service, and a line without end cannot fill memory.
+//! database from the service, a line without end cannot fill memory, and a disk that
+//! fills up is said as such by the import and answered 507 by the service.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -188,4 +189,113 @@ fn a_signal_stops_an_import_waiting_on_a_fifo_and_keeps_what_was_read() {
         text(&out.stderr)
     );
     assert_eq!(views(&db), 1);
+}
+
+/// A tmpfs of `size` mounted on a new folder, unmounted when dropped; `None` where this
+/// process may not mount one (not root, or no `CAP_SYS_ADMIN`).
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    fn mount(size: &str) -> Option<Self> {
+        let dir = tempfile::tempdir().ok()?;
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        mounted.then_some(Self { dir })
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+#[tokio::test]
+async fn a_full_disk_stops_an_import_saying_so_and_the_service_answers_507() {
+    let Some(disk) = SmallDisk::mount("1536k") else {
+        eprintln!("cannot mount a small tmpfs here (needs root): skipped");
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let log = home.path().join("access.log");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&log).unwrap());
+    for n in 0..60_000u32 {
+        // A new page and a new visitor each line: the views fill the disk.
+        write!(
+            file,
+            "203.0.{}.{} - - [20/Nov/2026:09:{:02}:{:02} +0000] \"GET /docs/page-{n} HTTP/1.1\" 200 10 \"-\" \"{CHROME}\"\n",
+            n / 250 % 250,
+            n % 250,
+            n / 60 % 60,
+            n % 60
+        )
+        .unwrap();
+    }
+    drop(file);
+    let db = disk.dir.path().join("service.sqlite");
+    let out = docdeck_command(home.path())
+        .args(["import", "--db", db.to_str().unwrap(), "--format", "combined"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(said.contains("disk full: the "), "{said}");
+    assert!(
+        said.contains("views committed before it are kept"),
+        "{said}"
+    );
+    let kept = views(&db);
+    assert!(kept > 0 && kept < 60_000, "{kept} views kept");
+    assert!(
+        said.contains(&thousands(kept)),
+        "the message gives the views kept ({kept}): {said}"
+    );
+
+    let server = common::start(common::fast_options(
+        docdeck::server::db::DbLocation::File(db.clone()),
+    ))
+    .await;
+    docdeck::api::client::install_crypto_provider();
+    let http = reqwest::Client::new();
+    let prompt = serde_json::json!({ "prompt": "y".repeat(900_000) }).to_string();
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        let answer = http
+            .post(format!("{}/v2/agent/demo/job", server.base_url()))
+            .bearer_auth(common::KEY)
+            .header("content-type", "application/json")
+            .body(prompt.clone())
+            .send()
+            .await
+            .unwrap();
+        let status = answer.status().as_u16();
+        let body = answer.text().await.unwrap();
+        if status == 507 {
+            assert!(body.contains("disk is full"), "{body}");
+        }
+        statuses.push(status);
+    }
+    assert!(statuses.contains(&507), "{statuses:?}");
+    assert!(!statuses.contains(&500), "never a bare 500: {statuses:?}");
+    server.shutdown().await;
+}
+
+/// `n` with a comma between thousands, as the import writes it.
+fn thousands(n: i64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
