@@ -212,7 +212,8 @@ impl SmallDisk {
 
 impl Drop for SmallDisk {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.dir.path()).status();
+        // Lazily: a connection of the service may still be closing; the mount goes with it.
+        let _ = Command::new("umount").arg("-l").arg(self.dir.path()).status();
     }
 }
 
