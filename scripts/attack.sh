@@ -11,7 +11,8 @@
 #   ATTACK_KEEP=1  keep the throwaway folder (database, service log) for a look afterwards
 #
 # Bounded: every request has a time limit (curl --max-time, timeout), the service's own
-# limits are set short (--header-timeout 1s, --idle-timeout 2s, --max-connections 8), and
+# limits are set short (--header-timeout 1s, --idle-timeout 2s, --body-timeout 3s,
+# --max-connections 8), and
 # the whole run takes about 15 seconds. Not run by .ci/run; the cargo tests
 # tests/service_hostile.rs, tests/cli_keys.rs and tests/agent_hostile.rs keep each finding.
 set -uo pipefail
@@ -57,7 +58,7 @@ keys() { timeout 20 "$BIN" serve keys "$@" --db "$DB"; }
 DOCDECK_SERVE_API_KEY=$OTHER_KEY keys add --project other >/dev/null 2>&1
 
 DOCDECK_SERVE_API_KEY=$KEY "$BIN" serve --addr 127.0.0.1:0 --db "$DB" --seed none \
-    --agent-delay-ms 50 --header-timeout 1s --idle-timeout 2s --max-connections 8 \
+    --agent-delay-ms 50 --header-timeout 1s --idle-timeout 2s --body-timeout 3s --max-connections 8 \
     >"$WORK/stdout" 2>"$WORK/service.log" &
 SERVE_PID=$!
 BASE=""
@@ -133,6 +134,13 @@ closed_within() { # seconds, what to send first: the service must close the conn
     timeout "$limit" bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT; printf '%s' '$first' >&3; cat <&3 >/dev/null"
 }
 check "half a request line is closed at the header timeout" closed_within 5 'GET /openapi.json HT'
+trickled() { # a body sent a byte every half second: never idle, never done; 408 at 3 s
+    timeout 8 bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT
+        printf 'POST /v2/agent/demo/job HTTP/1.1\r\nhost: x\r\nauthorization: Bearer $KEY\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n' >&3
+        (for i in \$(seq 1 14); do printf ' ' >&3 2>/dev/null || exit; sleep 0.5; done) &
+        head -c 12 <&3" | grep -q 'HTTP/1.1 408'
+}
+check "a body trickled in, never idle, is answered 408 at the body timeout" trickled
 check "a silent connection is closed at the header timeout" closed_within 5 ''
 cap() {
     local fds=() i
