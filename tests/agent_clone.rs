@@ -73,7 +73,12 @@ async fn a_folder_with_no_remote_is_fetched_from_and_keeps_no_branch() {
     let script = repos.script("edit.sh", "echo edited >> new.mdx");
     let server = start(options(&repos, DbLocation::Memory, &script)).await;
     let client = client(&server);
-    let id = client.create_job("Edit the new page").await.unwrap().id.unwrap();
+    let id = client
+        .create_job("Edit the new page")
+        .await
+        .unwrap()
+        .id
+        .unwrap();
     assert_eq!(until_final(&client, &id).await, JobStatus::Completed);
     let page = reqwest::get(format!("{}/changes/demo/{id}", server.base_url()))
         .await
@@ -86,7 +91,11 @@ async fn a_folder_with_no_remote_is_fetched_from_and_keeps_no_branch() {
         "the job started from the folder's own latest commit: {page}"
     );
     assert_eq!(worktrees(&team).len(), 1);
-    assert!(git(&team, &["branch", "--list", "docdeck/*"]).trim().is_empty());
+    assert!(
+        git(&team, &["branch", "--list", "docdeck/*"])
+            .trim()
+            .is_empty()
+    );
     server.shutdown().await;
 }
 
@@ -97,20 +106,47 @@ async fn worktrees_an_earlier_version_registered_are_handed_over_at_start() {
     let old = repos.work_dir().join("worktrees").join("job_old");
     std::fs::create_dir_all(old.parent().unwrap()).unwrap();
     let target = old.to_str().unwrap();
-    git(&team, &["worktree", "add", "--quiet", "-b", "docdeck/job_old", target]);
+    git(
+        &team,
+        &[
+            "worktree",
+            "add",
+            "--quiet",
+            "-b",
+            "docdeck/job_old",
+            target,
+        ],
+    );
     std::fs::write(old.join("intro.mdx"), "# Changed by an old turn\n").unwrap();
     git(&old, &["commit", "--quiet", "-am", "Old turn"]);
     let dirty = repos.work_dir().join("worktrees").join("job_dirty");
     let target = dirty.to_str().unwrap();
-    git(&team, &["worktree", "add", "--quiet", "-b", "docdeck/job_dirty", target]);
+    git(
+        &team,
+        &[
+            "worktree",
+            "add",
+            "--quiet",
+            "-b",
+            "docdeck/job_dirty",
+            target,
+        ],
+    );
     std::fs::write(dirty.join("intro.mdx"), "uncommitted\n").unwrap();
     assert_eq!(worktrees(&team).len(), 3);
 
     let script = repos.script("edit.sh", "true");
     let server = start(options(&repos, DbLocation::Memory, &script)).await;
     let left = worktrees(&team);
-    assert_eq!(left.len(), 2, "the clean one is gone, the dirty one kept: {left:?}");
-    assert!(left.iter().any(|path| path.ends_with("job_dirty")), "{left:?}");
+    assert_eq!(
+        left.len(),
+        2,
+        "the clean one is gone, the dirty one kept: {left:?}"
+    );
+    assert!(
+        left.iter().any(|path| path.ends_with("job_dirty")),
+        "{left:?}"
+    );
     assert_eq!(
         std::fs::read_to_string(dirty.join("intro.mdx")).unwrap(),
         "uncommitted\n",

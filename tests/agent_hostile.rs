@@ -181,7 +181,10 @@ fn kill_9_of_serve_in_a_turn_ends_the_agent_and_the_follow_up_commits_only_its_o
     assert_eq!(subjects.trim(), "Second");
     let files = git(&pushed, &["show", "--name-only", "--format=", &branch]);
     assert_eq!(files.trim(), "second.mdx", "only the follow-up's own work");
-    let stashed = git(&agent_common::docdeck_clone(home.path()), &["stash", "list"]);
+    let stashed = git(
+        &agent_common::docdeck_clone(home.path()),
+        &["stash", "list"],
+    );
     assert!(stashed.contains("set aside before turn 2"), "{stashed}");
 }
 
@@ -232,7 +235,10 @@ fn escaping(repos: &Repos, then: &str) -> std::path::PathBuf {
 
 #[tokio::test]
 async fn a_helper_that_left_the_agents_group_is_ended_with_the_turn() {
-    for (then, ends) in [("exit 0", JobStatus::Completed), ("sleep 600", JobStatus::Failed)] {
+    for (then, ends) in [
+        ("exit 0", JobStatus::Completed),
+        ("sleep 600", JobStatus::Failed),
+    ] {
         let repos = Repos::new();
         let script = escaping(&repos, then);
         let mut options = options(&repos, DbLocation::Memory, &script);

@@ -269,7 +269,11 @@ fn complete_job_ids(shell: &str, install: &str, ask: &str) -> Option<(String, St
     }
     let home = tempfile::tempdir().unwrap();
     let service = serve(home.path(), &[]);
-    let created = run_cli(home.path(), &service.base_url, &["jobs", "create", "Fix it"]);
+    let created = run_cli(
+        home.path(),
+        &service.base_url,
+        &["jobs", "create", "Fix it"],
+    );
     let id = first_json(&created.stdout)["id"]
         .as_str()
         .unwrap()
@@ -327,8 +331,14 @@ fn fish_completes_job_ids_from_the_journal() {
     let Some((id, offered)) = complete_job_ids("fish", "docdeck.fish", ask) else {
         return;
     };
-    assert!(offered.lines().any(|line| line.starts_with(&id)), "{offered}");
-    assert!(offered.lines().any(|l| l.starts_with("create")), "{offered}");
+    assert!(
+        offered.lines().any(|line| line.starts_with(&id)),
+        "{offered}"
+    );
+    assert!(
+        offered.lines().any(|l| l.starts_with("create")),
+        "{offered}"
+    );
 }
 
 #[test]

@@ -213,7 +213,10 @@ impl SmallDisk {
 impl Drop for SmallDisk {
     fn drop(&mut self) {
         // Lazily: a connection of the service may still be closing; the mount goes with it.
-        let _ = Command::new("umount").arg("-l").arg(self.dir.path()).status();
+        let _ = Command::new("umount")
+            .arg("-l")
+            .arg(self.dir.path())
+            .status();
     }
 }
 
@@ -228,9 +231,9 @@ async fn a_full_disk_stops_an_import_saying_so_and_the_service_answers_507() {
     let mut file = std::io::BufWriter::new(std::fs::File::create(&log).unwrap());
     for n in 0..60_000u32 {
         // A new page and a new visitor each line: the views fill the disk.
-        write!(
+        writeln!(
             file,
-            "203.0.{}.{} - - [20/Nov/2026:09:{:02}:{:02} +0000] \"GET /docs/page-{n} HTTP/1.1\" 200 10 \"-\" \"{CHROME}\"\n",
+            "203.0.{}.{} - - [20/Nov/2026:09:{:02}:{:02} +0000] \"GET /docs/page-{n} HTTP/1.1\" 200 10 \"-\" \"{CHROME}\"",
             n / 250 % 250,
             n % 250,
             n / 60 % 60,
@@ -241,7 +244,13 @@ async fn a_full_disk_stops_an_import_saying_so_and_the_service_answers_507() {
     drop(file);
     let db = disk.dir.path().join("service.sqlite");
     let out = docdeck_command(home.path())
-        .args(["import", "--db", db.to_str().unwrap(), "--format", "combined"])
+        .args([
+            "import",
+            "--db",
+            db.to_str().unwrap(),
+            "--format",
+            "combined",
+        ])
         .arg(&log)
         .output()
         .unwrap();
@@ -259,9 +268,9 @@ async fn a_full_disk_stops_an_import_saying_so_and_the_service_answers_507() {
         "the message gives the views kept ({kept}): {said}"
     );
 
-    let server = common::start(common::fast_options(
-        docdeck::server::db::DbLocation::File(db.clone()),
-    ))
+    let server = common::start(common::fast_options(docdeck::server::db::DbLocation::File(
+        db.clone(),
+    )))
     .await;
     docdeck::api::client::install_crypto_provider();
     let http = reqwest::Client::new();
@@ -293,7 +302,7 @@ fn thousands(n: i64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

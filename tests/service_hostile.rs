@@ -235,9 +235,15 @@ async fn a_body_trickled_in_never_idle_is_answered_408_at_the_body_timeout() {
     assert!(answered.is_ok(), "still open after {PATIENCE:?}");
     let answer = String::from_utf8_lossy(&received);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
-    assert!(answer.contains("took longer than 1 s to arrive"), "{answer}");
+    assert!(
+        answer.contains("took longer than 1 s to arrive"),
+        "{answer}"
+    );
     let took = started.elapsed();
-    assert!(took >= Duration::from_millis(1400), "answered after {took:?}");
+    assert!(
+        took >= Duration::from_millis(1400),
+        "answered after {took:?}"
+    );
     server.shutdown().await;
 }
 

@@ -17,6 +17,30 @@ const GET: &str = "/v2/agent/{projectId}/job/{id}";
 const MESSAGE: &str = "/v2/agent/{projectId}/job/{id}/message";
 const VISITORS: &str = "/v1/analytics/{projectId}/visitors";
 const OPENAPI: &str = "/openapi.json";
+/// The other analytics reads (issue 27): template, path under the project, a query it
+/// refuses.
+const SIGNALS: [(&str, &str, &str); 4] = [
+    (
+        "/v1/analytics/{projectId}/searches",
+        "searches",
+        "?limit=101",
+    ),
+    (
+        "/v1/analytics/{projectId}/feedback",
+        "feedback",
+        "?status=open",
+    ),
+    (
+        "/v1/analytics/{projectId}/feedback/by-page",
+        "feedback/by-page",
+        "?source=email",
+    ),
+    (
+        "/v1/analytics/{projectId}/assistant",
+        "assistant",
+        "?cursor=made-up",
+    ),
+];
 
 /// Sends requests and remembers which (path template, method, status) were seen.
 struct Probe {
@@ -347,8 +371,28 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
         empty,
         json!({"totals": {"human": 0, "ai": 0, "total": 0}, "visitors": [], "hasMore": false})
     );
+    // Searches, feedback and the assistant: refused before the shared budget is checked,
+    // then, once visitors spent it, 429 as well.
+    for (template, path, refused) in SIGNALS {
+        let read = |project: &str, query: &str| {
+            Request::new(
+                Method::GET,
+                template,
+                format!("/v1/analytics/{project}/{path}{query}"),
+            )
+        };
+        probe.expect(read("demo", "").auth(None), 401).await;
+        probe.expect(read("elsewhere", ""), 403).await;
+        probe.expect(read("demo", refused), 400).await;
+    }
     probe.expect(visitors(""), 200).await;
     probe.expect(visitors(""), 429).await;
+    for (template, path, _) in SIGNALS {
+        let url = format!("/v1/analytics/demo/{path}");
+        probe
+            .expect(Request::new(Method::GET, template, url), 429)
+            .await;
+    }
 
     // The document itself, and what is not an operation.
     let document = probe
@@ -389,6 +433,12 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
     })
     .await;
     probe.expect(message(&old_id).json(&prompt), 409).await;
+    for (template, path, _) in SIGNALS {
+        let url = format!("/v1/analytics/demo/{path}");
+        probe
+            .expect(Request::new(Method::GET, template, url), 200)
+            .await;
+    }
     archiving.shutdown().await;
 
     let served: BTreeSet<_> = probe

@@ -8,6 +8,7 @@ pub mod limit;
 pub mod model;
 pub mod paging;
 pub mod query;
+pub mod signals;
 
 pub use client::{Client, ClientOptions, Probe, RetryPolicy};
 pub use error::{ApiError, Asked, HumanWait, Missing, PagingFault};

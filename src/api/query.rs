@@ -250,7 +250,7 @@ impl VisitorsQuery {
 }
 
 /// A date as sent in a query: exactly one of the documented forms, nothing around it.
-fn parse_sent_date(field: &'static str, value: &str) -> Result<DateParam, QueryError> {
+pub(crate) fn parse_sent_date(field: &'static str, value: &str) -> Result<DateParam, QueryError> {
     if value.trim() != value && !value.trim().is_empty() {
         return Err(QueryError::Padded {
             field,
@@ -341,7 +341,7 @@ fn parse_offset_text(text: &str) -> Option<FixedOffset> {
 
 /// Whether `value` is written as a whole number (digits, with an optional sign), however
 /// large: such a value is out of range rather than not a number.
-fn is_whole_number(value: &str) -> bool {
+pub(crate) fn is_whole_number(value: &str) -> bool {
     let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }

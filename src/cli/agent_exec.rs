@@ -110,7 +110,10 @@ fn adopt_orphans() {}
 #[cfg(target_os = "linux")]
 fn end_the_rest() {
     use rustix::process::{Pid, Signal, WaitOptions, getpgrp, getpid, kill_process, waitpid};
-    let (me, group) = (getpid().as_raw_nonzero().get(), getpgrp().as_raw_nonzero().get());
+    let (me, group) = (
+        getpid().as_raw_nonzero().get(),
+        getpgrp().as_raw_nonzero().get(),
+    );
     for _ in 0..200 {
         while let Ok(Some(_)) = waitpid(None, WaitOptions::NOHANG) {}
         let left = processes_of(me, group);

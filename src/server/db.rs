@@ -154,6 +154,47 @@ ALTER TABLE api_keys_v2 RENAME TO api_keys;
 -- lines under other rules recounts them (issue 22). NULL: stored before it was kept.
 ALTER TABLE view_keys ADD COLUMN counted INTEGER;
 ",
+    r"
+-- What readers searched for, said and asked (issue 27). `clicked` and `page` are page
+-- paths as views count them; `path` is the feedback's path or URL as sent.
+CREATE TABLE searches (
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    ts_ms INTEGER NOT NULL,
+    query TEXT NOT NULL,
+    clicked TEXT
+);
+CREATE INDEX searches_by_time ON searches (project, ts_ms);
+CREATE TABLE feedback (
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    ts_ms INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    page TEXT NOT NULL,
+    source TEXT NOT NULL,
+    status TEXT NOT NULL,
+    helpful INTEGER,
+    comment TEXT,
+    contact TEXT,
+    code TEXT,
+    filename TEXT,
+    lang TEXT
+);
+CREATE INDEX feedback_by_time ON feedback (project, ts_ms);
+CREATE TABLE assistant (
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    ts_ms INTEGER NOT NULL,
+    query TEXT NOT NULL,
+    response TEXT NOT NULL,
+    response_type TEXT,
+    sources TEXT NOT NULL,
+    answered INTEGER NOT NULL,
+    category TEXT,
+    page_url TEXT
+);
+CREATE INDEX assistant_by_time ON assistant (project, ts_ms);
+",
 ];
 
 /// How many read-only connections a file database gets beside its writer, for each kind

@@ -81,7 +81,8 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let io = TokioIo::new(Idle::new(stream, limits.idle_timeout));
-        let service = hyper::service::service_fn(request_handler(app.clone(), peer, limits.body_timeout));
+        let service =
+            hyper::service::service_fn(request_handler(app.clone(), peer, limits.body_timeout));
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder
             .timer(TokioTimer::new())

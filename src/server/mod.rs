@@ -13,6 +13,7 @@ pub mod keys;
 pub mod listen;
 pub mod ratelimit;
 pub mod seed;
+pub mod signals;
 pub mod throttle;
 pub mod traffic;
 pub mod worker;

@@ -91,7 +91,9 @@ pub async fn hand_over(
     let Ok(listing) = git.run(team, &["worktree", "list", "--porcelain"]).await else {
         return (0, Vec::new());
     };
-    let ours = worktrees.canonicalize().unwrap_or_else(|_| worktrees.into());
+    let ours = worktrees
+        .canonicalize()
+        .unwrap_or_else(|_| worktrees.into());
     let mut moved = 0;
     let mut kept = Vec::new();
     for path in listing

@@ -129,10 +129,7 @@ impl Repo {
 
 /// The folder git works in, a clone of docdeck's own in the work folder (made the first
 /// time, reused after), of the URL or of the folder `--repo` names; and that folder.
-async fn locate(
-    config: &RealAgentConfig,
-    git: &Git,
-) -> Result<(PathBuf, Option<PathBuf>), String> {
+async fn locate(config: &RealAgentConfig, git: &Git) -> Result<(PathBuf, Option<PathBuf>), String> {
     let given = Path::new(&config.repo);
     if given.is_dir() {
         let dir = given

@@ -20,7 +20,7 @@ use crate::server::ratelimit::Bucket;
 use crate::text::excerpt;
 
 /// Longest query string read; anything longer is refused before parsing.
-const MAX_QUERY_BYTES: usize = 4096;
+pub(super) const MAX_QUERY_BYTES: usize = 4096;
 
 type Shared = State<Arc<AppState>>;
 /// The `RateLimit-*` headers of an answer that spent a rate-limited use.
@@ -194,7 +194,7 @@ pub async fn wrong_method() -> ServiceError {
     ServiceError::method_not_allowed()
 }
 
-fn bad_path(rejection: PathRejection) -> ServiceError {
+pub(super) fn bad_path(rejection: PathRejection) -> ServiceError {
     ServiceError::bad_request("Invalid path", [rejection.body_text()])
 }
 

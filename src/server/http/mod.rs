@@ -5,6 +5,7 @@ pub mod deadline;
 mod error;
 mod handlers;
 mod output;
+mod signals;
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
@@ -197,6 +198,13 @@ pub fn router(state: Arc<AppState>) -> Router {
             post(handlers::send_message),
         )
         .route("/v1/analytics/{project}/visitors", get(handlers::visitors))
+        .route("/v1/analytics/{project}/searches", get(signals::searches))
+        .route("/v1/analytics/{project}/feedback", get(signals::feedback))
+        .route(
+            "/v1/analytics/{project}/feedback/by-page",
+            get(signals::feedback_by_page),
+        )
+        .route("/v1/analytics/{project}/assistant", get(signals::assistant))
         .route("/openapi.json", get(handlers::openapi))
         .route("/changes/{project}/{id}", get(changes::changes))
         .route("/output/{project}/{id}/{turn}", get(output::output))

@@ -1,0 +1,150 @@
+//! `GET /v1/analytics/{projectId}/searches`, `/feedback`, `/feedback/by-page` and
+//! `/assistant` (issue 27): the hosted export's shapes, the same checks and the same
+//! analytics rate limit as visitors.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::handlers::{MAX_QUERY_BYTES, bad_path};
+use super::{AppState, ClientIp, ServiceError};
+use crate::api::signals::{Kind, SignalsQuery};
+use crate::server::db::{ReadKind, StoreError};
+use crate::server::ratelimit::Bucket;
+use crate::server::signals::{self, Cursor};
+
+type Shared = State<Arc<AppState>>;
+
+pub async fn searches(
+    state: Shared,
+    path: Result<Path<String>, PathRejection>,
+    client: ClientIp,
+    headers: HeaderMap,
+    raw: RawQuery,
+) -> Result<Response, ServiceError> {
+    read(
+        state,
+        path,
+        client,
+        headers,
+        raw,
+        Kind::Searches,
+        signals::searches,
+    )
+    .await
+}
+
+pub async fn feedback(
+    state: Shared,
+    path: Result<Path<String>, PathRejection>,
+    client: ClientIp,
+    headers: HeaderMap,
+    raw: RawQuery,
+) -> Result<Response, ServiceError> {
+    read(
+        state,
+        path,
+        client,
+        headers,
+        raw,
+        Kind::Feedback,
+        signals::feedback,
+    )
+    .await
+}
+
+pub async fn feedback_by_page(
+    state: Shared,
+    path: Result<Path<String>, PathRejection>,
+    client: ClientIp,
+    headers: HeaderMap,
+    raw: RawQuery,
+) -> Result<Response, ServiceError> {
+    read(
+        state,
+        path,
+        client,
+        headers,
+        raw,
+        Kind::FeedbackByPage,
+        |conn, project, query, _| signals::feedback_by_page(conn, project, query),
+    )
+    .await
+}
+
+pub async fn assistant(
+    state: Shared,
+    path: Result<Path<String>, PathRejection>,
+    client: ClientIp,
+    headers: HeaderMap,
+    raw: RawQuery,
+) -> Result<Response, ServiceError> {
+    read(
+        state,
+        path,
+        client,
+        headers,
+        raw,
+        Kind::Assistant,
+        signals::assistant,
+    )
+    .await
+}
+
+/// One read of `kind`: the key, the query (with its cursor), the demo seed, one use of
+/// the analytics limit, then `load` on a scan reader.
+async fn read<T, F>(
+    State(state): Shared,
+    path: Result<Path<String>, PathRejection>,
+    client: ClientIp,
+    headers: HeaderMap,
+    RawQuery(raw): RawQuery,
+    kind: Kind,
+    load: F,
+) -> Result<Response, ServiceError>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&rusqlite::Connection, &str, &SignalsQuery, Cursor) -> Result<T, StoreError>
+        + Send
+        + 'static,
+{
+    let Path(project) = path.map_err(bad_path)?;
+    state.authorize(&headers, client, &project).await?;
+    let raw = raw.unwrap_or_default();
+    if raw.len() > MAX_QUERY_BYTES {
+        return Err(ServiceError::bad_request(
+            "Invalid query parameters",
+            [format!(
+                "the query string is longer than {MAX_QUERY_BYTES} bytes"
+            )],
+        ));
+    }
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes())
+        .into_owned()
+        .collect();
+    let invalid = |err: crate::api::signals::SignalsQueryError| {
+        ServiceError::bad_request("Invalid query parameters", [err.to_string()])
+    };
+    let query = SignalsQuery::from_pairs(kind, pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(invalid)?;
+    let cursor = Cursor::of(&query).map_err(invalid)?;
+    state.seed.wait().await.map_err(|reason| {
+        ServiceError::internal(&format!("the demo data could not be written: {reason}"))
+    })?;
+    let permit = state.acquire(&project, Bucket::Analytics)?;
+    let page = state
+        .db
+        .read(ReadKind::Scan, {
+            let project = project.clone();
+            move |conn| load(conn, &project, &query, cursor)
+        })
+        .await
+        .map_err(ServiceError::from);
+    let page = state.settle(permit, page)?;
+    Ok((state.limits(&project, Bucket::Analytics), Json(page)).into_response())
+}

@@ -1,0 +1,127 @@
+//! Writing searches, feedback and conversations: a search's words are grouped as readers
+//! mean them (blank space collapsed, any case), and a page sent as a whole URL is reduced
+//! to its path with the rules views use, so feedback and views of a page join.
+
+use rusqlite::{Connection, params};
+
+use crate::server::db::StoreError;
+use crate::server::traffic::page::page_of;
+
+/// The page a path or URL stands for, as views count it; the text itself when it is no
+/// page (an asset, a feed), so nothing sent is lost.
+fn page(path_or_url: &str) -> String {
+    page_of(path_or_url).map_or_else(|_| path_or_url.to_owned(), |view| view.path)
+}
+
+/// A search's words as they are grouped: trimmed, blank space collapsed, lower case.
+#[must_use]
+pub fn normal_query(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// One search at `ts_ms`, and the result clicked after it, if any.
+pub fn record_search(
+    conn: &Connection,
+    project: &str,
+    ts_ms: i64,
+    query: &str,
+    clicked: Option<&str>,
+) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO searches (project, ts_ms, query, clicked) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![
+        project,
+        ts_ms,
+        normal_query(query),
+        clicked.map(page)
+    ])?;
+    Ok(())
+}
+
+/// A piece of feedback as it arrives.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewFeedback {
+    pub ts_ms: i64,
+    /// A path or a whole URL, kept as sent.
+    pub path: String,
+    pub source: String,
+    pub helpful: Option<bool>,
+    pub comment: Option<String>,
+    pub contact: Option<String>,
+    pub code: Option<String>,
+    pub filename: Option<String>,
+    pub lang: Option<String>,
+}
+
+/// Stores `feedback` as pending; returns its id.
+pub fn record_feedback(
+    conn: &Connection,
+    project: &str,
+    feedback: &NewFeedback,
+) -> Result<i64, StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO feedback (project, ts_ms, path, page, source, status, helpful, comment,
+             contact, code, filename, lang)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        project,
+        feedback.ts_ms,
+        feedback.path,
+        page(&feedback.path),
+        feedback.source,
+        feedback.helpful,
+        feedback.comment,
+        feedback.contact,
+        feedback.code,
+        feedback.filename,
+        feedback.lang,
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// A question to the assistant and its answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewConversation {
+    pub ts_ms: i64,
+    pub query: String,
+    pub response: String,
+    /// `(title, url)` of each page the answer cited.
+    pub sources: Vec<(String, String)>,
+    pub answered: bool,
+    pub category: Option<String>,
+    pub page_url: Option<String>,
+}
+
+/// Stores `conversation`; returns its id.
+pub fn record_conversation(
+    conn: &Connection,
+    project: &str,
+    conversation: &NewConversation,
+) -> Result<i64, StoreError> {
+    let sources: Vec<serde_json::Value> = conversation
+        .sources
+        .iter()
+        .map(|(title, url)| serde_json::json!({ "title": title, "url": url }))
+        .collect();
+    conn.prepare_cached(
+        "INSERT INTO assistant (project, ts_ms, query, response, sources, answered, category,
+             page_url)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        project,
+        conversation.ts_ms,
+        conversation.query,
+        conversation.response,
+        serde_json::Value::Array(sources).to_string(),
+        conversation.answered,
+        conversation.category,
+        conversation.page_url,
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
