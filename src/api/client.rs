@@ -12,6 +12,7 @@ use super::error::{ApiError, Asked};
 use super::limit::StatedLimit;
 use super::model::{Job, PromptRequest, VisitorsPage};
 use super::query::VisitorsQuery;
+use super::signals::SignalsQuery;
 use crate::config::Secret;
 
 /// Responses larger than this are refused: no page of the interface comes near it.
@@ -192,6 +193,23 @@ impl Client {
     pub async fn visitors(&self, query: &VisitorsQuery) -> Result<VisitorsPage, ApiError> {
         query.validate()?;
         let mut url = self.url(&["v1", "analytics", &self.project, "visitors"]);
+        let pairs = query.to_pairs();
+        if !pairs.is_empty() {
+            url.query_pairs_mut().extend_pairs(pairs);
+        }
+        self.call(Method::GET, url, None, Replay::Safe, Asked::Visitors)
+            .await
+    }
+
+    /// One page of searches, feedback, feedback by page or assistant conversations
+    /// (issue 27), counted against the analytics budget as visitors are.
+    pub async fn signals<T: DeserializeOwned>(&self, query: &SignalsQuery) -> Result<T, ApiError> {
+        query
+            .validate()
+            .map_err(|err| ApiError::InvalidInput(err.to_string()))?;
+        let mut segments = vec!["v1", "analytics", self.project.as_str()];
+        segments.extend(query.kind.segments());
+        let mut url = self.url(&segments);
         let pairs = query.to_pairs();
         if !pairs.is_empty() {
             url.query_pairs_mut().extend_pairs(pairs);

@@ -165,6 +165,18 @@ impl Cli {
                     refuse_visitors_flags(args)?;
                 }
             }
+            Some(Command::Searches(super::signals::SearchesArgs { common: args })) => {
+                refuse_console_flags(&console, "searches")?;
+                args.client = client.merged(std::mem::take(&mut args.client));
+            }
+            Some(Command::Feedback(super::signals::FeedbackArgs { common: args, .. })) => {
+                refuse_console_flags(&console, "feedback")?;
+                args.client = client.merged(std::mem::take(&mut args.client));
+            }
+            Some(Command::Assistant(super::signals::AssistantArgs { common: args, .. })) => {
+                refuse_console_flags(&console, "assistant")?;
+                args.client = client.merged(std::mem::take(&mut args.client));
+            }
             Some(Command::Demo(args)) => {
                 refuse_client_flags(
                     &client,

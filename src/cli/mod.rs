@@ -23,6 +23,8 @@ mod serve;
 mod serve_keys;
 mod setup;
 mod shell;
+mod signals;
+mod signals_output;
 mod table;
 mod trend;
 mod visitors;
@@ -68,6 +70,14 @@ pub enum Command {
     Jobs(JobsArgs),
     /// Unique visitors per page, split into human and AI traffic.
     Visitors(visitors::VisitorsArgs),
+    /// What readers searched for: searches per query, the share clicked through and the
+    /// page clicked most; a query nobody clicked points at a page the docs lack.
+    Searches(signals::SearchesArgs),
+    /// What readers said: feedback newest first, or counted per page with --by-page.
+    Feedback(signals::FeedbackArgs),
+    /// What readers asked the docs' assistant; --unanswered keeps the questions it could
+    /// not answer.
+    Assistant(signals::AssistantArgs),
     /// Run the local service: the whole interface on SQLite, for offline work and tests.
     // A flag given twice takes the later value, so a wrapper script's defaults can be
     // overridden by what it passes on ("$@" at its end).
@@ -207,6 +217,9 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Demo(args)) => console::demo(&args).await,
             Some(Command::Jobs(args)) => jobs::run(args.command).await,
             Some(Command::Visitors(args)) => visitors::run(args).await,
+            Some(Command::Searches(args)) => signals::searches(args).await,
+            Some(Command::Feedback(args)) => signals::feedback(args).await,
+            Some(Command::Assistant(args)) => signals::assistant(args).await,
             Some(Command::Serve(args)) => serve::serve(args).await,
             Some(Command::Import(args)) => import::run(&args),
             Some(Command::Classify(args)) => classify::classify(&args),

@@ -1,0 +1,337 @@
+//! How `docdeck searches`, `feedback` and `assistant` print: JSON as the service sent it
+//! (every page joined into one with `--all`), CSV with a header, or a table fitted to the
+//! terminal with a footer that says where the page is and how to get the next one.
+
+use super::CliError;
+use super::output::Format;
+use super::table::{self, Column, Fit};
+use crate::api::signals::{
+    AssistantPage, FeedbackByPage, FeedbackPage, SearchesPage, SignalsQuery,
+};
+use crate::export;
+use crate::text::{sanitize, thousands};
+
+fn json(value: &impl serde::Serialize) -> Result<String, CliError> {
+    let pretty = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    Ok(export::json_text(value, pretty)? + "\n")
+}
+
+fn csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<String, CliError> {
+    Ok(export::csv_text(Some(header), rows)?)
+}
+
+/// The range a table covers, as its heading says it.
+fn range(query: &SignalsQuery) -> String {
+    match (query.date_from, query.date_to) {
+        (None, None) => "all time".to_owned(),
+        (from, to) => format!(
+            "from {} to {} (exclusive)",
+            from.map_or_else(|| "the start".to_owned(), |d| d.to_string()),
+            to.map_or_else(|| "now".to_owned(), |d| d.to_string())
+        ),
+    }
+}
+
+/// The footer: every page fetched, or where the next page is.
+fn footer(rows: usize, noun: &str, all: bool, next: Option<&str>) -> String {
+    let count = format!("{} {noun}", thousands(rows as u64));
+    match (all, next) {
+        (true, _) => format!("all {count} of the range\n"),
+        (false, Some(cursor)) => format!("{count} · more: --cursor {cursor} (or --all)\n"),
+        (false, None) => format!("{count} · the last page\n"),
+    }
+}
+
+/// The date part of an RFC 3339 time, as tables show it.
+fn day(time: &str) -> String {
+    time.get(..10).unwrap_or(time).to_owned()
+}
+
+/// A share from 0 to 1 as a whole percentage.
+fn percent(share: f64) -> String {
+    format!("{:.0}%", share * 100.0)
+}
+
+pub fn searches(
+    page: &SearchesPage,
+    query: &SignalsQuery,
+    all: bool,
+    format: Format,
+) -> Result<String, CliError> {
+    let cells = |with_raw: bool| -> Vec<Vec<String>> {
+        page.searches
+            .iter()
+            .map(|row| {
+                vec![
+                    if with_raw {
+                        row.search_query.clone()
+                    } else {
+                        sanitize(&row.search_query)
+                    },
+                    row.hits.to_string(),
+                    if with_raw {
+                        row.ctr.to_string()
+                    } else {
+                        percent(row.ctr)
+                    },
+                    row.top_clicked_page.clone().unwrap_or_default(),
+                    row.last_searched_at.clone(),
+                ]
+            })
+            .collect()
+    };
+    match format {
+        Format::Json => json(page),
+        Format::Csv => csv(
+            &[
+                "searchQuery",
+                "hits",
+                "ctr",
+                "topClickedPage",
+                "lastSearchedAt",
+            ],
+            cells(true),
+        ),
+        Format::Table => {
+            let columns = [
+                Column::new("QUERY", Fit::CutEnd),
+                Column::new("SEARCHES", Fit::Number),
+                Column::new("CLICKED", Fit::Number),
+                Column::new("TOP CLICKED PAGE", Fit::CutStart),
+                Column::new("LAST", Fit::Keep),
+            ];
+            let rows: Vec<Vec<String>> = cells(false)
+                .into_iter()
+                .map(|mut row| {
+                    if row[3].is_empty() {
+                        row[3] = "none: nobody clicked".to_owned();
+                    } else {
+                        row[3] = sanitize(&row[3]);
+                    }
+                    row[4] = day(&row[4]);
+                    row
+                })
+                .collect();
+            let mut text = format!(
+                "searches, {}: {} in all\n",
+                range(query),
+                thousands(page.total_searches)
+            );
+            if !rows.is_empty() {
+                text.push_str(&table::render(&columns, &rows, table::target_width()));
+            }
+            text.push_str(&footer(
+                rows.len(),
+                "queries",
+                all,
+                page.next_cursor.as_deref(),
+            ));
+            Ok(text)
+        }
+    }
+}
+
+/// A thumb as words: up, down, or a dash when the feedback has none.
+fn thumb(helpful: Option<bool>) -> &'static str {
+    match helpful {
+        Some(true) => "up",
+        Some(false) => "down",
+        None => "-",
+    }
+}
+
+pub fn feedback(
+    page: &FeedbackPage,
+    query: &SignalsQuery,
+    all: bool,
+    format: Format,
+) -> Result<String, CliError> {
+    match format {
+        Format::Json => json(page),
+        Format::Csv => csv(
+            &[
+                "id",
+                "createdAt",
+                "path",
+                "source",
+                "status",
+                "helpful",
+                "comment",
+            ],
+            page.feedback
+                .iter()
+                .map(|f| {
+                    vec![
+                        f.id.clone(),
+                        f.created_at.clone().unwrap_or_default(),
+                        f.path.clone(),
+                        f.source.clone(),
+                        f.status.clone(),
+                        f.helpful.map(|h| h.to_string()).unwrap_or_default(),
+                        f.comment.clone().unwrap_or_default(),
+                    ]
+                })
+                .collect(),
+        ),
+        Format::Table => {
+            let columns = [
+                Column::new("DATE", Fit::Keep),
+                Column::new("PAGE", Fit::CutStart),
+                Column::new("SOURCE", Fit::Keep),
+                Column::new("STATUS", Fit::Keep),
+                Column::new("THUMB", Fit::Keep),
+                Column::new("COMMENT", Fit::CutEnd),
+            ];
+            let rows: Vec<Vec<String>> = page
+                .feedback
+                .iter()
+                .map(|f| {
+                    vec![
+                        f.created_at.as_deref().map(day).unwrap_or_default(),
+                        sanitize(&f.path),
+                        f.source.clone(),
+                        f.status.clone(),
+                        thumb(f.helpful).to_owned(),
+                        sanitize(f.comment.as_deref().unwrap_or("")),
+                    ]
+                })
+                .collect();
+            let mut text = format!("feedback, {}, newest first:\n", range(query));
+            if !rows.is_empty() {
+                text.push_str(&table::render(&columns, &rows, table::target_width()));
+            }
+            let next = page.next_cursor.as_deref().filter(|_| page.has_more);
+            text.push_str(&footer(rows.len(), "pieces of feedback", all, next));
+            Ok(text)
+        }
+    }
+}
+
+pub fn feedback_by_page(
+    page: &FeedbackByPage,
+    query: &SignalsQuery,
+    format: Format,
+) -> Result<String, CliError> {
+    let cells = |path: &dyn Fn(&str) -> String| -> Vec<Vec<String>> {
+        page.feedback
+            .iter()
+            .map(|row| {
+                vec![
+                    path(&row.path),
+                    row.thumbs_up.to_string(),
+                    row.thumbs_down.to_string(),
+                    row.code.to_string(),
+                    row.total.to_string(),
+                ]
+            })
+            .collect()
+    };
+    match format {
+        Format::Json => json(page),
+        Format::Csv => csv(
+            &["path", "thumbsUp", "thumbsDown", "code", "total"],
+            cells(&str::to_owned),
+        ),
+        Format::Table => {
+            let columns = [
+                Column::new("PAGE", Fit::CutStart),
+                Column::new("UP", Fit::Number),
+                Column::new("DOWN", Fit::Number),
+                Column::new("CODE", Fit::Number),
+                Column::new("TOTAL", Fit::Number),
+            ];
+            let rows = cells(&sanitize);
+            let mut text = format!("feedback per page, {}, most first:\n", range(query));
+            if !rows.is_empty() {
+                text.push_str(&table::render(&columns, &rows, table::target_width()));
+            }
+            let shown = thousands(rows.len() as u64);
+            if page.has_more {
+                let more = query.effective_limit().saturating_mul(2).min(100);
+                text.push_str(&format!("{shown} pages · more: --limit {more}\n"));
+            } else {
+                text.push_str(&format!("{shown} pages · all of the range\n"));
+            }
+            Ok(text)
+        }
+    }
+}
+
+/// What an assistant listing holds: every page, and of how many conversations the
+/// unanswered ones were kept.
+pub struct Shown {
+    pub all: bool,
+    pub of: Option<usize>,
+}
+
+pub fn assistant(
+    page: &AssistantPage,
+    query: &SignalsQuery,
+    shown: Shown,
+    format: Format,
+) -> Result<String, CliError> {
+    match format {
+        Format::Json => json(page),
+        Format::Csv => csv(
+            &[
+                "id",
+                "timestamp",
+                "query",
+                "resolutionStatus",
+                "sources",
+                "response",
+            ],
+            page.conversations
+                .iter()
+                .map(|c| {
+                    let sources: Vec<&str> = c.sources.iter().map(|s| s.url.as_str()).collect();
+                    vec![
+                        c.id.clone(),
+                        c.timestamp.clone(),
+                        c.query.clone(),
+                        c.resolution_status.clone(),
+                        sources.join(" "),
+                        c.response.clone(),
+                    ]
+                })
+                .collect(),
+        ),
+        Format::Table => {
+            let columns = [
+                Column::new("DATE", Fit::Keep),
+                Column::new("QUESTION", Fit::CutEnd),
+                Column::new("ANSWER", Fit::Keep),
+                Column::new("CITED", Fit::CutStart),
+            ];
+            let rows: Vec<Vec<String>> = page
+                .conversations
+                .iter()
+                .map(|c| {
+                    let cited = c.sources.first().map(|s| sanitize(&s.url));
+                    vec![
+                        day(&c.timestamp),
+                        sanitize(&c.query),
+                        c.resolution_status.clone(),
+                        cited.unwrap_or_else(|| "-".to_owned()),
+                    ]
+                })
+                .collect();
+            let what = if shown.of.is_some() {
+                "questions the assistant could not answer"
+            } else {
+                "questions to the assistant"
+            };
+            let mut text = format!("{what}, {}, newest first:\n", range(query));
+            if !rows.is_empty() {
+                text.push_str(&table::render(&columns, &rows, table::target_width()));
+            }
+            let next = page.next_cursor.as_deref().filter(|_| page.has_more);
+            let noun = match shown.of {
+                Some(of) => format!("unanswered of {} conversations", thousands(of as u64)),
+                None => "conversations".to_owned(),
+            };
+            text.push_str(&footer(rows.len(), &noun, shown.all, next));
+            Ok(text)
+        }
+    }
+}
