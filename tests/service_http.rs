@@ -439,6 +439,27 @@ async fn every_status_the_service_sends_is_documented_and_every_documented_one_i
             .expect(Request::new(Method::GET, template, url), 200)
             .await;
     }
+    // The page widget's feedback: no key; the address's hourly 20 then a 429.
+    const WIDGET: &str = "/v1/feedback/{projectId}";
+    let widget = |project: &str| {
+        Request::new(Method::POST, WIDGET, format!("/v1/feedback/{project}")).auth(None)
+    };
+    let thumb = json!({"path": "/quickstart", "helpful": true});
+    probe
+        .expect(
+            Request::new(Method::OPTIONS, WIDGET, "/v1/feedback/demo").auth(None),
+            204,
+        )
+        .await;
+    probe
+        .expect(widget("demo").json(&json!({"path": "/a"})), 400)
+        .await;
+    probe.expect(widget("elsewhere").json(&thumb), 404).await;
+    probe.expect(widget("demo").json(&huge), 413).await;
+    for _ in 0..docdeck::server::http::WIDGET_HOURLY {
+        probe.expect(widget("demo").json(&thumb), 201).await;
+    }
+    probe.expect(widget("demo").json(&thumb), 429).await;
     archiving.shutdown().await;
 
     let served: BTreeSet<_> = probe

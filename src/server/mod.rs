@@ -322,6 +322,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             .is_some()
             .then(|| options.project.clone()),
         service_url: format!("http://{addr}"),
+        widget: http::widget_limiter(),
     });
     let (stop, stopped) = oneshot::channel::<()>();
     let mut app = http::router(state);

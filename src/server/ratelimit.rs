@@ -10,6 +10,8 @@ pub enum Bucket {
     Create,
     Message,
     Analytics,
+    /// A page widget's feedback, counted per project and address.
+    Feedback,
 }
 
 /// A use that was counted; give it back with [`RateLimiter::release`] if the call failed.

@@ -6,6 +6,7 @@ mod error;
 mod handlers;
 mod output;
 mod signals;
+mod widget;
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use axum::routing::{get, post};
 
 pub use error::ServiceError;
 pub use output::{LOCAL_FIELDS, ServiceJob};
+pub use widget::{PER_ADDRESS_HOURLY as WIDGET_HOURLY, limiter as widget_limiter};
 
 use super::agent::Agent;
 use super::db::{Db, ReadKind, now_ms};
@@ -54,6 +56,8 @@ pub struct AppState {
     pub agent_project: Option<String>,
     /// The service's own address, for the links it makes (a turn's output).
     pub service_url: String,
+    /// Feedback a page widget sends, per project and address.
+    pub widget: RateLimiter,
 }
 
 /// How many `/changes` diffs are made at once; further requests wait their turn.
@@ -150,6 +154,7 @@ impl AppState {
                     Bucket::Create => "creating agent jobs",
                     Bucket::Message => "sending messages to agent jobs",
                     Bucket::Analytics => "analytics",
+                    Bucket::Feedback => "feedback",
                 };
                 ServiceError::rate_limited(what, self.limiter.limit(), retry_after_secs(wait))
             })
@@ -205,6 +210,10 @@ pub fn router(state: Arc<AppState>) -> Router {
             get(signals::feedback_by_page),
         )
         .route("/v1/analytics/{project}/assistant", get(signals::assistant))
+        .route(
+            "/v1/feedback/{project}",
+            post(widget::send).options(widget::preflight),
+        )
         .route("/openapi.json", get(handlers::openapi))
         .route("/changes/{project}/{id}", get(changes::changes))
         .route("/output/{project}/{id}/{turn}", get(output::output))

@@ -1,0 +1,124 @@
+//! `POST /v1/feedback/{projectId}`, the page widget's door (issue 27): no key, a few a
+//! day per address, checked field by field, contact never required, a URL joined to its
+//! page, and answers a browser on another origin may read.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{KEY, PROJECT, fast_options, start};
+use docdeck::server::db::DbLocation;
+use serde_json::{Value, json};
+
+async fn post(base: &str, project: &str, body: &str) -> (u16, reqwest::header::HeaderMap, Value) {
+    let answer = reqwest::Client::new()
+        .post(format!("{base}/v1/feedback/{project}"))
+        .header("content-type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status().as_u16();
+    let headers = answer.headers().clone();
+    let body = serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap_or(Value::Null);
+    (status, headers, body)
+}
+
+#[tokio::test]
+async fn a_thumb_and_a_comment_arrive_without_a_key_and_join_their_page() {
+    docdeck::api::client::install_crypto_provider();
+    let server = start(fast_options(DbLocation::Memory)).await;
+    let base = server.base_url();
+    let down = json!({"path": "https://docs.acme.dev/guides/webhooks/?ref=nav", "helpful": false,
+        "comment": "Nothing about retries"});
+    let (status, headers, body) = post(&base, PROJECT, &down.to_string()).await;
+    assert_eq!(status, 201, "{body}");
+    assert!(body["id"].as_str().unwrap().starts_with("fb_"));
+    assert_eq!(headers["access-control-allow-origin"], "*");
+    let up = json!({"path": "/guides/webhooks", "helpful": true});
+    assert_eq!(post(&base, PROJECT, &up.to_string()).await.0, 201);
+
+    let by_page: Value = reqwest::Client::new()
+        .get(format!("{base}/v1/analytics/{PROJECT}/feedback/by-page"))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .map(|bytes| serde_json::from_slice(&bytes).unwrap())
+        .unwrap();
+    assert_eq!(
+        by_page["feedback"],
+        json!([{"path": "/guides/webhooks", "thumbsUp": 1, "thumbsDown": 1, "code": 0, "total": 2}])
+    );
+    let listed: Value = reqwest::Client::new()
+        .get(format!("{base}/v1/analytics/{PROJECT}/feedback"))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .map(|bytes| serde_json::from_slice(&bytes).unwrap())
+        .unwrap();
+    let comment = &listed["feedback"][1];
+    assert_eq!(comment["source"], "contextual");
+    assert_eq!(comment["comment"], "Nothing about retries");
+    assert_eq!(comment["contact"], Value::Null, "contact is never required");
+    assert_eq!(comment["status"], "pending");
+    assert_eq!(listed["feedback"][0]["source"], "thumbs_only");
+
+    let preflight = reqwest::Client::new()
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{base}/v1/feedback/{PROJECT}"),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(preflight.status(), 204);
+    assert_eq!(
+        preflight.headers()["access-control-allow-headers"],
+        "content-type"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn wrong_feedback_is_refused_field_by_field_and_an_address_is_limited() {
+    docdeck::api::client::install_crypto_provider();
+    let server = start(fast_options(DbLocation::Memory)).await;
+    let base = server.base_url();
+    for (body, says) in [
+        (json!({"helpful": true}), "path is required"),
+        (json!({"path": "/a"}), "send helpful"),
+        (
+            json!({"path": "/a", "helpful": "yes"}),
+            "body must be a JSON object",
+        ),
+        (
+            json!({"path": "/a", "helpful": true, "email": "x@y"}),
+            "unknown field",
+        ),
+        (
+            json!({"path": "/a", "comment": "x".repeat(2001)}),
+            "at most 2000",
+        ),
+    ] {
+        let (status, _, answer) = post(&base, PROJECT, &body.to_string()).await;
+        assert_eq!(status, 400, "{body}");
+        let detail = answer["details"][0]["message"].as_str().unwrap();
+        assert!(detail.contains(says), "{body}: {detail}");
+    }
+    let thumb = json!({"path": "/a", "helpful": true}).to_string();
+    let (status, _, answer) = post(&base, "elsewhere", &thumb).await;
+    assert_eq!(status, 404, "a project with no key is not served: {answer}");
+    for _ in 0..docdeck::server::http::WIDGET_HOURLY {
+        assert_eq!(post(&base, PROJECT, &thumb).await.0, 201);
+    }
+    let (status, headers, answer) = post(&base, PROJECT, &thumb).await;
+    assert_eq!(status, 429, "{answer}");
+    assert!(headers.contains_key("retry-after"));
+    assert_eq!(headers["access-control-allow-origin"], "*");
+    server.shutdown().await;
+}
