@@ -403,6 +403,20 @@ impl Journal {
         store::tracked(&self.conn, scope)
     }
 
+    /// The ids of the tracked jobs alone: a cheap look for jobs tracked elsewhere.
+    pub fn tracked_ids(&self, scope: &Scope) -> Result<Vec<String>, JournalError> {
+        store::tracked_ids(&self.conn, scope)
+    }
+
+    /// The journal's file (`None` in memory), for a console to watch.
+    #[must_use]
+    pub fn file(&self) -> Option<PathBuf> {
+        self.conn
+            .path()
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+    }
+
     /// Every prompt accepted for a job, oldest first.
     pub fn conversation(
         &self,

@@ -276,6 +276,16 @@ pub fn observe(
 /// Rows handed at once from the thread that reads them to those that parse them.
 const CHUNK: usize = 256;
 
+pub fn tracked_ids(conn: &Connection, scope: &Scope) -> Result<Vec<String>, JournalError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT job_id FROM jobs WHERE service = ?1 AND project = ?2 AND tracked = 1",
+    )?;
+    let ids = statement
+        .query_map(params![scope.service, scope.project], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(ids)
+}
+
 pub fn tracked(conn: &Connection, scope: &Scope) -> Result<Vec<TrackedJob>, JournalError> {
     // Parsing the snapshots is half the work (10,000 jobs: most of the console's start). A
     // second thread parses rows as they are read, and this one joins it once all are read.

@@ -17,6 +17,7 @@ mod insight;
 mod jobs;
 mod opener;
 mod trend;
+mod watch;
 mod whole;
 
 pub use alert::{Alert, AlertError};
@@ -147,6 +148,8 @@ pub struct Effects {
     /// The last snapshot of each job written to the journal, and when: a read that brings
     /// the same job within a minute skips the journal (and its thread hand-off) entirely.
     stored: Arc<Mutex<HashMap<String, (Job, Instant)>>>,
+    /// Jobs tracked elsewhere appear without `r` while this is kept.
+    _journal_watch: Option<watch::JournalWatch>,
 }
 
 impl Effects {
@@ -154,6 +157,7 @@ impl Effects {
     pub fn new(services: Services, tx: UnboundedSender<Msg>) -> Self {
         let (drafts, queue) = unbounded_channel();
         let draft_writer = tokio::spawn(write_drafts(services.clone(), queue, tx.clone()));
+        let journal_watch = watch::watch_journal(services.clone(), tx.clone());
         Self {
             services,
             tx,
@@ -163,6 +167,7 @@ impl Effects {
             trend: None,
             whole: None,
             stored: Arc::default(),
+            _journal_watch: journal_watch,
         }
     }
 
