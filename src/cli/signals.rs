@@ -64,9 +64,9 @@ pub struct FeedbackArgs {
     /// Only feedback from this source
     #[arg(long, value_name = "SOURCE", value_parser = clap::builder::PossibleValuesParser::new(FEEDBACK_SOURCES))]
     pub source: Option<String>,
-    /// Only feedback with this status
-    #[arg(long, value_name = "STATUS", value_parser = clap::builder::PossibleValuesParser::new(FEEDBACK_STATUSES))]
-    pub status: Option<String>,
+    /// Only feedback with this status, or one of several: pending,in_progress
+    #[arg(long, value_name = "STATUS[,STATUS]", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(FEEDBACK_STATUSES))]
+    pub status: Vec<String>,
     #[command(flatten)]
     pub common: SignalsArgs,
 }
@@ -210,7 +210,7 @@ pub async fn feedback(args: FeedbackArgs) -> Outcome {
     }
     let mut query = query(kind, common)?;
     query.source.clone_from(&args.source);
-    query.status.clone_from(&args.status);
+    query.status = (!args.status.is_empty()).then(|| args.status.join(","));
     let format = Format::resolve(common.format);
     let text = if args.by_page {
         let page: FeedbackByPage = fetch(query.clone(), common).await?;

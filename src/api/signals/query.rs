@@ -137,7 +137,7 @@ impl SignalsQuery {
                 "limit" => query.limit = Some(parse_limit(kind, value)?),
                 "cursor" => query.cursor = Some(value.to_owned()),
                 "source" => query.source = Some(one_of("source", value, &FEEDBACK_SOURCES)?),
-                "status" => query.status = Some(one_of("status", value, &FEEDBACK_STATUSES)?),
+                "status" => query.status = Some(statuses(value)?),
                 _ => {}
             }
         }
@@ -227,6 +227,15 @@ fn parse_limit(kind: Kind, value: &str) -> Result<u32, SignalsQueryError> {
             value: crate::text::excerpt(value, 32),
             max: kind.max_limit(),
         })
+}
+
+/// `status` is a comma-separated list of statuses, as the hosted service takes it.
+fn statuses(value: &str) -> Result<String, SignalsQueryError> {
+    value
+        .split(',')
+        .map(|one| one_of("status", one.trim(), &FEEDBACK_STATUSES))
+        .collect::<Result<Vec<_>, _>>()
+        .map(|all| all.join(","))
 }
 
 fn one_of(

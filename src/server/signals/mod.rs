@@ -160,7 +160,8 @@ pub fn searches(
 
 /// The `WHERE` of a feedback read: the range, the optional filters and the cursor.
 const FEEDBACK_WHERE: &str = "project = ?1 AND ts_ms >= ?2 AND ts_ms < ?3
-    AND (?4 IS NULL OR source = ?4) AND (?5 IS NULL OR status = ?5)";
+    AND (?4 IS NULL OR source = ?4)
+    AND (?5 IS NULL OR instr(',' || ?5 || ',', ',' || status || ',') > 0)";
 
 /// Feedback of the range, newest first.
 pub fn feedback(
