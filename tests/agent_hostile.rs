@@ -84,6 +84,7 @@ fn stuck_first_turn(repos: &Repos) -> std::path::PathBuf {
         "stuck.sh",
         &format!(
             r#"if [ "$DOCDECK_TURN" = 1 ]; then
+  echo "working on the first turn"
   echo "half done" >> intro.mdx
   (while true; do sleep 0.05; done) &
   echo $! > {root}/helper-pid
@@ -93,6 +94,23 @@ fi
 echo "turn $DOCDECK_TURN" > second.mdx"#
         ),
     )
+}
+
+/// The body of `GET url` (`http://host:port/path`), read over a plain connection: this
+/// test has no async runtime for the client.
+fn plain_get(url: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_once('/').unwrap();
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET /{path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
 }
 
 fn pid_file(repos: &Repos, name: &str) -> Option<String> {
@@ -155,6 +173,15 @@ fn kill_9_of_serve_in_a_turn_ends_the_agent_and_the_follow_up_commits_only_its_o
     let failed = run_cli(home.path(), url, &["jobs", "get", &id, "--format", "json"]);
     let failed: Value = serde_json::from_slice(&failed.stdout).unwrap();
     assert_eq!(failed["status"], "failed", "{failed}");
+    // What the interrupted turn printed before it was stopped is linked, as a failed
+    // turn's is.
+    let output = failed["outputLink"].as_str().expect("an output link");
+    assert!(
+        output.ends_with(&format!("/output/demo/{id}/1")),
+        "{output}"
+    );
+    let printed = plain_get(output);
+    assert!(printed.contains("working on the first turn"), "{printed}");
     let follow_up = run_cli(
         home.path(),
         url,

@@ -286,8 +286,13 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
     let reruns_interrupted = agent.reruns_interrupted_turns();
     let kept_db = db.clone();
     if !reruns_interrupted {
+        let kept = agent.clone();
         let failed = db
-            .call(|conn| jobs::fail_interrupted(conn, agent::INTERRUPTED, now_ms()))
+            .call(move |conn| {
+                jobs::fail_interrupted(conn, agent::INTERRUPTED, now_ms(), |id, turn| {
+                    kept.output_of(id, turn)
+                })
+            })
             .await?;
         for id in failed {
             tracing::warn!(job = %id, "a turn was running when the service stopped: {}", agent::INTERRUPTED);

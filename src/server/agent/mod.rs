@@ -76,6 +76,12 @@ pub trait Agent: Send + Sync + 'static {
         Box::pin(async { None })
     }
 
+    /// Where the output of a job's turn is kept, if it is: linked for a turn the service
+    /// stopped in the middle, whose end never recorded it.
+    fn output_of(&self, _job_id: &str, _turn: i64) -> Option<String> {
+        None
+    }
+
     /// Drops what the agent keeps for a job that is archived (its worktree).
     fn forget<'a>(&'a self, _job_id: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async {})

@@ -153,11 +153,16 @@ impl RealAgent {
     }
 
     fn output_path(&self, turn: &PendingTurn) -> PathBuf {
+        self.output_file(&turn.job_id, turn.turn)
+    }
+
+    /// Where the output of `job_id`'s turn `turn` is kept.
+    fn output_file(&self, job_id: &str, turn: i64) -> PathBuf {
         self.config
             .work_dir
             .join("output")
-            .join(&turn.job_id)
-            .join(format!("turn-{}.log", turn.turn))
+            .join(job_id)
+            .join(format!("turn-{turn}.log"))
     }
 
     /// Variables that let git reach the remote with the forge token, for fetch and push.
@@ -397,6 +402,11 @@ impl Agent for RealAgent {
 
     fn reruns_interrupted_turns(&self) -> bool {
         false
+    }
+
+    fn output_of(&self, job_id: &str, turn: i64) -> Option<String> {
+        let path = self.output_file(job_id, turn);
+        path.is_file().then(|| path.display().to_string())
     }
 
     fn changes<'a>(&'a self, job_id: &'a str) -> BoxFuture<'a, Option<Result<String, String>>> {

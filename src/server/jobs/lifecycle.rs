@@ -21,28 +21,34 @@ pub fn mark_started(
 }
 
 /// Fails every turn that had started and not finished (the service stopped during it),
-/// with `reason`; a job with no other turn waiting becomes `failed`. Returns their jobs.
+/// with `reason`; a job with no other turn waiting becomes `failed`. What such a turn
+/// printed before it was stopped is linked when `output_of` (the agent) still has it.
+/// Returns their jobs.
 pub fn fail_interrupted(
     conn: &mut Connection,
     reason: &str,
     now_ms: i64,
+    output_of: impl Fn(&str, i64) -> Option<String>,
 ) -> Result<Vec<String>, StoreError> {
     let tx = crate::sqlite::write_transaction(conn)?;
-    let interrupted: Vec<(i64, String)> = {
+    let interrupted: Vec<(i64, String, i64)> = {
         let mut statement = tx.prepare(
-            "SELECT t.job_seq, j.id FROM turns t JOIN jobs j ON j.seq = t.job_seq
+            "SELECT t.job_seq, j.id, t.turn FROM turns t JOIN jobs j ON j.seq = t.job_seq
              WHERE t.started_ms IS NOT NULL AND t.outcome IS NULL",
         )?;
         statement
-            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
             .collect::<Result<_, _>>()?
     };
-    tx.execute(
-        "UPDATE turns SET outcome = 'fail', reason = ?1, finished_ms = ?2
-         WHERE started_ms IS NOT NULL AND outcome IS NULL",
-        params![reason, now_ms],
-    )?;
-    for (seq, _) in &interrupted {
+    for (seq, id, turn) in &interrupted {
+        tx.execute(
+            "UPDATE turns SET outcome = 'fail', reason = ?3, finished_ms = ?4,
+                 output = COALESCE(output, ?5)
+             WHERE job_seq = ?1 AND turn = ?2",
+            params![seq, turn, reason, now_ms, output_of(id, *turn)],
+        )?;
+    }
+    for (seq, _, _) in &interrupted {
         tx.execute(
             "UPDATE jobs SET status = 'failed', updated_ms = ?2
              WHERE seq = ?1 AND NOT EXISTS
@@ -51,7 +57,7 @@ pub fn fail_interrupted(
         )?;
     }
     tx.commit()?;
-    Ok(interrupted.into_iter().map(|(_, id)| id).collect())
+    Ok(interrupted.into_iter().map(|(_, id, _)| id).collect())
 }
 
 /// The turns under way, as `(job id, turn)`, and how many wait for an agent: what a stop
