@@ -12,13 +12,17 @@ use common::{client, eventually, start};
 use docdeck::api::{Client, JobStatus};
 use docdeck::server::db::DbLocation;
 
-async fn until_final(client: &Client, id: &str) -> JobStatus {
+/// The job's final status, and why it failed when it did.
+async fn until_final(client: &Client, id: &str) -> (JobStatus, Option<String>) {
     eventually("a final status", || async {
-        let status = client.get_job(id).await.unwrap().status?;
-        status.is_final().then_some(status)
+        let job = client.get_job(id).await.unwrap();
+        let status = job.status?;
+        status.is_final().then_some((status, job.failure_reason))
     })
     .await
 }
+
+const DONE: (JobStatus, Option<String>) = (JobStatus::Completed, None);
 
 /// The worktrees the team's clone has registered, its own checkout included.
 fn worktrees(dir: &std::path::Path) -> Vec<String> {
@@ -35,9 +39,9 @@ async fn jobs_and_follow_ups_leave_no_worktree_and_no_branch_in_the_team_clone()
     let server = start(options(&repos, DbLocation::Memory, &script)).await;
     let client = client(&server);
     let id = client.create_job("Add a line").await.unwrap().id.unwrap();
-    assert_eq!(until_final(&client, &id).await, JobStatus::Completed);
+    assert_eq!(until_final(&client, &id).await, DONE);
     client.send_message(&id, "And another").await.unwrap();
-    assert_eq!(until_final(&client, &id).await, JobStatus::Completed);
+    assert_eq!(until_final(&client, &id).await, DONE);
 
     let team = repos.clone_dir();
     assert_eq!(worktrees(&team).len(), 1, "{:?}", worktrees(&team));
@@ -79,7 +83,7 @@ async fn a_folder_with_no_remote_is_fetched_from_and_keeps_no_branch() {
         .unwrap()
         .id
         .unwrap();
-    assert_eq!(until_final(&client, &id).await, JobStatus::Completed);
+    assert_eq!(until_final(&client, &id).await, DONE);
     let page = reqwest::get(format!("{}/changes/demo/{id}", server.base_url()))
         .await
         .unwrap()
