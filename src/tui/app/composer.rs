@@ -10,9 +10,8 @@ use super::{App, CallClass, NoticeKind, Pane};
 use crate::config::Template;
 use crate::insight::templates::Marked;
 use crate::text::normalize_newlines;
-use crate::tui::editor::EditorError;
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, DraftKey, Effect, Io, Tty};
+use crate::tui::message::{Clock, DraftKey, EditorError, Effect, Io, Tty};
 
 /// The prompt being written, the drafts of other targets, and a send in progress.
 #[derive(Debug)]

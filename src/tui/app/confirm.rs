@@ -3,10 +3,10 @@
 //! spent until the answer is yes, and work the hour's budget cannot cover is refused
 //! with when enough requests free up (the journal's rule, `AnalyticsBudget::decide`).
 
-use super::{App, NoticeKind, Overlay, TrendPlan};
+use super::{App, NoticeKind, Overlay};
 use crate::journal::Decision;
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect};
+use crate::tui::message::{Clock, Effect, TrendPlan};
 
 /// What the question is about, and what yes starts.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,9 +6,8 @@ use super::{App, CallClass, NoticeKind, Overlay, Pane};
 use crate::api::{ApiError, Job, JobStatus};
 use crate::journal::{SentPrompt, StatusChange};
 use crate::text::sanitize;
-use crate::tui::effects::Alert;
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, DraftKey, Effect, Io, Tty};
+use crate::tui::message::{Alert, Clock, DraftKey, Effect, Io, Tty};
 
 /// The opened job: its conversation and timeline come from the journal.
 #[derive(Debug, Clone, PartialEq)]

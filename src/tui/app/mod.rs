@@ -42,7 +42,7 @@ pub use job_list::{JobList, JobRow, JobSort};
 pub use jobs::{JobDetail, short_id};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
-pub use options::{AlertCommand, ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
+pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay};
 pub use rate::{CallClass, RatePauses};
 pub use search::{DetailSearch, Found};
@@ -51,7 +51,7 @@ use viewport::scrolled;
 pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
-    TrendLoad, TrendPlan, VisitorsTable, WholeLoad, export_end_text, stopped_text,
+    TrendLoad, VisitorsTable, WholeLoad, export_end_text, stopped_text,
 };
 
 use super::keymap::{Action, KeyContext, Keymap};

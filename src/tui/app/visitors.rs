@@ -28,7 +28,7 @@ pub use export::{export_end_text, stopped_text};
 pub use load::{PageLoad, Shown};
 pub use marks::Marks;
 pub use range::DateRange;
-pub use trend::{TrendLoad, TrendPlan};
+pub use trend::TrendLoad;
 pub use whole::{Held, WholeLoad};
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
