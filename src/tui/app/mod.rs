@@ -8,20 +8,15 @@ mod connection;
 mod cursor;
 mod forms;
 mod insight;
-mod job_list;
 mod jobs;
 mod keys;
 mod mouse;
 mod notices;
 mod options;
 mod overlay;
-pub(crate) mod poll;
 mod rate;
 mod reload;
-mod search;
-mod submitted;
 pub mod table;
-mod track;
 mod viewport;
 mod visitors;
 
@@ -38,15 +33,15 @@ pub use confirm::{Ask, Question};
 use connection::RowsChange;
 pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
-pub use job_list::{JobList, JobRow, JobSort};
-pub use jobs::{JobDetail, short_id};
+pub(crate) use jobs::poll;
+pub use jobs::{
+    DetailSearch, Found, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission,
+};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay};
 pub use rate::{CallClass, RatePauses};
-pub use search::{DetailSearch, Found};
-pub use track::unsure_submission;
 use viewport::scrolled;
 pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{

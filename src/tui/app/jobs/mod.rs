@@ -1,7 +1,17 @@
 //! The jobs pane's keys and replies: reads coming back from the poll schedule, the
 //! list's sort and filter keys, and the detail overlay (the rows are `job_list.rs`).
 
-use super::JobRow;
+pub(crate) mod poll;
+
+mod list;
+mod search;
+mod submitted;
+mod track;
+
+pub use list::{JobList, JobRow, JobSort};
+pub use search::{DetailSearch, Found};
+pub use track::unsure_submission;
+
 use super::{App, CallClass, NoticeKind, Overlay, Pane};
 use crate::api::{ApiError, Job, JobStatus};
 use crate::journal::{SentPrompt, StatusChange};

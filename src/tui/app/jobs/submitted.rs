@@ -1,14 +1,14 @@
 //! The answer to a send from the composer: the job made or followed up, or what went
 //! wrong and what to do about it (never sent again on its own when it may have arrived).
 
-use super::jobs::short_id;
-use super::{App, CallClass, JobRow, NoticeKind, Pane};
 use crate::api::{ApiError, JobStatus};
+use crate::tui::app::short_id;
+use crate::tui::app::{App, CallClass, JobRow, NoticeKind, Pane};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, DraftKey, Effect, Io, Submitted};
 
 impl App {
-    pub(super) fn on_submitted(
+    pub(in crate::tui::app) fn on_submitted(
         &mut self,
         draft: DraftKey,
         outcome: Submitted,
@@ -50,7 +50,7 @@ impl App {
                         &id,
                         job.status.as_ref(),
                         now.mono,
-                        super::poll::FirstRead::AfterCadence,
+                        crate::tui::app::poll::FirstRead::AfterCadence,
                     );
                     job
                 } else {
@@ -60,7 +60,7 @@ impl App {
                         &id,
                         Some(&JobStatus::Active),
                         now.mono,
-                        super::poll::FirstRead::Now,
+                        crate::tui::app::poll::FirstRead::Now,
                     );
                     self.jobs
                         .get(&id)
@@ -110,7 +110,7 @@ impl App {
                         id,
                         Some(&JobStatus::Active),
                         now.mono,
-                        super::poll::FirstRead::Now,
+                        crate::tui::app::poll::FirstRead::Now,
                     );
                 }
                 let keymap = self.keymap();

@@ -1,14 +1,14 @@
 //! Text typed into a line rather than read as keys: the jobs list's filter (`/`, kept
 //! with Enter, cleared with Esc) and the search of the detail's text (`/`, then `n`/`N`
 //! from match to match). Only the view knows how the detail wraps, so it finds the
-//! matches as it draws and says how many there are ([`super::Viewport::found`]); the
+//! matches as it draws and says how many there are ([`crate::tui::app::Viewport::found`]); the
 //! app keeps which one is current and asks the view to bring it on screen.
 
 use crossterm::event::KeyEvent;
 
-use super::table::{FilterEdit, FilterKey, edited};
-use super::{App, Overlay, Pane};
 use crate::listing::Pattern;
+use crate::tui::app::table::{FilterEdit, FilterKey, edited};
+use crate::tui::app::{App, Overlay, Pane};
 use crate::tui::keymap::Action;
 
 /// A search of the detail's text.
@@ -33,7 +33,7 @@ pub struct Found {
 
 impl App {
     /// Gives a key to the line being typed in, if one is; whether it took the key.
-    pub(super) fn on_typing_key(&mut self, key: &KeyEvent) -> bool {
+    pub(in crate::tui::app) fn on_typing_key(&mut self, key: &KeyEvent) -> bool {
         let Some(typed) = FilterKey::of(key) else {
             return false;
         };
@@ -59,7 +59,7 @@ impl App {
     }
 
     /// Leaves the filter line as Enter does (the pane is left while it is typed in).
-    pub(super) fn keep_filter(&mut self) {
+    pub(in crate::tui::app) fn keep_filter(&mut self) {
         if self.jobs.view().typing() {
             self.jobs.edit_filter(FilterKey::Enter);
         }
@@ -69,7 +69,7 @@ impl App {
     }
 
     /// `/`, `n`, `N` and Esc in the detail; whether the action was one of them.
-    pub(super) fn on_search_action(&mut self, action: Action) -> bool {
+    pub(in crate::tui::app) fn on_search_action(&mut self, action: Action) -> bool {
         let Some(Overlay::Detail(detail)) = &mut self.overlay else {
             return false;
         };
@@ -99,7 +99,7 @@ impl App {
     }
 
     /// The frame brought the current match into sight: the scroll starts from there.
-    pub(super) fn adopt_found(&mut self) {
+    pub(in crate::tui::app) fn adopt_found(&mut self) {
         let (Some(Overlay::Detail(detail)), Some(found)) = (&mut self.overlay, self.viewport.found)
         else {
             return;

@@ -1,17 +1,17 @@
 //! Tracking by id (`a`), jobs another docdeck started tracking, and new-job prompts of
 //! unknown outcome, listed until the user dismisses them (`x`) or tracks the job (`a`).
 
-use super::JobRow;
-use super::jobs::short_id;
-use super::{App, CallClass, NoticeKind, Overlay};
 use crate::api::{ApiError, Job};
 use crate::journal::{TrackedJob, UnsureSend};
 use crate::text::sanitize;
+use crate::tui::app::JobRow;
+use crate::tui::app::short_id;
+use crate::tui::app::{App, CallClass, NoticeKind, Overlay};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect, Io, Tty};
 
 impl App {
-    pub(super) fn on_tracked(
+    pub(in crate::tui::app) fn on_tracked(
         &mut self,
         id: &str,
         result: Result<Job, ApiError>,
@@ -37,7 +37,7 @@ impl App {
                     id,
                     job.status.as_ref(),
                     now.mono,
-                    super::poll::FirstRead::AfterCadence,
+                    crate::tui::app::poll::FirstRead::AfterCadence,
                 );
                 self.jobs.upsert(JobRow {
                     id: id.to_owned(),
@@ -67,7 +67,7 @@ impl App {
 
     /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
     /// ones already shown keep their state.
-    pub(super) fn on_tracked_list(&mut self, jobs: Vec<TrackedJob>, now: Clock) {
+    pub(in crate::tui::app) fn on_tracked_list(&mut self, jobs: Vec<TrackedJob>, now: Clock) {
         for tracked in jobs {
             if self.jobs.get(&tracked.id).is_some() {
                 continue;
@@ -77,7 +77,7 @@ impl App {
                 &tracked.id,
                 status.as_ref(),
                 now.mono,
-                super::poll::FirstRead::Now,
+                crate::tui::app::poll::FirstRead::Now,
             );
             self.jobs.upsert(JobRow::from(tracked));
             self.dirty = true;
@@ -86,9 +86,9 @@ impl App {
 
     /// Enter in the track form. A job already listed (by its id or a unique prefix of
     /// it) is selected; otherwise the id is looked up and the form waits for the answer.
-    pub(super) fn start_tracking(
+    pub(in crate::tui::app) fn start_tracking(
         &mut self,
-        mut form: Box<super::TrackForm>,
+        mut form: Box<crate::tui::app::TrackForm>,
         typed: String,
         now: Clock,
         effects: &mut Vec<Effect>,
@@ -135,7 +135,7 @@ pub fn unsure_submission(id: &str) -> Option<i64> {
     id.strip_prefix(UNSURE)?.parse().ok()
 }
 
-impl super::JobList {
+impl crate::tui::app::JobList {
     /// Jobs tracked, without the rows of unknown outcome (which are prompts, not jobs).
     #[must_use]
     pub fn tracked_count(&self) -> usize {
@@ -174,7 +174,7 @@ impl App {
     /// The jobs keys on a row of unknown outcome: `x` dismisses it, `a` tracks the job it
     /// may have made (the prompt becomes that job's), `y` copies the prompt; keys that need
     /// a job say what to do. Returns whether the key was taken.
-    pub(super) fn on_unsure_action(
+    pub(in crate::tui::app) fn on_unsure_action(
         &mut self,
         submission: i64,
         action: Action,
@@ -187,9 +187,9 @@ impl App {
                 self.notify(NoticeKind::Info, "dismissed the prompt of unknown outcome");
             }
             Action::Track => {
-                let form = super::TrackForm {
+                let form = crate::tui::app::TrackForm {
                     for_submission: Some(submission),
-                    ..super::TrackForm::new()
+                    ..crate::tui::app::TrackForm::new()
                 };
                 self.overlay = Some(Overlay::Track(Box::new(form)));
             }
