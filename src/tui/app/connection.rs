@@ -98,7 +98,8 @@ impl App {
         if let ApiError::RateLimited { retry_after, .. } = err {
             let until = self.pauses.pause(class, now.mono, *retry_after);
             if class == CallClass::Read {
-                self.poll
+                self.jobs
+                    .poll
                     .rate_limited(job, now.mono, Some(until - now.mono));
             }
             // No wait in words here: it would go stale on screen; the status bar counts down.

@@ -13,6 +13,7 @@ mod keys;
 mod mouse;
 mod notices;
 mod options;
+mod outcome;
 mod overlay;
 mod rate;
 mod reload;
@@ -69,7 +70,6 @@ pub struct App {
     pub jobs: JobList,
     pub composer: Composer,
     pub visitors: VisitorsTable,
-    pub poll: Scheduler,
     pub connection: Connection,
     pub last_ok: Option<DateTime<Utc>>,
     /// Why the link is failing, until it recovers.
@@ -118,10 +118,9 @@ impl App {
         Self {
             focus: Pane::Jobs,
             overlay: None,
-            jobs: JobList::default(),
+            jobs: JobList::new(poll),
             composer: Composer::new(),
             visitors: VisitorsTable::default(),
-            poll,
             connection: Connection::Waiting,
             last_ok: None,
             last_error: None,
@@ -248,7 +247,7 @@ impl App {
     /// the next change of a relative time on screen. `None`: sleep until input.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        [self.poll.next_wake(), self.check.due, self.display_due]
+        [self.jobs.poll.next_wake(), self.check.due, self.display_due]
             .into_iter()
             .flatten()
             .min()
@@ -259,7 +258,8 @@ impl App {
     /// clock times and the console sleeps.
     #[must_use]
     pub fn clock_ticking(&self, now: Instant) -> bool {
-        self.poll
+        self.jobs
+            .poll
             .next_due()
             .is_some_and(|due| due.saturating_duration_since(now) < Duration::from_secs(60))
     }
@@ -274,7 +274,7 @@ impl App {
             self.check.in_flight = true;
             effects.push(Effect::Io(Io::CheckConnection));
         }
-        for id in self.poll.take_due(now.mono) {
+        for id in self.jobs.poll.take_due(now.mono) {
             effects.push(Effect::Io(Io::FetchJob(id)));
         }
     }
@@ -377,8 +377,8 @@ impl App {
             Action::FocusVisitors => self.focus(Pane::Visitors, now, effects),
             Action::Refresh => self.refresh(now, effects),
             Action::TogglePause => {
-                let paused = !self.poll.is_paused();
-                self.poll.set_paused(paused);
+                let paused = !self.jobs.poll.is_paused();
+                self.jobs.poll.set_paused(paused);
                 let text = if paused {
                     let key = self
                         .keymap()

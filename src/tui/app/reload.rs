@@ -8,7 +8,7 @@ use crate::tui::message::{Clock, Effect, Io, Startup};
 impl App {
     pub(super) fn refresh(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         let statuses = self.jobs.statuses();
-        self.poll.refresh_all(&statuses, now.mono);
+        self.jobs.poll.refresh_all(&statuses, now.mono);
         if self.focus == Pane::Visitors {
             self.reload_visitors(now, effects);
         }
@@ -46,7 +46,7 @@ impl App {
         self.loaded = true;
         // One cheap call at once, so a wrong key or project shows before anything else.
         self.check.due = Some(now.mono);
-        self.poll.reserve(startup.jobs.len());
+        self.jobs.poll.reserve(startup.jobs.len());
         for job in &startup.jobs {
             let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
             // Jobs that may have moved are read at once; ended ones spread over their
@@ -59,7 +59,7 @@ impl App {
             } else {
                 FirstRead::Now
             };
-            self.poll.schedule(&job.id, status, now.mono, first);
+            self.jobs.poll.schedule(&job.id, status, now.mono, first);
         }
         self.jobs.load(startup.jobs);
         self.jobs.set_unsure(startup.unsure);

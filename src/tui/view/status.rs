@@ -258,11 +258,11 @@ fn updated_text(app: &App, cx: &ViewContext) -> String {
 }
 
 fn next_poll_text(app: &App, cx: &ViewContext) -> String {
-    if app.poll.is_paused() {
+    if app.jobs.poll.is_paused() {
         return "polling paused (P)".to_owned();
     }
-    match app.poll.next_due() {
-        None if app.poll.in_flight() > 0 => "polling…".to_owned(),
+    match app.jobs.poll.next_due() {
+        None if app.jobs.poll.in_flight() > 0 => "polling…".to_owned(),
         // Nothing to read, but a service that does not answer is tried again: say when.
         None => match app.check.due {
             Some(due) if app.connection.is_failing() => {

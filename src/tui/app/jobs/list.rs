@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
 
+use super::poll::Scheduler;
 use crate::api::{Job, JobStatus};
 use crate::journal::TrackedJob;
 use crate::listing::{Direction, Pattern};
@@ -173,15 +174,27 @@ fn created_key(row: &JobRow) -> i64 {
     row.created_at().map_or(i64::MAX, |t| t.timestamp_millis())
 }
 
-/// Tracked jobs, newest first, and how they are shown.
-#[derive(Debug, Default)]
+/// The jobs pane: tracked jobs, newest first, how they are shown, and when each is read
+/// next.
+#[derive(Debug)]
 pub struct JobList {
     /// Every row, newest first (the order ties keep when sorted another way).
     pub rows: Vec<JobRow>,
     view: Arrangement<JobSort, String>,
+    /// When each job is read next.
+    pub poll: Scheduler,
 }
 
 impl JobList {
+    #[must_use]
+    pub fn new(poll: Scheduler) -> Self {
+        Self {
+            rows: Vec::new(),
+            view: Arrangement::default(),
+            poll,
+        }
+    }
+
     pub fn load(&mut self, jobs: Vec<TrackedJob>) {
         self.rows = jobs.into_iter().map(JobRow::from).collect();
         self.sort();

@@ -3,6 +3,7 @@
 
 pub(crate) mod poll;
 
+mod keys;
 mod list;
 mod search;
 mod submitted;
@@ -12,7 +13,7 @@ pub use list::{JobList, JobRow, JobSort};
 pub use search::{DetailSearch, Found};
 pub use track::unsure_submission;
 
-use super::{App, CallClass, NoticeKind, Overlay, Pane};
+use super::{App, CallClass, NoticeKind, Overlay};
 use crate::api::{ApiError, Job, JobStatus};
 use crate::journal::{SentPrompt, StatusChange};
 use crate::text::sanitize;
@@ -47,57 +48,12 @@ impl JobDetail {
 }
 
 impl App {
+    /// Routes a key of the jobs pane: the list changes itself, the app does what is
+    /// shared.
     pub(super) fn on_jobs_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
-        let unsure = self
-            .jobs
-            .selected()
-            .and_then(|r| super::unsure_submission(&r.id));
-        if let Some(submission) = unsure
-            && self.on_unsure_action(submission, action, effects)
-        {
-            return;
-        }
-        if self.jobs.navigate(action, self.viewport.jobs_rows) {
-            return;
-        }
-        match action {
-            Action::Open => {
-                if let Some(row) = self.jobs.selected() {
-                    let id = row.id.clone();
-                    self.overlay = Some(Overlay::Detail(JobDetail::new(id.clone())));
-                    self.viewport.detail = None;
-                    effects.push(Effect::Io(Io::LoadDetail(id)));
-                }
-            }
-            Action::NewJob => {
-                self.composer.retarget(DraftKey::NewJob);
-                self.focus(Pane::Composer, now, effects);
-            }
-            Action::FollowUp => self.follow_up(now, effects),
-            Action::Track => self.overlay = Some(Overlay::Track(Box::default())),
-            Action::Untrack => {
-                if let Some(id) = self.jobs.selected().map(|r| r.id.clone()) {
-                    self.jobs.remove(&id);
-                    self.poll.remove(&id);
-                    effects.push(Effect::Io(Io::Untrack(id.clone())));
-                    self.notify_here(
-                        NoticeKind::Info,
-                        format!(
-                            "stopped tracking {}; `a` adds it back, history is kept",
-                            short_id(&id)
-                        ),
-                    );
-                }
-            }
-            Action::Copy => self.copy_selected(effects),
-            Action::OpenLink => self.open_selected(effects),
-            Action::Search => self.jobs.start_filter(),
-            Action::SortNext | Action::SortReverse => self.jobs.resort(action),
-            Action::ClearFilter => {
-                self.jobs.clear_filter();
-            }
-            _ => {}
-        }
+        let page = self.viewport.jobs_rows;
+        let outcome = self.jobs.on_action(action, page, &self.config, effects);
+        self.route(outcome, now, effects);
     }
 
     pub(super) fn on_detail_action(
@@ -127,10 +83,17 @@ impl App {
                 let id = detail.id.clone();
                 self.overlay = None;
                 self.jobs.select(&id);
-                self.follow_up(now, effects);
+                let outcome = self.jobs.follow_up();
+                self.route(outcome, now, effects);
             }
-            Action::Copy => self.copy_selected(effects),
-            Action::OpenLink => self.open_selected(effects),
+            Action::Copy => {
+                let outcome = self.jobs.copy_selected(&self.config, effects);
+                self.route(outcome, now, effects);
+            }
+            Action::OpenLink => {
+                let outcome = self.jobs.open_selected(&self.config, effects);
+                self.route(outcome, now, effects);
+            }
             _ => {}
         }
     }
@@ -152,78 +115,6 @@ impl App {
         }
     }
 
-    fn follow_up(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        match self.jobs.selected().map(|r| r.id.clone()) {
-            Some(id) => {
-                self.composer.retarget(DraftKey::FollowUp(id));
-                self.focus(Pane::Composer, now, effects);
-            }
-            None => self.notify_here(NoticeKind::Warning, "no job selected: `n` starts a new one"),
-        }
-    }
-
-    fn copy_selected(&mut self, effects: &mut Vec<Effect>) {
-        let Some(row) = self.jobs.selected() else {
-            return;
-        };
-        let (what, text) = match row.pr_link() {
-            Some(link) => ("PR link", link.to_owned()),
-            None => ("job id", row.id.clone()),
-        };
-        let notice = self.config.clipboard.notice(&format!("the {what}"), &text);
-        effects.push(Effect::Tty(Tty::Copy(text)));
-        self.notify_here(NoticeKind::Info, notice);
-    }
-
-    fn open_selected(&mut self, effects: &mut Vec<Effect>) {
-        // A failed job's news is why it failed: its last turn's output, where the local
-        // service keeps it.
-        let output = self
-            .jobs
-            .selected()
-            .filter(|r| r.status() == Some(&JobStatus::Failed))
-            .and_then(|r| r.job.as_ref()?.output_link.clone());
-        if let Some(output) = output {
-            self.open_link(output, "the output of its last turn", effects);
-            return;
-        }
-        let Some(link) = self
-            .jobs
-            .selected()
-            .and_then(|r| r.pr_link())
-            .map(str::to_owned)
-        else {
-            let ended = self
-                .jobs
-                .selected()
-                .and_then(JobRow::status)
-                .is_some_and(JobStatus::is_final);
-            let text = if ended {
-                "this job ended without a PR link"
-            } else {
-                "this job has no PR link yet"
-            };
-            self.notify_here(NoticeKind::Warning, text);
-            return;
-        };
-        self.open_link(link, "the PR link", effects);
-    }
-
-    /// Opens `link` in a browser, or copies it where there is no local display.
-    fn open_link(&mut self, link: String, what: &str, effects: &mut Vec<Effect>) {
-        if self.config.has_display {
-            effects.push(Effect::Io(Io::OpenUrl(link)));
-            self.notify_here(NoticeKind::Info, format!("opening {what} in the browser"));
-        } else {
-            let copied = self.config.clipboard.notice(what, &link);
-            effects.push(Effect::Tty(Tty::Copy(link)));
-            self.notify_here(
-                NoticeKind::Info,
-                format!("no local display to open a browser: {copied}"),
-            );
-        }
-    }
-
     pub(super) fn on_job_fetched(
         &mut self,
         id: &str,
@@ -235,10 +126,10 @@ impl App {
         self.record_call(result.as_ref().map(|_| ()), CallClass::Read, Some(id), now);
         let Some(row) = self.jobs.get(id).cloned() else {
             // Untracked while the read was in flight: drop the answer.
-            self.poll.remove(id);
+            self.jobs.poll.remove(id);
             return;
         };
-        if self.poll.answered_stale(id, now.mono) {
+        if self.jobs.poll.answered_stale(id, now.mono) {
             // Sent before a follow-up that may have changed the job: read it again.
             return;
         }
@@ -265,7 +156,7 @@ impl App {
         match result {
             Ok(job) => {
                 let before = row.status().cloned();
-                self.poll.succeeded(id, job.status.as_ref(), now.mono);
+                self.jobs.poll.succeeded(id, job.status.as_ref(), now.mono);
                 self.announce(id, before.as_ref(), &job, effects);
                 self.jobs.upsert(JobRow {
                     job: Some(job),
@@ -281,7 +172,7 @@ impl App {
                 | ApiError::Unauthorized { .. }),
             ) => {
                 // Reading again will not help until something changes: stop until `r`.
-                self.poll.stop(id);
+                self.jobs.poll.stop(id);
                 self.jobs.upsert(JobRow {
                     problem: Some(format!(
                         "{err} (polling stopped; {} retries)",
@@ -291,7 +182,7 @@ impl App {
                 });
             }
             Err(err) => {
-                if let Some(wait) = self.poll.failed(id, now.mono) {
+                if let Some(wait) = self.jobs.poll.failed(id, now.mono) {
                     self.jobs.upsert(JobRow {
                         problem: Some(format!("{err} (next try in {}s)", wait.as_secs().max(1))),
                         ..row

@@ -46,7 +46,7 @@ impl App {
                     return;
                 };
                 let job = if job.status.is_some() {
-                    self.poll.schedule(
+                    self.jobs.poll.schedule(
                         &id,
                         job.status.as_ref(),
                         now.mono,
@@ -56,7 +56,7 @@ impl App {
                 } else {
                     // An answer without a status: read the job now rather than guess, and
                     // keep what was known of it meanwhile.
-                    self.poll.schedule(
+                    self.jobs.poll.schedule(
                         &id,
                         Some(&JobStatus::Active),
                         now.mono,
@@ -106,7 +106,7 @@ impl App {
                 if let DraftKey::FollowUp(id) = &draft
                     && err.may_have_reached_server()
                 {
-                    self.poll.schedule(
+                    self.jobs.poll.schedule(
                         id,
                         Some(&JobStatus::Active),
                         now.mono,

@@ -8,7 +8,7 @@ use crate::tui::app::JobRow;
 use crate::tui::app::short_id;
 use crate::tui::app::{App, CallClass, NoticeKind, Overlay};
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, Effect, Io, Tty};
+use crate::tui::message::{Clock, Effect, Io};
 
 impl App {
     pub(in crate::tui::app) fn on_tracked(
@@ -33,7 +33,7 @@ impl App {
                     }
                     self.overlay = None;
                 }
-                self.poll.schedule(
+                self.jobs.poll.schedule(
                     id,
                     job.status.as_ref(),
                     now.mono,
@@ -73,7 +73,7 @@ impl App {
                 continue;
             }
             let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
-            self.poll.schedule(
+            self.jobs.poll.schedule(
                 &tracked.id,
                 status.as_ref(),
                 now.mono,
@@ -127,7 +127,7 @@ impl App {
 
 /// Rows of new-job prompts of unknown outcome carry this before their submission number:
 /// a character no job id typed or sent has, so they can never be taken for a job.
-const UNSURE: &str = "\u{0}unsure:";
+pub(super) const UNSURE: &str = "\u{0}unsure:";
 
 /// The submission a row stands for, when it is a prompt of unknown outcome, not a job.
 #[must_use]
@@ -167,45 +167,5 @@ impl crate::tui::app::JobList {
                 changed_at: None,
             });
         }
-    }
-}
-
-impl App {
-    /// The jobs keys on a row of unknown outcome: `x` dismisses it, `a` tracks the job it
-    /// may have made (the prompt becomes that job's), `y` copies the prompt; keys that need
-    /// a job say what to do. Returns whether the key was taken.
-    pub(in crate::tui::app) fn on_unsure_action(
-        &mut self,
-        submission: i64,
-        action: Action,
-        effects: &mut Vec<Effect>,
-    ) -> bool {
-        match action {
-            Action::Untrack => {
-                self.jobs.remove(&format!("{UNSURE}{submission}"));
-                effects.push(Effect::Io(Io::DismissUnsure(submission)));
-                self.notify(NoticeKind::Info, "dismissed the prompt of unknown outcome");
-            }
-            Action::Track => {
-                let form = crate::tui::app::TrackForm {
-                    for_submission: Some(submission),
-                    ..crate::tui::app::TrackForm::new()
-                };
-                self.overlay = Some(Overlay::Track(Box::new(form)));
-            }
-            Action::Copy => {
-                if let Some(prompt) = self.jobs.selected().and_then(|r| r.first_prompt.clone()) {
-                    let notice = self.config.clipboard.notice("the prompt", &prompt);
-                    effects.push(Effect::Tty(Tty::Copy(prompt)));
-                    self.notify(NoticeKind::Info, notice);
-                }
-            }
-            Action::Open | Action::FollowUp | Action::OpenLink => self.notify(
-                NoticeKind::Warning,
-                "no answer came; the job MAY exist: `a` tracks it by its id, `x` drops this row",
-            ),
-            _ => return false,
-        }
-        true
     }
 }

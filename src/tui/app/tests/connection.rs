@@ -265,7 +265,7 @@ fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
     );
     // Off screen, ages wake nothing.
     h.key(KeyCode::Char('3'));
-    let poll = h.app.poll.next_due();
+    let poll = h.app.jobs.poll.next_due();
     assert_eq!(h.app.next_wake(), poll);
 }
 
