@@ -3,10 +3,10 @@
 
 pub(crate) mod poll;
 
+mod answers;
 mod keys;
 mod list;
 mod search;
-mod submitted;
 mod track;
 
 pub use list::{JobList, JobRow, JobSort};
@@ -140,19 +140,8 @@ impl App {
         let unchanged =
             matches!(&result, Ok(job) if row.job.as_ref() == Some(job)) && row.problem.is_none();
         self.dirty |= !unchanged || self.connection != link_before || !self.clock_ticking(now.mono);
-        // A job without a status tells nothing (a broken body can read as an empty job):
-        // the last known state stays, and the read counts as failed.
-        let result = result.and_then(|job| {
-            if job.status.is_some() {
-                Ok(job)
-            } else {
-                Err(ApiError::Decode {
-                    status: 200,
-                    reason: "the answer has no status".to_owned(),
-                    excerpt: String::new(),
-                })
-            }
-        });
+        // An answer without a status is no news: the read counts as failed.
+        let result = result.and_then(|job| answers::news(job).map_err(|(_, why)| why));
         match result {
             Ok(job) => {
                 let before = row.status().cloned();

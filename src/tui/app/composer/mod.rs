@@ -1,8 +1,11 @@
 //! The composer: a multi-line prompt for a new job or a follow-up to one job. Every edit
 //! is saved to the journal as a draft (one per target), so nothing typed is lost.
 
+mod answer;
+
 use std::collections::HashMap;
 
+pub(in crate::tui::app) use answer::Accepted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
