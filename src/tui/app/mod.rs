@@ -4,22 +4,22 @@
 
 mod composer;
 mod confirm;
-mod connection;
 mod cursor;
 mod forms;
 mod insight;
 mod jobs;
 mod keys;
+mod link;
 mod mouse;
 mod notices;
 mod options;
 mod outcome;
 mod overlay;
-mod rate;
 mod reload;
 pub mod table;
 mod viewport;
 mod visitors;
+mod wake;
 
 #[cfg(test)]
 mod tests;
@@ -31,27 +31,27 @@ use crossterm::event::{Event, KeyEvent};
 
 pub use composer::{Composer, TemplateFill};
 pub use confirm::{Ask, Question};
-use connection::RowsChange;
-pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub(crate) use jobs::poll;
 pub use jobs::{
     DetailSearch, Found, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission,
 };
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
+pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RatePauses};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay};
-pub use rate::{CallClass, RatePauses};
 use viewport::scrolled;
 pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
     TrendLoad, VisitorsTable, WholeLoad, export_end_text, stopped_text,
 };
+use wake::RowsChange;
+pub use wake::countdown_text;
 
 use super::keymap::{Action, KeyContext, Keymap};
-use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
+use super::message::{Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
 use poll::{Cadences, Scheduler};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,18 +70,12 @@ pub struct App {
     pub jobs: JobList,
     pub composer: Composer,
     pub visitors: VisitorsTable,
-    pub connection: Connection,
-    pub last_ok: Option<DateTime<Utc>>,
-    /// Why the link is failing, until it recovers.
-    pub last_error: Option<String>,
-    /// The 429 pause of each class of call.
-    pub pauses: RatePauses,
-    pub check: ConnectionCheck,
+    /// The link to the service, its rate pauses and the hourly budgets.
+    pub link: Link,
     /// When something on screen next changes with the clock alone.
     display_due: Option<Instant>,
     /// When the first age in the jobs list next reads differently (shown or not).
     ages_due: Option<DateTime<Utc>>,
-    pub budget: Budget,
     pub notice: Option<Notice>,
     /// Every notice said, with its time, for `L`.
     pub log: NoticeLog,
@@ -121,14 +115,9 @@ impl App {
             jobs: JobList::new(poll),
             composer: Composer::new(),
             visitors: VisitorsTable::default(),
-            connection: Connection::Waiting,
-            last_ok: None,
-            last_error: None,
-            pauses: RatePauses::default(),
-            check: ConnectionCheck::default(),
+            link: Link::default(),
             display_due: None,
             ages_due: None,
-            budget: Budget::default(),
             notice,
             log,
             notice_pane: None,
@@ -158,7 +147,7 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Clock) -> Vec<Effect> {
         let mut effects = Vec::new();
         let rows = RowsChange::of(&msg);
-        let was_failing = self.connection.is_failing();
+        let was_failing = self.link.connection.is_failing();
         match msg {
             Msg::Input(event) => self.on_event(event, now, &mut effects),
             Msg::Tick => {
@@ -166,7 +155,10 @@ impl App {
                 self.dirty |= self.clock_ticking(now.mono)
                     || self.display_due.is_some_and(|due| due <= now.mono);
             }
-            Msg::ConnectionChecked(result) => self.on_link_checked(result, now),
+            Msg::ConnectionChecked(result) => {
+                let recorded = self.link.checked(result, now);
+                self.heard(recorded, CallClass::Read, None, now);
+            }
             Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, err.to_string()),
             Msg::OpenFailed { url, reason } => {
                 let copied = self.config.clipboard.notice("the link", &url);
@@ -221,8 +213,8 @@ impl App {
             }
             Msg::ExportDone(end) => self.on_export_done(end),
             Msg::Budget(budget) => {
-                self.dirty |= self.budget != budget;
-                self.budget = budget;
+                self.dirty |= self.link.budget != budget;
+                self.link.budget = budget;
             }
             Msg::EditorDone { draft, result } => self.on_editor_done(draft, result, &mut effects),
             Msg::LocalFailure(reason) => self.notify(NoticeKind::Error, reason.to_string()),
@@ -233,7 +225,7 @@ impl App {
             Msg::Terminate => self.quit = true,
             Msg::Continued => self.dirty = true,
         }
-        if was_failing && !self.connection.is_failing() {
+        if was_failing && !self.link.connection.is_failing() {
             self.on_recovered(now, &mut effects);
         }
         self.pump(now, &mut effects);
@@ -247,10 +239,14 @@ impl App {
     /// the next change of a relative time on screen. `None`: sleep until input.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        [self.jobs.poll.next_wake(), self.check.due, self.display_due]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.jobs.poll.next_wake(),
+            self.link.check.due,
+            self.display_due,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Relative times ("updated 4s ago", "next poll 2s") are shown, and kept current once
@@ -269,9 +265,9 @@ impl App {
         if !self.loaded {
             return;
         }
-        if !self.check.in_flight && self.check.due.is_some_and(|due| due <= now.mono) {
-            self.check.due = None;
-            self.check.in_flight = true;
+        if !self.link.check.in_flight && self.link.check.due.is_some_and(|due| due <= now.mono) {
+            self.link.check.due = None;
+            self.link.check.in_flight = true;
             effects.push(Effect::Io(Io::CheckConnection));
         }
         for id in self.jobs.poll.take_due(now.mono) {
@@ -444,10 +440,6 @@ impl App {
     /// Hourly uses left of create and of message.
     #[must_use]
     pub fn budget_left(&self) -> (u32, u32) {
-        let limit = self.config.hourly_limit;
-        (
-            limit.saturating_sub(self.budget.create_used),
-            limit.saturating_sub(self.budget.message_used),
-        )
+        self.link.budget_left(self.config.hourly_limit)
     }
 }

@@ -320,7 +320,7 @@ impl VisitorsTable {
 
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
             let key = self
                 .keymap()
                 .key_or_name(KeyContext::Visitors, Action::Refresh);

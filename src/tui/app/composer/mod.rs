@@ -344,7 +344,10 @@ impl App {
             self.composer.error_until_typed = true;
             return;
         }
-        if let Some(why) = self.rate_refusal(CallClass::of_draft(&self.composer.target), now) {
+        if let Some(why) = self
+            .link
+            .refusal(CallClass::of_draft(&self.composer.target), now)
+        {
             self.composer.error = Some(format!("{why}; the text is kept"));
             return;
         }

@@ -122,7 +122,7 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
-        let link_before = self.connection;
+        let link_before = self.link.connection;
         self.record_call(result.as_ref().map(|_| ()), CallClass::Read, Some(id), now);
         let Some(row) = self.jobs.get(id).cloned() else {
             // Untracked while the read was in flight: drop the answer.
@@ -139,7 +139,8 @@ impl App {
         // this read does change.
         let unchanged =
             matches!(&result, Ok(job) if row.job.as_ref() == Some(job)) && row.problem.is_none();
-        self.dirty |= !unchanged || self.connection != link_before || !self.clock_ticking(now.mono);
+        self.dirty |=
+            !unchanged || self.link.connection != link_before || !self.clock_ticking(now.mono);
         // An answer without a status is no news: the read counts as failed.
         let result = result.and_then(|job| answers::news(job).map_err(|(_, why)| why));
         match result {

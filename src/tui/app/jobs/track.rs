@@ -110,7 +110,7 @@ impl App {
             );
             return None;
         }
-        if let Some(why) = self.rate_refusal(CallClass::Read, now) {
+        if let Some(why) = self.link.refusal(CallClass::Read, now) {
             let key = self.keymap().key_or_name(KeyContext::Form, Action::Apply);
             form.error = Some(format!("{why}; {key} tracks it then"));
         } else {

@@ -83,7 +83,7 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
         waits[7] >= Duration::from_secs(30),
         "equal jitter keeps half: {waits:?}"
     );
-    assert_eq!(h.app.connection, Connection::Trouble);
+    assert_eq!(h.app.link.connection, Connection::Trouble);
     assert!(
         h.app
             .jobs
@@ -109,5 +109,5 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
             .duration_since(h.clock().mono),
         Duration::from_secs(3)
     );
-    assert_eq!(h.app.connection, Connection::Online);
+    assert_eq!(h.app.link.connection, Connection::Online);
 }

@@ -54,7 +54,7 @@ impl App {
         if self.visitors.trend.covers(&plan) {
             return;
         }
-        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
             self.visitors.trend = TrendLoad::Failed {
                 plan,
                 error: format!("{why}; r reads it then"),

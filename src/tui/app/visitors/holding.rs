@@ -28,7 +28,7 @@ impl App {
             }
             WholeLoad::Off | WholeLoad::TooMany { .. } | WholeLoad::Stopped(_) => {}
         }
-        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
             self.visitors.whole = WholeLoad::Stopped(format!("{why}; w asks again then"));
             return;
         }
