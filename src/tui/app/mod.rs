@@ -5,7 +5,9 @@
 mod composer;
 mod confirm;
 mod cursor;
+mod focus;
 mod forms;
+mod input;
 mod insight;
 mod jobs;
 mod keys;
@@ -27,7 +29,6 @@ mod tests;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use crossterm::event::{Event, KeyEvent};
 
 pub use composer::{Composer, TemplateFill};
 pub use confirm::{Ask, Question};
@@ -50,7 +51,7 @@ pub use visitors::{
 use wake::RowsChange;
 pub use wake::countdown_text;
 
-use super::keymap::{Action, KeyContext, Keymap};
+use super::keymap::Keymap;
 use super::message::{Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
 use poll::{Cadences, Scheduler};
 
@@ -272,162 +273,6 @@ impl App {
         }
         for id in self.jobs.poll.take_due(now.mono) {
             effects.push(Effect::Io(Io::FetchJob(id)));
-        }
-    }
-
-    /// The context that reads keys now.
-    #[must_use]
-    pub fn context(&self) -> KeyContext {
-        match &self.overlay {
-            Some(Overlay::Help(_) | Overlay::Notices) => KeyContext::Help,
-            Some(Overlay::Detail(_)) => KeyContext::Detail,
-            Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
-            Some(Overlay::Confirm(_)) => KeyContext::Confirm,
-            None => match self.focus {
-                Pane::Jobs => KeyContext::Jobs,
-                Pane::Composer => KeyContext::Composer,
-                Pane::Visitors => KeyContext::Visitors,
-            },
-        }
-    }
-
-    fn on_event(&mut self, event: Event, now: Clock, effects: &mut Vec<Effect>) {
-        match event {
-            Event::Key(key) => self.on_key(&key, now, effects),
-            Event::Paste(text) => self.on_paste(&text, effects),
-            Event::Resize(width, height) => {
-                self.size = Some((width, height));
-                if self.focus == Pane::Visitors && self.loaded {
-                    // A taller screen may show the chart by default now.
-                    self.want_trend(now, effects);
-                }
-                // Text wraps anew: where it ends is known again after the next frame.
-                self.viewport.detail = None;
-                self.viewport.help = None;
-                self.dirty = true;
-            }
-            Event::FocusGained => self.dirty = true,
-            Event::Mouse(mouse) => self.dirty |= self.on_mouse(mouse, now, effects),
-            Event::FocusLost => {}
-        }
-    }
-
-    fn on_paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
-        if self.too_small() {
-            return;
-        }
-        match &mut self.overlay {
-            Some(Overlay::Track(form)) => form.paste(text),
-            Some(Overlay::Filter(form)) => form.paste(text),
-            Some(Overlay::Export(form)) => form.paste(text),
-            Some(_) => return,
-            None if self.focus == Pane::Composer => self.composer.paste(text, effects),
-            None => return,
-        }
-        self.dirty = true;
-    }
-
-    fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
-        if self.too_small() {
-            self.on_key_too_small(key, effects);
-            return;
-        }
-        if self.on_typing_key(key) {
-            self.dirty = true;
-            return;
-        }
-        let context = self.context();
-        let action = self.config.prefs.keymap.action(context, key);
-        match (context, action) {
-            (_, Some(action)) if self.refused_read_only(action) => {}
-            (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
-            (KeyContext::Help, action) => {
-                if !self.on_help_action(action) {
-                    return;
-                }
-            }
-            (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
-            (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
-            (KeyContext::Confirm, None) => return,
-            (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
-            (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
-            (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
-            (_, None) if keys::is_ctrl_c(key) => self.say_how_to_quit(),
-            (KeyContext::Composer, None) => self.composer.key(key, effects),
-            (_, Some(action)) => self.on_action(action, now, effects),
-            // An unbound key changes nothing; it leaves alone what an earlier message of
-            // the same batch asked for.
-            (_, None) => return,
-        }
-        self.dirty = true;
-    }
-
-    fn on_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
-        match action {
-            Action::Quit => self.quit = true,
-            Action::Help => self.overlay = Some(Overlay::Help(self.context())),
-            Action::NextPane => self.cycle_pane(1, now, effects),
-            Action::PrevPane => self.cycle_pane(-1, now, effects),
-            Action::FocusJobs => self.focus(Pane::Jobs, now, effects),
-            Action::FocusComposer => self.focus(Pane::Composer, now, effects),
-            Action::FocusVisitors => self.focus(Pane::Visitors, now, effects),
-            Action::Refresh => self.refresh(now, effects),
-            Action::TogglePause => {
-                let paused = !self.jobs.poll.is_paused();
-                self.jobs.poll.set_paused(paused);
-                let text = if paused {
-                    let key = self
-                        .keymap()
-                        .key_or_name(KeyContext::Jobs, Action::TogglePause);
-                    format!("polling paused: {key} resumes")
-                } else {
-                    "polling resumed".to_owned()
-                };
-                self.notify(NoticeKind::Info, text);
-            }
-            _ if self.focus == Pane::Jobs => self.on_jobs_action(action, now, effects),
-            _ if self.focus == Pane::Visitors => self.on_visitors_action(action, now, effects),
-            _ => {}
-        }
-    }
-
-    fn panes(&self) -> &'static [Pane] {
-        if self.config.read_only {
-            &[Pane::Jobs, Pane::Visitors]
-        } else {
-            &[Pane::Jobs, Pane::Composer, Pane::Visitors]
-        }
-    }
-
-    fn cycle_pane(&mut self, step: isize, now: Clock, effects: &mut Vec<Effect>) {
-        let panes = self.panes();
-        let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
-        let len = panes.len().cast_signed();
-        let next = (at.cast_signed() + step).rem_euclid(len).cast_unsigned();
-        self.focus(panes[next], now, effects);
-    }
-
-    /// Moves the focus; the visitors pane loads its first page the first time it is seen
-    /// (so a console that never looks at analytics never spends that budget).
-    pub(crate) fn focus(&mut self, pane: Pane, now: Clock, effects: &mut Vec<Effect>) {
-        if pane == Pane::Composer && self.config.read_only {
-            return;
-        }
-        self.keep_filter();
-        self.left_pane(pane);
-        if pane == Pane::Composer && self.focus != Pane::Composer {
-            self.composer.came_from = self.focus;
-        }
-        self.focus = pane;
-        match pane {
-            Pane::Visitors if self.visitors.wants_first_page() => {
-                self.fetch_visitors(now, effects);
-            }
-            Pane::Composer => {
-                self.aim_composer();
-                effects.push(Effect::Io(Io::RefreshBudget));
-            }
-            _ => {}
         }
     }
 

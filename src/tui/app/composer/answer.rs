@@ -24,7 +24,7 @@ pub(in crate::tui::app) struct Accepted {
 /// What the composer made of an answer, for the other panes.
 #[derive(Debug)]
 pub(in crate::tui::app) enum Answered {
-    Accepted(Accepted),
+    Accepted(Box<Accepted>),
     /// A follow-up to this job that may have arrived: the job may be active again.
     MayHaveArrived(String),
     /// Nothing for the other panes: the composer says what happened.
@@ -54,12 +54,12 @@ impl Composer {
                 // The whole prompt, as rows loaded from the journal hold it: the view
                 // puts it on one line and cuts it to the column.
                 let first_prompt = (draft == DraftKey::NewJob).then_some(prompt);
-                Answered::Accepted(Accepted {
+                Answered::Accepted(Box::new(Accepted {
                     draft,
                     job,
                     first_prompt,
                     from_marks,
-                })
+                }))
             }
             Submitted::Failed(err) => {
                 let keys = (
@@ -114,7 +114,7 @@ impl App {
                     // The job names the marked pages now: marking starts over.
                     self.visitors.marks.clear();
                 }
-                match self.jobs.accepted(accepted, now) {
+                match self.jobs.accepted(*accepted, now) {
                     Ok(text) => {
                         self.focus = Pane::Jobs;
                         self.notify(NoticeKind::Info, text);

@@ -13,20 +13,23 @@ use crate::tui::message::{Clock, DraftKey};
 
 /// An answer without a status tells nothing about the job (a broken body can read as an
 /// empty job): the last known state stays, and the job is read again rather than guessed.
-/// `Err` carries why, as a failed read.
-pub(crate) fn news(job: Job) -> Result<Job, (Job, ApiError)> {
-    if job.status.is_some() {
-        Ok(job)
-    } else {
-        Err((
-            job,
-            ApiError::Decode {
+pub(crate) fn is_news(job: &Job) -> bool {
+    job.status.is_some()
+}
+
+/// A read of a job: an answer that is no news (see [`is_news`]) counts as a failed read.
+pub(crate) fn read(result: Result<Job, ApiError>) -> Result<Job, ApiError> {
+    result.and_then(|job| {
+        if is_news(&job) {
+            Ok(job)
+        } else {
+            Err(ApiError::Decode {
                 status: 200,
                 reason: "the answer has no status".to_owned(),
                 excerpt: String::new(),
-            },
-        ))
-    }
+            })
+        }
+    })
 }
 
 impl JobList {
@@ -54,23 +57,20 @@ impl JobList {
                  followed here: look for it in the dashboard",
             );
         };
-        let job = match news(job) {
-            Ok(job) => {
-                let status = job.status.as_ref();
-                self.poll
-                    .schedule(&id, status, now.mono, FirstRead::AfterCadence);
-                job
-            }
-            Err((job, _)) => {
-                // Read the job now, and keep what was known of it meanwhile.
-                self.may_be_active(&id, now.mono);
-                self.get(&id)
-                    .and_then(|row| row.job.clone())
-                    .unwrap_or(Job {
-                        id: Some(id.clone()),
-                        ..job
-                    })
-            }
+        let job = if is_news(&job) {
+            let status = job.status.as_ref();
+            self.poll
+                .schedule(&id, status, now.mono, FirstRead::AfterCadence);
+            job
+        } else {
+            // Read the job now, and keep what was known of it meanwhile.
+            self.may_be_active(&id, now.mono);
+            self.get(&id)
+                .and_then(|row| row.job.clone())
+                .unwrap_or(Job {
+                    id: Some(id.clone()),
+                    ..job
+                })
         };
         self.upsert(JobRow {
             id: id.clone(),

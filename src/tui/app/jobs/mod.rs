@@ -142,7 +142,7 @@ impl App {
         self.dirty |=
             !unchanged || self.link.connection != link_before || !self.clock_ticking(now.mono);
         // An answer without a status is no news: the read counts as failed.
-        let result = result.and_then(|job| answers::news(job).map_err(|(_, why)| why));
+        let result = answers::read(result);
         match result {
             Ok(job) => {
                 let before = row.status().cloned();
