@@ -2,6 +2,7 @@
 //! shares. Moving the focus is where a pane is first loaded and where a typed filter is
 //! kept.
 
+use super::table::FilterKey;
 use super::{App, Overlay, Pane};
 use crate::tui::keymap::KeyContext;
 use crate::tui::message::{Clock, Effect, Io};
@@ -60,6 +61,16 @@ impl App {
                 effects.push(Effect::Io(Io::RefreshBudget));
             }
             _ => {}
+        }
+    }
+
+    /// Leaves the filter line as Enter does (the pane is left while it is typed in).
+    pub(in crate::tui::app) fn keep_filter(&mut self) {
+        if self.jobs.view().typing() {
+            self.jobs.edit_filter(FilterKey::Enter);
+        }
+        if self.filter_typing() {
+            self.edit_visitors_filter(FilterKey::Enter);
         }
     }
 }

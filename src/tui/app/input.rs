@@ -3,6 +3,7 @@
 
 use crossterm::event::{Event, KeyEvent};
 
+use super::table::{FilterEdit, FilterKey};
 use super::{App, NoticeKind, Overlay, Pane, keys};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect};
@@ -105,6 +106,23 @@ impl App {
             _ if self.focus == Pane::Jobs => self.on_jobs_action(action, now, effects),
             _ if self.focus == Pane::Visitors => self.on_visitors_action(action, now, effects),
             _ => {}
+        }
+    }
+
+    /// Gives a key to the line being typed in, if one is; whether it took the key.
+    pub(in crate::tui::app) fn on_typing_key(&mut self, key: &KeyEvent) -> bool {
+        let Some(typed) = FilterKey::of(key) else {
+            return false;
+        };
+        if self.overlay.is_none() && self.focus == Pane::Visitors && self.filter_typing() {
+            return self.edit_visitors_filter(typed);
+        }
+        match &mut self.overlay {
+            None if self.focus == Pane::Jobs && self.jobs.view().typing() => {
+                self.jobs.edit_filter(typed) != FilterEdit::Ignored
+            }
+            Some(Overlay::Detail(detail)) => detail.on_typing_key(typed),
+            _ => false,
         }
     }
 }

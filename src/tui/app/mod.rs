@@ -136,7 +136,11 @@ impl App {
     /// What the frame just drawn measured: the loop hands it over after each draw.
     pub fn set_viewport(&mut self, viewport: Viewport) {
         self.viewport = viewport;
-        self.adopt_found();
+        if let (Some(Overlay::Detail(detail)), Some(found)) =
+            (&mut self.overlay, self.viewport.found)
+        {
+            detail.adopt_found(found);
+        }
     }
 
     /// Whether something visible changed since the last call (and forgets it).

@@ -24,6 +24,14 @@ pub(in crate::tui::app) enum Outcome {
     SetFilter(DateRange, u32),
     /// An overlay to open over the pane.
     Open(Overlay),
+    /// Close the overlay the key was read in.
+    Close,
+    /// From the detail: a follow-up to this job, which the list selects.
+    FollowUp(String),
+    /// From the detail: copy what the list's selected job offers (`y`).
+    CopySelected,
+    /// From the detail: open the selected job's link (`o`).
+    OpenSelected,
     /// Write in the composer, to a new job or as a follow-up to one.
     Compose(DraftKey),
     /// The running export was cancelled.
@@ -92,6 +100,21 @@ impl App {
                     self.viewport.detail = None;
                 }
                 self.overlay = Some(overlay);
+            }
+            Outcome::Close => self.overlay = None,
+            Outcome::FollowUp(id) => {
+                self.overlay = None;
+                self.jobs.select(&id);
+                let outcome = self.jobs.follow_up();
+                self.route(outcome, now, effects);
+            }
+            Outcome::CopySelected => {
+                let outcome = self.jobs.copy_selected(&self.config, effects);
+                self.route(outcome, now, effects);
+            }
+            Outcome::OpenSelected => {
+                let outcome = self.jobs.open_selected(&self.config, effects);
+                self.route(outcome, now, effects);
             }
             Outcome::Compose(draft) => {
                 self.composer.retarget(draft);

@@ -4,48 +4,20 @@
 pub(crate) mod poll;
 
 mod answers;
+mod detail;
 mod keys;
 mod list;
-mod search;
 mod track;
 
+pub use detail::{DetailSearch, Found, JobDetail};
 pub use list::{JobList, JobRow, JobSort};
-pub use search::{DetailSearch, Found};
 pub use track::unsure_submission;
 
 use super::{App, CallClass, NoticeKind, Overlay};
 use crate::api::{ApiError, Job, JobStatus};
-use crate::journal::{SentPrompt, StatusChange};
 use crate::text::sanitize;
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Alert, Clock, DraftKey, Effect, Io, Tty};
-
-/// The opened job: its conversation and timeline come from the journal.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JobDetail {
-    pub id: String,
-    pub conversation: Option<Vec<SentPrompt>>,
-    pub timeline: Vec<StatusChange>,
-    /// The first screen row shown, counted after wrapping. Keys move it freely; the view
-    /// clamps it to the last page as it draws (only it knows how lines wrap), and a move
-    /// starts from where the last frame could show it, so `k` after `G` moves at once.
-    pub scroll: usize,
-    /// The search of its text, while one is open.
-    pub search: Option<super::DetailSearch>,
-}
-
-impl JobDetail {
-    #[must_use]
-    pub fn new(id: String) -> Self {
-        Self {
-            id,
-            conversation: None,
-            timeline: Vec::new(),
-            scroll: 0,
-            search: None,
-        }
-    }
-}
 
 impl App {
     /// Routes a key of the jobs pane: the list changes itself, the app does what is
@@ -56,46 +28,19 @@ impl App {
         self.route(outcome, now, effects);
     }
 
+    /// A key of the opened job's detail.
     pub(super) fn on_detail_action(
         &mut self,
         action: Action,
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
-        if self.on_search_action(action) {
-            return;
-        }
         let Some(Overlay::Detail(detail)) = &mut self.overlay else {
             return;
         };
-        let extent = self.viewport.detail;
-        let page = extent.map_or(1, |e| e.rows).max(1).cast_signed();
-        let by = |rows: isize| super::scrolled(detail.scroll, extent, rows);
-        match action {
-            Action::Close => self.overlay = None,
-            Action::Up => detail.scroll = by(-1),
-            Action::Down => detail.scroll = by(1),
-            Action::PrevPage => detail.scroll = by(-page),
-            Action::NextPage => detail.scroll = by(page),
-            Action::Top => detail.scroll = 0,
-            Action::Bottom => detail.scroll = usize::MAX,
-            Action::FollowUp => {
-                let id = detail.id.clone();
-                self.overlay = None;
-                self.jobs.select(&id);
-                let outcome = self.jobs.follow_up();
-                self.route(outcome, now, effects);
-            }
-            Action::Copy => {
-                let outcome = self.jobs.copy_selected(&self.config, effects);
-                self.route(outcome, now, effects);
-            }
-            Action::OpenLink => {
-                let outcome = self.jobs.open_selected(&self.config, effects);
-                self.route(outcome, now, effects);
-            }
-            _ => {}
-        }
+        let matches = self.viewport.found.map_or(0, |f| f.matches);
+        let outcome = detail.on_action(action, self.viewport.detail, matches);
+        self.route(outcome, now, effects);
     }
 
     /// The composer shown by `2`, Tab or `m`: a follow-up goes to the selected job, never
