@@ -95,7 +95,10 @@ pub async fn run(
             });
         }
         Err(_) => {
-            kill_group(child.id());
+            // What it started (a `sleep`, a `curl`) goes too.
+            if let Some(leader) = child.id() {
+                crate::launch::kill_group(leader);
+            }
             let _ = child.kill().await;
             return Err(AlertError::TimedOut { program, limit });
         }
@@ -118,21 +121,6 @@ fn prompt_file(prompt: &str) -> Option<tempfile::NamedTempFile> {
     std::io::Write::write_all(&mut file, prompt.as_bytes()).ok()?;
     Some(file)
 }
-
-/// Kills the command's whole group: what it started (a `sleep`, a `curl`) goes too.
-#[cfg(unix)]
-fn kill_group(leader: Option<u32>) {
-    let pid = leader
-        .and_then(|pid| i32::try_from(pid).ok())
-        .and_then(rustix::process::Pid::from_raw);
-    if let Some(pid) = pid {
-        // Fails only when the group is already gone.
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(_leader: Option<u32>) {}
 
 #[cfg(test)]
 mod tests;
