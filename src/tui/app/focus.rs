@@ -69,8 +69,8 @@ impl App {
         if self.jobs.view().typing() {
             self.jobs.edit_filter(FilterKey::Enter);
         }
-        if self.filter_typing() {
-            self.edit_visitors_filter(FilterKey::Enter);
+        if self.visitors.filter_typing() {
+            self.visitors.edit_filter(FilterKey::Enter);
         }
     }
 }

@@ -114,8 +114,8 @@ impl App {
         let Some(typed) = FilterKey::of(key) else {
             return false;
         };
-        if self.overlay.is_none() && self.focus == Pane::Visitors && self.filter_typing() {
-            return self.edit_visitors_filter(typed);
+        if self.overlay.is_none() && self.focus == Pane::Visitors && self.visitors.filter_typing() {
+            return self.visitors.edit_filter(typed);
         }
         match &mut self.overlay {
             None if self.focus == Pane::Jobs && self.jobs.view().typing() => {

@@ -59,7 +59,11 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
-        if self.on_held_action(action) {
+        if let Some(outcome) = self
+            .visitors
+            .on_held_action(action, self.viewport.visitors_rows)
+        {
+            self.route(outcome, now, effects);
             return;
         }
         if matches!(
@@ -124,7 +128,10 @@ impl App {
                 effects.push(Effect::Io(Io::CancelExport));
                 self.notify(NoticeKind::Info, "export cancelled; nothing was written");
             }
-            Outcome::Marked { path, marked } => self.said_marked(&path, marked),
+            Outcome::Marked { path, marked } => {
+                let text = self.visitors.marks.said(&path, marked);
+                self.notify_here(NoticeKind::Info, text);
+            }
             Outcome::NewJob => self.new_job_from_marks(now, effects),
             Outcome::Chart => self.toggle_chart(now, effects),
             Outcome::Compare => self.toggle_compare(now, effects),
