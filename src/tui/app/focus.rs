@@ -57,7 +57,9 @@ impl App {
                 self.fetch_visitors(now, effects);
             }
             Pane::Composer => {
-                self.aim_composer();
+                if let Some(target) = self.jobs.aim(&self.composer.target) {
+                    self.composer.retarget(target);
+                }
                 effects.push(Effect::Io(Io::RefreshBudget));
             }
             _ => {}

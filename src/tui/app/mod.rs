@@ -174,7 +174,7 @@ impl App {
                 );
             }
             Msg::Loaded(startup) => self.on_loaded(*startup, now),
-            Msg::TrackedList(jobs) => self.on_tracked_list(jobs, now),
+            Msg::TrackedList(jobs) => self.dirty |= self.jobs.add_tracked(jobs, now),
             Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
             Msg::Tracked {
                 id,

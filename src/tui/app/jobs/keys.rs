@@ -108,6 +108,23 @@ impl JobList {
         Some(outcome)
     }
 
+    /// Where the composer shown by `2`, Tab or `m` writes, when not to `target`: a
+    /// follow-up goes to the selected job, never silently to one chosen earlier (the
+    /// title names it); the new-job draft stays.
+    pub(in crate::tui::app) fn aim(&self, target: &DraftKey) -> Option<DraftKey> {
+        let DraftKey::FollowUp(old) = target else {
+            return None;
+        };
+        let selected = self
+            .selected()
+            .filter(|r| unsure_submission(&r.id).is_none());
+        match selected {
+            Some(row) if row.id != *old => Some(DraftKey::FollowUp(row.id.clone())),
+            Some(_) => None,
+            None => Some(DraftKey::NewJob),
+        }
+    }
+
     /// `m`: the composer, for a follow-up to the selected job.
     pub(in crate::tui::app) fn follow_up(&self) -> Outcome {
         match self.selected() {

@@ -17,7 +17,7 @@ use super::{App, CallClass, NoticeKind, Overlay};
 use crate::api::{ApiError, Job, JobStatus};
 use crate::text::sanitize;
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Alert, Clock, DraftKey, Effect, Io, Tty};
+use crate::tui::message::{Alert, Clock, Effect, Io, Tty};
 
 impl App {
     /// Routes a key of the jobs pane: the list changes itself, the app does what is
@@ -41,23 +41,6 @@ impl App {
         let matches = self.viewport.found.map_or(0, |f| f.matches);
         let outcome = detail.on_action(action, self.viewport.detail, matches);
         self.route(outcome, now, effects);
-    }
-
-    /// The composer shown by `2`, Tab or `m`: a follow-up goes to the selected job, never
-    /// silently to one chosen earlier (the title names it); the new-job draft stays.
-    pub(super) fn aim_composer(&mut self) {
-        if let DraftKey::FollowUp(old) = &self.composer.target {
-            let selected = self
-                .jobs
-                .selected()
-                .filter(|r| super::unsure_submission(&r.id).is_none());
-            let target = match selected {
-                Some(row) if row.id != *old => DraftKey::FollowUp(row.id.clone()),
-                Some(_) => return,
-                None => DraftKey::NewJob,
-            };
-            self.composer.retarget(target);
-        }
     }
 
     pub(super) fn on_job_fetched(

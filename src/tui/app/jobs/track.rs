@@ -65,25 +65,6 @@ impl App {
         }
     }
 
-    /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
-    /// ones already shown keep their state.
-    pub(in crate::tui::app) fn on_tracked_list(&mut self, jobs: Vec<TrackedJob>, now: Clock) {
-        for tracked in jobs {
-            if self.jobs.get(&tracked.id).is_some() {
-                continue;
-            }
-            let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
-            self.jobs.poll.schedule(
-                &tracked.id,
-                status.as_ref(),
-                now.mono,
-                crate::tui::app::poll::FirstRead::Now,
-            );
-            self.jobs.upsert(JobRow::from(tracked));
-            self.dirty = true;
-        }
-    }
-
     /// Enter in the track form. A job already listed (by its id or a unique prefix of
     /// it) is selected; otherwise the id is looked up and the form waits for the answer.
     pub(in crate::tui::app) fn start_tracking(
@@ -136,6 +117,27 @@ pub fn unsure_submission(id: &str) -> Option<i64> {
 }
 
 impl crate::tui::app::JobList {
+    /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
+    /// ones already shown keep their state. Returns whether any was added.
+    pub(in crate::tui::app) fn add_tracked(&mut self, jobs: Vec<TrackedJob>, now: Clock) -> bool {
+        let mut added = false;
+        for tracked in jobs {
+            if self.get(&tracked.id).is_some() {
+                continue;
+            }
+            let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
+            self.poll.schedule(
+                &tracked.id,
+                status.as_ref(),
+                now.mono,
+                crate::tui::app::poll::FirstRead::Now,
+            );
+            self.upsert(JobRow::from(tracked));
+            added = true;
+        }
+        added
+    }
+
     /// Jobs tracked, without the rows of unknown outcome (which are prompts, not jobs).
     #[must_use]
     pub fn tracked_count(&self) -> usize {
