@@ -3,6 +3,7 @@
 
 pub(crate) mod poll;
 
+mod announce;
 mod answers;
 mod detail;
 mod keys;
@@ -13,11 +14,11 @@ pub use detail::{DetailSearch, Found, JobDetail};
 pub use list::{JobList, JobRow, JobSort};
 pub use track::unsure_submission;
 
-use super::{App, CallClass, NoticeKind, Overlay};
-use crate::api::{ApiError, Job, JobStatus};
+use super::{App, CallClass, Overlay};
+use crate::api::{ApiError, Job};
 use crate::text::sanitize;
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Alert, Clock, Effect, Io, Tty};
+use crate::tui::message::{Clock, Effect};
 
 impl App {
     /// Routes a key of the jobs pane: the list changes itself, the app does what is
@@ -75,7 +76,18 @@ impl App {
             Ok(job) => {
                 let before = row.status().cloned();
                 self.jobs.poll.succeeded(id, job.status.as_ref(), now.mono);
-                self.announce(id, before.as_ref(), &job, effects);
+                let detail_open = matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id);
+                let news = self.jobs.announce(
+                    id,
+                    before.as_ref(),
+                    &job,
+                    detail_open,
+                    &self.config,
+                    effects,
+                );
+                if let Some((kind, text)) = news {
+                    self.notify(kind, text);
+                }
                 self.jobs.upsert(JobRow {
                     job: Some(job),
                     seen_at: Some(now.wall),
@@ -107,79 +119,6 @@ impl App {
                     });
                 }
             }
-        }
-    }
-
-    /// A status change seen in this session: notice, bell or desktop notification, and a
-    /// fresh detail view if it is open.
-    fn announce(
-        &mut self,
-        id: &str,
-        before: Option<&JobStatus>,
-        job: &Job,
-        effects: &mut Vec<Effect>,
-    ) {
-        let Some(after) = job.status.as_ref() else {
-            return;
-        };
-        if before == Some(after) {
-            return;
-        }
-        if matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id) {
-            effects.push(Effect::Io(Io::LoadDetail(id.to_owned())));
-        }
-        // A job seen ending here is news; so is one that had ended and ends again after a
-        // follow-up sent from elsewhere (failed, then completed). An ended job that the
-        // service archives is not.
-        let news = match before {
-            None => false,
-            Some(before) if !before.is_final() => true,
-            Some(_) => *after != JobStatus::Archived,
-        };
-        if !after.is_final() || !news {
-            return;
-        }
-        let link = job
-            .pr_link
-            .as_deref()
-            .map(|l| format!(" · {}", sanitize(l)))
-            .unwrap_or_default();
-        let reason = job
-            .failure_reason
-            .as_deref()
-            .filter(|_| *after == JobStatus::Failed)
-            .map(|r| format!(": {}", crate::text::excerpt(&sanitize(r), 160)))
-            .unwrap_or_default();
-        // Completed without a link: the agent changed nothing, which is news too.
-        let unchanged = if *after == JobStatus::Completed && job.pr_link.is_none() {
-            " · no change"
-        } else {
-            ""
-        };
-        let text = format!("job {} {after}{link}{unchanged}{reason}", short_id(id));
-        let kind = if *after == JobStatus::Failed {
-            NoticeKind::Error
-        } else {
-            NoticeKind::Done
-        };
-        self.notify(kind, text.clone());
-        if let Some(command) = &self.config.prefs.alert {
-            let alert = Alert {
-                command: command.clone(),
-                job_id: id.to_owned(),
-                status: after.as_wire().to_owned(),
-                pr_link: job.pr_link.clone(),
-                prompt: self.jobs.get(id).and_then(|row| row.first_prompt.clone()),
-            };
-            effects.push(Effect::Io(Io::Alert(Box::new(alert))));
-        }
-        match self.config.notify {
-            super::NotifyMode::Off => {}
-            super::NotifyMode::Bell => effects.push(Effect::Tty(Tty::Bell)),
-            super::NotifyMode::Desktop => effects.push(Effect::Tty(Tty::Notify {
-                title: "docdeck".to_owned(),
-                body: text,
-            })),
         }
     }
 }
