@@ -266,3 +266,50 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn server_error() -> ApiError {
+        ApiError::Server {
+            status: 503,
+            message: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_failure_is_said_once_and_the_recovery_names_it_to_clear() {
+        let mut link = Link::default();
+        let now = Clock::now();
+        let first = link.record(Err(&server_error()), CallClass::Read, now);
+        assert_eq!(link.connection, Connection::Trouble);
+        assert_eq!(first.said.len(), 1);
+        assert!(first.changed);
+        let again = link.record(Err(&server_error()), CallClass::Read, now);
+        assert!(again.said.is_empty(), "the same failure is not said twice");
+        let back = link.record(Ok(()), CallClass::Read, now);
+        assert_eq!(link.connection, Connection::Online);
+        assert_eq!(back.recovered_from, Some(first.said[0].1.clone()));
+        assert!(link.last_error.is_none());
+    }
+
+    #[test]
+    fn a_429_pauses_only_its_class_and_the_refusal_says_so() {
+        let mut link = Link::default();
+        let now = Clock::now();
+        let limited = ApiError::RateLimited {
+            message: String::new(),
+            retry_after: Some(Duration::from_secs(30)),
+        };
+        let recorded = link.record(Err(&limited), CallClass::Analytics, now);
+        assert_eq!(
+            recorded.paused_until,
+            Some(now.mono + Duration::from_secs(30))
+        );
+        assert!(link.refusal(CallClass::Analytics, now).is_some());
+        assert!(link.refusal(CallClass::Read, now).is_none());
+    }
+}
