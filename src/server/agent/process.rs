@@ -52,7 +52,7 @@ struct Group {
 impl Group {
     fn kill(&mut self) {
         if let Some(pid) = self.leader.take() {
-            crate::launch::kill_group(pid);
+            kill_group(pid);
         }
     }
 }
@@ -62,6 +62,20 @@ impl Drop for Group {
         self.kill();
     }
 }
+
+#[cfg(unix)]
+fn kill_group(pid: u32) {
+    let pid = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw);
+    if let Some(pid) = pid {
+        // Fails only when the group is already gone.
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pid: u32) {}
 
 /// Whether `program` names an executable file: as a path when it has a `/`, else found
 /// on `PATH` as the agent will look it up.
