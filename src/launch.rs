@@ -4,6 +4,25 @@
 
 use std::io;
 
+/// Kills the whole process group that `leader` started (as `process_group(0)` makes
+/// it): what the program started (a `sleep`, a `curl`, the agent's tools) goes too. Used
+/// by the console's `notify_command`; the agent of `docdeck serve` is to use it too (its
+/// own copy in `server/agent/process.rs` stays until that file's concurrent changes land).
+#[cfg(unix)]
+pub fn kill_group(leader: u32) {
+    let pid = i32::try_from(leader)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw);
+    if let Some(pid) = pid {
+        // Fails only when the group is already gone.
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+/// Elsewhere there are no process groups to kill.
+#[cfg(not(unix))]
+pub fn kill_group(_leader: u32) {}
+
 /// The largest prompt also put in `DOCDECK_PROMPT`. Linux holds one environment string
 /// to 128 KiB (and all of them, with the arguments, to a quarter of the stack limit):
 /// past that the program does not start at all ("Argument list too long"). A larger

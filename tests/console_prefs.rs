@@ -13,7 +13,8 @@ use crossterm::event::KeyCode;
 use docdeck::config::KeyOverride;
 use docdeck::journal::Journal;
 use docdeck::server::db::DbLocation;
-use docdeck::tui::app::{AlertCommand, Prefs};
+use docdeck::tui::app::Prefs;
+use docdeck::tui::message::AlertCommand;
 
 use common::DEADLINE;
 use common::console::{Console, line_with};

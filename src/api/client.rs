@@ -1,7 +1,7 @@
 //! The HTTP client of the interface: the four operations, timeouts, and retries that can
 //! never create a second job.
 
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
@@ -14,6 +14,7 @@ use super::model::{Job, PromptRequest, VisitorsPage};
 use super::query::VisitorsQuery;
 use super::signals::SignalsQuery;
 use crate::config::Secret;
+pub use crate::tls::install_crypto_provider;
 
 /// Responses larger than this are refused: no page of the interface comes near it.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
@@ -364,16 +365,6 @@ enum Failure {
     Unsent(String),
     /// The request may have been sent: timed out, connection reset, body cut short.
     Unanswered(String),
-}
-
-/// Installs the TLS crypto provider (ring) for the process, once. Every HTTP client built
-/// with `reqwest` needs it; [`Client::new`] calls it itself.
-pub fn install_crypto_provider() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // Fails only when a provider is already installed, which is what we want anyway.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
 }
 
 fn prompt_body(prompt: &str) -> Result<Vec<u8>, ApiError> {

@@ -44,7 +44,7 @@ pub struct AgentArgs {
     pub agent_env: Vec<String>,
     /// How pull requests are opened: github needs GITHUB_TOKEN in this environment
     #[arg(long, value_enum, default_value = "none")]
-    pub forge: Forge,
+    pub forge: ForgeArg,
     /// Let the real agent serve on an address other than loopback. Anyone who reaches
     /// it with the key can make this machine run the agent command
     #[arg(long)]
@@ -81,7 +81,7 @@ impl AgentArgs {
             .ok()
             .filter(|token| !token.trim().is_empty())
             .map(Secret::new);
-        if self.forge == Forge::Github && github_token.is_none() {
+        if self.forge == ForgeArg::Github && github_token.is_none() {
             return Err(CliError::usage(
                 "--forge github needs GITHUB_TOKEN in the environment of docdeck serve (a token that may push and open pull requests)",
             ));
@@ -94,7 +94,7 @@ impl AgentArgs {
             timeout: self.agent_timeout,
             max_agents: usize::from(self.max_agents),
             agent_env: self.agent_env.clone(),
-            forge: self.forge,
+            forge: self.forge.into(),
             github_token,
             github_api: self
                 .github_api_url
@@ -203,5 +203,26 @@ mod tests {
         assert!(agent_timeout_arg("0s").is_err());
         assert_eq!(repo_key("https://x/y"), repo_key("https://x/y"));
         assert_ne!(repo_key("https://x/y"), repo_key("https://x/z"));
+    }
+}
+
+/// `--forge`: how pull requests are opened. The command line's words for the service's
+/// [`Forge`], which knows nothing of the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ForgeArg {
+    /// No forge API: a compare link for GitHub, GitLab and Bitbucket remotes, otherwise
+    /// the service's own /changes page
+    #[default]
+    None,
+    /// Open pull requests through GitHub's REST API with GITHUB_TOKEN
+    Github,
+}
+
+impl From<ForgeArg> for Forge {
+    fn from(arg: ForgeArg) -> Self {
+        match arg {
+            ForgeArg::None => Self::None,
+            ForgeArg::Github => Self::Github,
+        }
     }
 }

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use super::CliError;
 use crate::config::{self, Preferences};
-use crate::tui::app::{AlertCommand, Prefs};
+use crate::tui::app::Prefs;
 use crate::tui::keymap::Keymap;
+use crate::tui::message::AlertCommand;
 use crate::tui::view::theme::Theme;
 
 /// Whether `NO_COLOR` asks for no colour (any value but empty).

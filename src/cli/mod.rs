@@ -12,6 +12,7 @@ mod console;
 pub(crate) mod console_prefs;
 mod demo_agent;
 mod doctor;
+mod error;
 mod import;
 mod job_ids;
 mod jobs;
@@ -41,10 +42,8 @@ use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
+pub use error::CliError;
 pub(crate) use setup::ClientArgs;
-
-use crate::api::ApiError;
-use crate::config::ConfigError;
 
 /// The version `--version` prints: the release and the commit it was built from.
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("DOCDECK_COMMIT"), ")");
@@ -125,58 +124,6 @@ pub enum JobsCommand {
     Track(jobs::IdArgs),
     /// Stop following a job; its history stays in the journal.
     Untrack(jobs::IdArgs),
-}
-
-/// A failure that ends the command.
-#[derive(Debug)]
-pub struct CliError {
-    pub code: u8,
-    pub message: String,
-}
-
-impl CliError {
-    /// A mistake in how docdeck was called: exit code 2.
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self {
-            code: 2,
-            message: message.into(),
-        }
-    }
-
-    /// Anything else that went wrong: exit code 1.
-    pub fn failed(message: impl Into<String>) -> Self {
-        Self {
-            code: 1,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<ApiError> for CliError {
-    fn from(err: ApiError) -> Self {
-        match err {
-            ApiError::InvalidInput(_) | ApiError::InvalidQuery(_) => Self::usage(err.to_string()),
-            other => Self::failed(other.to_string()),
-        }
-    }
-}
-
-impl From<ConfigError> for CliError {
-    fn from(err: ConfigError) -> Self {
-        Self::usage(err.to_string())
-    }
-}
-
-impl From<crate::export::WriteError> for CliError {
-    fn from(err: crate::export::WriteError) -> Self {
-        Self::failed(err.to_string())
-    }
-}
-
-impl From<crate::journal::JournalError> for CliError {
-    fn from(err: crate::journal::JournalError) -> Self {
-        Self::failed(err.to_string())
-    }
 }
 
 /// What a successful command asks the process to exit with.

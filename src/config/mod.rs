@@ -5,7 +5,6 @@ mod file;
 mod insight;
 mod precedence;
 mod prefs;
-mod secret;
 
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -16,12 +15,12 @@ use reqwest::Url;
 use serde::Deserialize;
 use thiserror::Error;
 
+pub use crate::secret::Secret;
 use file::{exposed_key_warning, pick_profile, read_file};
 pub use insight::{MOST_MAX_ROWS, PAGES_PLACEHOLDER, Template};
 pub use precedence::{Origin, Origins};
 use precedence::{key_source, poll_interval};
 pub use prefs::{KeyOverride, Located, Preferences, PrefsError, StyleOverride, read_preferences};
-pub use secret::Secret;
 
 /// Base URL of the hosted service.
 pub const DEFAULT_BASE_URL: &str = "https://api.mintlify.com";

@@ -38,7 +38,7 @@ use self::listen::ConnLimits;
 use self::ratelimit::RateLimiter;
 use self::throttle::AuthThrottle;
 use self::worker::Worker;
-use crate::config::Secret;
+use crate::secret::Secret;
 
 /// The address `docdeck serve` listens on by default.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8787";

@@ -10,7 +10,7 @@ use std::path::Path;
 use tempfile::NamedTempFile;
 use tokio::sync::watch;
 
-use super::message::DraftKey;
+use super::message::{DraftKey, EditorError};
 use super::terminal::Host;
 
 /// A new file that only this user can read (0600), with a name nobody can guess, created
@@ -25,27 +25,6 @@ pub(crate) fn draft_file(draft: &DraftKey, text: &str) -> std::io::Result<NamedT
     file.write_all(text.as_bytes())?;
     file.flush()?;
     Ok(file)
-}
-
-/// Why an edit in `$EDITOR` left the draft as it was.
-#[derive(Debug, thiserror::Error)]
-pub enum EditorError {
-    #[error("cannot write a temporary file for the editor: {0}")]
-    TempFile(std::io::Error),
-    #[error("cannot hand the terminal over: {0}")]
-    Terminal(std::io::Error),
-    #[error("cannot run {editor}: {source}")]
-    Start {
-        editor: String,
-        source: std::io::Error,
-    },
-    #[error("{editor} exited with {status}")]
-    Exited {
-        editor: String,
-        status: std::process::ExitStatus,
-    },
-    #[error("cannot read the edited text back: {0}")]
-    ReadBack(std::io::Error),
 }
 
 /// Ctrl+E from the loop's side: stops reading keys (so the editor gets every one), edits,

@@ -20,12 +20,11 @@ mod trend;
 mod watch;
 mod whole;
 
-pub use alert::{Alert, AlertError};
 use jobs::{check_connection, submit, track};
 pub use opener::open_url;
 use opener::opener;
 
-use super::message::{Budget, DraftKey, Io, Msg, Startup};
+use super::message::{Budget, DraftKey, Io, LocalError, Msg, Startup};
 use crate::api::{Client, HOURLY_LIMIT, Job};
 use crate::insight::Cancel;
 use crate::journal::{ANALYTICS_HOURLY_LIMIT, Journal, JournalError, Scope, SubmissionKind};
@@ -120,18 +119,6 @@ pub fn read_startup(journal: &Arc<Mutex<Journal>>, scope: &Arc<Scope>) -> Startu
             unsure: journal.unsure_creates(&scope)?,
         })
     })
-}
-
-/// Something on this machine that failed while carrying out an effect: the console goes
-/// on and says so.
-#[derive(Debug, thiserror::Error)]
-pub enum LocalError {
-    #[error("journal: {0}")]
-    Journal(#[from] JournalError),
-    #[error("the journal is unavailable after a crash in another task")]
-    JournalPoisoned,
-    #[error("a background task failed: {0}")]
-    Task(#[from] tokio::task::JoinError),
 }
 
 /// The runner: spawns a task per effect and hands terminal effects back to the loop.

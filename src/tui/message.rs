@@ -7,17 +7,21 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use crossterm::event::Event;
 
-use super::editor::EditorError;
-use super::effects::{Alert, AlertError, LocalError};
 use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 
+mod alert;
 mod insight;
+mod local;
+mod trend;
 
 use crate::journal::{
     ANALYTICS_HOURLY_LIMIT, AnalyticsBudget, SentPrompt, StatusChange, TrackedJob, UnsureSend,
 };
+pub use alert::{Alert, AlertCommand, AlertError};
 pub use insight::{InsightIo, InsightMsg, WholeEnd};
+pub use local::{EditorError, LocalError};
+pub use trend::TrendPlan;
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
 #[derive(Debug, Clone, Copy)]

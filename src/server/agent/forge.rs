@@ -9,20 +9,20 @@ use reqwest::StatusCode;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
 use serde_json::{Value, json};
 
-use crate::config::Secret;
+use crate::secret::Secret;
 
 /// GitHub's REST API, unless `DOCDECK_GITHUB_API_URL` says otherwise (GitHub Enterprise,
 /// and the tests' scripted peer).
 pub const GITHUB_API: &str = "https://api.github.com";
 
 /// How pull requests are opened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Forge {
     /// No forge API: a compare link for GitHub, GitLab and Bitbucket remotes, otherwise
-    /// the service's own /changes page
+    /// the service's own /changes page.
     #[default]
     None,
-    /// Open pull requests through GitHub's REST API with GITHUB_TOKEN
+    /// Open pull requests through GitHub's REST API with GITHUB_TOKEN.
     Github,
 }
 
@@ -128,7 +128,7 @@ pub struct PullRequest<'a> {
 impl GitHub {
     /// A client of `api` for `owner/name`. The token goes only into a sensitive header.
     pub fn new(api: &str, token: &Secret, owner: String, name: String) -> Result<Self, String> {
-        crate::api::client::install_crypto_provider();
+        crate::tls::install_crypto_provider();
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
             .map_err(|_| "GITHUB_TOKEN holds characters that cannot be sent in a header: check that it was copied whole".to_owned())?;
         auth.set_sensitive(true);

@@ -15,7 +15,7 @@ use super::setup::Repo;
 pub use super::workdir::worktree_of;
 use super::workdir::{make_dir_private, make_private_dirs, set_aside_leftovers};
 use super::{Agent, BoxFuture};
-use crate::config::Secret;
+use crate::secret::Secret;
 use crate::server::jobs::{PendingTurn, TurnOutcome, TurnResult};
 
 /// The reason kept with a turn that was running when the service stopped.

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use super::db::StoreError;
-use crate::config::Secret;
+use crate::secret::Secret;
 
 pub use store::{
     KeyRow, Registered, at_start, list, project_has_key, register, revoke, stored, touch, upgrade,

@@ -5,7 +5,7 @@ use rand::Rng as _;
 use rusqlite::{Connection, OptionalExtension as _, params};
 
 use super::{KeyError, KeyHasher, hex, prefix};
-use crate::config::Secret;
+use crate::secret::Secret;
 use crate::server::db::StoreError;
 
 const SECRET_NAME: &str = "api_key_secret";

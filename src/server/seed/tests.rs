@@ -141,7 +141,7 @@ fn a_project_with_views_jobs_or_a_key_gets_no_invented_data() {
             .unwrap();
         }),
         ("a key", |db| {
-            let key = crate::config::Secret::new("mint_x");
+            let key = crate::secret::Secret::new("mint_x");
             db.blocking(|c| {
                 let hasher = crate::server::keys::KeyHasher::load(c)?;
                 Ok(crate::server::keys::register(c, &hasher, "demo", &key, 0))

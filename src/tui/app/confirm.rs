@@ -3,10 +3,10 @@
 //! spent until the answer is yes, and work the hour's budget cannot cover is refused
 //! with when enough requests free up (the journal's rule, `AnalyticsBudget::decide`).
 
-use super::{App, NoticeKind, Overlay, TrendPlan};
+use super::{App, NoticeKind, Overlay};
 use crate::journal::Decision;
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect};
+use crate::tui::message::{Clock, Effect, TrendPlan};
 
 /// What the question is about, and what yes starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +57,7 @@ impl App {
     /// Analytics requests left this hour, as the journal counts them.
     #[must_use]
     pub fn analytics_left(&self) -> u32 {
-        self.budget.analytics.left()
+        self.link.budget.analytics.left()
     }
 
     /// Work of `requests` analytics requests: started when few, asked about when more
@@ -69,7 +69,7 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
-        match self.budget.analytics.decide(requests) {
+        match self.link.budget.analytics.decide(requests) {
             Decision::Go => self.confirmed(ask, requests, now, effects),
             Decision::Ask { needed, left } => {
                 self.overlay = Some(Overlay::Confirm(Question {

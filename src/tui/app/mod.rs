@@ -4,26 +4,24 @@
 
 mod composer;
 mod confirm;
-mod connection;
 mod cursor;
+mod focus;
 mod forms;
+mod input;
 mod insight;
-mod job_list;
 mod jobs;
 mod keys;
+mod link;
 mod mouse;
 mod notices;
 mod options;
+mod outcome;
 mod overlay;
-pub(crate) mod poll;
-mod rate;
 mod reload;
-mod search;
-mod submitted;
 pub mod table;
-mod track;
 mod viewport;
 mod visitors;
+mod wake;
 
 #[cfg(test)]
 mod tests;
@@ -31,31 +29,30 @@ mod tests;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use crossterm::event::{Event, KeyEvent};
 
 pub use composer::{Composer, TemplateFill};
 pub use confirm::{Ask, Question};
-use connection::RowsChange;
-pub use connection::{CHECK_JOB_ID, Connection, ConnectionCheck, countdown_text};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
-pub use job_list::{JobList, JobRow, JobSort};
-pub use jobs::{JobDetail, short_id};
+pub(crate) use jobs::poll;
+pub use jobs::{
+    DetailSearch, Found, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission,
+};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
+pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RatePauses};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
-pub use options::{AlertCommand, ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
+pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay};
-pub use rate::{CallClass, RatePauses};
-pub use search::{DetailSearch, Found};
-pub use track::unsure_submission;
 use viewport::scrolled;
 pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
-    TrendLoad, TrendPlan, VisitorsTable, WholeLoad, export_end_text, stopped_text,
+    TrendLoad, VisitorsTable, WholeLoad, export_end_text, stopped_text,
 };
+use wake::RowsChange;
+pub use wake::countdown_text;
 
-use super::keymap::{Action, KeyContext, Keymap};
-use super::message::{Budget, Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
+use super::keymap::Keymap;
+use super::message::{Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
 use poll::{Cadences, Scheduler};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,19 +71,12 @@ pub struct App {
     pub jobs: JobList,
     pub composer: Composer,
     pub visitors: VisitorsTable,
-    pub poll: Scheduler,
-    pub connection: Connection,
-    pub last_ok: Option<DateTime<Utc>>,
-    /// Why the link is failing, until it recovers.
-    pub last_error: Option<String>,
-    /// The 429 pause of each class of call.
-    pub pauses: RatePauses,
-    pub check: ConnectionCheck,
+    /// The link to the service, its rate pauses and the hourly budgets.
+    pub link: Link,
     /// When something on screen next changes with the clock alone.
     display_due: Option<Instant>,
     /// When the first age in the jobs list next reads differently (shown or not).
     ages_due: Option<DateTime<Utc>>,
-    pub budget: Budget,
     pub notice: Option<Notice>,
     /// Every notice said, with its time, for `L`.
     pub log: NoticeLog,
@@ -123,18 +113,12 @@ impl App {
         Self {
             focus: Pane::Jobs,
             overlay: None,
-            jobs: JobList::default(),
+            jobs: JobList::new(poll),
             composer: Composer::new(),
             visitors: VisitorsTable::default(),
-            poll,
-            connection: Connection::Waiting,
-            last_ok: None,
-            last_error: None,
-            pauses: RatePauses::default(),
-            check: ConnectionCheck::default(),
+            link: Link::default(),
             display_due: None,
             ages_due: None,
-            budget: Budget::default(),
             notice,
             log,
             notice_pane: None,
@@ -152,7 +136,11 @@ impl App {
     /// What the frame just drawn measured: the loop hands it over after each draw.
     pub fn set_viewport(&mut self, viewport: Viewport) {
         self.viewport = viewport;
-        self.adopt_found();
+        if let (Some(Overlay::Detail(detail)), Some(found)) =
+            (&mut self.overlay, self.viewport.found)
+        {
+            detail.adopt_found(found);
+        }
     }
 
     /// Whether something visible changed since the last call (and forgets it).
@@ -164,7 +152,7 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Clock) -> Vec<Effect> {
         let mut effects = Vec::new();
         let rows = RowsChange::of(&msg);
-        let was_failing = self.connection.is_failing();
+        let was_failing = self.link.connection.is_failing();
         match msg {
             Msg::Input(event) => self.on_event(event, now, &mut effects),
             Msg::Tick => {
@@ -172,7 +160,10 @@ impl App {
                 self.dirty |= self.clock_ticking(now.mono)
                     || self.display_due.is_some_and(|due| due <= now.mono);
             }
-            Msg::ConnectionChecked(result) => self.on_link_checked(result, now),
+            Msg::ConnectionChecked(result) => {
+                let recorded = self.link.checked(result, now);
+                self.heard(recorded, CallClass::Read, None, now);
+            }
             Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, err.to_string()),
             Msg::OpenFailed { url, reason } => {
                 let copied = self.config.clipboard.notice("the link", &url);
@@ -183,7 +174,7 @@ impl App {
                 );
             }
             Msg::Loaded(startup) => self.on_loaded(*startup, now),
-            Msg::TrackedList(jobs) => self.on_tracked_list(jobs, now),
+            Msg::TrackedList(jobs) => self.dirty |= self.jobs.add_tracked(jobs, now),
             Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
             Msg::Tracked {
                 id,
@@ -227,8 +218,8 @@ impl App {
             }
             Msg::ExportDone(end) => self.on_export_done(end),
             Msg::Budget(budget) => {
-                self.dirty |= self.budget != budget;
-                self.budget = budget;
+                self.dirty |= self.link.budget != budget;
+                self.link.budget = budget;
             }
             Msg::EditorDone { draft, result } => self.on_editor_done(draft, result, &mut effects),
             Msg::LocalFailure(reason) => self.notify(NoticeKind::Error, reason.to_string()),
@@ -239,7 +230,7 @@ impl App {
             Msg::Terminate => self.quit = true,
             Msg::Continued => self.dirty = true,
         }
-        if was_failing && !self.connection.is_failing() {
+        if was_failing && !self.link.connection.is_failing() {
             self.on_recovered(now, &mut effects);
         }
         self.pump(now, &mut effects);
@@ -253,10 +244,14 @@ impl App {
     /// the next change of a relative time on screen. `None`: sleep until input.
     #[must_use]
     pub fn next_wake(&self) -> Option<Instant> {
-        [self.poll.next_wake(), self.check.due, self.display_due]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.jobs.poll.next_wake(),
+            self.link.check.due,
+            self.display_due,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Relative times ("updated 4s ago", "next poll 2s") are shown, and kept current once
@@ -264,7 +259,8 @@ impl App {
     /// clock times and the console sleeps.
     #[must_use]
     pub fn clock_ticking(&self, now: Instant) -> bool {
-        self.poll
+        self.jobs
+            .poll
             .next_due()
             .is_some_and(|due| due.saturating_duration_since(now) < Duration::from_secs(60))
     }
@@ -274,169 +270,13 @@ impl App {
         if !self.loaded {
             return;
         }
-        if !self.check.in_flight && self.check.due.is_some_and(|due| due <= now.mono) {
-            self.check.due = None;
-            self.check.in_flight = true;
+        if !self.link.check.in_flight && self.link.check.due.is_some_and(|due| due <= now.mono) {
+            self.link.check.due = None;
+            self.link.check.in_flight = true;
             effects.push(Effect::Io(Io::CheckConnection));
         }
-        for id in self.poll.take_due(now.mono) {
+        for id in self.jobs.poll.take_due(now.mono) {
             effects.push(Effect::Io(Io::FetchJob(id)));
-        }
-    }
-
-    /// The context that reads keys now.
-    #[must_use]
-    pub fn context(&self) -> KeyContext {
-        match &self.overlay {
-            Some(Overlay::Help(_) | Overlay::Notices) => KeyContext::Help,
-            Some(Overlay::Detail(_)) => KeyContext::Detail,
-            Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
-            Some(Overlay::Confirm(_)) => KeyContext::Confirm,
-            None => match self.focus {
-                Pane::Jobs => KeyContext::Jobs,
-                Pane::Composer => KeyContext::Composer,
-                Pane::Visitors => KeyContext::Visitors,
-            },
-        }
-    }
-
-    fn on_event(&mut self, event: Event, now: Clock, effects: &mut Vec<Effect>) {
-        match event {
-            Event::Key(key) => self.on_key(&key, now, effects),
-            Event::Paste(text) => self.on_paste(&text, effects),
-            Event::Resize(width, height) => {
-                self.size = Some((width, height));
-                if self.focus == Pane::Visitors && self.loaded {
-                    // A taller screen may show the chart by default now.
-                    self.want_trend(now, effects);
-                }
-                // Text wraps anew: where it ends is known again after the next frame.
-                self.viewport.detail = None;
-                self.viewport.help = None;
-                self.dirty = true;
-            }
-            Event::FocusGained => self.dirty = true,
-            Event::Mouse(mouse) => self.dirty |= self.on_mouse(mouse, now, effects),
-            Event::FocusLost => {}
-        }
-    }
-
-    fn on_paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
-        if self.too_small() {
-            return;
-        }
-        match &mut self.overlay {
-            Some(Overlay::Track(form)) => form.paste(text),
-            Some(Overlay::Filter(form)) => form.paste(text),
-            Some(Overlay::Export(form)) => form.paste(text),
-            Some(_) => return,
-            None if self.focus == Pane::Composer => self.composer.paste(text, effects),
-            None => return,
-        }
-        self.dirty = true;
-    }
-
-    fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
-        if self.too_small() {
-            self.on_key_too_small(key, effects);
-            return;
-        }
-        if self.on_typing_key(key) {
-            self.dirty = true;
-            return;
-        }
-        let context = self.context();
-        let action = self.config.prefs.keymap.action(context, key);
-        match (context, action) {
-            (_, Some(action)) if self.refused_read_only(action) => {}
-            (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
-            (KeyContext::Help, action) => {
-                if !self.on_help_action(action) {
-                    return;
-                }
-            }
-            (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
-            (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
-            (KeyContext::Confirm, None) => return,
-            (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
-            (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
-            (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
-            (_, None) if keys::is_ctrl_c(key) => self.say_how_to_quit(),
-            (KeyContext::Composer, None) => self.composer.key(key, effects),
-            (_, Some(action)) => self.on_action(action, now, effects),
-            // An unbound key changes nothing; it leaves alone what an earlier message of
-            // the same batch asked for.
-            (_, None) => return,
-        }
-        self.dirty = true;
-    }
-
-    fn on_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
-        match action {
-            Action::Quit => self.quit = true,
-            Action::Help => self.overlay = Some(Overlay::Help(self.context())),
-            Action::NextPane => self.cycle_pane(1, now, effects),
-            Action::PrevPane => self.cycle_pane(-1, now, effects),
-            Action::FocusJobs => self.focus(Pane::Jobs, now, effects),
-            Action::FocusComposer => self.focus(Pane::Composer, now, effects),
-            Action::FocusVisitors => self.focus(Pane::Visitors, now, effects),
-            Action::Refresh => self.refresh(now, effects),
-            Action::TogglePause => {
-                let paused = !self.poll.is_paused();
-                self.poll.set_paused(paused);
-                let text = if paused {
-                    let key = self
-                        .keymap()
-                        .key_or_name(KeyContext::Jobs, Action::TogglePause);
-                    format!("polling paused: {key} resumes")
-                } else {
-                    "polling resumed".to_owned()
-                };
-                self.notify(NoticeKind::Info, text);
-            }
-            _ if self.focus == Pane::Jobs => self.on_jobs_action(action, now, effects),
-            _ if self.focus == Pane::Visitors => self.on_visitors_action(action, now, effects),
-            _ => {}
-        }
-    }
-
-    fn panes(&self) -> &'static [Pane] {
-        if self.config.read_only {
-            &[Pane::Jobs, Pane::Visitors]
-        } else {
-            &[Pane::Jobs, Pane::Composer, Pane::Visitors]
-        }
-    }
-
-    fn cycle_pane(&mut self, step: isize, now: Clock, effects: &mut Vec<Effect>) {
-        let panes = self.panes();
-        let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
-        let len = panes.len().cast_signed();
-        let next = (at.cast_signed() + step).rem_euclid(len).cast_unsigned();
-        self.focus(panes[next], now, effects);
-    }
-
-    /// Moves the focus; the visitors pane loads its first page the first time it is seen
-    /// (so a console that never looks at analytics never spends that budget).
-    pub(crate) fn focus(&mut self, pane: Pane, now: Clock, effects: &mut Vec<Effect>) {
-        if pane == Pane::Composer && self.config.read_only {
-            return;
-        }
-        self.keep_filter();
-        self.left_pane(pane);
-        if pane == Pane::Composer && self.focus != Pane::Composer {
-            self.composer.came_from = self.focus;
-        }
-        self.focus = pane;
-        match pane {
-            Pane::Visitors if self.visitors.wants_first_page() => {
-                self.fetch_visitors(now, effects);
-            }
-            Pane::Composer => {
-                self.aim_composer();
-                effects.push(Effect::Io(Io::RefreshBudget));
-            }
-            _ => {}
         }
     }
 
@@ -449,10 +289,6 @@ impl App {
     /// Hourly uses left of create and of message.
     #[must_use]
     pub fn budget_left(&self) -> (u32, u32) {
-        let limit = self.config.hourly_limit;
-        (
-            limit.saturating_sub(self.budget.create_used),
-            limit.saturating_sub(self.budget.message_used),
-        )
+        self.link.budget_left(self.config.hourly_limit)
     }
 }

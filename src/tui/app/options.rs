@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::tui::keymap::Keymap;
+use crate::tui::message::AlertCommand;
 
 /// What the console was opened with.
 #[derive(Debug, Clone)]
@@ -56,27 +57,6 @@ impl Prefs {
             keymap: Keymap::build(overrides)?,
             ..Self::default()
         })
-    }
-}
-
-/// `notify_command`: the program and its arguments, and how long it may run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AlertCommand {
-    pub argv: Vec<String>,
-    /// Past it the command's whole process group is killed (10 s; tests shorten it).
-    pub limit: Duration,
-}
-
-impl AlertCommand {
-    /// How long an alert command may run before it is killed.
-    pub const LIMIT: Duration = Duration::from_secs(10);
-
-    #[must_use]
-    pub fn new(argv: Vec<String>) -> Self {
-        Self {
-            argv,
-            limit: Self::LIMIT,
-        }
     }
 }
 

@@ -8,17 +8,17 @@ use crate::tui::message::{Clock, Effect, Io, Startup};
 impl App {
     pub(super) fn refresh(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         let statuses = self.jobs.statuses();
-        self.poll.refresh_all(&statuses, now.mono);
+        self.jobs.poll.refresh_all(&statuses, now.mono);
         if self.focus == Pane::Visitors {
             self.reload_visitors(now, effects);
         }
         effects.push(Effect::Io(Io::RefreshBudget));
         effects.push(Effect::Io(Io::ReloadTracked));
         effects.push(Effect::Io(Io::LoadUnsure));
-        self.check.due = Some(now.mono);
+        self.link.check.due = Some(now.mono);
         let paused: Vec<String> = CallClass::ALL
             .into_iter()
-            .filter_map(|class| self.rate_refusal(class, now))
+            .filter_map(|class| self.link.refusal(class, now))
             .collect();
         if !paused.is_empty() {
             self.notify(NoticeKind::Warning, paused.join("; "));
@@ -45,8 +45,8 @@ impl App {
     pub(super) fn on_loaded(&mut self, startup: Startup, now: Clock) {
         self.loaded = true;
         // One cheap call at once, so a wrong key or project shows before anything else.
-        self.check.due = Some(now.mono);
-        self.poll.reserve(startup.jobs.len());
+        self.link.check.due = Some(now.mono);
+        self.jobs.poll.reserve(startup.jobs.len());
         for job in &startup.jobs {
             let status = job.snapshot.as_ref().and_then(|j| j.status.as_ref());
             // Jobs that may have moved are read at once; ended ones spread over their
@@ -59,7 +59,7 @@ impl App {
             } else {
                 FirstRead::Now
             };
-            self.poll.schedule(&job.id, status, now.mono, first);
+            self.jobs.poll.schedule(&job.id, status, now.mono, first);
         }
         self.jobs.load(startup.jobs);
         self.jobs.set_unsure(startup.unsure);
@@ -67,7 +67,7 @@ impl App {
         if let Some(saved) = startup.visitors_filter.as_deref() {
             self.visitors.restore(saved);
         }
-        self.budget = startup.budget;
+        self.link.budget = startup.budget;
         if let Some(set_aside) = startup.set_aside {
             // After the warnings of the start, if they are still shown.
             let text = match &self.notice {

@@ -16,8 +16,7 @@ mod export;
 mod holding;
 mod load;
 mod marks;
-mod outcome;
-use outcome::PaneOutcome;
+use super::outcome::Outcome;
 mod range;
 mod trend;
 mod whole;
@@ -28,7 +27,7 @@ pub use export::{export_end_text, stopped_text};
 pub use load::{PageLoad, Shown};
 pub use marks::Marks;
 pub use range::DateRange;
-pub use trend::{TrendLoad, TrendPlan};
+pub use trend::TrendLoad;
 pub use whole::{Held, WholeLoad};
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
@@ -221,7 +220,7 @@ impl VisitorsTable {
     }
 
     /// What a key of the pane does to the pane itself, and what it asks of the app.
-    fn on_action(&mut self, action: Action, today: NaiveDate) -> PaneOutcome {
+    pub(in crate::tui::app) fn on_action(&mut self, action: Action, today: NaiveDate) -> Outcome {
         match action {
             // PgDn and PgUp are the service's pages here (`n` and `p`), never a screen.
             Action::Up | Action::Down | Action::Top | Action::Bottom => {
@@ -234,56 +233,56 @@ impl VisitorsTable {
                 // The page shown decides: paging while a fetch runs pages from the target.
                 let has_more = self.load.shown().is_some_and(|s| s.page.has_more);
                 if !has_more && !self.load.is_fetching() {
-                    return PaneOutcome::Notice("this is the last page");
+                    return Outcome::Notice("this is the last page");
                 }
                 self.offset += u64::from(self.limit);
                 self.selected = 0;
-                return PaneOutcome::Fetch;
+                return Outcome::Fetch;
             }
             Action::PrevPage => {
                 if self.offset == 0 {
-                    return PaneOutcome::Notice("this is the first page");
+                    return Outcome::Notice("this is the first page");
                 }
                 self.offset = self.offset.saturating_sub(u64::from(self.limit));
                 self.selected = 0;
-                return PaneOutcome::Fetch;
+                return Outcome::Fetch;
             }
             Action::MoreRows | Action::FewerRows => {
                 let limit = step_size(self.limit, action == Action::MoreRows);
-                return PaneOutcome::SetFilter(self.range, limit);
+                return Outcome::SetFilter(self.range, limit);
             }
             Action::Filter => {
                 let form = FilterForm::new(&self.range, self.limit, today);
-                return PaneOutcome::Open(Overlay::Filter(Box::new(form)));
+                return Outcome::Open(Overlay::Filter(Box::new(form)));
             }
             Action::Export => {
                 if self.export.take().is_some() {
-                    return PaneOutcome::ExportCancelled;
+                    return Outcome::ExportCancelled;
                 }
                 let form = ExportForm::new(&self.query(today));
-                return PaneOutcome::Open(Overlay::Export(Box::new(form)));
+                return Outcome::Open(Overlay::Export(Box::new(form)));
             }
             Action::Mark => return self.mark_selected(),
-            Action::NewJob => return PaneOutcome::NewJob,
-            Action::ToggleChart => return PaneOutcome::Chart,
-            Action::Compare => return PaneOutcome::Compare,
-            Action::WholeRange => return PaneOutcome::Whole,
-            Action::Close => return PaneOutcome::Stop,
+            Action::NewJob => return Outcome::NewJob,
+            Action::ToggleChart => return Outcome::Chart,
+            Action::Compare => return Outcome::Compare,
+            Action::WholeRange => return Outcome::Whole,
+            Action::Close => return Outcome::Stop,
             _ => {}
         }
-        PaneOutcome::Done
+        Outcome::Done
     }
 
     /// Space: marks or unmarks the row under the cursor.
-    fn mark_selected(&mut self) -> PaneOutcome {
+    fn mark_selected(&mut self) -> Outcome {
         let Some(Shown { page, query }) = self.load.shown() else {
-            return PaneOutcome::Notice("no page to mark yet");
+            return Outcome::Notice("no page to mark yet");
         };
         let Some(row) = page.visitors.get(self.selected) else {
-            return PaneOutcome::Notice("no page to mark in this range");
+            return Outcome::Notice("no page to mark in this range");
         };
         let marked = self.marks.toggle(row, &marks::Marks::range_of(query));
-        PaneOutcome::Marked {
+        Outcome::Marked {
             path: crate::text::sanitize(&row.path),
             marked,
         }
@@ -321,7 +320,7 @@ impl VisitorsTable {
 
 impl App {
     pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
             let key = self
                 .keymap()
                 .key_or_name(KeyContext::Visitors, Action::Refresh);

@@ -7,21 +7,8 @@
 //! console never waits for it, and hears only how it ended.
 
 use std::process::Stdio;
-use std::time::Duration;
 
-use crate::tui::app::AlertCommand;
-
-/// What the alert says: the job, as the service last described it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Alert {
-    pub command: AlertCommand,
-    pub job_id: String,
-    /// The final status, as the service names it (`completed`, `failed`, `archived`).
-    pub status: String,
-    pub pr_link: Option<String>,
-    /// The job's first prompt, as sent from here, when known.
-    pub prompt: Option<String>,
-}
+use crate::tui::message::{Alert, AlertError};
 
 /// Variables of the console's own environment the command gets: what finds programs and
 /// speaks the person's language, and what reaches their desktop session (so that
@@ -35,27 +22,6 @@ const PASSED_ON: [&str; 7] = [
     "DBUS_SESSION_BUS_ADDRESS",
     "XDG_RUNTIME_DIR",
 ];
-
-/// How a `notify_command` failed, with what to check.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum AlertError {
-    /// `reason` says what failed (not found, not executable, too large an environment).
-    #[error("notify_command could not start: {reason}")]
-    Spawn { program: String, reason: String },
-    #[error(
-        "notify_command {program:?} exited with {code}: run it by hand with DOCDECK_JOB_ID and DOCDECK_JOB_STATUS set to see why"
-    )]
-    Exited { program: String, code: i32 },
-    #[error(
-        "notify_command {program:?} was stopped by a signal: run it by hand with DOCDECK_JOB_ID and DOCDECK_JOB_STATUS set to see why"
-    )]
-    Signalled { program: String },
-    #[error(
-        "notify_command {program:?} ran longer than {}s and was stopped: it must return (start anything that waits, such as a dialog, in the background)",
-        limit.as_secs_f64()
-    )]
-    TimedOut { program: String, limit: Duration },
-}
 
 impl Alert {
     /// The command's whole environment.
@@ -129,7 +95,10 @@ pub async fn run(
             });
         }
         Err(_) => {
-            kill_group(child.id());
+            // What it started (a `sleep`, a `curl`) goes too.
+            if let Some(leader) = child.id() {
+                crate::launch::kill_group(leader);
+            }
             let _ = child.kill().await;
             return Err(AlertError::TimedOut { program, limit });
         }
@@ -152,21 +121,6 @@ fn prompt_file(prompt: &str) -> Option<tempfile::NamedTempFile> {
     std::io::Write::write_all(&mut file, prompt.as_bytes()).ok()?;
     Some(file)
 }
-
-/// Kills the command's whole group: what it started (a `sleep`, a `curl`) goes too.
-#[cfg(unix)]
-fn kill_group(leader: Option<u32>) {
-    let pid = leader
-        .and_then(|pid| i32::try_from(pid).ok())
-        .and_then(rustix::process::Pid::from_raw);
-    if let Some(pid) = pid {
-        // Fails only when the group is already gone.
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(_leader: Option<u32>) {}
 
 #[cfg(test)]
 mod tests;

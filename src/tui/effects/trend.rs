@@ -9,7 +9,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::Services;
 use crate::insight::Cancel;
 use crate::insight::trend::{TrendEnd, read_trend};
-use crate::tui::app::TrendPlan;
+use crate::tui::message::TrendPlan;
 use crate::tui::message::{InsightMsg, Msg};
 
 /// What the app asked for.

@@ -2,7 +2,10 @@
 //! `keymap.rs`), and which of them mean the same everywhere or write to the service.
 
 /// What a key asks for, before `update` decides what that means in the current state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Its name in `[keys.<context>]` and in the help is the variant in snake case, derived
+/// from the enum itself so that no list of names can drift from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum Action {
     Quit,
     /// Ctrl+Z: give the terminal back and stop as a shell job (raw mode turns the key

@@ -2,8 +2,8 @@
 //! range) asks the runner for, and what it hears back: kept apart from the console's
 //! other messages so each side matches them in one place.
 
+use super::TrendPlan;
 use crate::api::{ApiError, PathVisitors, VisitorTotals, VisitorsPage, VisitorsQuery};
-use crate::tui::app::TrendPlan;
 
 /// What the chart, the comparison and the whole range hear back.
 #[derive(Debug)]

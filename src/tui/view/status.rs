@@ -90,9 +90,9 @@ pub fn notice_height(app: &App, width: u16) -> u16 {
 
 /// The notice, or else the reason the link is failing.
 fn notice_text(app: &App) -> Option<(String, Option<NoticeKind>)> {
-    match (&app.notice, &app.last_error) {
+    match (&app.notice, &app.link.last_error) {
         (Some(notice), _) => Some((sanitize(&notice.text), Some(notice.kind))),
-        (None, Some(error)) if app.connection.is_failing() => Some((sanitize(error), None)),
+        (None, Some(error)) if app.link.connection.is_failing() => Some((sanitize(error), None)),
         _ => None,
     }
 }
@@ -164,6 +164,7 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         },
     ];
     let paused: Vec<String> = app
+        .link
         .pauses
         .active(cx.mono)
         .into_iter()
@@ -183,7 +184,7 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         rank: 4,
         span: Span::raw(next_poll_text(app, cx)),
     });
-    let analytics = &app.budget.analytics;
+    let analytics = &app.link.budget.analytics;
     // Analytics left matter most where they are spent: kept longest in the visitors pane.
     parts.push(Part {
         rank: if app.focus == Pane::Visitors { 5 } else { 3 },
@@ -238,7 +239,7 @@ fn fit(parts: &mut Vec<Part>, width: usize) {
 
 fn link_span(app: &App, cx: &ViewContext) -> Span<'static> {
     let theme = cx.theme;
-    match app.connection {
+    match app.link.connection {
         Connection::Waiting => Span::styled("○ connecting", theme.dim()),
         Connection::Online => Span::styled("● online", theme.notice(NoticeKind::Done)),
         Connection::Trouble => Span::styled("▲ trouble", theme.error()),
@@ -248,7 +249,7 @@ fn link_span(app: &App, cx: &ViewContext) -> Span<'static> {
 }
 
 fn updated_text(app: &App, cx: &ViewContext) -> String {
-    match app.last_ok {
+    match app.link.last_ok {
         None => "not updated yet".to_owned(),
         Some(at) if app.clock_ticking(cx.mono) => {
             format!("updated {} ago", crate::text::age(cx.wall - at))
@@ -258,14 +259,14 @@ fn updated_text(app: &App, cx: &ViewContext) -> String {
 }
 
 fn next_poll_text(app: &App, cx: &ViewContext) -> String {
-    if app.poll.is_paused() {
+    if app.jobs.poll.is_paused() {
         return "polling paused (P)".to_owned();
     }
-    match app.poll.next_due() {
-        None if app.poll.in_flight() > 0 => "polling…".to_owned(),
+    match app.jobs.poll.next_due() {
+        None if app.jobs.poll.in_flight() > 0 => "polling…".to_owned(),
         // Nothing to read, but a service that does not answer is tried again: say when.
-        None => match app.check.due {
-            Some(due) if app.connection.is_failing() => {
+        None => match app.link.check.due {
+            Some(due) if app.link.connection.is_failing() => {
                 let wall = cx.wall
                     + chrono::TimeDelta::from_std(due.saturating_duration_since(cx.mono))
                         .unwrap_or_default();

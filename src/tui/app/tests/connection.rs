@@ -64,13 +64,18 @@ fn an_analytics_429_pauses_analytics_only() {
     );
     let paused: Vec<CallClass> = h
         .app
+        .link
         .pauses
         .active(h.clock().mono)
         .into_iter()
         .map(|(class, _)| class)
         .collect();
     assert_eq!(paused, vec![CallClass::Analytics]);
-    assert_eq!(h.app.connection, Connection::Online, "a 429 is an answer");
+    assert_eq!(
+        h.app.link.connection,
+        Connection::Online,
+        "a 429 is an answer"
+    );
     // The pause ends on time.
     h.at(3598.0);
     assert_eq!(visitor_fetches(&h.key(KeyCode::Char('r'))), 1);
@@ -130,7 +135,7 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
         "{effects:?}"
     );
     h.send(Msg::ConnectionChecked(Err(unauthorized())));
-    assert_eq!(h.app.connection, Connection::KeyRejected);
+    assert_eq!(h.app.link.connection, Connection::KeyRejected);
     let notice = h.app.notice.as_ref().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
     assert!(notice.text.contains("401"), "{}", notice.text);
@@ -148,8 +153,8 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
         message: "Job not found".into(),
         missing: crate::api::Missing::Job,
     })));
-    assert_eq!(h.app.connection, Connection::Online);
-    assert_eq!(h.app.last_error, None, "recovery clears the error");
+    assert_eq!(h.app.link.connection, Connection::Online);
+    assert_eq!(h.app.link.last_error, None, "recovery clears the error");
     assert_eq!(h.app.notice, None, "and its notice");
 }
 
@@ -160,7 +165,7 @@ fn a_404_that_is_not_the_services_own_shows_the_base_url_as_trouble() {
         message: String::new(),
         missing: crate::api::Missing::Service,
     })));
-    assert_eq!(h.app.connection, Connection::Trouble);
+    assert_eq!(h.app.link.connection, Connection::Trouble);
     let notice = h.app.notice.as_ref().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
     assert!(notice.text.contains("base URL"), "{}", notice.text);
@@ -170,17 +175,17 @@ fn a_404_that_is_not_the_services_own_shows_the_base_url_as_trouble() {
 #[test]
 fn a_key_revoked_mid_session_or_another_projects_key_is_shown() {
     let mut h = Harness::new(vec![tracked("a", "active", 1)]);
-    assert_eq!(h.app.connection, Connection::Online);
+    assert_eq!(h.app.link.connection, Connection::Online);
     h.tick(3.0);
     h.send(Msg::JobFetched {
         id: "a".into(),
         result: Err(unauthorized()),
     });
-    assert_eq!(h.app.connection, Connection::KeyRejected);
+    assert_eq!(h.app.link.connection, Connection::KeyRejected);
     h.send(Msg::ConnectionChecked(Err(ApiError::Forbidden {
         message: String::new(),
     })));
-    assert_eq!(h.app.connection, Connection::NotAllowed);
+    assert_eq!(h.app.link.connection, Connection::NotAllowed);
     assert!(h.app.notice.as_ref().unwrap().text.contains("403"));
 }
 
@@ -195,7 +200,7 @@ fn a_visitors_page_that_failed_while_the_service_was_away_is_read_again_when_it_
         generation,
         result: Err(network_error(false)),
     });
-    assert_eq!(h.app.connection, Connection::Trouble);
+    assert_eq!(h.app.link.connection, Connection::Trouble);
     assert!(h.app.visitors.load().error().is_some());
     let answered = || {
         Msg::ConnectionChecked(Err(ApiError::NotFound {
@@ -204,7 +209,7 @@ fn a_visitors_page_that_failed_while_the_service_was_away_is_read_again_when_it_
         }))
     };
     let back = h.send(answered());
-    assert_eq!(h.app.connection, Connection::Online);
+    assert_eq!(h.app.link.connection, Connection::Online);
     assert_eq!(visitor_fetches(&back), 1, "{back:?}");
     // Once the page is on its way, a service that stays up reads nothing more.
     assert_eq!(visitor_fetches(&h.send(answered())), 0);
@@ -214,8 +219,8 @@ fn a_visitors_page_that_failed_while_the_service_was_away_is_read_again_when_it_
 fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     let mut h = Harness::new(vec![]);
     h.send(Msg::ConnectionChecked(Err(network_error(false))));
-    assert_eq!(h.app.connection, Connection::Trouble);
-    let error = h.app.last_error.clone().unwrap();
+    assert_eq!(h.app.link.connection, Connection::Trouble);
+    let error = h.app.link.last_error.clone().unwrap();
     assert!(h.app.notice.as_ref().unwrap().text == error);
     let first = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(first, Duration::from_secs(2));
@@ -234,7 +239,7 @@ fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
         missing: crate::api::Missing::Job,
     })));
     assert_eq!(
-        (h.app.connection, h.app.last_error.as_ref()),
+        (h.app.link.connection, h.app.link.last_error.as_ref()),
         (Connection::Online, None)
     );
     assert_eq!(h.app.next_wake(), None);
@@ -265,7 +270,7 @@ fn ages_on_screen_wake_the_console_when_they_change_and_not_before() {
     );
     // Off screen, ages wake nothing.
     h.key(KeyCode::Char('3'));
-    let poll = h.app.poll.next_due();
+    let poll = h.app.jobs.poll.next_due();
     assert_eq!(h.app.next_wake(), poll);
 }
 

@@ -93,7 +93,7 @@ fn check(at: Place, key: &str, then: Then) {
             effects.contains(&Effect::Io(Io::ReloadTracked))
                 && h.app.context() == place(at).app.context()
         }
-        Then::Pauses => app.poll.is_paused() && h.app.context() == place(at).app.context(),
+        Then::Pauses => app.jobs.poll.is_paused() && h.app.context() == place(at).app.context(),
         Then::Pane(pane) => !app.quit && app.overlay.is_none() && app.focus == pane,
         Then::Types => !app.quit && typed(&h) == key,
         Then::NextField => !app.quit && app.context() == KeyContext::Form && typed(&h).is_empty(),

@@ -338,7 +338,11 @@ fn idle_with_nothing_to_poll_sets_no_timer() {
     let mut h = Harness::new(vec![tracked("x", "archived", 0)]);
     // The job is two hours old: its AGE changes at three hours, and not before.
     let three_hours = h.clock().mono + Duration::from_secs(3600);
-    assert_eq!(h.app.poll.next_due(), None, "an archived job is not polled");
+    assert_eq!(
+        h.app.jobs.poll.next_due(),
+        None,
+        "an archived job is not polled"
+    );
     assert_eq!(
         h.app.next_wake(),
         Some(three_hours),

@@ -45,7 +45,7 @@ fn at_most_four_reads_are_in_flight() {
         ..Startup::default()
     })));
     assert_eq!(fetches(&first).len(), 4);
-    assert_eq!(h.app.poll.in_flight(), 4);
+    assert_eq!(h.app.jobs.poll.in_flight(), 4);
     assert!(fetches(&h.tick(0.1)).is_empty());
     let more = h.send(Msg::JobFetched {
         id: fetches(&first)[0].clone(),
@@ -65,7 +65,7 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
             id: "a".into(),
             result: Err(network_error(false)),
         });
-        let next = h.app.poll.next_due().unwrap();
+        let next = h.app.jobs.poll.next_due().unwrap();
         let wait = next.duration_since(h.clock().mono);
         waits.push(wait);
         t += wait.as_secs_f64();
@@ -83,7 +83,7 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
         waits[7] >= Duration::from_secs(30),
         "equal jitter keeps half: {waits:?}"
     );
-    assert_eq!(h.app.connection, Connection::Trouble);
+    assert_eq!(h.app.link.connection, Connection::Trouble);
     assert!(
         h.app
             .jobs
@@ -102,11 +102,12 @@ fn errors_back_off_exponentially_with_jitter_up_to_a_minute() {
     });
     assert_eq!(
         h.app
+            .jobs
             .poll
             .next_due()
             .unwrap()
             .duration_since(h.clock().mono),
         Duration::from_secs(3)
     );
-    assert_eq!(h.app.connection, Connection::Online);
+    assert_eq!(h.app.link.connection, Connection::Online);
 }

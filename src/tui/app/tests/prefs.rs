@@ -7,7 +7,7 @@ use crossterm::event::KeyCode;
 
 use super::*;
 use crate::config::KeyOverride;
-use crate::tui::effects::{Alert, AlertError};
+use crate::tui::message::{Alert, AlertCommand, AlertError};
 
 fn with_prefs(prefs: Prefs) -> Harness {
     let config = ConsoleOptions { prefs, ..config() };

@@ -100,7 +100,10 @@ fn an_ambiguous_prefix_is_said_in_the_form_and_is_not_a_call_error() {
     });
     let (_, error) = track_form_text(&h).unwrap();
     assert!(error.unwrap().contains("type more of the id"));
-    assert_eq!(h.app.last_error, None, "nothing was sent to the service");
+    assert_eq!(
+        h.app.link.last_error, None,
+        "nothing was sent to the service"
+    );
 }
 
 #[test]

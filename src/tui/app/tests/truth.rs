@@ -10,7 +10,7 @@ use super::*;
 fn a_failed_job_is_read_again_at_the_rare_cadence_and_its_revival_is_shown() {
     let mut h = Harness::new(vec![tracked("f", "failed", 0)]);
     assert!(
-        h.app.poll.next_due().is_some(),
+        h.app.jobs.poll.next_due().is_some(),
         "a failed job can be revived by a follow-up sent elsewhere: it is still read"
     );
     let due = h.tick(601.0);
@@ -49,7 +49,7 @@ fn a_failed_job_the_service_archives_reads_archived_without_a_notice() {
         Some(&JobStatus::Archived)
     );
     assert_eq!(h.app.notice, None, "an ended job archiving is not news");
-    assert_eq!(h.app.poll.next_due(), None, "and is never read again");
+    assert_eq!(h.app.jobs.poll.next_due(), None, "and is never read again");
 }
 
 fn failed_with_output(id: &str) -> Job {

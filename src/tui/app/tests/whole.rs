@@ -149,7 +149,7 @@ fn slash_filters_by_path_as_typed_and_esc_while_typing_clears() {
     h.type_text("*us");
     assert_eq!(shown(&h), ["/api/users"]);
     h.key(KeyCode::Enter);
-    assert!(!h.app.filter_typing());
+    assert!(!h.app.visitors.filter_typing());
     h.key(KeyCode::Char(' '));
     assert!(
         h.app.visitors.marks.contains("/api/users"),

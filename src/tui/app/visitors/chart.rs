@@ -3,11 +3,11 @@
 //! asked for above a few requests.
 
 use super::super::confirm::Ask;
-use super::trend::{TrendLoad, TrendPlan};
+use super::trend::TrendLoad;
 use crate::api::{ApiError, VisitorTotals};
 use crate::journal::ASK_ABOVE;
 use crate::tui::app::{App, CallClass, NoticeKind};
-use crate::tui::message::{Clock, Effect, InsightIo, Io};
+use crate::tui::message::{Clock, Effect, InsightIo, Io, TrendPlan};
 
 /// Rows from which the chart is shown until `c` says otherwise: at 80x24 the rows keep
 /// the room, from 30 rows (120x40) the chart fits beside enough of them.
@@ -54,7 +54,7 @@ impl App {
         if self.visitors.trend.covers(&plan) {
             return;
         }
-        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
             self.visitors.trend = TrendLoad::Failed {
                 plan,
                 error: format!("{why}; r reads it then"),

@@ -74,7 +74,7 @@ impl App {
         {
             return;
         }
-        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
             self.visitors.previous = PreviousLoad::Failed {
                 query: previous,
                 error: format!("{why}; r reads it then"),

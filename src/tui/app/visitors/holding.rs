@@ -8,8 +8,9 @@ use crate::insight::compare::compare_rows;
 use crate::insight::order::SortRow as _;
 use crate::journal::ASK_ABOVE;
 use crate::tui::app::confirm::Ask;
+use crate::tui::app::outcome::Outcome;
 use crate::tui::app::table::{FilterEdit, FilterKey};
-use crate::tui::app::{App, CallClass, NoticeKind};
+use crate::tui::app::{App, CallClass, NoticeKind, VisitorsTable};
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect, InsightIo, Io, WholeEnd};
 
@@ -28,7 +29,7 @@ impl App {
             }
             WholeLoad::Off | WholeLoad::TooMany { .. } | WholeLoad::Stopped(_) => {}
         }
-        if let Some(why) = self.rate_refusal(CallClass::Analytics, now) {
+        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
             self.visitors.whole = WholeLoad::Stopped(format!("{why}; w asks again then"));
             return;
         }
@@ -168,14 +169,18 @@ impl App {
             Err(err) => WholeLoad::Stopped(format!("the whole range stopped: {err}")),
         };
     }
+}
 
-    /// Keys of the pane while the whole range is held; whether the key was theirs.
-    pub(in crate::tui::app) fn on_held_action(&mut self, action: Action) -> bool {
-        let page = self.viewport.visitors_rows;
-        let reading = self.visitors.trend.generation().is_some();
-        let Some(held) = self.visitors.whole.held_mut() else {
-            return false;
-        };
+impl VisitorsTable {
+    /// Keys of the pane while the whole range is held, with `page` rows on screen; `None`
+    /// when the key is not theirs.
+    pub(in crate::tui::app) fn on_held_action(
+        &mut self,
+        action: Action,
+        page: usize,
+    ) -> Option<Outcome> {
+        let reading = self.trend.generation().is_some();
+        let held = self.whole.held_mut()?;
         match action {
             // Esc drops the filter, unless the chart's trend is being read (Esc stops it).
             Action::Close if !reading && !held.filter().is_empty() => {
@@ -195,33 +200,33 @@ impl App {
             Action::Search => held.arrangement.start_filter(),
             Action::Mark => {
                 let Some(row) = held.cursor_row().map(|r| r.as_path_visitors()) else {
-                    self.notify_here(NoticeKind::Info, "no page to mark: the filter keeps none");
-                    return true;
+                    return Some(Outcome::Notice("no page to mark: the filter keeps none"));
                 };
                 let range = super::marks::Marks::range_of(&held.query);
-                let marked = self.visitors.marks.toggle(&row, &range);
-                self.said_marked(&crate::text::sanitize(row.path()), marked);
-                return true;
+                let marked = self.marks.toggle(&row, &range);
+                return Some(Outcome::Marked {
+                    path: crate::text::sanitize(row.path()),
+                    marked,
+                });
             }
-            _ => return false,
+            _ => return None,
         }
-        self.visitors.sort_choice = held.arrangement.sort();
-        true
+        self.sort_choice = held.arrangement.sort();
+        Some(Outcome::Done)
     }
 
     /// Whether the held table's filter line takes the keys.
     #[must_use]
     pub fn filter_typing(&self) -> bool {
-        self.visitors
-            .whole
+        self.whole
             .held()
             .is_some_and(|held| held.arrangement.typing())
     }
 
     /// A key of the held table's filter line: what is typed narrows the rows at once.
     /// Returns whether the line took it.
-    pub(in crate::tui::app) fn edit_visitors_filter(&mut self, key: FilterKey) -> bool {
-        let Some(held) = self.visitors.whole.held_mut() else {
+    pub(in crate::tui::app) fn edit_filter(&mut self, key: FilterKey) -> bool {
+        let Some(held) = self.whole.held_mut() else {
             return false;
         };
         match held.arrangement.edit_filter(key) {

@@ -16,6 +16,17 @@ pub struct Marks {
 }
 
 impl Marks {
+    /// What the notice line says when `path` was just marked or unmarked.
+    #[must_use]
+    pub fn said(&self, path: &str, marked: bool) -> String {
+        match (marked, self.len()) {
+            (true, 1) => format!("marked {path}: n makes a job of it"),
+            (true, n) => format!("marked {path} ({n} marked): n makes a job of them"),
+            (false, 0) => format!("unmarked {path}: nothing is marked"),
+            (false, n) => format!("unmarked {path} ({n} still marked)"),
+        }
+    }
+
     /// Marks `row` (its numbers counted over `range`), or unmarks it if its path is
     /// marked. Returns whether it is marked now.
     pub fn toggle(&mut self, row: &PathVisitors, range: &str) -> bool {
@@ -92,17 +103,6 @@ impl Marks {
 }
 
 impl App {
-    pub(in crate::tui::app) fn said_marked(&mut self, path: &str, marked: bool) {
-        let count = self.visitors.marks.len();
-        let text = match (marked, count) {
-            (true, 1) => format!("marked {path}: n makes a job of it"),
-            (true, n) => format!("marked {path} ({n} marked): n makes a job of them"),
-            (false, 0) => format!("unmarked {path}: nothing is marked"),
-            (false, n) => format!("unmarked {path} ({n} still marked)"),
-        };
-        self.notify_here(NoticeKind::Info, text);
-    }
-
     /// `n`: the composer opens on a new-job prompt built from the marked pages (the
     /// template's instruction alone when none is), for the user to read and send.
     pub(in crate::tui::app) fn new_job_from_marks(

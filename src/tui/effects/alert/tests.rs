@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::tui::message::AlertCommand;
 
 /// A script in `dir` with `body` after the shebang, executable.
 fn script(dir: &Path, name: &str, body: &str) -> String {

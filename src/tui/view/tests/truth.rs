@@ -166,7 +166,7 @@ fn a_local_repository_keeps_its_distinguishing_end() {
 #[test]
 fn with_nothing_to_poll_a_service_that_does_not_answer_says_when_it_is_tried_again() {
     let mut scene = Scene::new();
-    scene.app.poll = crate::tui::app::poll::Scheduler::new(
+    scene.app.jobs.poll = crate::tui::app::poll::Scheduler::new(
         crate::tui::app::poll::Cadences::with_interval(Duration::from_secs(3)),
         1,
     );

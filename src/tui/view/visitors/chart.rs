@@ -13,7 +13,8 @@ use super::fitting;
 use crate::api::VisitorTotals;
 use crate::insight::By;
 use crate::text::sanitize;
-use crate::tui::app::{TrendLoad, TrendPlan};
+use crate::tui::app::TrendLoad;
+use crate::tui::message::TrendPlan;
 
 /// Rows the chart takes in a pane of `height` rows.
 #[must_use]

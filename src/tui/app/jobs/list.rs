@@ -1,16 +1,17 @@
 //! The rows of the jobs list and how they are shown: kept newest first, then filtered
 //! and sorted as the user chose (`/`, `s`, `S`) through the shared table helper
-//! ([`super::table::Arrangement`]), with the cursor on its job by id, so refreshes,
+//! ([`crate::tui::app::table::Arrangement`]), with the cursor on its job by id, so refreshes,
 //! re-sorting and filtering never move it to another job.
 
 use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
 
-use super::table::{Arrangeable, Arrangement, FilterEdit, FilterKey, SortKey};
+use super::poll::Scheduler;
 use crate::api::{Job, JobStatus};
 use crate::journal::TrackedJob;
 use crate::listing::{Direction, Pattern};
+use crate::tui::app::table::{Arrangeable, Arrangement, FilterEdit, FilterKey, SortKey};
 use crate::tui::keymap::Action;
 
 /// One tracked job as the console shows it.
@@ -130,7 +131,7 @@ impl Arrangeable<JobSort> for JobRow {
         let (repository, git_ref) = self.repository();
         let status = self.status().map(JobStatus::as_wire);
         // Rows of unknown outcome have no job: their id is not a job's id.
-        let id = super::unsure_submission(&self.id)
+        let id = crate::tui::app::unsure_submission(&self.id)
             .is_none()
             .then_some(self.id.as_str());
         pattern.matches_any(
@@ -173,15 +174,27 @@ fn created_key(row: &JobRow) -> i64 {
     row.created_at().map_or(i64::MAX, |t| t.timestamp_millis())
 }
 
-/// Tracked jobs, newest first, and how they are shown.
-#[derive(Debug, Default)]
+/// The jobs pane: tracked jobs, newest first, how they are shown, and when each is read
+/// next.
+#[derive(Debug)]
 pub struct JobList {
     /// Every row, newest first (the order ties keep when sorted another way).
     pub rows: Vec<JobRow>,
     view: Arrangement<JobSort, String>,
+    /// When each job is read next.
+    pub poll: Scheduler,
 }
 
 impl JobList {
+    #[must_use]
+    pub fn new(poll: Scheduler) -> Self {
+        Self {
+            rows: Vec::new(),
+            view: Arrangement::default(),
+            poll,
+        }
+    }
+
     pub fn load(&mut self, jobs: Vec<TrackedJob>) {
         self.rows = jobs.into_iter().map(JobRow::from).collect();
         self.sort();
@@ -237,14 +250,14 @@ impl JobList {
         self.view.place_cursor(&self.rows, position);
     }
 
-    /// Moves the cursor for a key of the list (see [`super::cursor::moved`]), with
+    /// Moves the cursor for a key of the list (see [`crate::tui::app::cursor::moved`]), with
     /// `page` rows on screen; whether the key was one.
-    pub(super) fn navigate(&mut self, action: Action, page: usize) -> bool {
+    pub(in crate::tui::app) fn navigate(&mut self, action: Action, page: usize) -> bool {
         self.view.move_cursor(&self.rows, action, page)
     }
 
     /// `s`, `S`: the next sort, or the same the other way; the cursor stays on its job.
-    pub(super) fn resort(&mut self, action: Action) {
+    pub(in crate::tui::app) fn resort(&mut self, action: Action) {
         match action {
             Action::SortNext => self.view.cycle_sort(),
             _ => self.view.reverse(),
@@ -253,12 +266,12 @@ impl JobList {
     }
 
     /// `/`: the filter line takes the keys.
-    pub(super) fn start_filter(&mut self) {
+    pub(in crate::tui::app) fn start_filter(&mut self) {
         self.view.start_filter();
     }
 
     /// A key of the filter line; what it did.
-    pub(super) fn edit_filter(&mut self, key: FilterKey) -> FilterEdit {
+    pub(in crate::tui::app) fn edit_filter(&mut self, key: FilterKey) -> FilterEdit {
         let edit = self.view.edit_filter(key);
         if matches!(edit, FilterEdit::Changed | FilterEdit::Cleared) {
             self.view.arrange(&self.rows);
@@ -267,7 +280,7 @@ impl JobList {
     }
 
     /// Esc in the list: drops an applied filter; whether there was one.
-    pub(super) fn clear_filter(&mut self) -> bool {
+    pub(in crate::tui::app) fn clear_filter(&mut self) -> bool {
         if self.view.filter().as_typed().is_empty() {
             return false;
         }
@@ -331,7 +344,7 @@ impl JobList {
     pub fn statuses(&self) -> Vec<(String, Option<JobStatus>)> {
         self.rows
             .iter()
-            .filter(|r| super::unsure_submission(&r.id).is_none())
+            .filter(|r| crate::tui::app::unsure_submission(&r.id).is_none())
             .map(|r| (r.id.clone(), r.status().cloned()))
             .collect()
     }

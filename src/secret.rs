@@ -1,4 +1,5 @@
-//! The API key's type: it can be used, but never printed by accident.
+//! The type of every secret (the API key, tokens, passwords): it can be used, but never
+//! printed by accident. A base type, below the client settings and the service alike.
 
 use std::fmt;
 

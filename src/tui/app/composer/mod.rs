@@ -1,8 +1,11 @@
 //! The composer: a multi-line prompt for a new job or a follow-up to one job. Every edit
 //! is saved to the journal as a draft (one per target), so nothing typed is lost.
 
+mod answer;
+
 use std::collections::HashMap;
 
+pub(in crate::tui::app) use answer::Accepted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
@@ -10,9 +13,8 @@ use super::{App, CallClass, NoticeKind, Pane};
 use crate::config::Template;
 use crate::insight::templates::Marked;
 use crate::text::normalize_newlines;
-use crate::tui::editor::EditorError;
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, DraftKey, Effect, Io, Tty};
+use crate::tui::message::{Clock, DraftKey, EditorError, Effect, Io, Tty};
 
 /// The prompt being written, the drafts of other targets, and a send in progress.
 #[derive(Debug)]
@@ -342,7 +344,10 @@ impl App {
             self.composer.error_until_typed = true;
             return;
         }
-        if let Some(why) = self.rate_refusal(CallClass::of_draft(&self.composer.target), now) {
+        if let Some(why) = self
+            .link
+            .refusal(CallClass::of_draft(&self.composer.target), now)
+        {
             self.composer.error = Some(format!("{why}; the text is kept"));
             return;
         }

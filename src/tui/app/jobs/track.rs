@@ -1,17 +1,17 @@
 //! Tracking by id (`a`), jobs another docdeck started tracking, and new-job prompts of
 //! unknown outcome, listed until the user dismisses them (`x`) or tracks the job (`a`).
 
-use super::JobRow;
-use super::jobs::short_id;
-use super::{App, CallClass, NoticeKind, Overlay};
 use crate::api::{ApiError, Job};
 use crate::journal::{TrackedJob, UnsureSend};
 use crate::text::sanitize;
+use crate::tui::app::JobRow;
+use crate::tui::app::short_id;
+use crate::tui::app::{App, CallClass, NoticeKind, Overlay};
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, Effect, Io, Tty};
+use crate::tui::message::{Clock, Effect, Io};
 
 impl App {
-    pub(super) fn on_tracked(
+    pub(in crate::tui::app) fn on_tracked(
         &mut self,
         id: &str,
         result: Result<Job, ApiError>,
@@ -33,11 +33,11 @@ impl App {
                     }
                     self.overlay = None;
                 }
-                self.poll.schedule(
+                self.jobs.poll.schedule(
                     id,
                     job.status.as_ref(),
                     now.mono,
-                    super::poll::FirstRead::AfterCadence,
+                    crate::tui::app::poll::FirstRead::AfterCadence,
                 );
                 self.jobs.upsert(JobRow {
                     id: id.to_owned(),
@@ -65,30 +65,11 @@ impl App {
         }
     }
 
-    /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
-    /// ones already shown keep their state.
-    pub(super) fn on_tracked_list(&mut self, jobs: Vec<TrackedJob>, now: Clock) {
-        for tracked in jobs {
-            if self.jobs.get(&tracked.id).is_some() {
-                continue;
-            }
-            let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
-            self.poll.schedule(
-                &tracked.id,
-                status.as_ref(),
-                now.mono,
-                super::poll::FirstRead::Now,
-            );
-            self.jobs.upsert(JobRow::from(tracked));
-            self.dirty = true;
-        }
-    }
-
     /// Enter in the track form. A job already listed (by its id or a unique prefix of
     /// it) is selected; otherwise the id is looked up and the form waits for the answer.
-    pub(super) fn start_tracking(
+    pub(in crate::tui::app) fn start_tracking(
         &mut self,
-        mut form: Box<super::TrackForm>,
+        mut form: Box<crate::tui::app::TrackForm>,
         typed: String,
         now: Clock,
         effects: &mut Vec<Effect>,
@@ -110,7 +91,7 @@ impl App {
             );
             return None;
         }
-        if let Some(why) = self.rate_refusal(CallClass::Read, now) {
+        if let Some(why) = self.link.refusal(CallClass::Read, now) {
             let key = self.keymap().key_or_name(KeyContext::Form, Action::Apply);
             form.error = Some(format!("{why}; {key} tracks it then"));
         } else {
@@ -127,7 +108,7 @@ impl App {
 
 /// Rows of new-job prompts of unknown outcome carry this before their submission number:
 /// a character no job id typed or sent has, so they can never be taken for a job.
-const UNSURE: &str = "\u{0}unsure:";
+pub(super) const UNSURE: &str = "\u{0}unsure:";
 
 /// The submission a row stands for, when it is a prompt of unknown outcome, not a job.
 #[must_use]
@@ -135,7 +116,28 @@ pub fn unsure_submission(id: &str) -> Option<i64> {
     id.strip_prefix(UNSURE)?.parse().ok()
 }
 
-impl super::JobList {
+impl crate::tui::app::JobList {
+    /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
+    /// ones already shown keep their state. Returns whether any was added.
+    pub(in crate::tui::app) fn add_tracked(&mut self, jobs: Vec<TrackedJob>, now: Clock) -> bool {
+        let mut added = false;
+        for tracked in jobs {
+            if self.get(&tracked.id).is_some() {
+                continue;
+            }
+            let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
+            self.poll.schedule(
+                &tracked.id,
+                status.as_ref(),
+                now.mono,
+                crate::tui::app::poll::FirstRead::Now,
+            );
+            self.upsert(JobRow::from(tracked));
+            added = true;
+        }
+        added
+    }
+
     /// Jobs tracked, without the rows of unknown outcome (which are prompts, not jobs).
     #[must_use]
     pub fn tracked_count(&self) -> usize {
@@ -167,45 +169,5 @@ impl super::JobList {
                 changed_at: None,
             });
         }
-    }
-}
-
-impl App {
-    /// The jobs keys on a row of unknown outcome: `x` dismisses it, `a` tracks the job it
-    /// may have made (the prompt becomes that job's), `y` copies the prompt; keys that need
-    /// a job say what to do. Returns whether the key was taken.
-    pub(super) fn on_unsure_action(
-        &mut self,
-        submission: i64,
-        action: Action,
-        effects: &mut Vec<Effect>,
-    ) -> bool {
-        match action {
-            Action::Untrack => {
-                self.jobs.remove(&format!("{UNSURE}{submission}"));
-                effects.push(Effect::Io(Io::DismissUnsure(submission)));
-                self.notify(NoticeKind::Info, "dismissed the prompt of unknown outcome");
-            }
-            Action::Track => {
-                let form = super::TrackForm {
-                    for_submission: Some(submission),
-                    ..super::TrackForm::new()
-                };
-                self.overlay = Some(Overlay::Track(Box::new(form)));
-            }
-            Action::Copy => {
-                if let Some(prompt) = self.jobs.selected().and_then(|r| r.first_prompt.clone()) {
-                    let notice = self.config.clipboard.notice("the prompt", &prompt);
-                    effects.push(Effect::Tty(Tty::Copy(prompt)));
-                    self.notify(NoticeKind::Info, notice);
-                }
-            }
-            Action::Open | Action::FollowUp | Action::OpenLink => self.notify(
-                NoticeKind::Warning,
-                "no answer came; the job MAY exist: `a` tracks it by its id, `x` drops this row",
-            ),
-            _ => return false,
-        }
-        true
     }
 }

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::poll::DEFAULT_RATE_PAUSE;
+use crate::tui::app::poll::DEFAULT_RATE_PAUSE;
 use crate::tui::message::DraftKey;
 
 /// What a call to the service counts against.

@@ -1,0 +1,158 @@
+//! The answer to a send from the composer. The composer hears it first and says what was
+//! accepted (the job, the prompt, whether it came from marked pages), or what went wrong
+//! and what to do about it (never sent again on its own when it may have arrived); `App`
+//! routes an accepted job to the jobs list and the visitors marks.
+
+use super::Composer;
+use crate::api::{ApiError, Job};
+use crate::tui::app::{App, CallClass, NoticeKind, Pane, short_id};
+use crate::tui::keymap::{Action, KeyContext, Keymap};
+use crate::tui::message::{Clock, DraftKey, Effect, Io, Submitted};
+
+/// What the service accepted from the composer.
+#[derive(Debug)]
+pub(in crate::tui::app) struct Accepted {
+    pub draft: DraftKey,
+    /// The job as the answer describes it.
+    pub job: Job,
+    /// The whole prompt, when it made a new job (a follow-up's job has its own).
+    pub first_prompt: Option<String>,
+    /// The prompt was filled in from marked pages: they are in a job now.
+    pub from_marks: bool,
+}
+
+/// What the composer made of an answer, for the other panes.
+#[derive(Debug)]
+pub(in crate::tui::app) enum Answered {
+    Accepted(Box<Accepted>),
+    /// A follow-up to this job that may have arrived: the job may be active again.
+    MayHaveArrived(String),
+    /// Nothing for the other panes: the composer says what happened.
+    Kept,
+}
+
+impl Composer {
+    /// Takes in the answer to the send of `draft`.
+    pub(in crate::tui::app) fn answered(
+        &mut self,
+        draft: DraftKey,
+        outcome: Submitted,
+        keymap: &Keymap,
+        effects: &mut Vec<Effect>,
+    ) -> Answered {
+        let prompt = match self.sending.take() {
+            Some((sending, prompt)) if sending == draft => prompt,
+            other => {
+                self.sending = other;
+                String::new()
+            }
+        };
+        match outcome {
+            Submitted::Accepted(job) => {
+                self.sent(&draft, effects);
+                let from_marks = draft == DraftKey::NewJob && self.fill.take().is_some();
+                // The whole prompt, as rows loaded from the journal hold it: the view
+                // puts it on one line and cuts it to the column.
+                let first_prompt = (draft == DraftKey::NewJob).then_some(prompt);
+                Answered::Accepted(Box::new(Accepted {
+                    draft,
+                    job,
+                    first_prompt,
+                    from_marks,
+                }))
+            }
+            Submitted::Failed(err) => {
+                let keys = (
+                    keymap.key_or_name(KeyContext::Composer, Action::Send),
+                    keymap.key_or_name(KeyContext::Composer, Action::ToNewJob),
+                );
+                self.error = Some(submit_error(&err, &draft, &keys));
+                match draft {
+                    DraftKey::FollowUp(id) if err.may_have_reached_server() => {
+                        Answered::MayHaveArrived(id)
+                    }
+                    _ => Answered::Kept,
+                }
+            }
+            Submitted::NotSent(reason) => {
+                self.error = Some(format!(
+                    "not sent: the journal could not record the prompt ({reason}); the text is kept"
+                ));
+                Answered::Kept
+            }
+        }
+    }
+}
+
+impl App {
+    /// Routes the answer to a send: the composer says what was accepted, the jobs list
+    /// follows the job, the marks that went into it start over.
+    pub(in crate::tui::app) fn on_submitted(
+        &mut self,
+        draft: DraftKey,
+        outcome: Submitted,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        match &outcome {
+            Submitted::Accepted(_) => {
+                self.record_call(Ok(()), CallClass::of_draft(&draft), None, now);
+            }
+            Submitted::Failed(err) => {
+                self.record_call(Err(err), CallClass::of_draft(&draft), None, now);
+            }
+            Submitted::NotSent(_) => {}
+        }
+        effects.push(Effect::Io(Io::RefreshBudget));
+        self.dirty = true;
+        match self
+            .composer
+            .answered(draft, outcome, &self.config.prefs.keymap, effects)
+        {
+            Answered::Accepted(accepted) => {
+                if accepted.from_marks {
+                    // The job names the marked pages now: marking starts over.
+                    self.visitors.marks.clear();
+                }
+                match self.jobs.accepted(*accepted, now) {
+                    Ok(text) => {
+                        self.focus = Pane::Jobs;
+                        self.notify(NoticeKind::Info, text);
+                    }
+                    Err(text) => self.notify(NoticeKind::Warning, text),
+                }
+            }
+            Answered::MayHaveArrived(id) => self.jobs.may_be_active(&id, now.mono),
+            Answered::Kept => {}
+        }
+    }
+}
+
+/// What the composer says when a send failed. A send that may have reached the service is
+/// never repeated on its own: the user is told how to check first. `keys` are those of
+/// send and of "to a new job", as the person has them.
+fn submit_error(err: &ApiError, draft: &DraftKey, (send, to_new): &(String, String)) -> String {
+    if let (ApiError::Conflict { .. }, DraftKey::FollowUp(id)) = (err, draft) {
+        // Sending again cannot help: an archived job takes no more follow-ups.
+        return format!(
+            "{err}. Job {} takes no more follow-ups: {to_new} moves this text to a new-job \
+             draft.",
+            short_id(id)
+        );
+    }
+    if !err.may_have_reached_server() {
+        return format!("{err}. The text is kept: {send} sends it again.");
+    }
+    match draft {
+        DraftKey::NewJob => format!(
+            "{err}. The job MAY HAVE BEEN CREATED and was not resent. The service keeps no list \
+             of jobs: look for it in the dashboard or for a new pull request before sending \
+             again. The text is kept."
+        ),
+        DraftKey::FollowUp(id) => format!(
+            "{err}. The message MAY HAVE BEEN RECEIVED and was not resent: r re-reads job {}; \
+             if it turned active, it arrived. The text is kept.",
+            short_id(id)
+        ),
+    }
+}

@@ -1,0 +1,78 @@
+//! Which pane has the focus, and the context that reads keys: the one thing every pane
+//! shares. Moving the focus is where a pane is first loaded and where a typed filter is
+//! kept.
+
+use super::table::FilterKey;
+use super::{App, Overlay, Pane};
+use crate::tui::keymap::KeyContext;
+use crate::tui::message::{Clock, Effect, Io};
+
+impl App {
+    /// The context that reads keys now.
+    #[must_use]
+    pub fn context(&self) -> KeyContext {
+        match &self.overlay {
+            Some(Overlay::Help(_) | Overlay::Notices) => KeyContext::Help,
+            Some(Overlay::Detail(_)) => KeyContext::Detail,
+            Some(Overlay::Track(_) | Overlay::Filter(_) | Overlay::Export(_)) => KeyContext::Form,
+            Some(Overlay::Confirm(_)) => KeyContext::Confirm,
+            None => match self.focus {
+                Pane::Jobs => KeyContext::Jobs,
+                Pane::Composer => KeyContext::Composer,
+                Pane::Visitors => KeyContext::Visitors,
+            },
+        }
+    }
+
+    pub(super) fn panes(&self) -> &'static [Pane] {
+        if self.config.read_only {
+            &[Pane::Jobs, Pane::Visitors]
+        } else {
+            &[Pane::Jobs, Pane::Composer, Pane::Visitors]
+        }
+    }
+
+    pub(super) fn cycle_pane(&mut self, step: isize, now: Clock, effects: &mut Vec<Effect>) {
+        let panes = self.panes();
+        let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let len = panes.len().cast_signed();
+        let next = (at.cast_signed() + step).rem_euclid(len).cast_unsigned();
+        self.focus(panes[next], now, effects);
+    }
+
+    /// Moves the focus; the visitors pane loads its first page the first time it is seen
+    /// (so a console that never looks at analytics never spends that budget).
+    pub(crate) fn focus(&mut self, pane: Pane, now: Clock, effects: &mut Vec<Effect>) {
+        if pane == Pane::Composer && self.config.read_only {
+            return;
+        }
+        self.keep_filter();
+        self.left_pane(pane);
+        if pane == Pane::Composer && self.focus != Pane::Composer {
+            self.composer.came_from = self.focus;
+        }
+        self.focus = pane;
+        match pane {
+            Pane::Visitors if self.visitors.wants_first_page() => {
+                self.fetch_visitors(now, effects);
+            }
+            Pane::Composer => {
+                if let Some(target) = self.jobs.aim(&self.composer.target) {
+                    self.composer.retarget(target);
+                }
+                effects.push(Effect::Io(Io::RefreshBudget));
+            }
+            _ => {}
+        }
+    }
+
+    /// Leaves the filter line as Enter does (the pane is left while it is typed in).
+    pub(in crate::tui::app) fn keep_filter(&mut self) {
+        if self.jobs.view().typing() {
+            self.jobs.edit_filter(FilterKey::Enter);
+        }
+        if self.visitors.filter_typing() {
+            self.visitors.edit_filter(FilterKey::Enter);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Input from the terminal (keys, pastes, resizes, clicks), routed by the context that
+//! reads it now: the typing line, the overlay, the global keys, then the focused pane.
+
+use crossterm::event::{Event, KeyEvent};
+
+use super::table::{FilterEdit, FilterKey};
+use super::{App, NoticeKind, Overlay, Pane, keys};
+use crate::tui::keymap::{Action, KeyContext};
+use crate::tui::message::{Clock, Effect};
+
+impl App {
+    pub(super) fn on_event(&mut self, event: Event, now: Clock, effects: &mut Vec<Effect>) {
+        match event {
+            Event::Key(key) => self.on_key(&key, now, effects),
+            Event::Paste(text) => self.on_paste(&text, effects),
+            Event::Resize(width, height) => {
+                self.size = Some((width, height));
+                if self.focus == Pane::Visitors && self.loaded {
+                    // A taller screen may show the chart by default now.
+                    self.want_trend(now, effects);
+                }
+                // Text wraps anew: where it ends is known again after the next frame.
+                self.viewport.detail = None;
+                self.viewport.help = None;
+                self.dirty = true;
+            }
+            Event::FocusGained => self.dirty = true,
+            Event::Mouse(mouse) => self.dirty |= self.on_mouse(mouse, now, effects),
+            Event::FocusLost => {}
+        }
+    }
+
+    pub(super) fn on_paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
+        if self.too_small() {
+            return;
+        }
+        match &mut self.overlay {
+            Some(Overlay::Track(form)) => form.paste(text),
+            Some(Overlay::Filter(form)) => form.paste(text),
+            Some(Overlay::Export(form)) => form.paste(text),
+            Some(_) => return,
+            None if self.focus == Pane::Composer => self.composer.paste(text, effects),
+            None => return,
+        }
+        self.dirty = true;
+    }
+
+    pub(super) fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
+        if self.too_small() {
+            self.on_key_too_small(key, effects);
+            return;
+        }
+        if self.on_typing_key(key) {
+            self.dirty = true;
+            return;
+        }
+        let context = self.context();
+        let action = self.config.prefs.keymap.action(context, key);
+        match (context, action) {
+            (_, Some(action)) if self.refused_read_only(action) => {}
+            (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
+            (KeyContext::Help, action) => {
+                if !self.on_help_action(action) {
+                    return;
+                }
+            }
+            (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
+            (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
+            (KeyContext::Confirm, None) => return,
+            (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
+            (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
+            (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
+            (_, None) if keys::is_ctrl_c(key) => self.say_how_to_quit(),
+            (KeyContext::Composer, None) => self.composer.key(key, effects),
+            (_, Some(action)) => self.on_action(action, now, effects),
+            // An unbound key changes nothing; it leaves alone what an earlier message of
+            // the same batch asked for.
+            (_, None) => return,
+        }
+        self.dirty = true;
+    }
+
+    pub(super) fn on_action(&mut self, action: Action, now: Clock, effects: &mut Vec<Effect>) {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.overlay = Some(Overlay::Help(self.context())),
+            Action::NextPane => self.cycle_pane(1, now, effects),
+            Action::PrevPane => self.cycle_pane(-1, now, effects),
+            Action::FocusJobs => self.focus(Pane::Jobs, now, effects),
+            Action::FocusComposer => self.focus(Pane::Composer, now, effects),
+            Action::FocusVisitors => self.focus(Pane::Visitors, now, effects),
+            Action::Refresh => self.refresh(now, effects),
+            Action::TogglePause => {
+                let paused = !self.jobs.poll.is_paused();
+                self.jobs.poll.set_paused(paused);
+                let text = if paused {
+                    let key = self
+                        .keymap()
+                        .key_or_name(KeyContext::Jobs, Action::TogglePause);
+                    format!("polling paused: {key} resumes")
+                } else {
+                    "polling resumed".to_owned()
+                };
+                self.notify(NoticeKind::Info, text);
+            }
+            _ if self.focus == Pane::Jobs => self.on_jobs_action(action, now, effects),
+            _ if self.focus == Pane::Visitors => self.on_visitors_action(action, now, effects),
+            _ => {}
+        }
+    }
+
+    /// Gives a key to the line being typed in, if one is; whether it took the key.
+    pub(in crate::tui::app) fn on_typing_key(&mut self, key: &KeyEvent) -> bool {
+        let Some(typed) = FilterKey::of(key) else {
+            return false;
+        };
+        if self.overlay.is_none() && self.focus == Pane::Visitors && self.visitors.filter_typing() {
+            return self.visitors.edit_filter(typed);
+        }
+        match &mut self.overlay {
+            None if self.focus == Pane::Jobs && self.jobs.view().typing() => {
+                self.jobs.edit_filter(typed) != FilterEdit::Ignored
+            }
+            Some(Overlay::Detail(detail)) => detail.on_typing_key(typed),
+            _ => false,
+        }
+    }
+}
