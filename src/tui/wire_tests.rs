@@ -65,7 +65,11 @@ fn assert_shows(parser: &vt100::Parser, buffer: &Buffer) {
             let got = screen.cell(y, x).unwrap();
             // A blank cell reads "" whether written or not.
             assert_eq!(got.contents().trim(), want.symbol().trim(), "cell {x},{y}");
-            assert_eq!(got.bold(), want.modifier.contains(Modifier::BOLD), "{x},{y}");
+            assert_eq!(
+                got.bold(),
+                want.modifier.contains(Modifier::BOLD),
+                "{x},{y}"
+            );
             assert_eq!(got.inverse(), want.modifier.contains(Modifier::REVERSED));
             assert_eq!(got.fgcolor(), vt_colour(want.fg), "fg of {x},{y}");
             assert_eq!(got.bgcolor(), vt_colour(want.bg), "bg of {x},{y}");
@@ -92,7 +96,8 @@ fn vt_colour(colour: Color) -> vt100::Color {
 
 fn moves(bytes: &[u8]) -> usize {
     let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
-    text.matches(|c| c == '\n' || c == '\r' || c == '\x08').count()
+    text.matches(|c| c == '\n' || c == '\r' || c == '\x08')
+        .count()
         + text
             .split('\x1b')
             .skip(1)
@@ -116,7 +121,12 @@ fn a_row_of_wide_characters_is_written_with_no_cursor_move_between_cells() {
     assert_shows(&emulate(&[&next]), &next);
     // ratatui's backend moved the cursor after each wide character.
     let before = ratatui_wire(&blank, &next);
-    assert!(before.len() > bytes.len() + 50, "{} vs {}", before.len(), bytes.len());
+    assert!(
+        before.len() > bytes.len() + 50,
+        "{} vs {}",
+        before.len(),
+        bytes.len()
+    );
 }
 
 #[test]
@@ -127,8 +137,14 @@ fn clusters_terminals_disagree_on_are_followed_by_a_move() {
     let bytes = wire(&Buffer::empty(area), &next);
     let text = String::from_utf8_lossy(&bytes);
     // After the flag and after the skin tone, the next cell is reached by a move.
-    assert!(text.contains("🇯🇵\x1b[3G") || text.contains("🇯🇵\x1b[1;3H"), "{text:?}");
-    assert!(text.contains("👍🏽\x1b[7G") || text.contains("👍🏽\x1b[1;7H"), "{text:?}");
+    assert!(
+        text.contains("🇯🇵\x1b[3G") || text.contains("🇯🇵\x1b[1;3H"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("👍🏽\x1b[7G") || text.contains("👍🏽\x1b[1;7H"),
+        "{text:?}"
+    );
 }
 
 #[test]
@@ -147,7 +163,10 @@ fn a_changed_digit_in_a_column_costs_a_few_bytes_per_row() {
     let text = String::from_utf8_lossy(&bytes);
     // One colour for all ten digits, then only moves down a row and back a column.
     assert!(bytes.len() <= 60, "{} bytes: {text:?}", bytes.len());
-    assert_eq!(text.matches("3").count(), 10 + text.matches("\x1b[").count() - 3);
+    assert_eq!(
+        text.matches("3").count(),
+        10 + text.matches("\x1b[").count() - 3
+    );
     assert_shows(&emulate(&[&before, &after]), &after);
     assert!(ratatui_wire(&before, &after).len() > 2 * bytes.len());
 }
@@ -179,7 +198,14 @@ fn styles_change_in_one_sequence_and_a_frame_ends_plain() {
     // A second frame that changes only part of it is drawn right over the first.
     let mut second = next.clone();
     second.set_string(6, 0, "BOLD", Style::default());
-    second.set_string(1, 2, "X", Style::default().fg(Color::Green).add_modifier(Modifier::DIM));
+    second.set_string(
+        1,
+        2,
+        "X",
+        Style::default()
+            .fg(Color::Green)
+            .add_modifier(Modifier::DIM),
+    );
     assert_shows(&emulate(&[&next, &second]), &second);
 }
 
@@ -209,7 +235,11 @@ fn a_whole_screen_of_mixed_text_reaches_the_emulator_as_drawn_at_both_sizes() {
         let mut first = Buffer::empty(area);
         let mut second = Buffer::empty(area);
         for y in 0..height {
-            let style = Style::default().fg(if y % 2 == 0 { Color::Yellow } else { Color::Gray });
+            let style = Style::default().fg(if y % 2 == 0 {
+                Color::Yellow
+            } else {
+                Color::Gray
+            });
             first.set_string(0, y, format!("{y:>3} /guides/文档/page-{y} é x"), style);
             second.set_string(0, y, format!("{y:>3} /guides/文档/page-{} é", y + 1), style);
             second.set_string(width - 3, y, "end", Style::default().bg(Color::Green));

@@ -60,7 +60,10 @@ fn a_second_of_ten_ages_is_written_as_the_changed_cells_alone() {
         let rows: std::collections::BTreeSet<u16> = changed.iter().map(|(_, y, _)| *y).collect();
         for y in &rows {
             let on_row = changed.iter().filter(|(_, cy, _)| cy == y).count();
-            assert!(on_row <= 8, "row {y} rewritten: {on_row} cells at {width}x{height}");
+            assert!(
+                on_row <= 8,
+                "row {y} rewritten: {on_row} cells at {width}x{height}"
+            );
         }
         let mut bytes = Vec::new();
         draw_cells(&mut bytes, width, changed.into_iter()).unwrap();
@@ -73,4 +76,3 @@ fn a_second_of_ten_ages_is_written_as_the_changed_cells_alone() {
         );
     }
 }
-
