@@ -26,6 +26,11 @@ pub struct Wire<W: Write> {
     /// Columns of the terminal as last asked (ratatui asks before every frame); 0 when not
     /// known yet.
     width: Shared<u16>,
+    /// Whether the terminal's cursor is known to be hidden (`Some(true)`) or shown: ratatui
+    /// hides it before every frame that does not place it, 6 bytes each time. Not known
+    /// after the screen is cleared (the console clears it when it takes the terminal again,
+    /// after `$EDITOR` or Ctrl+Z, which show the cursor).
+    hidden: Option<bool>,
 }
 
 impl<W: Write> Wire<W> {
@@ -33,6 +38,7 @@ impl<W: Write> Wire<W> {
         Self {
             inner: CrosstermBackend::new(writer),
             width: Shared::new(0),
+            hidden: None,
         }
     }
 }
@@ -52,11 +58,21 @@ impl<W: Write> Backend for Wire<W> {
     }
 
     fn hide_cursor(&mut self) -> io::Result<()> {
-        self.inner.hide_cursor()
+        if self.hidden == Some(true) {
+            return Ok(());
+        }
+        self.inner.hide_cursor()?;
+        self.hidden = Some(true);
+        Ok(())
     }
 
     fn show_cursor(&mut self) -> io::Result<()> {
-        self.inner.show_cursor()
+        if self.hidden == Some(false) {
+            return Ok(());
+        }
+        self.inner.show_cursor()?;
+        self.hidden = Some(false);
+        Ok(())
     }
 
     fn get_cursor_position(&mut self) -> io::Result<Position> {
@@ -68,10 +84,12 @@ impl<W: Write> Backend for Wire<W> {
     }
 
     fn clear(&mut self) -> io::Result<()> {
+        self.hidden = None;
         self.inner.clear()
     }
 
     fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+        self.hidden = None;
         self.inner.clear_region(clear_type)
     }
 

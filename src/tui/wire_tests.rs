@@ -247,3 +247,21 @@ fn a_whole_screen_of_mixed_text_reaches_the_emulator_as_drawn_at_both_sizes() {
         assert_shows(&emulate(&[&first, &second]), &second);
     }
 }
+
+#[test]
+fn the_cursor_is_hidden_once_and_again_after_the_screen_is_cleared() {
+    let sink = Sink::default();
+    let mut wire = Wire::new(sink.clone());
+    for _ in 0..3 {
+        wire.hide_cursor().unwrap();
+    }
+    assert_eq!(sink.0.take(), b"\x1b[?25l");
+    wire.show_cursor().unwrap();
+    wire.show_cursor().unwrap();
+    assert_eq!(sink.0.take(), b"\x1b[?25h");
+    // Taken back after `$EDITOR`: the console clears the screen, and hides it again.
+    wire.clear().unwrap();
+    sink.0.take();
+    wire.hide_cursor().unwrap();
+    assert_eq!(sink.0.take(), b"\x1b[?25l");
+}
