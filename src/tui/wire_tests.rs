@@ -96,8 +96,7 @@ fn vt_colour(colour: Color) -> vt100::Color {
 
 fn moves(bytes: &[u8]) -> usize {
     let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
-    text.matches(|c| c == '\n' || c == '\r' || c == '\x08')
-        .count()
+    text.matches(['\n', '\r', '\x08']).count()
         + text
             .split('\x1b')
             .skip(1)
