@@ -1,6 +1,6 @@
 //! Bytes on the wire (issue 28): what the real console (the release binary, in a
 //! pseudo-terminal, against the local service with its demo seed) writes to the terminal
-//! at 80x24 and 120x40, for its first frame, an idle minute (ten finished jobs: nothing
+//! at 80x24 and 120x40, for its first frame, an idle minute (nothing to poll: nothing
 //! changes), a busy minute (ten active jobs made just before, polled every 3 s, their AGE
 //! moving every second), the minute after (ages in minutes) and the switch to the
 //! visitors pane. The time each takes through a 2 KB/s link (an SSH session over a bad
@@ -20,7 +20,7 @@ mod pty;
 use std::time::Duration;
 
 use chrono::Utc;
-use docdeck::api::{Client, ClientOptions, Job, JobStatus};
+use docdeck::api::{Client, ClientOptions, Job};
 use docdeck::config::Secret;
 use docdeck::journal::{Journal, Scope, SubmissionKind};
 use docdeck::server::db::DbLocation;
@@ -126,18 +126,10 @@ async fn measure(size: (u16, u16), secs: u64) -> Figures {
     let per_minute = |bytes: usize| bytes as f64 * 60.0 / secs as f64;
     let server = service().await;
 
-    // Idle: ten finished jobs, nothing to poll.
-    let done: Vec<Job> = (0..10)
-        .map(|i| Job {
-            id: Some(format!("job_{i:020}")),
-            status: Some(JobStatus::Completed),
-            created_at: Some(Utc::now() - chrono::TimeDelta::hours(2)),
-            ..Job::default()
-        })
-        .collect();
-    let pty = console(&server, home_with(&server, &done), size);
-    pty.wait_for("the first frame", |s| s.contains("Jobs (10)"));
-    // Let the start settle (its reads of the finished jobs).
+    // Idle: nothing to poll, nothing on screen that moves by itself.
+    let pty = console(&server, tempfile::tempdir().unwrap(), size);
+    pty.wait_for("the first frame", |s| s.contains("No tracked jobs yet"));
+    // Let the start settle (the budget's first read).
     std::thread::sleep(Duration::from_secs(2));
     let idle = per_minute(bytes_over(&pty, secs));
     quit(pty);
