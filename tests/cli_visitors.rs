@@ -82,20 +82,40 @@ fn a_page_is_labelled_by_its_offset_and_says_how_to_get_the_next() {
         second.contains("page 2 · rows 4–6 · more: --page 3 --limit 3"),
         "{second}"
     );
-    let last = table(home.path(), &service, &["--page", "2"]);
-    assert!(last.trim_end().ends_with("page 2 · no rows"), "{last}");
-    // Past the last row, in a pipe too: the data is an empty page, and stderr says why.
-    let past = run_cli(
-        home.path(),
-        &service.base_url,
-        &["visitors", "--page", "99999", "--limit", "10"],
-    );
-    assert_eq!(past.status.code(), Some(0));
-    let stderr = text(&past.stderr);
-    assert!(
-        stderr.contains("no rows at offset 999980") && stderr.contains("--page 1"),
-        "{stderr}"
-    );
+    // Past the last row, in a pipe too: nothing on stdout, exit 2, and stderr names the
+    // last page (issue 22).
+    for (args, says) in [
+        (
+            &["visitors", "--page", "2"][..],
+            "page 2 is past the end: there is 1 page (rows 1–12 of 12); the last is --page 1",
+        ),
+        (
+            &["visitors", "--page", "99999", "--limit", "5"],
+            "page 99,999 is past the end: there are 3 pages (rows 1–12 of 12); the last is --page 3 --limit 5",
+        ),
+        (
+            &["visitors", "--offset", "12"],
+            "offset 12 is past the end: there is 1 page (rows 1–12 of 12)",
+        ),
+        (
+            &[
+                "visitors",
+                "--page",
+                "2",
+                "--from",
+                "2020-01-01",
+                "--to",
+                "2020-01-02",
+            ],
+            "page 2 is past the end: this range has no rows",
+        ),
+    ] {
+        let past = run_cli(home.path(), &service.base_url, args);
+        let stderr = text(&past.stderr);
+        assert_eq!(past.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(past.stdout.is_empty(), "{args:?}: {}", text(&past.stdout));
+    }
 }
 
 #[test]

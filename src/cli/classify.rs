@@ -78,7 +78,7 @@ fn rule_text(verdict: &Verdict<'_>) -> String {
     match verdict.rule {
         Some(rule) => format!("{:?} ({}, line {})", rule.pattern, rule.source, rule.line),
         None if verdict.class == crate::server::traffic::rules::Class::Human => {
-            "none matched, and it starts with a browser marker (Mozilla/ or Opera/)".to_owned()
+            "none matched, and it starts with a browser marker (Mozilla/, Opera/ and others; perhaps after a device's or an app's name)".to_owned()
         }
         None => "none matched, and it does not start with a browser marker, so it is not a browser"
             .to_owned(),

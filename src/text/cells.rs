@@ -95,6 +95,13 @@ pub fn steady(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether every terminal draws `text` at the width [`width`] counts: it holds none of
+/// the clusters [`steady`] makes plain.
+#[must_use]
+pub fn is_steady(text: &str) -> bool {
+    !text.chars().any(unsteady)
+}
+
 /// Characters whose cluster terminals may draw at another width than counted: the
 /// zero-width joiner, regional indicators (flags), skin-tone modifiers, the emoji
 /// variation selector and the keycap mark.

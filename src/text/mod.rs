@@ -3,7 +3,7 @@
 
 mod cells;
 
-pub use cells::{keep_end, keep_start, steady, width};
+pub use cells::{is_steady, keep_end, keep_start, steady, width};
 
 /// Replaces control characters (C0, DEL, C1) with U+FFFD so that text sent by a service
 /// (paths, links, error messages) cannot move the cursor or inject terminal escapes.

@@ -17,6 +17,7 @@ pub mod message;
 mod sgr;
 pub mod terminal;
 pub mod view;
+pub mod wire;
 
 use std::io;
 use std::sync::Arc;

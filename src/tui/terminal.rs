@@ -15,10 +15,10 @@ use crossterm::terminal::{
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 
 use super::clipboard::Clipboard;
 use super::sgr::Sgr16;
+use super::wire::Wire;
 
 /// What the loop needs from the real terminal beyond drawing; tests give a recorder.
 pub trait Host: Send {
@@ -59,7 +59,7 @@ pub struct TerminalGuard {
 impl TerminalGuard {
     /// Takes the terminal (capturing the mouse when `mouse`) and returns a ratatui
     /// terminal drawing on stdout.
-    pub fn enter(mouse: bool) -> io::Result<(Self, Terminal<CrosstermBackend<Sgr16<Stdout>>>)> {
+    pub fn enter(mouse: bool) -> io::Result<(Self, Terminal<Wire<Sgr16<Stdout>>>)> {
         install_panic_hook();
         take(mouse)?;
         let multiplexer = Multiplexer::detect(&|name| std::env::var(name).ok());
@@ -70,8 +70,9 @@ impl TerminalGuard {
             multiplexer,
             clipboard: Clipboard::detect(multiplexer, in_tmux, &Clipboard::ask_tmux),
         };
-        // The first 16 colours in the codes every colour terminal reads (see sgr.rs).
-        let mut terminal = Terminal::new(CrosstermBackend::new(Sgr16::new(io::stdout())))?;
+        // Only what changed, in few bytes (see wire.rs); the first 16 colours in the codes
+        // every colour terminal reads (see sgr.rs).
+        let mut terminal = Terminal::new(Wire::new(Sgr16::new(io::stdout())))?;
         full_redraw(&mut terminal)?;
         Ok((guard, terminal))
     }

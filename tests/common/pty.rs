@@ -15,6 +15,8 @@ pub struct Pty {
     pub writer: Box<dyn std::io::Write + Send>,
     pub child: Box<dyn portable_pty::Child + Send + Sync>,
     pub home: tempfile::TempDir,
+    /// The terminal's size: rows, then columns.
+    pub size: (u16, u16),
 }
 
 impl Pty {
@@ -49,10 +51,21 @@ impl Pty {
         args: &[&str],
         env: &[(&str, &str)],
     ) -> Self {
+        Self::spawn_sized(home, program, args, env, (24, 80))
+    }
+
+    /// `program` on a terminal of `size` (rows, columns).
+    pub fn spawn_sized(
+        home: tempfile::TempDir,
+        program: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+        size: (u16, u16),
+    ) -> Self {
         let pair = native_pty_system()
             .openpty(PtySize {
-                rows: 24,
-                cols: 80,
+                rows: size.0,
+                cols: size.1,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -96,6 +109,7 @@ impl Pty {
             writer,
             child,
             home,
+            size,
         }
     }
 
@@ -122,7 +136,7 @@ impl Pty {
 
     /// A terminal after everything written so far: its screen and its modes.
     pub fn parser(&self) -> vt100::Parser {
-        let mut parser = vt100::Parser::new(24, 80, 0);
+        let mut parser = vt100::Parser::new(self.size.0, self.size.1, 0);
         parser.process(&self.output.lock().unwrap());
         parser
     }

@@ -258,19 +258,67 @@ impl Rules {
                 rule: Some(rule),
             };
         }
-        let start = user_agent.trim_start().as_bytes();
-        let marked = self.markers.iter().any(|marker| {
-            start
-                .get(..marker.len())
-                .is_some_and(|head| head.eq_ignore_ascii_case(marker.as_bytes()))
-        });
-        let class = if marked {
+        let class = if starts_as_browser(user_agent.trim_start(), &self.markers) {
             Class::Human
         } else {
             Class::NotBrowser
         };
         Verdict { class, rule: None }
     }
+}
+
+/// Whether `agent` starts with a browser marker, or with one after what phones, in-app
+/// browsers and cut log fields put before it: an app's own product token
+/// (`Job Search/24.4.0 Mozilla/5.0 …`, `iBrowser/3.0/Mozilla/5.0 …`), or plain words of a
+/// device or of a platform whose start was cut off (`HTC MAX 4G Opera/9.5 …`,
+/// `Android 13) AppleWebKit/537.36 …`). Not after a bracket, a comma or a bar: a fetcher
+/// that names Mozilla in brackets (`Digg Feed Fetcher 1.0 (Mozilla/5.0 …)`) or a tool
+/// that lists a browser after its own name (`Anonymous, Mozilla/5.0 …`) is not a browser.
+/// Some phones' builds write every product with spaces around its slash
+/// (`Mozilla / 5.0 (Linux; …) AppleWebKit / 537.36`): those spaces are not counted.
+fn starts_as_browser(agent: &str, markers: &[String]) -> bool {
+    let agent = agent.replace(" / ", "/");
+    let lower = agent.to_ascii_lowercase();
+    markers.iter().any(|marker| {
+        let marker = marker.to_ascii_lowercase();
+        lower.match_indices(&marker).any(|(at, _)| {
+            let before = &agent[..at];
+            let boundary = !before
+                .bytes()
+                .next_back()
+                .is_some_and(|b| b.is_ascii_alphanumeric());
+            boundary && lead_in(before)
+        })
+    })
+}
+
+/// What may come before a browser marker: nothing, plain words (letters, digits,
+/// spaces and `.-_;)`), one product token `Name/version` and a space or slash, or a
+/// platform's name and a slash.
+fn lead_in(before: &str) -> bool {
+    let name_byte = |b: u8| b.is_ascii_alphanumeric() || b" .-_".contains(&b);
+    if before.bytes().all(|b| name_byte(b) || b";)".contains(&b)) {
+        return true;
+    }
+    let Some(token) = before
+        .strip_suffix(' ')
+        .or_else(|| before.strip_suffix('/'))
+    else {
+        return false;
+    };
+    // A platform named with a bare slash before its browser (`J2ME/UCWEB7.0`, Java phones).
+    if before.ends_with('/') && !token.is_empty() && token.bytes().all(name_byte) {
+        return true;
+    }
+    let Some((name, version)) = token.split_once('/') else {
+        return false;
+    };
+    !name.trim().is_empty()
+        && name.bytes().all(name_byte)
+        && !version.is_empty()
+        && version
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-_".contains(&b))
 }
 
 #[cfg(test)]

@@ -190,3 +190,40 @@ fn a_star_lifts_the_word_boundary_and_a_bare_star_is_refused() {
         "mine.txt line 2: a pattern of only `*`; write the words to match, such as *bot"
     );
 }
+
+/// Browsers that a log or a phone wrote with something before their marker, and the
+/// robots that name a browser after their own name or in brackets (issue 22: 93.8% of
+/// real browsers were counted human). Each was not a browser before.
+#[test]
+fn a_marker_counts_after_a_device_an_app_or_a_cut_but_not_after_a_bracket_or_comma() {
+    let rules = Rules::shipped().unwrap();
+    let human = [
+        // Android's in-app browser of an app whose name ends in a robot word.
+        "Mozilla/5.0 (Linux; Android 12; Pixel 6 Build/SQ3A.220705.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 ReceiptScanner/2.1",
+        // A log that cut the start of the field.
+        "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+        "Android 12) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+        // A phone's name first.
+        "Acme Phone 3G Opera/9.80 (J2ME/MIDP; Opera Mini/5.1; U; en)",
+        // An app's own product token first.
+        "Recipes/3.2.1 Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+        "xBrowser/2.0/Mozilla/5.0 (Linux; U; Android 4.0; en-us) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+        // A platform and a slash, as Java phones write it.
+        "MIDP2/UCWEB8.1.0.1/50/999",
+        // Spaces around every slash.
+        "Mozilla / 5.0 (Linux; Android 9; Acme) AppleWebKit / 537.36 (KHTML, like Gecko) Chrome / 90.0 Mobile Safari / 537.36",
+    ];
+    for ua in human {
+        assert_eq!(class_of(&rules, ua), Class::Human, "{ua}");
+    }
+    let not_browser = [
+        "Some Feed Reader 2.0 (Mozilla/5.0 (compatible; Some Feed Reader))",
+        "Anonymous, Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)",
+        "Resizer/1.2.3, Mozilla/5.0 (Linux; Android 9) AppleWebKit/537.36 (KHTML, like Gecko)",
+        "phone|Mozilla/5.0 (iPhone; CPU iPhone OS 8_7 like Mac OS X) AppleWebKit/535.47",
+        "http://example.test/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko)",
+    ];
+    for ua in not_browser {
+        assert_eq!(class_of(&rules, ua), Class::NotBrowser, "{ua}");
+    }
+}

@@ -12,6 +12,7 @@ use super::*;
 mod jobs;
 mod lists;
 mod truth;
+mod wire;
 use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{ConsoleOptions, NotifyMode, Prefs};
