@@ -6,8 +6,7 @@ use std::io;
 
 /// Kills the whole process group that `leader` started (as `process_group(0)` makes
 /// it): what the program started (a `sleep`, a `curl`, the agent's tools) goes too. Used
-/// by the console's `notify_command`; the agent of `docdeck serve` is to use it too (its
-/// own copy in `server/agent/process.rs` stays until that file's concurrent changes land).
+/// by the console's `notify_command` and by the agent of `docdeck serve`.
 #[cfg(unix)]
 pub fn kill_group(leader: u32) {
     let pid = i32::try_from(leader)

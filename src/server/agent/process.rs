@@ -14,6 +14,7 @@ use tokio::io::AsyncWriteExt as _;
 use tokio::sync::mpsc;
 
 use super::output::{self, Kept};
+use crate::launch::kill_group;
 
 /// One run of the agent command.
 pub struct Invocation<'a> {
@@ -104,20 +105,6 @@ fn terminate(pid: u32) {
 
 #[cfg(not(unix))]
 fn terminate(_pid: u32) {}
-
-#[cfg(unix)]
-fn kill_group(pid: u32) {
-    let pid = i32::try_from(pid)
-        .ok()
-        .and_then(rustix::process::Pid::from_raw);
-    if let Some(pid) = pid {
-        // Fails only when the group is already gone.
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(_pid: u32) {}
 
 /// Whether `program` names an executable file: as a path when it has a `/`, else found
 /// on `PATH` as the agent will look it up.
