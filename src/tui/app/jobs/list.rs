@@ -321,11 +321,18 @@ impl JobList {
                 }
             }
             None => {
+                // A cursor on the first row shown follows what comes before it (the
+                // newest job, newest first), as a log followed at its end does; one the
+                // user moved down stays on its job.
+                let at_top = self.view.cursor_position() == Some(0);
                 // Before the rows of the same time, as a stable sort after inserting first.
                 let key = order_key(&row);
                 let at = self.rows.partition_point(|r| order_key(r) < key);
                 self.rows.insert(at, row);
                 self.view.arrange(&self.rows);
+                if at_top {
+                    self.view.place_cursor(&self.rows, 0);
+                }
             }
         }
     }

@@ -376,6 +376,26 @@ fn r_picks_up_jobs_another_docdeck_tracked() {
 }
 
 #[test]
+fn the_cursor_on_the_newest_job_follows_newer_ones_and_stays_where_it_was_moved() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 0)]);
+    assert_eq!(h.app.jobs.selected().map(|r| r.id.as_str()), Some("a"));
+    h.send(Msg::TrackedList(vec![tracked("b", "active", 5)]));
+    assert_eq!(
+        h.app.jobs.selected().map(|r| r.id.as_str()),
+        Some("b"),
+        "at the top of a newest-first list, the cursor stays at the top"
+    );
+    h.key(KeyCode::Char('j'));
+    assert_eq!(h.app.jobs.selected().map(|r| r.id.as_str()), Some("a"));
+    h.send(Msg::TrackedList(vec![tracked("c", "active", 9)]));
+    assert_eq!(
+        h.app.jobs.selected().map(|r| r.id.as_str()),
+        Some("a"),
+        "a job the cursor was moved to stays chosen"
+    );
+}
+
+#[test]
 fn a_journal_set_aside_at_start_is_said_on_screen() {
     let mut h = Harness {
         app: App::new(config()),
