@@ -403,9 +403,13 @@ impl Journal {
         store::tracked(&self.conn, scope)
     }
 
-    /// The ids of the tracked jobs alone: a cheap look for jobs tracked elsewhere.
-    pub fn tracked_ids(&self, scope: &Scope) -> Result<Vec<String>, JournalError> {
-        store::tracked_ids(&self.conn, scope)
+    /// The tracked jobs' ids and last statuses seen alone: a cheap look for what another
+    /// docdeck tracked or saw.
+    pub fn tracked_statuses(
+        &self,
+        scope: &Scope,
+    ) -> Result<Vec<(String, Option<String>)>, JournalError> {
+        store::tracked_statuses(&self.conn, scope)
     }
 
     /// The journal's file (`None` in memory), for a console to watch.

@@ -276,12 +276,18 @@ pub fn observe(
 /// Rows handed at once from the thread that reads them to those that parse them.
 const CHUNK: usize = 256;
 
-pub fn tracked_ids(conn: &Connection, scope: &Scope) -> Result<Vec<String>, JournalError> {
+pub fn tracked_statuses(
+    conn: &Connection,
+    scope: &Scope,
+) -> Result<Vec<(String, Option<String>)>, JournalError> {
     let mut statement = conn.prepare_cached(
-        "SELECT job_id FROM jobs WHERE service = ?1 AND project = ?2 AND tracked = 1",
+        "SELECT job_id, json_extract(snapshot, '$.status') FROM jobs
+         WHERE service = ?1 AND project = ?2 AND tracked = 1",
     )?;
     let ids = statement
-        .query_map(params![scope.service, scope.project], |row| row.get(0))?
+        .query_map(params![scope.service, scope.project], |row| {
+            Ok((row.get(0)?, row.get::<_, Option<String>>(1).unwrap_or(None)))
+        })?
         .collect::<Result<_, _>>()?;
     Ok(ids)
 }

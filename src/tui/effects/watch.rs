@@ -2,9 +2,11 @@
 //! another console) appears in an open console by itself, as it would after `r`. The
 //! operating system says when the journal's files change (inotify, kqueue): nothing wakes
 //! while nothing changes. A change is looked at once the writes have settled: the ids
-//! tracked are read (cheap), and only when one is new is the whole list read and sent.
+//! tracked and their last statuses are read (cheap), and only when one is new or another
+//! docdeck saw a job change (a follow-up from the CLI revived it) is the whole list read
+//! and sent: the console adds the new jobs and reads the changed ones at once.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -68,22 +70,26 @@ fn is_journal(paths: &[PathBuf], name: &str) -> bool {
     })
 }
 
-/// The tracked jobs, when one of them is new since the last look (the first look, at
-/// start, only learns what is there).
+/// The tracked jobs, when one of them is new or its status changed since the last look
+/// (the first look, at start, only learns what is there).
 async fn new_jobs(
     services: &Services,
-    known: &mut Option<HashSet<String>>,
+    known: &mut Option<HashMap<String, Option<String>>>,
 ) -> Option<Vec<crate::journal::TrackedJob>> {
-    let ids: HashSet<String> = on_journal(&services.journal, &services.scope, |j, scope| {
-        j.tracked_ids(scope)
-    })
-    .await
-    .ok()?
-    .into_iter()
-    .collect();
-    let before = known.replace(ids.clone());
-    let fresh = before.is_some_and(|before| !ids.is_subset(&before));
-    if !fresh {
+    let seen: HashMap<String, Option<String>> =
+        on_journal(&services.journal, &services.scope, |j, scope| {
+            j.tracked_statuses(scope)
+        })
+        .await
+        .ok()?
+        .into_iter()
+        .collect();
+    let before = known.replace(seen.clone());
+    let changed = before.is_some_and(|before| {
+        seen.iter()
+            .any(|(id, status)| before.get(id).is_none_or(|was| was != status))
+    });
+    if !changed {
         return None;
     }
     on_journal(&services.journal, &services.scope, |j, scope| {

@@ -118,11 +118,23 @@ pub fn unsure_submission(id: &str) -> Option<i64> {
 
 impl crate::tui::app::JobList {
     /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
-    /// ones already shown keep their state. Returns whether any was added.
+    /// ones already shown keep their state, and are read at once where the other docdeck
+    /// saw another status. Returns whether any was added.
     pub(in crate::tui::app) fn add_tracked(&mut self, jobs: Vec<TrackedJob>, now: Clock) -> bool {
         let mut added = false;
         for tracked in jobs {
-            if self.get(&tracked.id).is_some() {
+            if let Some(shown) = self.get(&tracked.id) {
+                // Another docdeck saw it otherwise (a follow-up from the CLI revived a
+                // failed job): read it now rather than at its rare cadence.
+                let theirs = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
+                if theirs.is_some() && theirs.as_ref() != shown.status() {
+                    self.poll.schedule(
+                        &tracked.id,
+                        theirs.as_ref(),
+                        now.mono,
+                        crate::tui::app::poll::FirstRead::Now,
+                    );
+                }
                 continue;
             }
             let status = tracked.snapshot.as_ref().and_then(|j| j.status.clone());

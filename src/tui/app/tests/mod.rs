@@ -376,6 +376,24 @@ fn r_picks_up_jobs_another_docdeck_tracked() {
 }
 
 #[test]
+fn a_failed_job_another_docdeck_saw_revived_is_read_at_once() {
+    let mut h = Harness::new(vec![
+        tracked("f", "failed", 0),
+        tracked("c", "completed", 1),
+    ]);
+    h.tick(1.0);
+    let effects = h.send(Msg::TrackedList(vec![
+        tracked("f", "active", 0),
+        tracked("c", "completed", 1),
+    ]));
+    assert_eq!(
+        fetches(&effects),
+        vec!["f"],
+        "the job the CLI revived, not the one it saw as before"
+    );
+}
+
+#[test]
 fn the_cursor_on_the_newest_job_follows_newer_ones_and_stays_where_it_was_moved() {
     let mut h = Harness::new(vec![tracked("a", "completed", 0)]);
     assert_eq!(h.app.jobs.selected().map(|r| r.id.as_str()), Some("a"));
