@@ -92,8 +92,8 @@ fn add_jobs(store: &PgStore, project: &str, jobs: usize, from: usize) -> i64 {
                     .get(0);
                 for turn in 1..=i64::try_from(n % 3 + 1).unwrap() {
                     client.execute(
-                        "INSERT INTO turns (job_seq, turn, prompt, received_ms) VALUES ($1, $2, 'p', 1)",
-                        &[&seq, &turn],
+                        "INSERT INTO turns (job_seq, turn, project, prompt, received_ms) VALUES ($1, $2, $3, 'p', 1)",
+                        &[&seq, &turn, &project],
                     )?;
                     turns += 1;
                 }
@@ -236,4 +236,113 @@ fn two_nodes_run_every_turn_once_while_one_is_killed_and_restarted() {
         count(&store, "SELECT count(*) FROM jobs WHERE status = 'active'"),
         0
     );
+}
+
+/// BENCHMARKS.md: 10,000 one-turn jobs claimed and finished by 4 nodes (threads with their
+/// own connections, as processes would have) on PostgreSQL, and the same turns by the one
+/// node SQLite allows. Run: `cargo test --release --test pg_nodes -- --ignored --nocapture`.
+#[test]
+#[ignore = "a benchmark: run by hand"]
+fn bench_claiming_10000_turns_across_4_nodes() {
+    use docdeck::server::db::{Db, DbLocation};
+    use docdeck::server::jobs::{self, JobDefaults, TurnOutcome};
+    const TURNS: usize = 10_000;
+    let url = pg_or_skip!();
+    let url = PgUrl::parse(&url).unwrap();
+    let store = PgStore::open(&url).unwrap();
+    let per_project = TURNS / 10;
+    for project in 0..10 {
+        add_one_turn_jobs(&store, &format!("p{project}"), per_project);
+    }
+    let started = Instant::now();
+    let handles: Vec<_> = (0..4)
+        .map(|n| {
+            let url = url.clone();
+            std::thread::spawn(move || {
+                let store = PgStore::open(&url).unwrap();
+                let name = format!("node-{n}");
+                let mut done = Vec::new();
+                loop {
+                    let node = name.clone();
+                    let claimed = store
+                        .blocking(move |c| claim::claim(c, &node, 1, i64::MAX))
+                        .unwrap();
+                    let Some(turn) = claimed else { break };
+                    done.push((turn.job_id.clone(), turn.turn));
+                    let node = name.clone();
+                    let result = TurnResult::of(TurnOutcome::NoChange);
+                    assert!(
+                        store
+                            .blocking(move |c| claim::finish(c, &node, &turn, &result, None, 2))
+                            .unwrap()
+                    );
+                }
+                done
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for handle in handles {
+        all.extend(handle.join().unwrap());
+    }
+    let pg_time = started.elapsed();
+    let unique: HashSet<_> = all.iter().cloned().collect();
+    assert_eq!(all.len(), TURNS, "turns lost or run twice");
+    assert_eq!(unique.len(), TURNS);
+    assert_eq!(
+        count(&store, "SELECT count(*) FROM turns WHERE outcome IS NULL"),
+        0
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open(&DbLocation::File(dir.path().join("bench.sqlite"))).unwrap();
+    let defaults = JobDefaults {
+        repository: "https://forge.invalid/acme/docs".to_owned(),
+        git_ref: None,
+        model: "sim".to_owned(),
+    };
+    let ids: Vec<String> = (0..TURNS)
+        .map(|n| {
+            db.blocking(|c| jobs::create(c, &format!("p{}", n % 10), "p", &defaults, 1))
+                .unwrap()
+                .id
+        })
+        .collect();
+    let started = Instant::now();
+    for id in &ids {
+        db.blocking(|c| {
+            let turn = jobs::next_turn(c, id)?.unwrap();
+            jobs::mark_started(c, &turn, 1)?;
+            jobs::finish_turn(c, &turn, &TurnResult::of(TurnOutcome::NoChange), 2)
+        })
+        .unwrap();
+    }
+    let sqlite_time = started.elapsed();
+    eprintln!(
+        "10,000 turns claimed and finished: PostgreSQL, 4 nodes: {pg_time:.2?} ({:.0}/s); SQLite, 1 node: {sqlite_time:.2?} ({:.0}/s)",
+        TURNS as f64 / pg_time.as_secs_f64(),
+        TURNS as f64 / sqlite_time.as_secs_f64()
+    );
+}
+
+/// Adds `jobs` one-turn jobs of `project` in one statement each for jobs and turns.
+fn add_one_turn_jobs(store: &PgStore, project: &str, jobs: usize) {
+    let project = project.to_owned();
+    let jobs = i64::try_from(jobs).unwrap();
+    store
+        .blocking(move |c| {
+            c.execute(
+                "INSERT INTO jobs (id, project, status, repository, model, created_ms, updated_ms)
+                 SELECT 'job_' || $1 || '_' || n, $1, 'active', 'https://forge.invalid/acme/docs', 'sim', 1, 1
+                 FROM generate_series(1, $2::bigint) AS n",
+                &[&project, &jobs],
+            )?;
+            c.execute(
+                "INSERT INTO turns (job_seq, turn, project, prompt, received_ms)
+                 SELECT seq, 1, project, 'p', seq FROM jobs WHERE project = $1",
+                &[&project],
+            )?;
+            Ok(())
+        })
+        .unwrap();
 }

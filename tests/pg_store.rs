@@ -38,8 +38,8 @@ fn add_jobs(store: &PgStore, project: &str, jobs: usize, turns: i64, now: i64) -
                     .get(0);
                 for turn in 1..=turns {
                     client.execute(
-                        "INSERT INTO turns (job_seq, turn, prompt, received_ms) VALUES ($1, $2, $3, $4)",
-                        &[&seq, &turn, &format!("prompt {turn}"), &now],
+                        "INSERT INTO turns (job_seq, turn, project, prompt, received_ms) VALUES ($1, $2, $3, $4, $5)",
+                        &[&seq, &turn, &project, &format!("prompt {turn}"), &now],
                     )?;
                 }
                 ids.push(id);
@@ -338,4 +338,34 @@ fn serve_on_postgres_migrates_and_says_plainly_that_it_cannot_serve_yet() {
     let store = PgStore::open(&with_password).unwrap();
     let version = store.blocking(schema::version).unwrap();
     assert_eq!(version, i64::try_from(schema::MIGRATIONS.len()).unwrap());
+}
+
+#[test]
+fn with_one_agent_projects_take_turns() {
+    let url = pg_or_skip!();
+    let store = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+    add_jobs(&store, "big", 5, 1, 1);
+    add_jobs(&store, "small", 2, 1, 2);
+    let mut order = Vec::new();
+    for now in 10..17 {
+        let turn = store
+            .blocking(move |c| claim::claim(c, "solo", now, i64::MAX))
+            .unwrap()
+            .unwrap();
+        order.push(turn.project.clone());
+        store
+            .blocking(move |c| {
+                claim::finish(
+                    c,
+                    "solo",
+                    &turn,
+                    &TurnResult::of(TurnOutcome::NoChange),
+                    None,
+                    now,
+                )
+            })
+            .unwrap();
+    }
+    // Served in turn while both wait, though the big project's jobs all came first.
+    assert_eq!(order, ["big", "small", "big", "small", "big", "big", "big"]);
 }

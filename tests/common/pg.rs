@@ -151,7 +151,8 @@ fn start() -> Option<PgServer> {
         String::from_utf8_lossy(&init.stderr)
     );
     // A wrapper that runs PostgreSQL and, when its standard input closes (this test binary
-    // ended, however), stops it at once and removes the directory.
+    // ended, however) or it is told to stop, stops it at once (a fast shutdown) and
+    // removes the directory.
     let postgres = bin.join("postgres");
     let mut server_cmd = vec![postgres.display().to_string()];
     if let Some((uid, gid)) = &ids {
@@ -166,10 +167,12 @@ fn start() -> Option<PgServer> {
     let script = r#"
 "$@" >"$LOG" 2>&1 &
 pid=$!
-cat >/dev/null
-kill -INT "$pid" 2>/dev/null
-wait "$pid"
-rm -rf "$TOPDIR"
+stop() { kill -INT "$pid" 2>/dev/null; wait "$pid"; rm -rf "$TOPDIR"; exit 0; }
+trap stop INT TERM HUP
+exec 3<&0
+cat <&3 >/dev/null &
+wait $!
+stop
 "#;
     let log = dir.join("postgres.log");
     let guard = Command::new("sh")

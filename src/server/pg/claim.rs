@@ -15,13 +15,13 @@ pub const CHANNEL: &str = "docdeck_turns";
 
 /// Claims the next turn to run, if any, for `node`, leased until `lease_until_ms`.
 ///
-/// A turn is a candidate when it is the oldest unfinished turn of an active job and has
-/// not started (so nothing of its job runs). Among candidates, the project with the fewest
-/// turns running goes first, then the turn waiting longest: one project's hundred jobs do
-/// not starve another's one. `SKIP LOCKED` lets nodes claiming at once take different
-/// turns instead of queueing on one; the re-check of `started_ms IS NULL` on the locked
-/// row (PostgreSQL re-reads a row locked after a concurrent update) makes a turn claimed
-/// once.
+/// A turn is a candidate when it is the oldest unfinished turn of its job and has not
+/// started (so nothing of its job runs). Projects with turns waiting are tried in order:
+/// fewest turns running first, then the one whose last claim is oldest, so one project's
+/// hundred jobs do not starve another's one; within a project, the turn waiting longest.
+/// `SKIP LOCKED` lets nodes claiming at once take different turns instead of queueing on
+/// one; the re-check of `started_ms IS NULL` on the locked row (PostgreSQL re-reads a row
+/// locked after a concurrent update) and in the update make a turn claimed once.
 pub fn claim(
     client: &mut Client,
     node: &str,
@@ -29,21 +29,45 @@ pub fn claim(
     lease_until_ms: i64,
 ) -> Result<Option<PendingTurn>, StoreError> {
     let mut tx = client.transaction()?;
-    let row = tx.query_opt(
-        "SELECT t.job_seq, t.turn
-         FROM turns t JOIN jobs j ON j.seq = t.job_seq
-         WHERE t.outcome IS NULL AND t.started_ms IS NULL AND j.status = 'active'
-           AND NOT EXISTS (SELECT 1 FROM turns e
-                           WHERE e.job_seq = t.job_seq AND e.turn < t.turn AND e.outcome IS NULL)
-         ORDER BY (SELECT count(*) FROM turns r JOIN jobs rj ON rj.seq = r.job_seq
-                   WHERE rj.project = j.project AND r.outcome IS NULL
-                     AND r.started_ms IS NOT NULL),
-                  t.received_ms, t.job_seq
-         LIMIT 1
-         FOR UPDATE OF t SKIP LOCKED",
-        &[],
-    )?;
-    let Some(row) = row else {
+    let projects: Vec<String> = tx
+        .query(
+            "SELECT w.project FROM
+               (SELECT DISTINCT project FROM turns
+                WHERE outcome IS NULL AND started_ms IS NULL) w
+             LEFT JOIN (SELECT project, count(*) AS running FROM turns
+                        WHERE outcome IS NULL AND started_ms IS NOT NULL
+                        GROUP BY project) r ON r.project = w.project
+             LEFT JOIN project_claims c ON c.project = w.project
+             ORDER BY COALESCE(r.running, 0), c.claimed_ms NULLS FIRST, w.project",
+            &[],
+        )?
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    let mut found = None;
+    for project in &projects {
+        found = tx.query_opt(
+            "SELECT t.job_seq, t.turn FROM turns t
+             WHERE t.project = $1 AND t.outcome IS NULL AND t.started_ms IS NULL
+               AND NOT EXISTS (SELECT 1 FROM turns e
+                               WHERE e.job_seq = t.job_seq AND e.turn < t.turn
+                                 AND e.outcome IS NULL)
+             ORDER BY t.received_ms, t.job_seq
+             LIMIT 1
+             FOR UPDATE OF t SKIP LOCKED",
+            &[project],
+        )?;
+        if found.is_some() {
+            tx.execute(
+                "INSERT INTO project_claims (project, claimed_ms) VALUES ($1, $2)
+                 ON CONFLICT (project) DO UPDATE
+                 SET claimed_ms = GREATEST(project_claims.claimed_ms, EXCLUDED.claimed_ms)",
+                &[project, &now_ms],
+            )?;
+            break;
+        }
+    }
+    let Some(row) = found else {
         return Ok(None);
     };
     let (job_seq, turn): (i64, i64) = (row.get(0), row.get(1));
