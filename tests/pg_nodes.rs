@@ -254,6 +254,7 @@ fn bench_claiming_10000_turns_across_4_nodes() {
     for project in 0..10 {
         add_one_turn_jobs(&store, &format!("p{project}"), per_project);
     }
+    eprintln!("{TURNS} turns waiting on PostgreSQL");
     let started = Instant::now();
     let handles: Vec<_> = (0..4)
         .map(|n| {
@@ -308,6 +309,7 @@ fn bench_claiming_10000_turns_across_4_nodes() {
                 .id
         })
         .collect();
+    eprintln!("{TURNS} jobs made on SQLite");
     let started = Instant::now();
     for id in &ids {
         db.blocking(|c| {

@@ -177,15 +177,18 @@ pub fn finish(
     } else {
         "completed"
     };
-    tx.execute(
+    let ended = tx.execute(
         "UPDATE jobs SET status = $2, updated_ms = $3
          WHERE seq = $1 AND NOT EXISTS
            (SELECT 1 FROM turns WHERE job_seq = $1 AND outcome IS NULL)",
         &[&turn.job_seq, &status, &now_ms],
     )?;
+    if ended == 0 {
+        // The job's next turn may now be claimed, by any node. (NOTIFY serialises the
+        // commits that carry one, so a job that ended sends none.)
+        tx.batch_execute(&format!("NOTIFY {CHANNEL}"))?;
+    }
     tx.commit()?;
-    // A job's next turn may now be claimed.
-    client.batch_execute(&format!("NOTIFY {CHANNEL}"))?;
     Ok(true)
 }
 
