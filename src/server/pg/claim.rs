@@ -44,65 +44,48 @@ pub fn claim(
         .iter()
         .map(|row| row.get(0))
         .collect();
-    let mut found = None;
     for project in &projects {
-        found = tx.query_opt(
-            "SELECT t.job_seq, t.turn FROM turns t
-             WHERE t.project = $1 AND t.outcome IS NULL AND t.started_ms IS NULL
-               AND NOT EXISTS (SELECT 1 FROM turns e
-                               WHERE e.job_seq = t.job_seq AND e.turn < t.turn
-                                 AND e.outcome IS NULL)
-             ORDER BY t.received_ms, t.job_seq
-             LIMIT 1
-             FOR UPDATE OF t SKIP LOCKED",
-            &[project],
+        // One statement picks, locks and starts the turn and reads what the agent needs.
+        let claimed = tx.query_opt(
+            "WITH picked AS (
+               SELECT t.job_seq, t.turn FROM turns t
+               WHERE t.project = $1 AND t.outcome IS NULL AND t.started_ms IS NULL
+                 AND NOT EXISTS (SELECT 1 FROM turns e
+                                 WHERE e.job_seq = t.job_seq AND e.turn < t.turn
+                                   AND e.outcome IS NULL)
+               ORDER BY t.received_ms, t.job_seq
+               LIMIT 1
+               FOR UPDATE OF t SKIP LOCKED)
+             UPDATE turns u SET started_ms = $2, node = $3, lease_until_ms = $4
+             FROM picked, jobs j
+             WHERE u.job_seq = picked.job_seq AND u.turn = picked.turn AND j.seq = u.job_seq
+               AND u.started_ms IS NULL AND u.outcome IS NULL
+             RETURNING u.job_seq, u.turn, j.id, j.project, u.prompt, j.repository,
+               ARRAY(SELECT p.prompt FROM turns p
+                     WHERE p.job_seq = u.job_seq AND p.turn <= u.turn ORDER BY p.turn)",
+            &[project, &now_ms, &node, &lease_until_ms],
         )?;
-        if found.is_some() {
-            tx.execute(
-                "INSERT INTO project_claims (project, claimed_ms) VALUES ($1, $2)
-                 ON CONFLICT (project) DO UPDATE
-                 SET claimed_ms = GREATEST(project_claims.claimed_ms, EXCLUDED.claimed_ms)",
-                &[project, &now_ms],
-            )?;
-            break;
-        }
+        let Some(row) = claimed else {
+            continue;
+        };
+        tx.execute(
+            "INSERT INTO project_claims (project, claimed_ms) VALUES ($1, $2)
+             ON CONFLICT (project) DO UPDATE
+             SET claimed_ms = GREATEST(project_claims.claimed_ms, EXCLUDED.claimed_ms)",
+            &[project, &now_ms],
+        )?;
+        tx.commit()?;
+        return Ok(Some(PendingTurn {
+            job_seq: row.get(0),
+            turn: row.get(1),
+            job_id: row.get(2),
+            project: row.get(3),
+            prompt: row.get(4),
+            repository: row.get(5),
+            prompts: row.get(6),
+        }));
     }
-    let Some(row) = found else {
-        return Ok(None);
-    };
-    let (job_seq, turn): (i64, i64) = (row.get(0), row.get(1));
-    let updated = tx.execute(
-        "UPDATE turns SET started_ms = $3, node = $4, lease_until_ms = $5
-         WHERE job_seq = $1 AND turn = $2 AND started_ms IS NULL AND outcome IS NULL",
-        &[&job_seq, &turn, &now_ms, &node, &lease_until_ms],
-    )?;
-    if updated != 1 {
-        return Ok(None);
-    }
-    let head = tx.query_one(
-        "SELECT j.id, j.project, t.prompt, j.repository
-         FROM jobs j JOIN turns t ON t.job_seq = j.seq
-         WHERE t.job_seq = $1 AND t.turn = $2",
-        &[&job_seq, &turn],
-    )?;
-    let prompts = tx
-        .query(
-            "SELECT prompt FROM turns WHERE job_seq = $1 AND turn <= $2 ORDER BY turn",
-            &[&job_seq, &turn],
-        )?
-        .iter()
-        .map(|row| row.get(0))
-        .collect();
-    tx.commit()?;
-    Ok(Some(PendingTurn {
-        job_seq,
-        job_id: head.get(0),
-        project: head.get(1),
-        turn,
-        prompt: head.get(2),
-        repository: head.get(3),
-        prompts,
-    }))
+    Ok(None)
 }
 
 /// Extends `node`'s lease on a running turn. `false`: the lease was lost (the turn was
