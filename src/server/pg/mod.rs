@@ -11,6 +11,7 @@ pub mod claim;
 pub mod node;
 pub mod schema;
 pub mod url;
+pub mod views;
 
 use std::sync::{Arc, Mutex};
 
