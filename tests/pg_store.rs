@@ -369,3 +369,70 @@ fn with_one_agent_projects_take_turns() {
     // Served in turn while both wait, though the big project's jobs all came first.
     assert_eq!(order, ["big", "small", "big", "small", "big", "big", "big"]);
 }
+
+#[test]
+fn rate_limits_are_counted_once_for_all_nodes() {
+    use docdeck::server::pg::limits;
+    let url = pg_or_skip!();
+    let url = PgUrl::parse(&url).unwrap();
+    PgStore::open(&url).unwrap();
+    let barrier = Arc::new(Barrier::new(3));
+    let handles: Vec<_> = (0..3)
+        .map(|_| {
+            let (url, barrier) = (url.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let store = PgStore::open(&url).unwrap();
+                barrier.wait();
+                (0..50)
+                    .filter(|_| {
+                        store
+                            .blocking(|c| {
+                                limits::try_use(c, "demo", "create", 100, 3_600_000, 1_000)
+                            })
+                            .unwrap()
+                            .is_ok()
+                    })
+                    .count()
+            })
+        })
+        .collect();
+    let allowed: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    assert_eq!(
+        allowed, 100,
+        "three nodes let {allowed} uses of 100 through"
+    );
+    let store = PgStore::open(&url).unwrap();
+    // Refused with the time until the oldest use leaves the hour; another bucket is apart.
+    let refused = store
+        .blocking(|c| limits::try_use(c, "demo", "create", 100, 3_600_000, 61_000))
+        .unwrap();
+    assert_eq!(refused, Err(3_600_000 - 60_000));
+    assert!(
+        store
+            .blocking(|c| limits::try_use(c, "demo", "message", 100, 3_600_000, 61_000))
+            .unwrap()
+            .is_ok()
+    );
+    // A use given back, or an hour gone by, frees the bucket.
+    store
+        .blocking(|c| limits::release(c, "demo", "create", 1_000))
+        .unwrap();
+    assert_eq!(
+        store
+            .blocking(|c| limits::used(c, "demo", "create", 3_600_000, 61_000))
+            .unwrap(),
+        99
+    );
+    assert!(
+        store
+            .blocking(|c| limits::try_use(c, "demo", "create", 100, 3_600_000, 3_601_000))
+            .unwrap()
+            .is_ok()
+    );
+    assert_eq!(
+        store
+            .blocking(|c| limits::used(c, "demo", "create", 3_600_000, 3_601_000))
+            .unwrap(),
+        1
+    );
+}

@@ -8,6 +8,7 @@
 //! dropped) on a blocking thread, never on one of axum's async threads.
 
 pub mod claim;
+pub mod limits;
 pub mod node;
 pub mod schema;
 pub mod url;
