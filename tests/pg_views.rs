@@ -10,9 +10,10 @@ mod common;
 
 use std::time::Instant;
 
-use docdeck::server::analytics::{self, VisitorsRequest};
+use docdeck::server::analytics::{self, Traffic, ViewEvent, VisitorsRequest};
 use docdeck::server::db::{Db, DbLocation, ReadKind};
-use docdeck::server::pg::{PgStore, PgUrl, views};
+use docdeck::server::pg::{PgStore, PgUrl, bulk, views};
+use docdeck::server::traffic::store::view_key;
 use postgres::fallible_iterator::FallibleIterator as _;
 
 const DAY_MS: i64 = 86_400_000;
@@ -236,4 +237,106 @@ fn bench_visitors_30_days_over_1m_and_10m_views() {
             );
         }
     }
+}
+
+/// The fixture's events as the importer hands them to a store, with their keys.
+fn keyed(lines: &[String]) -> Vec<([u8; 16], ViewEvent)> {
+    lines
+        .iter()
+        .map(|line| {
+            let json: serde_json::Value = serde_json::from_str(line).unwrap();
+            let ts_ms = chrono::DateTime::parse_from_rfc3339(json["ts"].as_str().unwrap())
+                .unwrap()
+                .timestamp_millis();
+            let event = ViewEvent {
+                ts_ms,
+                path: json["path"].as_str().unwrap().to_owned(),
+                visitor: json["visitorId"].as_str().unwrap().to_owned(),
+                traffic: if json["traffic"] == "ai" {
+                    Traffic::Ai
+                } else {
+                    Traffic::Human
+                },
+            };
+            let key = view_key("demo", None, ts_ms, &event.visitor, &event.path);
+            (key, event)
+        })
+        .collect()
+}
+
+#[test]
+fn copy_import_stores_nothing_twice_and_counts_as_sqlite_does() {
+    let url = pg_or_skip!();
+    let store = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+    let mut lines = fixture();
+    // Characters CSV and COPY treat specially, in paths and visitors.
+    lines.push(common::view(
+        "2026-02-03T01:00:00Z",
+        "/a,b\"c\\d\te",
+        "v\"1,\n2",
+        "human",
+    ));
+    lines.push(common::view("2026-02-03T02:00:00Z", "/NULL", "\\N", "ai"));
+    let events = keyed(&lines);
+    let (first, second) = events.split_at(2000);
+    let written = store
+        .blocking({
+            let first = first.to_vec();
+            move |c| bulk::copy_views(c, "demo", &first)
+        })
+        .unwrap();
+    // The fixture repeats some (time, visitor, page): those are one view, as on SQLite.
+    assert!(
+        written.stored > 1900 && written.stored + written.known == 2000,
+        "{written:?}"
+    );
+    // Everything again, the first part overlapping: only the new views are stored.
+    let again = store
+        .blocking({
+            let all = events.clone();
+            move |c| bulk::copy_views(c, "demo", &all)
+        })
+        .unwrap();
+    assert_eq!(
+        again.stored + again.known,
+        u64::try_from(events.len()).unwrap()
+    );
+    let twice = store
+        .blocking({
+            let second = second.to_vec();
+            move |c| bulk::copy_views(c, "demo", &second)
+        })
+        .unwrap();
+    assert_eq!(twice.stored, 0, "a view was stored twice");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("service.sqlite");
+    common::import_views(&path, "demo", &lines);
+    let sqlite = Db::open(&DbLocation::File(path)).unwrap();
+    let stored_sqlite: i64 = sqlite
+        .blocking(|c| Ok(c.query_row("SELECT count(*) FROM views", [], |r| r.get(0))?))
+        .unwrap();
+    let stored_pg: i64 = store
+        .blocking(|c| Ok(c.query_one("SELECT count(*) FROM views", &[])?.get(0)))
+        .unwrap();
+    assert_eq!(stored_pg, stored_sqlite);
+    let request = VisitorsRequest {
+        from_ms: None,
+        to_ms: None,
+        limit: 100,
+        offset: 0,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let expected = runtime
+        .block_on(sqlite.read(ReadKind::Scan, move |c| {
+            analytics::visitors(c, "demo", &request)
+        }))
+        .unwrap();
+    let got = store
+        .blocking(move |c| views::visitors(c, "demo", &request))
+        .unwrap();
+    assert_eq!(got, expected);
+    assert!(got.visitors.iter().any(|row| row.path == "/a,b\"c\\d\te"));
 }

@@ -7,6 +7,7 @@
 //! one does. Each client drives its own small runtime, so it is only ever used (and
 //! dropped) on a blocking thread, never on one of axum's async threads.
 
+pub mod bulk;
 pub mod claim;
 pub mod limits;
 pub mod node;
