@@ -340,3 +340,57 @@ fn copy_import_stores_nothing_twice_and_counts_as_sqlite_does() {
     assert_eq!(got, expected);
     assert!(got.visitors.iter().any(|row| row.path == "/a,b\"c\\d\te"));
 }
+
+/// BENCHMARKS.md: 1,000,000 keyed views written by `COPY` in batches of 100,000, then the
+/// same again (every key known). Run as the bench above.
+#[test]
+#[ignore = "a benchmark: run by hand"]
+fn bench_copy_1m_views() {
+    let url = pg_or_skip!();
+    let store = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let events: Vec<([u8; 16], ViewEvent)> = (0..1_000_000_i64)
+        .map(|n| {
+            let ts_ms = 1_769_904_000_000 + n * 7_776;
+            let page = next(2000);
+            let event = ViewEvent {
+                ts_ms,
+                path: format!("/docs/page-{}", page * page / 2000),
+                visitor: format!("v{}", next(200_000)),
+                traffic: if next(4) == 0 {
+                    Traffic::Ai
+                } else {
+                    Traffic::Human
+                },
+            };
+            (
+                view_key("bench", None, ts_ms, &event.visitor, &event.path),
+                event,
+            )
+        })
+        .collect();
+    let events = std::sync::Arc::new(events);
+    for round in ["first import", "the same again"] {
+        let started = Instant::now();
+        let mut stored = 0;
+        for chunk in 0..10 {
+            let events = events.clone();
+            let written = store
+                .blocking(move |c| {
+                    bulk::copy_views(c, "bench", &events[chunk * 100_000..(chunk + 1) * 100_000])
+                })
+                .unwrap();
+            stored += written.stored;
+        }
+        eprintln!(
+            "1,000,000 views by COPY, {round}: {:.2?} ({stored} stored)",
+            started.elapsed()
+        );
+    }
+}
