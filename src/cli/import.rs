@@ -234,6 +234,12 @@ pub fn run(args: &ImportArgs) -> Outcome {
             "importing into :memory: would keep nothing: give --db a file",
         ));
     }
+    if let DbLocation::Postgres(_) = &location {
+        let refused = crate::server::db::StoreError::NotOnPostgres {
+            what: "docdeck import",
+        };
+        return Err(CliError::failed(refused.to_string()));
+    }
     let rules = Arc::new(load_rules(args.ua_rules.as_deref())?);
     let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
     claim_project(&db, args)?;

@@ -35,8 +35,9 @@ pub struct ServeArgs {
     /// localhost; port 0 picks a free port
     #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_ADDR, value_parser = addr_arg)]
     pub addr: String,
-    /// Database file, or :memory: [default: service.sqlite in the data folder]
-    #[arg(long, value_name = "PATH")]
+    /// Database file, :memory:, or a postgres:// URL (DOCDECK_DATABASE_URL may hold it
+    /// instead) [default: service.sqlite in the data folder]
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<String>,
     /// Project the key is for
     #[arg(long, value_name = "ID", default_value = "demo")]
@@ -153,10 +154,18 @@ impl FaultArgs {
     }
 }
 
+/// The environment variable that gives the database when `--db` does not: a PostgreSQL
+/// URL (its password kept out of `--help` and every message) or a SQLite path.
+pub const DATABASE_VARIABLE: &str = "DOCDECK_DATABASE_URL";
+
+/// `--db`, else `DOCDECK_DATABASE_URL`, else the data folder's `service.sqlite`.
 pub(super) fn db_location(db: Option<&str>) -> Result<DbLocation, CliError> {
-    match db {
-        Some(text) => Ok(DbLocation::parse(text)),
-        None => Ok(DbLocation::File(default_service_db()?)),
+    if let Some(text) = db {
+        return Ok(DbLocation::parse(text));
+    }
+    match std::env::var(DATABASE_VARIABLE) {
+        Ok(text) if !text.trim().is_empty() => Ok(DbLocation::parse(text.trim())),
+        _ => Ok(DbLocation::File(default_service_db()?)),
     }
 }
 

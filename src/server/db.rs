@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rusqlite::Connection;
 use thiserror::Error;
 
+use super::pg::PgUrl;
 use crate::sqlite::{self, SchemaError};
 
 /// Where the database lives.
@@ -16,16 +17,32 @@ pub enum DbLocation {
     /// Gone when the service stops: for demos and tests.
     Memory,
     File(PathBuf),
+    /// A PostgreSQL database that many service nodes may share.
+    Postgres(PgUrl),
 }
 
 impl DbLocation {
-    /// Reads the `--db` argument; `:memory:` means an in-memory database.
+    /// Reads the `--db` argument; `:memory:` means an in-memory database, and a
+    /// `postgres://` or `postgresql://` URL a PostgreSQL one.
     #[must_use]
     pub fn parse(text: &str) -> Self {
         if text == ":memory:" {
             Self::Memory
+        } else if let Some(url) = PgUrl::parse(text) {
+            Self::Postgres(url)
         } else {
             Self::File(PathBuf::from(text))
+        }
+    }
+}
+
+impl std::fmt::Display for DbLocation {
+    /// Where the database is, as said to a person (a URL's password masked).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Memory => f.write_str(":memory:"),
+            Self::File(path) => write!(f, "{}", path.display()),
+            Self::Postgres(url) => write!(f, "{url}"),
         }
     }
 }
@@ -35,6 +52,10 @@ impl DbLocation {
 pub enum StoreError {
     #[error("database error: {0}")]
     Sql(#[from] rusqlite::Error),
+    #[error("PostgreSQL error: {0}")]
+    Postgres(String),
+    #[error("{what} does not run on PostgreSQL yet (issue 26): give --db a SQLite file for it")]
+    NotOnPostgres { what: &'static str },
     #[error("cannot open the database {path}: {reason}")]
     Open { path: PathBuf, reason: String },
     #[error(
@@ -230,6 +251,11 @@ impl Db {
                 sqlite::configure(&conn)?;
                 (conn, ":memory:".to_owned())
             }
+            DbLocation::Postgres(_) => {
+                return Err(StoreError::NotOnPostgres {
+                    what: "this part of docdeck",
+                });
+            }
             DbLocation::File(path) => {
                 let conn = sqlite::open_shared(path).map_err(|failure| StoreError::Open {
                     path: path.clone(),
@@ -252,7 +278,7 @@ impl Db {
             sqlite::make_private(path);
         }
         let readers = match location {
-            DbLocation::Memory => Vec::new(),
+            DbLocation::Memory | DbLocation::Postgres(_) => Vec::new(),
             DbLocation::File(path) => (0..2 * READERS_PER_KIND)
                 .map(|_| {
                     let reader = sqlite::open_shared(path).map_err(|failure| StoreError::Open {
@@ -355,6 +381,20 @@ mod tests {
         drop(conn);
         let err = Db::open(&location).err().unwrap().to_string();
         assert!(err.contains("newer docdeck"), "{err}");
+    }
+
+    #[test]
+    fn a_postgres_url_selects_postgres_and_shows_no_password() {
+        let location = DbLocation::parse("postgres://app:hunter2@db.local/docdeck");
+        assert!(matches!(location, DbLocation::Postgres(_)));
+        assert_eq!(location.to_string(), "postgres://app:***@db.local/docdeck");
+        assert!(!format!("{location:?}").contains("hunter2"));
+        assert_eq!(
+            DbLocation::parse("service.sqlite"),
+            DbLocation::File(PathBuf::from("service.sqlite"))
+        );
+        let err = Db::open(&location).err().unwrap().to_string();
+        assert!(err.contains("PostgreSQL"), "{err}");
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub enum TurnOutcome {
 }
 
 impl TurnOutcome {
-    fn as_db(self) -> &'static str {
+    pub(crate) fn as_db(self) -> &'static str {
         match self {
             Self::PullRequest => "pr",
             Self::NoChange => "nochange",

@@ -11,6 +11,7 @@ pub mod import;
 pub mod jobs;
 pub mod keys;
 pub mod listen;
+pub mod pg;
 pub mod ratelimit;
 pub mod seed;
 pub mod signals;
@@ -248,6 +249,19 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         && !options.allow_remote_agent
     {
         return Err(ServeError::RemoteAgent { addr: options.addr });
+    }
+    if let DbLocation::Postgres(url) = &options.db {
+        // The schema is made or brought up to date, so the database is ready for the
+        // nodes of a build that serves from it; this one does not yet.
+        let url = url.clone();
+        let store = tokio::task::spawn_blocking(move || pg::PgStore::open(&url))
+            .await
+            .map_err(|err| StoreError::Task(err.to_string()))??;
+        tracing::info!(db = %store.url(), "the PostgreSQL schema is up to date");
+        return Err(StoreError::NotOnPostgres {
+            what: "serving jobs and views",
+        }
+        .into());
     }
     let location = options.db.clone();
     let db = tokio::task::spawn_blocking(move || Db::open(&location))

@@ -4,6 +4,7 @@
 
 pub mod console;
 pub mod hangup;
+pub mod pg;
 pub mod pty;
 
 use std::future::Future;

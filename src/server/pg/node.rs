@@ -1,0 +1,186 @@
+//! One service node's share of the turns in a PostgreSQL database many nodes use: it
+//! claims turns while it has a free agent slot, renews the lease of each turn its agent
+//! runs, finishes the turn only while it still holds it, and fails the turns of nodes whose
+//! leases ran out. It wakes on `NOTIFY` (a thread of its own listens) and polls as well,
+//! so a lost notification only delays a turn by one poll.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{Notify, Semaphore};
+use tokio::task::JoinSet;
+
+use super::{PgStore, claim};
+use crate::server::agent::{Agent, INTERRUPTED};
+use crate::server::db::now_ms;
+use crate::server::jobs::PendingTurn;
+
+/// How a node takes part.
+#[derive(Debug, Clone)]
+pub struct NodeConfig {
+    /// Recorded with each turn it claims (`--node-name`).
+    pub name: String,
+    /// Turns its agent runs at once (`--max-agents`).
+    pub max_agents: usize,
+    /// How long a claimed turn stays this node's without a renewal; renewed every third of
+    /// it. Another node fails the turn once it has run out.
+    pub lease: Duration,
+    /// The longest a waiting turn goes unnoticed when a notification is lost.
+    pub poll: Duration,
+}
+
+impl NodeConfig {
+    /// Host name and process id, such as `build-3:4121`.
+    #[must_use]
+    pub fn default_name() -> String {
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|name| name.trim().to_owned())
+            .filter(|name| !name.is_empty())
+            .or_else(|| std::env::var("HOSTNAME").ok())
+            .unwrap_or_else(|| "node".to_owned());
+        format!("{host}:{}", std::process::id())
+    }
+}
+
+fn ms(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Runs the node until its task is aborted (then its turns' leases simply run out).
+pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
+    let wake = Arc::new(Notify::new());
+    let stop = Arc::new(AtomicBool::new(false));
+    let _listening = Listening::start(&store, wake.clone(), stop.clone(), config.poll);
+    let slots = Arc::new(Semaphore::new(config.max_agents.max(1)));
+    let mut turns = JoinSet::new();
+    loop {
+        while turns.try_join_next().is_some() {}
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        let (name, lease) = (config.name.clone(), ms(config.lease));
+        let claimed = store
+            .call(move |client| {
+                let now = now_ms();
+                let failed = claim::fail_expired(client, INTERRUPTED, now)?;
+                for id in failed {
+                    tracing::warn!(job = %id, "a node stopped renewing its turn: {INTERRUPTED}");
+                }
+                claim::claim(client, &name, now, now.saturating_add(lease))
+            })
+            .await;
+        match claimed {
+            Ok(Some(turn)) => {
+                let (store, agent, config) = (store.clone(), agent.clone(), config.clone());
+                turns.spawn(async move {
+                    run_turn(&store, agent.as_ref(), &config, turn).await;
+                    drop(slot);
+                });
+            }
+            Ok(None) => {
+                drop(slot);
+                tokio::select! {
+                    () = wake.notified() => {}
+                    () = tokio::time::sleep(config.poll) => {}
+                    Some(_) = turns.join_next(), if !turns.is_empty() => {}
+                }
+            }
+            Err(err) => {
+                drop(slot);
+                tracing::error!("cannot claim a turn: {err}");
+                tokio::time::sleep(config.poll).await;
+            }
+        }
+    }
+}
+
+/// Runs one claimed turn, renewing its lease until the agent ends; a lease found lost
+/// stops the agent and writes nothing (the turn was failed elsewhere).
+async fn run_turn(store: &PgStore, agent: &dyn Agent, config: &NodeConfig, turn: PendingTurn) {
+    let mut renewals = tokio::time::interval(config.lease / 3);
+    renewals.tick().await;
+    let running = agent.run_turn(&turn);
+    tokio::pin!(running);
+    let result = loop {
+        tokio::select! {
+            result = &mut running => break result,
+            _ = renewals.tick() => {
+                let (name, held) = (config.name.clone(), turn.clone());
+                let until = now_ms().saturating_add(ms(config.lease));
+                match store.call(move |c| claim::renew(c, &name, &held, until)).await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        tracing::warn!(job = %turn.job_id, turn = turn.turn, "lost the lease: the turn was failed by another node");
+                        return;
+                    }
+                    Err(err) => tracing::warn!(job = %turn.job_id, "cannot renew a lease: {err}"),
+                }
+            }
+        }
+    };
+    let diff = match agent.changes(&turn.job_id).await {
+        Some(Ok(diff)) => Some(diff),
+        _ => None,
+    };
+    let name = config.name.clone();
+    let job = turn.job_id.clone();
+    let done = turn.clone();
+    let finished = store
+        .call(move |c| claim::finish(c, &name, &done, &result, diff.as_deref(), now_ms()))
+        .await;
+    match finished {
+        Ok(true) => {}
+        Ok(false) => tracing::warn!(job = %job, "finished a turn no longer held: not recorded"),
+        Err(err) => tracing::error!(job = %job, "cannot record a finished turn: {err}"),
+    }
+}
+
+/// The thread that `LISTEN`s for new turns and wakes the node; it ends when the node ends.
+struct Listening {
+    stop: Arc<AtomicBool>,
+}
+
+impl Listening {
+    fn start(store: &PgStore, wake: Arc<Notify>, stop: Arc<AtomicBool>, poll: Duration) -> Self {
+        let store = store.clone();
+        let flag = stop.clone();
+        std::thread::spawn(move || {
+            while !flag.load(Ordering::Relaxed) {
+                let mut client = match store.connect() {
+                    Ok(client) => client,
+                    Err(err) => {
+                        tracing::warn!("cannot listen for new turns (polling instead): {err}");
+                        std::thread::sleep(poll);
+                        continue;
+                    }
+                };
+                if let Err(err) = client.batch_execute(&format!("LISTEN {}", claim::CHANNEL)) {
+                    tracing::warn!("cannot listen for new turns: {}", super::describe(&err));
+                    std::thread::sleep(poll);
+                    continue;
+                }
+                loop {
+                    if flag.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut notifications = client.notifications();
+                    let mut waiting = notifications.timeout_iter(poll);
+                    match postgres::fallible_iterator::FallibleIterator::next(&mut waiting) {
+                        Ok(Some(_)) => wake.notify_one(),
+                        Ok(None) => {}
+                        Err(_) => break,
+                    }
+                }
+            }
+        });
+        Self { stop }
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
