@@ -256,17 +256,22 @@ async fn a_full_disk_stops_an_import_saying_so_and_the_service_answers_507() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let said = text(&out.stderr);
-    assert!(said.contains("disk full: the "), "{said}");
-    assert!(
-        said.contains("views committed before it are kept"),
-        "{said}"
-    );
+    assert!(said.contains("disk full: "), "{said}");
+    // How much was committed before the disk filled depends on the machine's speed
+    // (batches commit at most a second apart); the message says what is kept either way.
     let kept = views(&db);
-    assert!(kept > 0 && kept < 60_000, "{kept} views kept");
-    assert!(
-        said.contains(&thousands(kept)),
-        "the message gives the views kept ({kept}): {said}"
-    );
+    assert!(kept < 60_000, "{kept} views kept");
+    if kept == 0 {
+        assert!(said.contains("nothing of it had been committed"), "{said}");
+    } else {
+        assert!(
+            said.contains(&format!(
+                "the {} views committed before it are kept",
+                thousands(kept)
+            )),
+            "the message gives the views kept ({kept}): {said}"
+        );
+    }
 
     let server = common::start(common::fast_options(docdeck::server::db::DbLocation::File(
         db.clone(),

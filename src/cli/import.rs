@@ -308,6 +308,8 @@ fn stopped(path: &Path, err: &ImportError, committed: u64, strict: bool) -> CliE
     );
     let kept = if strict {
         "nothing of it was kept (--strict)".to_owned()
+    } else if committed == 0 {
+        "nothing of it had been committed, so nothing of it is kept".to_owned()
     } else {
         format!(
             "the {} committed before it are kept, and importing the file again adds only the rest",
@@ -428,6 +430,10 @@ mod tests {
         assert_eq!(
             stopped(path, &full_disk(), 12_345, false).message,
             "access.log: disk full: the 12,345 views committed before it are kept, and importing the file again adds only the rest; free some space and import again"
+        );
+        assert_eq!(
+            stopped(path, &full_disk(), 0, false).message,
+            "access.log: disk full: nothing of it had been committed, so nothing of it is kept; free some space and import again"
         );
         assert_eq!(
             stopped(path, &full_disk(), 12_345, true).message,
