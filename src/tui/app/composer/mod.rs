@@ -260,7 +260,19 @@ impl Composer {
         } else {
             format!("{before}\n\n{prompt}")
         };
-        self.set_text(&filled);
+        // Added after the text there is, as one edit, so that one undo takes it back;
+        // a template that replaces another (Ctrl+T) or trailing blanks start afresh.
+        let current = self.text();
+        match normalize_newlines(&filled).strip_prefix(current.as_str()) {
+            Some(added) if !added.is_empty() => {
+                self.textarea.cancel_selection();
+                self.textarea.move_cursor(CursorMove::Bottom);
+                self.textarea.move_cursor(CursorMove::End);
+                self.textarea.insert_str(added);
+            }
+            Some(_) => {}
+            None => self.set_text(&filled),
+        }
         self.edited(effects);
         self.fill = Some(TemplateFill {
             index,

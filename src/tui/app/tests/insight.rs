@@ -118,6 +118,31 @@ fn ctrl_t_cycles_templates_for_the_same_pages_but_never_over_an_edit() {
 }
 
 #[test]
+fn one_undo_takes_an_inserted_template_back() {
+    let mut h = visitors();
+    h.key(KeyCode::Char('1'));
+    h.key(KeyCode::Char('n'));
+    h.type_text("my own words");
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char('n'));
+    assert!(h.app.composer.text().contains("Make these pages"));
+    h.ctrl('u');
+    assert_eq!(
+        h.app.composer.text(),
+        "my own words",
+        "one undo, and the draft is as it was"
+    );
+
+    let mut h = visitors();
+    h.key(KeyCode::Char('n'));
+    assert!(h.app.composer.has_text());
+    h.ctrl('u');
+    assert_eq!(h.app.composer.text(), "", "the template alone, taken back");
+}
+
+#[test]
 fn an_earlier_new_job_draft_is_kept_above_the_template() {
     let mut h = visitors();
     h.key(KeyCode::Char('1'));
