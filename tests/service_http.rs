@@ -603,3 +603,46 @@ async fn a_visitors_request_during_the_demo_seed_waits_for_all_of_it() {
     assert_eq!(first, after);
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_visitors_answer_says_when_the_projects_views_begin_and_end() {
+    docdeck::api::client::install_crypto_provider();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("service.sqlite");
+    common::import_views(
+        &db,
+        "demo",
+        &[
+            common::view("2015-05-17T10:05:03Z", "/a", "v1", "human"),
+            common::view("2015-05-20T21:05:15Z", "/b", "v2", "ai"),
+        ],
+    );
+    let server = start(fast_options(DbLocation::File(db))).await;
+    let answer = reqwest::Client::new()
+        .get(format!(
+            "{}/v1/analytics/demo/visitors?dateFrom=2026-11-01",
+            server.base_url()
+        ))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(
+        answer.headers()["docdeck-views-span"],
+        "2015-05-17T10:05:03.000Z/2015-05-20T21:05:15.000Z",
+        "an empty range still says where the views are"
+    );
+    let client = common::client(&server);
+    let empty = client
+        .visitors(&docdeck::api::VisitorsQuery {
+            date_from: Some(docdeck::api::DateParam::parse("dateFrom", "2026-11-01").unwrap()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert!(empty.visitors.is_empty());
+    let span = client.views_span().unwrap();
+    assert_eq!(span.first.to_rfc3339(), "2015-05-17T10:05:03+00:00");
+    server.shutdown().await;
+}

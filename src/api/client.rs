@@ -9,7 +9,7 @@ use reqwest::{Method, StatusCode, Url};
 use serde::de::DeserializeOwned;
 
 use super::error::{ApiError, Asked};
-use super::limit::StatedLimit;
+use super::limit::{Stated, StatedLimit, ViewsSpan};
 use super::model::{Job, PromptRequest, VisitorsPage};
 use super::query::VisitorsQuery;
 use super::signals::SignalsQuery;
@@ -90,7 +90,7 @@ pub struct Client {
     auth: HeaderValue,
     retry: RetryPolicy,
     /// What the service last stated of its analytics limit, if it states one.
-    stated: Arc<Mutex<Option<StatedLimit>>>,
+    stated: Arc<Mutex<Stated>>,
 }
 
 /// An answer of [`Client::probe_job`], whatever its status.
@@ -141,6 +141,17 @@ impl Client {
     /// The analytics limit the service stated in its last analytics answer, if any.
     #[must_use]
     pub fn stated_analytics_limit(&self) -> Option<StatedLimit> {
+        self.stated().limit
+    }
+
+    /// When the project's views begin and end, if the last visitors answer said (the
+    /// local service does).
+    #[must_use]
+    pub fn views_span(&self) -> Option<ViewsSpan> {
+        self.stated().span
+    }
+
+    fn stated(&self) -> Stated {
         *self
             .stated
             .lock()
@@ -290,13 +301,11 @@ impl Client {
             }
             return match outcome {
                 Ok((status, headers, bytes)) => {
-                    if asked == Asked::Visitors
-                        && let Some(stated) = StatedLimit::from_headers(&headers)
-                    {
-                        *self
-                            .stated
+                    if asked == Asked::Visitors {
+                        self.stated
                             .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(stated);
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .note(&headers);
                     }
                     decode(status, &headers, &bytes, asked)
                 }

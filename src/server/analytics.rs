@@ -144,6 +144,17 @@ fn page_paths(conn: &Connection, project: &str) -> Result<HashMap<i64, String>, 
     Ok(paths)
 }
 
+/// The first and last instants of `project`'s views, in ms (`None` without a view): what
+/// an empty range is told, so a client can offer the dates that hold views.
+pub fn span(conn: &Connection, project: &str) -> Result<Option<(i64, i64)>, StoreError> {
+    let (first, last): (Option<i64>, Option<i64>) = conn.query_row(
+        "SELECT MIN(ts_ms), MAX(ts_ms) FROM views WHERE project = ?1",
+        [project],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )?;
+    Ok(first.zip(last))
+}
+
 /// Whether any view of `project` is stored (the demo seed runs only on an empty project).
 pub fn has_views(conn: &Connection, project: &str) -> Result<bool, StoreError> {
     Ok(conn.query_row(

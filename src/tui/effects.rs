@@ -248,6 +248,9 @@ impl Effects {
             Io::FetchVisitors { generation, query } => spawn(tx, async move {
                 let result = s.client.visitors(&query).await;
                 let mut msgs = s.counted(reached(&result)).await;
+                if result.is_ok() {
+                    msgs.push(Msg::ViewsSpan(s.client.views_span()));
+                }
                 msgs.push(Msg::Visitors { generation, result });
                 msgs
             }),

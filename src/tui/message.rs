@@ -148,6 +148,9 @@ pub enum Msg {
         conversation: Vec<SentPrompt>,
         timeline: Vec<StatusChange>,
     },
+    /// When the project's views begin and end, as the service said with a visitors page
+    /// (the local service does): an empty range offers those dates.
+    ViewsSpan(Option<crate::api::limit::ViewsSpan>),
     /// A page of visitors, or why not; dropped when its generation is not the latest.
     Visitors {
         generation: u64,

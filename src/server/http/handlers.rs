@@ -12,7 +12,8 @@ use axum::response::IntoResponse;
 use serde_json::Value;
 
 use super::{AppState, ClientIp, MAX_BODY_BYTES, ServiceError, ServiceJob};
-use crate::api::{VisitorsPage, VisitorsQuery};
+use crate::api::VisitorsQuery;
+use crate::api::limit::{VIEWS_SPAN, ViewsSpan};
 use crate::server::analytics::{self, VisitorsRequest};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, MessageRefusal};
@@ -136,7 +137,7 @@ pub async fn visitors(
     client: ClientIp,
     headers: HeaderMap,
     RawQuery(raw): RawQuery,
-) -> Result<(Limits, Json<VisitorsPage>), ServiceError> {
+) -> Result<axum::response::Response, ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
     let raw = raw.unwrap_or_default();
@@ -163,16 +164,23 @@ pub async fn visitors(
         limit: query.effective_limit(),
         offset: query.effective_offset(),
     };
-    let page = state
+    let read = state
         .db
         .read(ReadKind::Scan, {
             let project = project.clone();
-            move |conn| analytics::visitors(conn, &project, &request)
+            move |conn| {
+                let page = analytics::visitors(conn, &project, &request)?;
+                Ok((page, analytics::span(conn, &project)?))
+            }
         })
         .await
         .map_err(ServiceError::from);
-    let page = state.settle(permit, page)?;
-    Ok((state.limits(&project, Bucket::Analytics), Json(page)))
+    let (page, span) = state.settle(permit, read)?;
+    let mut answer = (state.limits(&project, Bucket::Analytics), Json(page)).into_response();
+    if let Some(value) = span.and_then(|(first, last)| ViewsSpan::from_millis(first, last)) {
+        answer.headers_mut().insert(VIEWS_SPAN, value.header());
+    }
+    Ok(answer)
 }
 
 /// The service's own OpenAPI document.

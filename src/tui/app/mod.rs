@@ -208,6 +208,10 @@ impl App {
                 }
                 self.dirty = true;
             }
+            Msg::ViewsSpan(span) => {
+                self.dirty |= self.visitors.span != span;
+                self.visitors.span = span;
+            }
             Msg::Visitors { generation, result } => {
                 self.on_visitors(generation, result, now, &mut effects);
             }

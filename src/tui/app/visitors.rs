@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use chrono::NaiveDate;
 
 use super::{App, CallClass, ExportForm, FilterForm, Overlay};
+use crate::api::limit::ViewsSpan;
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect, ExportEnd, Io};
@@ -45,6 +46,8 @@ pub struct ExportProgress {
 #[derive(Debug)]
 pub struct VisitorsTable {
     pub range: DateRange,
+    /// When the project's views begin and end, as the service last said (the local one).
+    pub span: Option<ViewsSpan>,
     pub limit: u32,
     pub offset: u64,
     /// The page on screen and the request out, if any (changed only by the pane's own
@@ -111,6 +114,7 @@ impl Default for VisitorsTable {
     fn default() -> Self {
         Self {
             range: DateRange::LastDays(7),
+            span: None,
             limit: crate::api::query::DEFAULT_LIMIT,
             offset: 0,
             load: PageLoad::Idle,
@@ -184,6 +188,23 @@ impl VisitorsTable {
         })
     }
 
+    /// The dates that hold views, offered while the page on screen is empty and the
+    /// service said when its views begin and end: from the first view's day to the day
+    /// after the last's.
+    #[must_use]
+    pub fn offered_range(&self) -> Option<DateRange> {
+        let empty = self
+            .load
+            .shown()
+            .is_some_and(|shown| shown.page.visitors.is_empty());
+        let span = self.span.filter(|_| empty)?;
+        let after = span.last.date_naive().succ_opt()?;
+        Some(DateRange::Custom {
+            from: Some(DateParam::from_date(span.first.date_naive())),
+            to: Some(DateParam::from_date(after)),
+        })
+    }
+
     /// Where the pane's page stands.
     #[must_use]
     pub fn load(&self) -> &PageLoad {
@@ -252,7 +273,9 @@ impl VisitorsTable {
                 return Outcome::SetFilter(self.range, limit);
             }
             Action::Filter => {
-                let form = FilterForm::new(&self.range, self.limit, today);
+                // An empty range is offered the dates that hold views, when known.
+                let range = self.offered_range().unwrap_or(self.range);
+                let form = FilterForm::new(&range, self.limit, today);
                 return Outcome::Open(Overlay::Filter(Box::new(form)));
             }
             Action::Export => {

@@ -93,6 +93,7 @@ impl RowsChange {
             | Msg::Tick
             | Msg::Detail { .. }
             | Msg::Visitors { .. }
+            | Msg::ViewsSpan(_)
             | Msg::Insight(_)
             | Msg::ExportProgress { .. }
             | Msg::ExportDone(_)

@@ -213,9 +213,21 @@ fn draw_rows(
         return;
     };
     if page.visitors.is_empty() {
-        let text = "no visits in this range: f changes the dates";
+        let text = match table.offered_range() {
+            Some(crate::tui::app::DateRange::Custom {
+                from: Some(from),
+                to: Some(to),
+            }) => format!(
+                "no visits in this range; views run from {} to {} (UTC, the end excluded): f offers those dates",
+                DateParam::shown(Some(from), ""),
+                DateParam::shown(Some(to), "")
+            ),
+            _ => "no visits in this range: f changes the dates".to_owned(),
+        };
         frame.render_widget(
-            Paragraph::new(Span::styled(text, theme.dim())).block(block),
+            Paragraph::new(Span::styled(text, theme.dim()))
+                .wrap(ratatui::widgets::Wrap { trim: true })
+                .block(block),
             area,
         );
         return;

@@ -168,3 +168,30 @@ fn the_help_of_the_visitors_uses_the_width_of_80_columns_and_cuts_no_line() {
         "{screen}"
     );
 }
+
+#[test]
+fn an_empty_range_says_when_the_views_are_in_full_at_80_and_120_columns() {
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Char('3'));
+    let generation = scene.app.visitors.load().generation().unwrap();
+    scene.send(Msg::ViewsSpan(crate::api::limit::ViewsSpan::from_millis(
+        1_431_857_103_000,
+        1_432_155_915_000,
+    )));
+    scene.send(Msg::Visitors {
+        generation,
+        result: Ok(crate::api::VisitorsPage::default()),
+    });
+    for width in [80, 120] {
+        let screen = scene.render(width, 24);
+        let flat: String = screen
+            .lines()
+            .map(|l| l.trim_matches('"').trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            flat.contains("views run from 2015-05-17 to 2015-05-21 (UTC, the end excluded): f offers those dates"),
+            "{screen}"
+        );
+    }
+}
