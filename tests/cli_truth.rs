@@ -194,29 +194,8 @@ fn stopping_serve_says_which_turns_it_ends_and_how_they_will_read() {
 /// journal follows, read without the network.
 #[test]
 fn bash_completes_job_ids_from_the_journal() {
-    if Command::new("bash").arg("--version").output().is_err() {
-        eprintln!("bash is not installed: skipped");
-        return;
-    }
-    let home = tempfile::tempdir().unwrap();
-    let service = serve(home.path(), &[]);
-    let created = run_cli(
-        home.path(),
-        &service.base_url,
-        &["jobs", "create", "Fix it"],
-    );
-    let id = first_json(&created.stdout)["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let script = home.path().join("docdeck.bash");
-    let out = common::cli_command(home.path(), &service.base_url, KEY)
-        .args(["completions", "bash"])
-        .output()
-        .unwrap();
-    std::fs::write(&script, &out.stdout).unwrap();
     let ask = r#"
-        source "$1"
+        source "$1/docdeck.bash"
         COMP_WORDS=(docdeck jobs get job_); COMP_CWORD=3; COMP_LINE="docdeck jobs get job_"
         COMP_POINT=${#COMP_LINE}
         _docdeck_with_job_ids docdeck job_ get
@@ -225,34 +204,13 @@ fn bash_completes_job_ids_from_the_journal() {
         _docdeck_with_job_ids docdeck c jobs
         echo "jobs c: ${COMPREPLY[*]}"
     "#;
-    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_docdeck"))
-        .parent()
-        .unwrap()
-        .to_owned();
-    let out = Command::new("bash")
-        .args(["--norc", "--noprofile", "-c", ask, "bash"])
-        .arg(&script)
-        .env("HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path().join("config"))
-        .env("XDG_DATA_HOME", home.path().join("data"))
-        .env("DOCDECK_BASE_URL", &service.base_url)
-        .env("DOCDECK_PROJECT_ID", common::PROJECT)
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    assert!(stdout.contains(&format!("ids: {id}\n")), "{stdout}");
+    let Some((id, offered)) = complete_job_ids("bash", "docdeck.bash", ask) else {
+        return;
+    };
+    assert!(offered.contains(&format!("ids: {id}\n")), "{offered}");
     assert!(
-        stdout.contains("jobs c: create\n"),
-        "the rest as before: {stdout}"
+        offered.contains("jobs c: create\n"),
+        "the rest as before: {offered}"
     );
 }
 
@@ -288,6 +246,7 @@ fn complete_job_ids(shell: &str, install: &str, ask: &str) -> Option<(String, St
     let bin = Path::new(env!("CARGO_BIN_EXE_docdeck")).parent().unwrap();
     let flags: &[&str] = match shell {
         "fish" => &["--no-config", "-c", ask],
+        "bash" => &["--norc", "--noprofile", "-c", ask, shell],
         _ => &["-f", "-c", ask, shell],
     };
     let mut child = Command::new(shell)

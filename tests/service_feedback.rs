@@ -23,6 +23,20 @@ async fn post(base: &str, project: &str, body: &str) -> (u16, reqwest::header::H
     (status, headers, body)
 }
 
+/// `GET /v1/analytics/demo/{what}` with the test key, as JSON.
+async fn get(base: &str, what: &str) -> Value {
+    let bytes = reqwest::Client::new()
+        .get(format!("{base}/v1/analytics/{PROJECT}/{what}"))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    serde_json::from_slice(&bytes).unwrap()
+}
+
 #[tokio::test]
 async fn a_thumb_and_a_comment_arrive_without_a_key_and_join_their_page() {
     docdeck::api::client::install_crypto_provider();
@@ -37,30 +51,12 @@ async fn a_thumb_and_a_comment_arrive_without_a_key_and_join_their_page() {
     let up = json!({"path": "/guides/webhooks", "helpful": true});
     assert_eq!(post(&base, PROJECT, &up.to_string()).await.0, 201);
 
-    let by_page: Value = reqwest::Client::new()
-        .get(format!("{base}/v1/analytics/{PROJECT}/feedback/by-page"))
-        .bearer_auth(KEY)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .map(|bytes| serde_json::from_slice(&bytes).unwrap())
-        .unwrap();
+    let by_page = get(&base, "feedback/by-page").await;
     assert_eq!(
         by_page["feedback"],
         json!([{"path": "/guides/webhooks", "thumbsUp": 1, "thumbsDown": 1, "code": 0, "total": 2}])
     );
-    let listed: Value = reqwest::Client::new()
-        .get(format!("{base}/v1/analytics/{PROJECT}/feedback"))
-        .bearer_auth(KEY)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .map(|bytes| serde_json::from_slice(&bytes).unwrap())
-        .unwrap();
+    let listed = get(&base, "feedback").await;
     let comment = &listed["feedback"][1];
     assert_eq!(comment["source"], "contextual");
     assert_eq!(comment["comment"], "Nothing about retries");

@@ -21,7 +21,7 @@ use crate::server::ratelimit::Bucket;
 use crate::text::excerpt;
 
 /// Longest query string read; anything longer is refused before parsing.
-pub(super) const MAX_QUERY_BYTES: usize = 4096;
+const MAX_QUERY_BYTES: usize = 4096;
 
 type Shared = State<Arc<AppState>>;
 /// The `RateLimit-*` headers of an answer that spent a rate-limited use.
@@ -140,18 +140,7 @@ pub async fn visitors(
 ) -> Result<axum::response::Response, ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
-    let raw = raw.unwrap_or_default();
-    if raw.len() > MAX_QUERY_BYTES {
-        return Err(ServiceError::bad_request(
-            "Invalid query parameters",
-            [format!(
-                "the query string is longer than {MAX_QUERY_BYTES} bytes"
-            )],
-        ));
-    }
-    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes())
-        .into_owned()
-        .collect();
+    let pairs = query_pairs(raw)?;
     let query = VisitorsQuery::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|err| ServiceError::bad_request("Invalid query parameters", [err.to_string()]))?;
     state.seed.wait().await.map_err(|reason| {
@@ -181,6 +170,22 @@ pub async fn visitors(
         answer.headers_mut().insert(VIEWS_SPAN, value.header());
     }
     Ok(answer)
+}
+
+/// The pairs of a query string, refused when it is longer than [`MAX_QUERY_BYTES`].
+pub(super) fn query_pairs(raw: Option<String>) -> Result<Vec<(String, String)>, ServiceError> {
+    let raw = raw.unwrap_or_default();
+    if raw.len() > MAX_QUERY_BYTES {
+        return Err(ServiceError::bad_request(
+            "Invalid query parameters",
+            [format!(
+                "the query string is longer than {MAX_QUERY_BYTES} bytes"
+            )],
+        ));
+    }
+    Ok(url::form_urlencoded::parse(raw.as_bytes())
+        .into_owned()
+        .collect())
 }
 
 /// The service's own OpenAPI document.

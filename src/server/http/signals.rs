@@ -11,7 +11,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use super::handlers::{MAX_QUERY_BYTES, bad_path};
+use super::handlers::{bad_path, query_pairs};
 use super::{AppState, ClientIp, ServiceError};
 use crate::api::signals::{Kind, SignalsQuery};
 use crate::server::db::{ReadKind, StoreError};
@@ -115,18 +115,7 @@ where
 {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
-    let raw = raw.unwrap_or_default();
-    if raw.len() > MAX_QUERY_BYTES {
-        return Err(ServiceError::bad_request(
-            "Invalid query parameters",
-            [format!(
-                "the query string is longer than {MAX_QUERY_BYTES} bytes"
-            )],
-        ));
-    }
-    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes())
-        .into_owned()
-        .collect();
+    let pairs = query_pairs(raw)?;
     let invalid = |err: crate::api::signals::SignalsQueryError| {
         ServiceError::bad_request("Invalid query parameters", [err.to_string()])
     };
