@@ -42,6 +42,15 @@ fn footer(rows: usize, noun: &str, all: bool, next: Option<&str>) -> String {
     }
 }
 
+/// `rows` as a table fitted to the terminal; nothing when there are none.
+fn fitted(columns: &[Column], rows: &[Vec<String>]) -> String {
+    if rows.is_empty() {
+        String::new()
+    } else {
+        table::render(columns, rows, table::target_width())
+    }
+}
+
 /// The date part of an RFC 3339 time, as tables show it.
 fn day(time: &str) -> String {
     time.get(..10).unwrap_or(time).to_owned()
@@ -117,9 +126,7 @@ pub fn searches(
                 range(query),
                 thousands(page.total_searches)
             );
-            if !rows.is_empty() {
-                text.push_str(&table::render(&columns, &rows, table::target_width()));
-            }
+            text.push_str(&fitted(&columns, &rows));
             text.push_str(&footer(
                 rows.len(),
                 "queries",
@@ -197,9 +204,7 @@ pub fn feedback(
                 })
                 .collect();
             let mut text = format!("feedback, {}, newest first:\n", range(query));
-            if !rows.is_empty() {
-                text.push_str(&table::render(&columns, &rows, table::target_width()));
-            }
+            text.push_str(&fitted(&columns, &rows));
             let next = page.next_cursor.as_deref().filter(|_| page.has_more);
             text.push_str(&footer(rows.len(), "pieces of feedback", all, next));
             Ok(text)
@@ -242,9 +247,7 @@ pub fn feedback_by_page(
             ];
             let rows = cells(&sanitize);
             let mut text = format!("feedback per page, {}, most first:\n", range(query));
-            if !rows.is_empty() {
-                text.push_str(&table::render(&columns, &rows, table::target_width()));
-            }
+            text.push_str(&fitted(&columns, &rows));
             let shown = thousands(rows.len() as u64);
             if page.has_more {
                 let more = query.effective_limit().saturating_mul(2).min(100);
@@ -322,9 +325,7 @@ pub fn assistant(
                 "questions to the assistant"
             };
             let mut text = format!("{what}, {}, newest first:\n", range(query));
-            if !rows.is_empty() {
-                text.push_str(&table::render(&columns, &rows, table::target_width()));
-            }
+            text.push_str(&fitted(&columns, &rows));
             let next = page.next_cursor.as_deref().filter(|_| page.has_more);
             let noun = match shown.of {
                 Some(of) => format!("unanswered of {} conversations", thousands(of as u64)),
