@@ -228,3 +228,45 @@ fn service_text_cannot_drive_the_terminal_and_the_change_is_said_once() {
         assert_eq!(notes, usize::from(format == "csv"), "{format}: {shown}");
     }
 }
+
+#[test]
+fn an_empty_range_names_the_dates_that_hold_views() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    common::import_views(
+        &db,
+        common::PROJECT,
+        &[
+            common::view("2015-05-17T10:05:03Z", "/a", "v1", "human"),
+            common::view("2015-05-20T21:05:15Z", "/b", "v2", "ai"),
+        ],
+    );
+    let service = common::ServeProcess::over_db(home.path(), &db, &[]);
+    let out = common::run_cli(
+        home.path(),
+        &service.base_url,
+        &["visitors", "--from", "2026-11-01", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let said = common::text(&out.stderr);
+    assert!(
+        said.contains("the views run from 2015-05-17 to 2015-05-20 (UTC): --from 2015-05-17 --to 2015-05-21 shows them"),
+        "{said}"
+    );
+    let again = common::run_cli(
+        home.path(),
+        &service.base_url,
+        &[
+            "visitors",
+            "--from",
+            "2015-05-17",
+            "--to",
+            "2015-05-21",
+            "--format",
+            "json",
+        ],
+    );
+    let page: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(page["totals"]["total"], 2);
+    assert!(common::text(&again.stderr).is_empty());
+}

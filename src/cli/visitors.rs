@@ -183,9 +183,31 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         let rows = count_rows(&client, &query, &mut analytics).await?;
         return Err(CliError::usage(past_the_end(&query, args.page, rows)));
     }
+    if page.visitors.is_empty()
+        && let Some(span) = client.views_span()
+    {
+        super::warn(&empty_range_hint(span));
+    }
     let format = Format::resolve(args.format);
     emit_data(&output::visitors(&page, &query, args.all, format)?, format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What an empty range is told when the service said when its views begin and end: the
+/// flags that show them (`--to` is exclusive, so the day after the last view).
+fn empty_range_hint(span: crate::api::limit::ViewsSpan) -> String {
+    let after = span
+        .last
+        .date_naive()
+        .succ_opt()
+        .unwrap_or(span.last.date_naive());
+    format!(
+        "no visits in this range; the views run from {} to {} (UTC): --from {} --to {} shows them",
+        span.first.date_naive(),
+        span.last.date_naive(),
+        span.first.date_naive(),
+        after
+    )
 }
 
 /// How many rows the range of `query` has, known to be fewer than its offset: found by
