@@ -49,6 +49,19 @@ fn searches_rank_queries_and_all_follows_the_cursor_to_the_end() {
         ]
     );
 
+    let gaps = json(
+        home.path(),
+        &service,
+        &["searches", "--unclicked", "--format", "json"],
+    );
+    let gaps: Vec<&str> = gaps["searches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["searchQuery"].as_str().unwrap())
+        .collect();
+    assert_eq!(gaps, unclicked, "--unclicked keeps the gaps alone");
+
     let first = json(
         home.path(),
         &service,
@@ -183,15 +196,24 @@ fn wrong_input_is_refused_before_sending_or_explained_from_the_service() {
         "{}",
         text(&too_many.stderr)
     );
-    let made_up = run_cli(
-        home.path(),
-        &service.base_url,
-        &["assistant", "--cursor", "made-up"],
-    );
-    assert_eq!(made_up.status.code(), Some(1));
-    assert!(
-        text(&made_up.stderr).contains("is not one this service gave"),
-        "{}",
-        text(&made_up.stderr)
-    );
+    // Made up, or well formed but never given (a new user's `s.7` read as an empty last
+    // page before): refused by the service either way.
+    for (command, cursor) in [
+        ("assistant", "made-up"),
+        ("searches", "s.7"),
+        ("feedback", "f.123.4"),
+        ("searches", "s.3~0123456789abcdef"),
+    ] {
+        let made_up = run_cli(
+            home.path(),
+            &service.base_url,
+            &[command, "--cursor", cursor],
+        );
+        assert_eq!(made_up.status.code(), Some(1), "{cursor}");
+        assert!(
+            text(&made_up.stderr).contains("is not one this service gave"),
+            "{cursor}: {}",
+            text(&made_up.stderr)
+        );
+    }
 }

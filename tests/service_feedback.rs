@@ -100,6 +100,7 @@ async fn wrong_feedback_is_refused_field_by_field_and_an_address_is_limited() {
             json!({"path": "/a", "comment": "x".repeat(2001)}),
             "at most 2000",
         ),
+        (json!({"path": "x", "helpful": true}), "starting with /"),
     ] {
         let (status, _, answer) = post(&base, PROJECT, &body.to_string()).await;
         assert_eq!(status, 400, "{body}");
@@ -109,6 +110,13 @@ async fn wrong_feedback_is_refused_field_by_field_and_an_address_is_limited() {
     let thumb = json!({"path": "/a", "helpful": true}).to_string();
     let (status, _, answer) = post(&base, "elsewhere", &thumb).await;
     assert_eq!(status, 404, "a project with no key is not served: {answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("keys add --project"),
+        "says how to serve it: {answer}"
+    );
     for _ in 0..docdeck::server::http::WIDGET_HOURLY {
         assert_eq!(post(&base, PROJECT, &thumb).await.0, 201);
     }

@@ -165,7 +165,7 @@ impl Cli {
                     refuse_visitors_flags(args)?;
                 }
             }
-            Some(Command::Searches(super::signals::SearchesArgs { common: args })) => {
+            Some(Command::Searches(super::signals::SearchesArgs { common: args, .. })) => {
                 refuse_console_flags(&console, "searches")?;
                 args.client = client.merged(std::mem::take(&mut args.client));
             }

@@ -52,6 +52,9 @@ pub struct SignalsArgs {
 
 #[derive(Debug, Args)]
 pub struct SearchesArgs {
+    /// Only the queries nobody clicked a result of: pages the docs lack
+    #[arg(long)]
+    pub unclicked: bool,
     #[command(flatten)]
     pub common: SignalsArgs,
 }
@@ -188,11 +191,20 @@ async fn fetch<T: Paged>(mut query: SignalsQuery, args: &SignalsArgs) -> Result<
 }
 
 pub async fn searches(args: SearchesArgs) -> Outcome {
+    let unclicked = args.unclicked;
     let args = args.common;
     let query = query(Kind::Searches, &args)?;
-    let page: SearchesPage = fetch(query.clone(), &args).await?;
+    let mut page: SearchesPage = fetch(query.clone(), &args).await?;
+    let listed = page.searches.len();
+    if unclicked {
+        page.searches.retain(|row| row.top_clicked_page.is_none());
+    }
     let format = Format::resolve(args.format);
-    emit_data(&out::searches(&page, &query, args.all, format)?, format)?;
+    let shown = out::Shown {
+        all: args.all,
+        of: unclicked.then_some(listed),
+    };
+    emit_data(&out::searches(&page, &query, shown, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }
 

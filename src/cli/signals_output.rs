@@ -64,7 +64,7 @@ fn percent(share: f64) -> String {
 pub fn searches(
     page: &SearchesPage,
     query: &SignalsQuery,
-    all: bool,
+    shown: Shown,
     format: Format,
 ) -> Result<String, CliError> {
     let cells = |with_raw: bool| -> Vec<Vec<String>> {
@@ -127,10 +127,14 @@ pub fn searches(
                 thousands(page.total_searches)
             );
             text.push_str(&fitted(&columns, &rows));
+            let noun = match shown.of {
+                Some(of) => format!("nobody clicked, of {} queries", thousands(of as u64)),
+                None => "queries".to_owned(),
+            };
             text.push_str(&footer(
                 rows.len(),
-                "queries",
-                all,
+                &noun,
+                shown.all,
                 page.next_cursor.as_deref(),
             ));
             Ok(text)

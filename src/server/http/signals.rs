@@ -13,10 +13,11 @@ use serde::Serialize;
 
 use super::handlers::{bad_path, query_pairs};
 use super::{AppState, ClientIp, ServiceError};
-use crate::api::signals::{Kind, SignalsQuery};
+use crate::api::signals::{Kind, SignalsQuery, SignalsQueryError};
 use crate::server::db::{ReadKind, StoreError};
 use crate::server::ratelimit::Bucket;
-use crate::server::signals::{self, Cursor};
+use crate::server::signals::{self, Cursor, NextCursor};
+use crate::text::excerpt;
 
 type Shared = State<Arc<AppState>>;
 
@@ -108,7 +109,7 @@ async fn read<T, F>(
     load: F,
 ) -> Result<Response, ServiceError>
 where
-    T: Serialize + Send + 'static,
+    T: Serialize + NextCursor + Send + 'static,
     F: FnOnce(&rusqlite::Connection, &str, &SignalsQuery, Cursor) -> Result<T, StoreError>
         + Send
         + 'static,
@@ -121,6 +122,17 @@ where
     };
     let query = SignalsQuery::from_pairs(kind, pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(invalid)?;
+    // A cursor is the service's own only with its tag (`BODY~TAG`): one made up, however
+    // well formed, is refused rather than read as a page that happens to be empty.
+    let mut query = query;
+    if let Some(sent) = query.cursor.take() {
+        let body = sent
+            .rsplit_once('~')
+            .filter(|(body, tag)| state.keys.tag(body) == *tag)
+            .map(|(body, _)| body.to_owned())
+            .ok_or_else(|| invalid(SignalsQueryError::Cursor(excerpt(&sent, 64))))?;
+        query.cursor = Some(body);
+    }
     let cursor = Cursor::of(&query).map_err(invalid)?;
     state.seed.wait().await.map_err(|reason| {
         ServiceError::internal(&format!("the demo data could not be written: {reason}"))
@@ -134,6 +146,11 @@ where
         })
         .await
         .map_err(ServiceError::from);
-    let page = state.settle(permit, page)?;
+    let mut page = state.settle(permit, page)?;
+    if let Some(next) = page.next_cursor() {
+        let tag = state.keys.tag(next);
+        next.push('~');
+        next.push_str(&tag);
+    }
     Ok((state.limits(&project, Bucket::Analytics), Json(page)).into_response())
 }

@@ -106,6 +106,12 @@ async fn receive(
         .path
         .filter(|p| !p.trim().is_empty())
         .ok_or_else(|| invalid("path is required: the page's path or URL"))?;
+    let lower = page.trim_start().to_ascii_lowercase();
+    if !(lower.starts_with('/') || lower.starts_with("https://") || lower.starts_with("http://")) {
+        return Err(invalid(
+            "path must be the page's path (starting with /) or its whole URL (https://...)",
+        ));
+    }
     let comment = sent.comment.filter(|c| !c.trim().is_empty());
     if sent.helpful.is_none() && comment.is_none() {
         return Err(invalid("send helpful (true or false), a comment, or both"));
@@ -129,7 +135,9 @@ async fn receive(
             .await?
     };
     if !known {
-        return Err(ServiceError::not_found("No such project on this service"));
+        return Err(ServiceError::not_found(
+            "No such project on this service: feedback is taken for a project it holds a key for (docdeck serve --project ID, or docdeck serve keys add --project ID)",
+        ));
     }
     let who = format!("{project} {}", client.0);
     state

@@ -105,6 +105,18 @@ impl KeyHasher {
         hex(&hmac_sha256(&self.secret, sha256_hex.as_bytes()))
     }
 
+    /// A short tag of `text` under this database's secret: what makes a cursor the
+    /// service gave tell apart from one made up.
+    #[must_use]
+    pub fn tag(&self, text: &str) -> String {
+        let mut tag = hex(&hmac_sha256(
+            &self.secret,
+            format!("cursor:{text}").as_bytes(),
+        ));
+        tag.truncate(16);
+        tag
+    }
+
     /// Checks `key` against `project` at `now_ms`.
     pub fn check(
         &self,

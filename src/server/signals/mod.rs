@@ -26,6 +26,35 @@ use crate::api::signals::{
     SearchRow, SearchesPage, SignalsQuery, SignalsQueryError, SourceLink,
 };
 
+/// A page whose `nextCursor` the service signs before sending it.
+pub trait NextCursor {
+    fn next_cursor(&mut self) -> Option<&mut String>;
+}
+
+impl NextCursor for SearchesPage {
+    fn next_cursor(&mut self) -> Option<&mut String> {
+        self.next_cursor.as_mut()
+    }
+}
+
+impl NextCursor for FeedbackPage {
+    fn next_cursor(&mut self) -> Option<&mut String> {
+        self.next_cursor.as_mut()
+    }
+}
+
+impl NextCursor for AssistantPage {
+    fn next_cursor(&mut self) -> Option<&mut String> {
+        self.next_cursor.as_mut()
+    }
+}
+
+impl NextCursor for FeedbackByPage {
+    fn next_cursor(&mut self) -> Option<&mut String> {
+        None
+    }
+}
+
 /// Where the next page starts, as read from a client's `cursor`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cursor {

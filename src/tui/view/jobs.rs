@@ -289,12 +289,10 @@ fn job_cell(
             let git_ref = source
                 .and_then(|s| s.git_ref.as_deref())
                 .map_or(String::new(), |r| format!("@{}", sanitize(r)));
+            // Cut at the start, as paths are: the repository's name and its ref are what
+            // tell rows apart; the host is the same on every row.
             let text = format!("{repo}{git_ref}");
-            if local {
-                Line::from(super::wrap::fit_start(&text, width))
-            } else {
-                Line::from(fit(&text, width))
-            }
+            Line::from(super::wrap::fit_start(&text, width))
         }
         JobColumn::Pr if row.pr_link().is_none() && row.status() == Some(&JobStatus::Completed) => {
             // Completed without a link: the agent changed nothing.

@@ -280,3 +280,29 @@ fn at_60_columns_the_header_keeps_only_hints_that_fit_whole() {
             .contains("? help · q quit")
     );
 }
+
+#[test]
+fn a_long_repository_keeps_its_name_and_ref_when_cut() {
+    let mut scene = Scene::new();
+    let mut long = job("job_7f3a9c21d0e4", "completed", 1, None);
+    long.source = Some(Source {
+        repository: Some(
+            "https://forge.example.com/an-organisation-with-a-long-name/docs-of-the-product".into(),
+        ),
+        git_ref: Some("release-2".into()),
+    });
+    scene.send(Msg::JobFetched {
+        id: "job_7f3a9c21d0e4".into(),
+        result: Ok(long),
+    });
+    for width in [80, 120] {
+        let screen = scene.render(width, 24);
+        let row = screen
+            .lines()
+            .find(|line| line.contains("job_7f3a9c21"))
+            .unwrap()
+            .to_owned();
+        assert!(row.contains("…"), "cut: {row}");
+        assert!(row.contains("@release-2"), "the ref stays: {row}");
+    }
+}
