@@ -128,7 +128,7 @@ pub fn searches(
             );
             text.push_str(&fitted(&columns, &rows));
             let noun = match shown.of {
-                Some(of) => format!("nobody clicked, of {} queries", thousands(of as u64)),
+                Some(of) => format!("of {} queries nobody clicked through", thousands(of as u64)),
                 None => "queries".to_owned(),
             };
             text.push_str(&footer(
