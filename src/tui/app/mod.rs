@@ -174,7 +174,14 @@ impl App {
                 );
             }
             Msg::Loaded(startup) => self.on_loaded(*startup, now),
-            Msg::TrackedList(jobs) => self.dirty |= self.jobs.add_tracked(jobs, now),
+            Msg::TrackedList(jobs) => {
+                // Jobs another docdeck made were counted in the journal's hourly budgets:
+                // the status bar reads them again.
+                if self.jobs.add_tracked(jobs, now) {
+                    self.dirty = true;
+                    effects.push(Effect::Io(Io::RefreshBudget));
+                }
+            }
             Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
             Msg::Tracked {
                 id,

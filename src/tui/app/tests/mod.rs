@@ -373,6 +373,10 @@ fn r_picks_up_jobs_another_docdeck_tracked() {
         vec!["cli"],
         "the new job is read at once"
     );
+    assert!(
+        effects.contains(&Effect::Io(Io::RefreshBudget)),
+        "its create was counted elsewhere: the budget is read again"
+    );
 }
 
 #[test]
