@@ -4,12 +4,7 @@
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-
-/// Columns a character takes on screen (0 for combining marks, 2 for wide ones).
-fn char_width(c: char) -> usize {
-    let mut buf = [0u8; 4];
-    Span::raw(&*c.encode_utf8(&mut buf)).width()
-}
+use unicode_segmentation::UnicodeSegmentation as _;
 
 /// Columns a text takes on screen, cluster by cluster.
 #[must_use]
@@ -28,48 +23,37 @@ pub fn fit(text: &str, columns: usize) -> String {
 /// text whose end tells it apart (a local repository's folder and branch).
 #[must_use]
 pub fn fit_start(text: &str, columns: usize) -> String {
-    if width(text) <= columns || columns == 0 {
-        return fit(text, columns);
-    }
-    let mut kept = Vec::new();
-    let mut used = 1;
-    for c in text.chars().rev() {
-        let w = char_width(c);
-        if used + w > columns {
-            break;
-        }
-        used += w;
-        kept.push(c);
-    }
-    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+    crate::text::keep_end(text, columns)
 }
 
-type Cells = Vec<(char, Style)>;
+/// A line as grapheme clusters (what a terminal draws in one or two cells), each with its
+/// style: never broken inside a cluster (a flag, a skin-toned emoji, a joined sequence).
+type Cells<'a> = Vec<(&'a str, Style)>;
 
 /// Rows of `line` at most `columns` wide, broken between words (inside a word only when
 /// it is longer than a row). Continuation rows start with `indent` spaces.
 #[must_use]
-pub fn wrap(line: &Line<'_>, indent: usize, columns: usize) -> Vec<Line<'static>> {
+pub fn wrap<'a>(line: &'a Line<'_>, indent: usize, columns: usize) -> Vec<Line<'static>> {
     let columns = columns.max(1);
     let indent = indent.min(columns / 2);
-    let cells: Cells = line
+    let cells: Cells<'a> = line
         .spans
         .iter()
         .flat_map(|span| {
             let style = line.style.patch(span.style);
-            span.content.chars().map(move |c| (c, style))
+            span.content.graphemes(true).map(move |c| (c, style))
         })
         .collect();
-    let mut rows: Vec<Cells> = Vec::new();
-    let mut row: Cells = Vec::new();
+    let mut rows: Vec<Cells<'a>> = Vec::new();
+    let mut row: Cells<'a> = Vec::new();
     let mut used = 0;
-    let new_row = |rows: &mut Vec<Cells>, row: &mut Cells| {
+    let new_row = |rows: &mut Vec<Cells<'a>>, row: &mut Cells<'a>| {
         rows.push(std::mem::take(row));
-        row.extend(std::iter::repeat_n((' ', Style::default()), indent));
+        row.extend(std::iter::repeat_n((" ", Style::default()), indent));
         indent
     };
     for word in words(&cells) {
-        let word_width: usize = word.iter().map(|(c, _)| char_width(*c)).sum();
+        let word_width: usize = word.iter().map(|(c, _)| width(c)).sum();
         let text_width = word_width - trailing_spaces(word);
         if used + text_width > columns && used > indent {
             used = new_row(&mut rows, &mut row);
@@ -81,7 +65,7 @@ pub fn wrap(line: &Line<'_>, indent: usize, columns: usize) -> Vec<Line<'static>
         }
         // Longer than a whole row: broken where the row ends.
         for &(c, style) in word {
-            let w = char_width(c);
+            let w = width(c);
             if used + w > columns && used > indent {
                 used = new_row(&mut rows, &mut row);
             }
@@ -94,11 +78,11 @@ pub fn wrap(line: &Line<'_>, indent: usize, columns: usize) -> Vec<Line<'static>
 }
 
 /// Words with the spaces after them; leading spaces are a word of their own.
-fn words(cells: &[(char, Style)]) -> Vec<&[(char, Style)]> {
+fn words<'c, 'a>(cells: &'c [(&'a str, Style)]) -> Vec<&'c [(&'a str, Style)]> {
     let mut out = Vec::new();
     let mut start = 0;
     for i in 1..cells.len() {
-        if cells[i - 1].0 == ' ' && cells[i].0 != ' ' {
+        if cells[i - 1].0 == " " && cells[i].0 != " " {
             out.push(&cells[start..i]);
             start = i;
         }
@@ -109,11 +93,11 @@ fn words(cells: &[(char, Style)]) -> Vec<&[(char, Style)]> {
     out
 }
 
-fn trailing_spaces(word: &[(char, Style)]) -> usize {
-    word.iter().rev().take_while(|(c, _)| *c == ' ').count()
+fn trailing_spaces(word: &[(&str, Style)]) -> usize {
+    word.iter().rev().take_while(|(c, _)| *c == " ").count()
 }
 
-fn to_line(cells: &[(char, Style)]) -> Line<'static> {
+fn to_line(cells: &[(&str, Style)]) -> Line<'static> {
     let end = cells.len() - trailing_spaces(cells);
     let mut spans: Vec<Span<'static>> = Vec::new();
     let mut text = String::new();
@@ -126,7 +110,7 @@ fn to_line(cells: &[(char, Style)]) -> Line<'static> {
             ));
         }
         style = Some(s);
-        text.push(c);
+        text.push_str(c);
     }
     if !text.is_empty() {
         spans.push(Span::styled(text, style.unwrap_or_default()));
@@ -151,6 +135,25 @@ mod tests {
             ["    one two", "    three four", "    five six", "    seven"]
         );
         assert!(rows.iter().all(|r| r.width() <= 16));
+    }
+
+    #[test]
+    fn a_cluster_is_never_broken_nor_cut() {
+        // A family (joined emoji), a skin-toned thumb and a flag, each one cluster of two
+        // cells, in a word longer than a row.
+        let text = "👨\u{200d}👩\u{200d}👧👍🏽🇯🇵ab";
+        let rows = wrap(&Line::from(text), 0, 4);
+        assert_eq!(
+            texts(&rows),
+            ["👨\u{200d}👩\u{200d}👧👍🏽", "🇯🇵ab"],
+            "broken between clusters, each counted two cells"
+        );
+        assert_eq!(fit_start(text, 5), "…🇯🇵ab");
+        assert_eq!(
+            fit_start("a👍🏽b", 3),
+            "…b",
+            "the thumb does not fit whole, so it goes whole"
+        );
     }
 
     #[test]
