@@ -2,7 +2,10 @@
 //! visitors as CSV or JSON. Below both the CLI (which adds a table for people) and the
 //! console (whose export writes a file), so neither imports the other.
 
-use crate::api::VisitorsPage;
+use serde::Serialize;
+
+use crate::api::{VisitorTotals, VisitorsPage};
+use crate::insight::ComparedRow;
 
 /// A format for data: what a file or a pipe gets. A table is for people, so it is not
 /// one of them.
@@ -112,4 +115,95 @@ mod tests {
             "path,human,ai,total\n\"/a,b\",3,1,4\n/c,0,2,2\n"
         );
     }
+}
+
+/// A whole range as it is held: its totals, the rows kept in the order shown, how many
+/// a filter matched, and with a comparison the period before (`from`, `to`, totals).
+pub struct Whole<'a> {
+    pub totals: VisitorTotals,
+    pub rows: Vec<&'a ComparedRow>,
+    pub matched: Option<usize>,
+    pub previous: Option<(String, String, VisitorTotals)>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WholeJson<'a> {
+    totals: VisitorTotals,
+    visitors: Vec<RowJson<'a>>,
+    has_more: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matched: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous: Option<PreviousJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct RowJson<'a> {
+    path: &'a str,
+    human: u64,
+    ai: u64,
+    total: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous: Option<VisitorTotals>,
+}
+
+#[derive(Serialize)]
+struct PreviousJson<'a> {
+    from: &'a str,
+    to: &'a str,
+    totals: VisitorTotals,
+}
+
+/// A whole range as the contract's JSON: `previous` beside the totals and each row when
+/// compared, `matched` when filtered.
+pub fn whole_json(whole: &Whole<'_>, pretty: bool) -> Result<String, WriteError> {
+    let compared = whole.previous.is_some();
+    let json = WholeJson {
+        totals: whole.totals,
+        visitors: whole
+            .rows
+            .iter()
+            .map(|row| RowJson {
+                path: &row.path,
+                human: row.now.human,
+                ai: row.now.ai,
+                total: row.now.total,
+                previous: compared.then(|| row.previous_or_zero()),
+            })
+            .collect(),
+        has_more: false,
+        matched: whole.matched,
+        previous: whole
+            .previous
+            .as_ref()
+            .map(|(from, to, totals)| PreviousJson {
+                from,
+                to,
+                totals: *totals,
+            }),
+    };
+    json_text(&json, pretty)
+}
+
+/// A whole range as CSV: `path,human,ai,total`, and the period before's three columns
+/// when compared.
+pub fn whole_csv(whole: &Whole<'_>) -> Result<String, WriteError> {
+    let compared = whole.previous.is_some();
+    let mut header = vec!["path", "human", "ai", "total"];
+    if compared {
+        header.extend(["previous_human", "previous_ai", "previous_total"]);
+    }
+    let rows = whole.rows.iter().map(|row| {
+        let mut cells = vec![row.path.clone()];
+        let mut counts = vec![row.now];
+        if compared {
+            counts.push(row.previous_or_zero());
+        }
+        for c in counts {
+            cells.extend([c.human, c.ai, c.total].map(|n| n.to_string()));
+        }
+        cells
+    });
+    csv_text(Some(&header), rows)
 }

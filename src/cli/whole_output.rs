@@ -4,8 +4,6 @@
 
 use std::io::IsTerminal as _;
 
-use serde::Serialize;
-
 use super::CliError;
 use super::output::Format;
 use super::table::{self, Column, Fit, thousands};
@@ -33,83 +31,16 @@ pub(super) struct Report {
     pub range: (String, String),
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PageJson<'a> {
-    totals: VisitorTotals,
-    visitors: Vec<RowJson<'a>>,
-    has_more: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    matched: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    previous: Option<PreviousJson<'a>>,
-}
-
-#[derive(Serialize)]
-struct RowJson<'a> {
-    path: &'a str,
-    human: u64,
-    ai: u64,
-    total: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    previous: Option<VisitorTotals>,
-}
-
-#[derive(Serialize)]
-struct PreviousJson<'a> {
-    from: &'a str,
-    to: &'a str,
-    totals: VisitorTotals,
-}
-
 pub(super) fn render(report: &Report, format: Format) -> Result<String, CliError> {
-    let compared = report.previous.is_some();
+    let whole = || export::Whole {
+        totals: report.totals,
+        rows: report.rows.iter().collect(),
+        matched: report.filter.as_ref().map(|_| report.rows.len()),
+        previous: report.previous.clone(),
+    };
     match format {
-        Format::Json => {
-            let json = PageJson {
-                totals: report.totals,
-                visitors: report
-                    .rows
-                    .iter()
-                    .map(|row| RowJson {
-                        path: &row.path,
-                        human: row.now.human,
-                        ai: row.now.ai,
-                        total: row.now.total,
-                        previous: compared.then(|| row.previous_or_zero()),
-                    })
-                    .collect(),
-                has_more: false,
-                matched: report.filter.as_ref().map(|_| report.rows.len()),
-                previous: report
-                    .previous
-                    .as_ref()
-                    .map(|(from, to, totals)| PreviousJson {
-                        from,
-                        to,
-                        totals: *totals,
-                    }),
-            };
-            Ok(export::json_text(&json, std::io::stdout().is_terminal())? + "\n")
-        }
-        Format::Csv => {
-            let mut header = vec!["path", "human", "ai", "total"];
-            if compared {
-                header.extend(["previous_human", "previous_ai", "previous_total"]);
-            }
-            let rows = report.rows.iter().map(|row| {
-                let mut cells = vec![row.path.clone()];
-                let mut counts = vec![row.now];
-                if compared {
-                    counts.push(row.previous_or_zero());
-                }
-                for c in counts {
-                    cells.extend([c.human, c.ai, c.total].map(|n| n.to_string()));
-                }
-                cells
-            });
-            Ok(export::csv_text(Some(&header), rows)?)
-        }
+        Format::Json => Ok(export::whole_json(&whole(), std::io::stdout().is_terminal())? + "\n"),
+        Format::Csv => Ok(export::whole_csv(&whole())?),
         Format::Table => Ok(whole_table(report, table::target_width())),
     }
 }
