@@ -272,6 +272,20 @@ impl Effects {
                 };
                 self.export = Some(tokio::spawn(export::run(s, tx, job)));
             }
+            Io::ExportHeld {
+                text,
+                rows,
+                path,
+                overwrite,
+            } => {
+                if let Some(old) = self.export.take() {
+                    old.abort();
+                }
+                self.export = Some(tokio::spawn(async move {
+                    let end = export::held(text, rows, &path, overwrite).await;
+                    let _ = tx.send(Msg::ExportDone(end));
+                }));
+            }
             Io::CancelExport => {
                 if let Some(task) = self.export.take() {
                     task.abort();

@@ -284,6 +284,15 @@ pub enum Io {
         /// The user confirmed replacing the file; otherwise an existing file stops it.
         overwrite: bool,
     },
+    /// Writes text already made (the whole range as held: its filter, order and
+    /// comparison) to a file, fetching nothing; answers `ExportDone`.
+    ExportHeld {
+        text: String,
+        rows: u64,
+        /// As typed, resolved as for `Export`.
+        path: PathBuf,
+        overwrite: bool,
+    },
     /// Esc during an export: stops it; no file is written.
     CancelExport,
     /// Keeps a draft's text in the journal, so it survives a crash or an SSH drop (only

@@ -68,6 +68,28 @@ async fn export(s: &Services, tx: &UnboundedSender<Msg>, job: Job) -> ExportEnd 
     }
 }
 
+/// Writes `text` (the whole range as held, `rows` of it) to the file typed: nothing is
+/// fetched; an existing file is replaced only when that was confirmed.
+pub(super) async fn held(text: String, rows: u64, typed: &Path, overwrite: bool) -> ExportEnd {
+    let path = match resolve(typed) {
+        Ok(path) => path,
+        Err(reason) => return ExportEnd::Failed(reason),
+    };
+    if !overwrite && std::fs::symlink_metadata(&path).is_ok() {
+        return ExportEnd::Exists(path);
+    }
+    let target = path.clone();
+    let written =
+        tokio::task::spawn_blocking(move || write_file(&target, text.as_bytes(), overwrite))
+            .await
+            .map_err(|e| ExportError::Task(e.to_string()))
+            .and_then(|written| written);
+    match written {
+        Ok(()) => ExportEnd::Written { path, rows },
+        Err(reason) => ExportEnd::Failed(reason),
+    }
+}
+
 /// The service failed or paged without end: keep what came, next to the file asked for.
 async fn stopped(
     err: impl Into<ApiError>,
@@ -203,6 +225,21 @@ fn write_file(path: &Path, bytes: &[u8], replace: bool) -> Result<(), ExportErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn held_text_is_written_and_an_existing_file_is_kept_unless_confirmed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("held.csv");
+        let end = held("path\n/a\n".into(), 1, &path, false).await;
+        assert!(matches!(end, ExportEnd::Written { rows: 1, .. }), "{end:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "path\n/a\n");
+        let end = held("other".into(), 1, &path, false).await;
+        assert!(matches!(end, ExportEnd::Exists(_)), "{end:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "path\n/a\n");
+        let end = held("other".into(), 1, &path, true).await;
+        assert!(matches!(end, ExportEnd::Written { .. }), "{end:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "other");
+    }
 
     #[test]
     fn a_typed_path_becomes_absolute_with_the_home_folder_for_tilde() {

@@ -257,3 +257,38 @@ fn new_dates_let_go_of_the_rows_held() {
     h.key(KeyCode::Enter);
     assert!(matches!(h.app.visitors.whole, WholeLoad::Off));
 }
+
+#[test]
+fn the_export_of_a_held_range_writes_what_is_shown_without_fetching_again() {
+    let mut h = visitors();
+    held(&mut h, None);
+    h.key(KeyCode::Char('/'));
+    h.type_text("api");
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Char('e'));
+    h.key(KeyCode::Tab);
+    for _ in 0..80 {
+        h.key(KeyCode::Backspace);
+    }
+    h.type_text("/tmp/held.csv");
+    let effects = h.key(KeyCode::Enter);
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Io(Io::Export { .. }))),
+        "nothing is fetched again: {effects:?}"
+    );
+    let Some((text, rows)) = effects.iter().find_map(|e| match e {
+        Effect::Io(Io::ExportHeld {
+            text, rows, path, ..
+        }) if path.ends_with("held.csv") => Some((text.clone(), *rows)),
+        _ => None,
+    }) else {
+        panic!("no held export in {effects:?}")
+    };
+    assert_eq!(rows, 2, "the filter's rows alone");
+    assert_eq!(
+        text, "path,human,ai,total\n/api/auth,20,40,50\n/api/users,20,10,25\n",
+        "in the order shown"
+    );
+}

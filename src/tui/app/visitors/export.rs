@@ -20,13 +20,58 @@ impl App {
             pages: 0,
         });
         self.visitors.export_end = None;
-        effects.push(Effect::Io(Io::Export {
-            query: form.query().clone(),
-            format: form.format,
-            path,
-            overwrite,
-        }));
+        // The whole range held is written as it is shown (filter, order, comparison),
+        // without asking the service again; otherwise every page is fetched.
+        match self.held_text(form.format) {
+            Some((text, rows)) => effects.push(Effect::Io(Io::ExportHeld {
+                text,
+                rows,
+                path,
+                overwrite,
+            })),
+            None => effects.push(Effect::Io(Io::Export {
+                query: form.query().clone(),
+                format: form.format,
+                path,
+                overwrite,
+            })),
+        }
         self.visitors.export_form = Some(form);
+    }
+
+    /// The whole range held, as `format`, and its rows: `None` when no range is held (or
+    /// it cannot be written).
+    fn held_text(&self, format: crate::export::DataFormat) -> Option<(String, u64)> {
+        let held = self.visitors.whole.held()?;
+        let rows: Vec<_> = held
+            .arrangement
+            .order()
+            .iter()
+            .filter_map(|&i| held.rows.get(i))
+            .collect();
+        let filtered = !held.arrangement.filter().as_typed().is_empty();
+        let previous = match (&self.visitors.previous, held.compared) {
+            (super::PreviousLoad::Shown { query, totals }, true) => Some((
+                crate::api::DateParam::shown(query.date_from, "the start"),
+                crate::api::DateParam::shown(query.date_to, "now"),
+                *totals,
+            )),
+            _ => None,
+        };
+        let count = rows.len() as u64;
+        let whole = crate::export::Whole {
+            totals: held.totals,
+            matched: filtered.then_some(rows.len()),
+            rows,
+            previous,
+        };
+        let text = match format {
+            crate::export::DataFormat::Json => {
+                crate::export::whole_json(&whole, false).ok()? + "\n"
+            }
+            crate::export::DataFormat::Csv => crate::export::whole_csv(&whole).ok()?,
+        };
+        Some((text, count))
     }
 
     /// An export ended: said in the notice line and under the table; a file that exists
