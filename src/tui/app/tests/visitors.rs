@@ -509,3 +509,33 @@ fn an_empty_range_offers_the_dates_the_service_says_hold_views() {
     });
     assert_eq!(h.app.visitors.offered_range(), None);
 }
+
+#[test]
+fn where_an_export_went_is_said_once_on_screen() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    let path = std::path::PathBuf::from("/home/me/visitors.csv");
+    h.send(Msg::ExportDone(ExportEnd::Written {
+        path: path.clone(),
+        rows: 12,
+    }));
+    let notice = h.app.notice.clone().unwrap().text;
+    assert!(
+        !notice.contains("/home/me"),
+        "the line under the table names it: {notice}"
+    );
+    assert!(matches!(
+        &h.app.visitors.export_end,
+        Some(ExportEnd::Written { path: p, .. }) if *p == path
+    ));
+    h.key(KeyCode::Char('1'));
+    h.send(Msg::ExportDone(ExportEnd::Written {
+        path: path.clone(),
+        rows: 12,
+    }));
+    let notice = h.app.notice.clone().unwrap().text;
+    assert!(
+        notice.contains("/home/me/visitors.csv"),
+        "from another pane the notice names it: {notice}"
+    );
+}

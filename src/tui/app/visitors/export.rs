@@ -97,9 +97,15 @@ impl App {
                 }
                 return;
             }
+            // Where the file went is said once on screen: under the table when the pane
+            // is on screen, else in the notice.
             ExportEnd::Written { path, rows } => (
                 NoticeKind::Done,
-                format!("exported {rows} rows to {}", path.display()),
+                if self.focus == crate::tui::app::Pane::Visitors {
+                    format!("exported {rows} rows: the file is named under the table")
+                } else {
+                    format!("exported {rows} rows to {}", path.display())
+                },
             ),
             ExportEnd::Stopped { .. } => (NoticeKind::Error, export_end_text(&end)),
             ExportEnd::Failed(reason) => (
