@@ -13,6 +13,7 @@ mod prefs;
 mod track;
 mod truth;
 mod visitors;
+mod visitors_where;
 mod whole;
 
 use std::time::{Duration, Instant};
