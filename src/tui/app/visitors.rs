@@ -282,7 +282,8 @@ impl VisitorsTable {
                 if self.export.take().is_some() {
                     return Outcome::ExportCancelled;
                 }
-                let form = ExportForm::new(&self.query(today));
+                let mut form = ExportForm::new(&self.query(today));
+                form.held_rows = self.whole.held().map(|held| held.arrangement.len());
                 return Outcome::Open(Overlay::Export(Box::new(form)));
             }
             Action::Mark => return self.mark_selected(),

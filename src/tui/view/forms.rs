@@ -324,9 +324,17 @@ pub fn export(
             cx.theme.warning(),
         )),
         None => parts.push(text(
-            "Every page of the range is fetched (250 rows per request) and written at the \
-             end; `~` is your home folder, and a file that exists is never replaced without \
-             asking.",
+            &match form.held_rows {
+                Some(rows) => format!(
+                    "The {rows} rows held are written as shown (filter, order, comparison), \
+                     with nothing fetched; `~` is your home folder, and a file that exists is \
+                     never replaced without asking."
+                ),
+                None => "Every page of the range is fetched (250 rows per request) and written \
+                         at the end; `~` is your home folder, and a file that exists is never \
+                         replaced without asking."
+                    .to_owned(),
+            },
             width,
             cx.theme.dim(),
         )),

@@ -266,6 +266,14 @@ fn the_export_of_a_held_range_writes_what_is_shown_without_fetching_again() {
     h.type_text("api");
     h.key(KeyCode::Enter);
     h.key(KeyCode::Char('e'));
+    let Some(Overlay::Export(form)) = &h.app.overlay else {
+        panic!("no export form")
+    };
+    assert_eq!(
+        form.held_rows,
+        Some(2),
+        "the form says the held rows are written"
+    );
     h.key(KeyCode::Tab);
     for _ in 0..80 {
         h.key(KeyCode::Backspace);
