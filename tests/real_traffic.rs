@@ -169,10 +169,10 @@ fn user_agents_the_rules_never_saw_are_counted_right() {
         100.0 * ai_share,
         100.0 * crawler_human_share
     );
-    // The issue asks for 97%; these lists reach 97.0% (807 of 832, 96.99%; RELIABILITY.md
-    // says which agents are missed and why). This floor keeps what was reached.
+    // The issue's floor: 97% (these lists reach 97.2%, 809 of 832; RELIABILITY.md says
+    // which agents are missed and why).
     assert!(
-        human_share >= 0.9695,
+        human_share >= 0.97,
         "browsers counted human: {human_share:.3}"
     );
     assert!(ai_share <= 0.01, "browsers counted AI: {ai_share:.3}");

@@ -210,6 +210,9 @@ fn a_marker_counts_after_a_device_an_app_or_a_cut_but_not_after_a_bracket_or_com
         "xBrowser/2.0/Mozilla/5.0 (Linux; U; Android 4.0; en-us) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
         // A platform and a slash, as Java phones write it.
         "MIDP2/UCWEB8.1.0.1/50/999",
+        // Browsers whose own first word is in brackets (uap-core's test agents).
+        "IUC(U;iOS 5.1.1;Zh-cn;320*480;)/UCWEB7.9.0.94/41/997",
+        "(Opera) Vodafone/1.0/HPiPAQDataMessenger/1.00.00 Browser/Opera/9.5 Profile/MIDP-2.0 Configuration/CLDC-1.1 Opera/9.5 (Microsoft Windows; PPC; Opera Mobi/1408; U; en)",
         // Spaces around every slash.
         "Mozilla / 5.0 (Linux; Android 9; Acme) AppleWebKit / 537.36 (KHTML, like Gecko) Chrome / 90.0 Mobile Safari / 537.36",
     ];
