@@ -106,7 +106,55 @@ fn an_import_waiting_on_a_fifo_holds_no_lock() {
         "{}",
         text(&out.stdout)
     );
+    // Standard error is a pipe: no progress line is drawn into it.
+    assert!(
+        !text(&out.stderr).contains("lines/s"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(views(&db), 3);
+}
+
+/// On a terminal an import says how far it is while it reads (lines, views, rate), and
+/// clears that line before its summary.
+#[cfg(unix)]
+#[test]
+fn an_import_on_a_terminal_shows_its_progress_and_clears_it() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let fifo = home.path().join("access.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (db_arg, fifo_arg) = (
+        db.to_str().unwrap().to_owned(),
+        fifo.to_str().unwrap().to_owned(),
+    );
+    let args = ["import", "--db", &db_arg, "--format", "combined", &fifo_arg];
+    let mut import = common::pty::Pty::spawn(tempfile::tempdir().unwrap(), &args, &[]);
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    writer
+        .write_all((line(1, "/a") + &line(2, "/b")).as_bytes())
+        .unwrap();
+    writer.flush().unwrap();
+    // The import waits on the FIFO with two lines read: its line says so.
+    import.wait_for("the progress line", |screen| {
+        screen.contains("read 2 lines · kept 2 views · ") && screen.contains(" lines/s")
+    });
+    writer.write_all(line(3, "/c").as_bytes()).unwrap();
+    drop(writer);
+    let status = import.wait_exit();
+    assert!(status.success(), "{}", import.screen());
+    let screen = import.screen();
+    assert!(screen.contains("read 3 lines: kept 3 views"), "{screen}");
+    assert!(
+        !screen.contains("lines/s"),
+        "the progress line was left:\n{screen}"
+    );
 }
 
 /// A line of 5 MiB (as `/dev/zero` gives) and a last line of 100 KiB are skipped and

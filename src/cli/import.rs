@@ -269,8 +269,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
                 importer.reader.strict(),
             )
         })?;
-        ticker.clear();
-        out!("{}: {summary}", path.display());
+        ticker.suspend(|| super::output::emit(&format!("{}: {summary}\n", path.display())))?;
         if summary.lines > 0 && summary.broken == summary.lines {
             super::warn(&format!(
                 "no line of {} reads as {:?}: is it in another --format (jsonl, combined, common, caddy, mintlify, vercel, cloudflare)?",
@@ -390,10 +389,7 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
         args.project
     );
     let ticker = super::progress::Ticker::start(&importer.progress);
-    let mut note = |text: String| {
-        ticker.clear();
-        eprintln!("docdeck: {text}");
-    };
+    let mut note = |text: String| ticker.suspend(|| eprintln!("docdeck: {text}"));
     let summary = follow::follow(db, importer, &args.project, &args.files, &stop, &mut note)
         .map_err(|err| match err {
             // Earlier commits stay: say so rather than "nothing was imported".

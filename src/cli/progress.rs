@@ -1,41 +1,97 @@
-//! A live line on standard error while an import reads (lines, views kept, lines a
-//! second), only when standard error is a terminal: a script's output gets nothing.
+//! Progress on standard error, drawn by `indicatif` only when standard error is a
+//! terminal (a script's output gets nothing): the live line of an import (lines, views
+//! kept, lines a second) and the line of a read of many pages or buckets.
 
-use std::io::{IsTerminal as _, Write as _};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
+
 use crate::server::traffic::ingest::Progress;
 use crate::text::thousands;
 
-/// How often the line is written again.
+/// How often an import's line is written again.
 const EVERY: Duration = Duration::from_millis(250);
 
-/// The thread that writes the line; [`Ticker::finish`] stops it and clears the line.
+/// A line of progress on standard error; nothing is drawn where it is not a terminal.
+/// Cheap to clone (the clones draw the same line).
+#[derive(Clone)]
+pub(super) struct Line(ProgressBar);
+
+impl Line {
+    /// A line that says what [`Line::say`] last gave it, after a spinner.
+    pub fn spinner() -> Self {
+        Self::styled(None, "{spinner} {msg}")
+    }
+
+    /// A bar for `len` steps (`━━━━━━──── 3/12 days`), with `unit` after the count.
+    pub fn bar(len: u64, unit: &str) -> Self {
+        Self::styled(
+            Some(len),
+            &format!("{{bar:24}} {{pos}}/{{len}} {unit} {{msg}}"),
+        )
+    }
+
+    fn styled(len: Option<u64>, template: &str) -> Self {
+        // Dropped on an error's way out, the line is cleared, never left half-said.
+        let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr_with_hz(4))
+            .with_finish(ProgressFinish::AndClear);
+        // The templates are this file's own; a bad one would only lose the style.
+        let style = ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| ProgressStyle::default_spinner())
+            .progress_chars("━━─");
+        bar.set_style(style);
+        Self(bar)
+    }
+
+    /// Says `text` on the line.
+    pub fn say(&self, text: impl Into<std::borrow::Cow<'static, str>>) {
+        self.0.set_message(text);
+    }
+
+    /// Moves the bar to `done` steps.
+    pub fn at(&self, done: u64) {
+        self.0.set_position(done);
+    }
+
+    /// Takes the line away while `f` writes or asks on the terminal, then draws it again.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.0.suspend(f)
+    }
+
+    /// Clears the line for good, so what follows starts on a clean line.
+    pub fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// The thread that keeps an import's line current; [`Ticker::finish`] stops it and clears
+/// the line.
 pub(super) struct Ticker {
+    line: Line,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Ticker {
-    /// Starts the line for `progress`, or nothing when standard error is not a terminal.
+    /// Starts the line for `progress`; nothing is drawn when standard error is not a
+    /// terminal (and then no thread is started).
     pub fn start(progress: &Arc<Progress>) -> Self {
+        let line = Line::spinner();
         let stop = Arc::new(AtomicBool::new(false));
-        let thread = std::io::stderr().is_terminal().then(|| {
-            let (stop, progress) = (Arc::clone(&stop), Arc::clone(progress));
-            std::thread::spawn(move || run(&stop, &progress))
+        let thread = (!line.0.is_hidden()).then(|| {
+            let (stop, progress, line) = (Arc::clone(&stop), Arc::clone(progress), line.clone());
+            std::thread::spawn(move || run(&stop, &progress, &line))
         });
-        Self { stop, thread }
+        Self { line, stop, thread }
     }
 
-    /// Clears the line for something else to be written there (it comes back at its next
-    /// update).
-    pub fn clear(&self) {
-        if self.thread.is_some() {
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        }
+    /// Takes the line away while `f` writes something in its place; it comes back at its
+    /// next update.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.line.suspend(f)
     }
 
     /// Stops the line and clears it, so what follows starts on a clean line.
@@ -48,8 +104,8 @@ impl Ticker {
         if let Some(thread) = self.thread.take() {
             thread.thread().unpark();
             let _ = thread.join();
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
         }
+        self.line.finish();
     }
 }
 
@@ -59,7 +115,7 @@ impl Drop for Ticker {
     }
 }
 
-fn run(stop: &AtomicBool, progress: &Progress) {
+fn run(stop: &AtomicBool, progress: &Progress, line: &Line) {
     let started = Instant::now();
     while !stop.load(Ordering::SeqCst) {
         std::thread::park_timeout(EVERY);
@@ -67,16 +123,13 @@ fn run(stop: &AtomicBool, progress: &Progress) {
             break;
         }
         let (lines, views) = progress.read();
-        let _ = write!(
-            std::io::stderr(),
-            "\r\x1b[K{}",
-            line(lines, views, started.elapsed())
-        );
+        line.say(text(lines, views, started.elapsed()));
+        line.0.tick();
     }
 }
 
 /// `read 1,234,567 lines · kept 456,789 views · 612,345 lines/s`.
-fn line(lines: u64, views: u64, elapsed: Duration) -> String {
+fn text(lines: u64, views: u64, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
     #[expect(
         clippy::cast_precision_loss,
@@ -103,11 +156,11 @@ mod tests {
     #[test]
     fn the_line_says_lines_views_and_rate() {
         assert_eq!(
-            line(1_234_567, 456_789, Duration::from_secs(2)),
+            text(1_234_567, 456_789, Duration::from_secs(2)),
             "read 1,234,567 lines · kept 456,789 views · 617,283 lines/s"
         );
         assert_eq!(
-            line(0, 0, Duration::ZERO),
+            text(0, 0, Duration::ZERO),
             "read 0 lines · kept 0 views · 0 lines/s"
         );
     }

@@ -105,22 +105,16 @@ pub async fn run(args: TrendArgs) -> Outcome {
         Need::Exactly(u32::try_from(needed).unwrap_or(u32::MAX)),
         smaller,
     )?;
-    let show_progress = std::io::stderr().is_terminal() && needed > 0;
+    let progress = super::progress::Line::bar(needed as u64, &format!("{}s read", by.as_str()));
     let read = read_trend(
         &client,
         &buckets,
         kept,
-        |done, of| {
-            if show_progress {
-                eprint!("\rread {done} of {of} {}s…", by.as_str());
-            }
-        },
+        |done, _of| progress.at(done as u64),
         &Cancel::new(),
     )
     .await;
-    if show_progress {
-        eprint!("\r\x1b[K");
-    }
+    progress.finish();
     analytics.record(read.requests, client.stated_analytics_limit());
     let fresh: Vec<_> = read
         .read

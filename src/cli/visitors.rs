@@ -1,7 +1,6 @@
 //! `docdeck visitors`: one page, or every page, of unique visitors per page, and the
 //! table that shows them.
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
@@ -154,20 +153,19 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         "wait for the hour to pass",
     )?;
     let (page, requests) = if args.all {
-        let show_progress = std::io::stderr().is_terminal();
+        let progress = super::progress::Line::spinner();
         let (mut rows, mut pages) = (0, 0);
         let page = client
             .visitors_all(&query, |page| {
                 rows += page.visitors.len();
                 pages += 1;
-                if show_progress {
-                    eprint!("\rfetched {rows} rows…");
-                }
+                progress.say(format!(
+                    "fetched {} rows in {pages} requests",
+                    crate::text::thousands(rows as u64)
+                ));
             })
             .await;
-        if show_progress {
-            eprint!("\r\x1b[K");
-        }
+        progress.finish();
         // A failed page was sent too; a broken one was kept out of `pages`.
         let sent = if page.is_ok() { pages } else { pages + 1 };
         (page.map_err(|incomplete| incomplete.error), sent)

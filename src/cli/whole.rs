@@ -2,7 +2,6 @@
 //! `--compare`, the period before it) fetched up to `--max-rows`, then compared, sorted
 //! and filtered with the shared rules of `crate::insight`.
 
-use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
@@ -125,7 +124,7 @@ async fn fetch(
             (WholeRange::new(&query, max_rows), None)
         })
         .collect();
-    let show_progress = std::io::stderr().is_terminal();
+    let progress = super::progress::Line::spinner();
     let mut sent = 0u32;
     let mut asked = false;
     for index in 0..fetches.len() {
@@ -137,17 +136,16 @@ async fn fetch(
                     .map(|(whole, _)| whole.most_requests() - whole.requests())
                     .sum();
                 let rows: usize = fetches.iter().map(|(whole, _)| whole.progress().rows).sum();
-                if show_progress {
-                    eprint!("\r\x1b[K");
-                }
-                analytics.allow_past(
-                    &format!(
-                        "{what} made {sent} requests ({} rows so far); the rest",
-                        crate::text::thousands(rows as u64)
-                    ),
-                    Need::AtMost(rest),
-                    smaller,
-                )?;
+                progress.suspend(|| {
+                    analytics.allow_past(
+                        &format!(
+                            "{what} made {sent} requests ({} rows so far); the rest",
+                            crate::text::thousands(rows as u64)
+                        ),
+                        Need::AtMost(rest),
+                        smaller,
+                    )
+                })?;
                 asked = true;
             } else {
                 analytics.allow(what, Need::Exactly(1), smaller)?;
@@ -156,18 +154,17 @@ async fn fetch(
             let step = whole.step(client).await;
             sent += 1;
             analytics.record(1, client.stated_analytics_limit());
-            if show_progress {
-                eprint!("\rfetched {} rows…", whole.progress().rows);
-            }
+            progress.say(format!(
+                "fetched {} rows in {sent} requests",
+                crate::text::thousands(whole.progress().rows as u64)
+            ));
             match step? {
                 Step::More => {}
                 Step::Done(outcome) => *done = Some(outcome),
             }
         }
     }
-    if show_progress {
-        eprint!("\r\x1b[K");
-    }
+    progress.finish();
     fetches
         .into_iter()
         .zip(ranges)

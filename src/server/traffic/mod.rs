@@ -354,7 +354,10 @@ fn write_chunks(
             // error is the one reported).
             return Ok(());
         }
+        // The writer holds back a batch until it is flushed: those views are kept too.
+        let flushed = written.kept();
         writer.flush(&tx)?.count(written);
+        progress.add(0, written.kept() - flushed);
         tx.commit().map_err(StoreError::from)?;
         progress.commit(written.kept() - before);
     }
@@ -374,7 +377,14 @@ fn read_all(
     let mut buffer = Vec::with_capacity(1024);
     let mut chunk = Vec::with_capacity(CHUNK);
     let mut number = 0u64;
+    // Lines already added to `progress`.
+    let mut counted = 0u64;
     loop {
+        if input.drained() {
+            // A read that may wait comes next: the progress line says what was read.
+            progress.add(number - counted, 0);
+            counted = number;
+        }
         if input.drained() && !chunk.is_empty() {
             let some = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
             if chunks.send(some).is_err() {
@@ -389,8 +399,9 @@ fn read_all(
             break;
         }
         number += 1;
-        if number.is_multiple_of(PROGRESS_LINES) {
-            progress.add(PROGRESS_LINES, 0);
+        if number - counted >= PROGRESS_LINES {
+            progress.add(number - counted, 0);
+            counted = number;
         }
         if piece == Piece::TooLong {
             summary.too_long();
@@ -407,7 +418,7 @@ fn read_all(
             }
         }
     }
-    progress.add(number % PROGRESS_LINES, 0);
+    progress.add(number - counted, 0);
     if !chunk.is_empty() {
         let _ = chunks.send(chunk);
     }
