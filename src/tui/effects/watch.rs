@@ -45,8 +45,10 @@ pub fn watch_journal(services: Services, tx: UnboundedSender<Msg>) -> Option<Jou
         .map_err(|err| tracing::info!("cannot watch {}: {err}", folder.display()))
         .ok()?;
     tokio::spawn(async move {
+        // No look at start: the console's own start-up read and this one would race, and
+        // a job made between them would be known here and missing there. The first change
+        // sends the whole list instead (the console only adds what it lacks).
         let mut known = None;
-        let _ = new_jobs(&services, &mut known).await;
         while changes.recv().await.is_some() {
             tokio::time::sleep(SETTLE).await;
             while changes.try_recv().is_ok() {}
@@ -70,8 +72,8 @@ fn is_journal(paths: &[PathBuf], name: &str) -> bool {
     })
 }
 
-/// The tracked jobs, when one of them is new or its status changed since the last look
-/// (the first look, at start, only learns what is there).
+/// The tracked jobs, when one of them is new or its status changed since the last look,
+/// and at the first look.
 async fn new_jobs(
     services: &Services,
     known: &mut Option<HashMap<String, Option<String>>>,
@@ -85,11 +87,7 @@ async fn new_jobs(
         .into_iter()
         .collect();
     let before = known.replace(seen.clone());
-    let changed = before.is_some_and(|before| {
-        seen.iter()
-            .any(|(id, status)| before.get(id).is_none_or(|was| was != status))
-    });
-    if !changed {
+    if !news(before.as_ref(), &seen) {
         return None;
     }
     on_journal(&services.journal, &services.scope, |j, scope| {
@@ -99,9 +97,42 @@ async fn new_jobs(
     .ok()
 }
 
+/// Whether the jobs `seen` now are news against `before` (the last look; none yet is
+/// news): a job new here, or one whose last status changed.
+fn news(
+    before: Option<&HashMap<String, Option<String>>>,
+    seen: &HashMap<String, Option<String>>,
+) -> bool {
+    before.is_none_or(|before| {
+        seen.iter()
+            .any(|(id, status)| before.get(id).is_none_or(|was| was != status))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A job the CLI made while the console started was known to the watcher's look at
+    /// start and missing from the console's own read: it appeared only when its status
+    /// changed (seen in a soak, 2026-11-27). The first look now always sends the list.
+    #[test]
+    fn the_first_look_is_news_and_later_only_new_jobs_or_statuses() {
+        let jobs = |list: &[(&str, &str)]| -> HashMap<String, Option<String>> {
+            list.iter()
+                .map(|(id, status)| ((*id).to_owned(), Some((*status).to_owned())))
+                .collect()
+        };
+        let now = jobs(&[("a", "active")]);
+        assert!(news(None, &now));
+        assert!(!news(Some(&now), &now));
+        assert!(news(Some(&now), &jobs(&[("a", "failed")])));
+        assert!(news(Some(&now), &jobs(&[("a", "active"), ("b", "active")])));
+        assert!(!news(
+            Some(&jobs(&[("a", "active"), ("b", "active")])),
+            &now
+        ));
+    }
 
     #[test]
     fn only_the_journal_and_its_wal_count() {
