@@ -15,6 +15,7 @@ use crate::server::import::ImportError;
 use crate::server::seed;
 use crate::server::traffic::formats::LogFormat;
 use crate::server::traffic::rules::Rules;
+use crate::server::traffic::search::SearchUrl;
 use crate::server::traffic::{self, Importer, Summary, follow};
 
 /// Prints a line to standard output; a closed pipe (`| head`) ends the output quietly
@@ -69,9 +70,22 @@ pub struct ImportArgs {
     /// real views are never mixed with invented ones
     #[arg(long)]
     pub discard_demo: bool,
+    /// The site's search page and the parameter holding the words, as PATH?PARAM=: its
+    /// requests by people are searches (shown by `docdeck searches`), not page views, and
+    /// a page then opened from it is the result they clicked; `none` counts them as pages
+    #[arg(long, value_name = "PATH?PARAM=", default_value = "/search?q=")]
+    pub search_url: String,
     /// Files to read; `-` is standard input, names ending in .gz are read as gzip
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+}
+
+/// `--search-url`: the search page, or `None` for `none`.
+fn search_url(text: &str) -> Result<Option<SearchUrl>, CliError> {
+    if text == "none" {
+        return Ok(None);
+    }
+    SearchUrl::parse(text).map(Some).map_err(CliError::usage)
 }
 
 fn cannot_open(path: &Path, err: &std::io::Error) -> CliError {
@@ -241,6 +255,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         return Err(CliError::failed(refused.to_string()));
     }
     let rules = Arc::new(load_rules(args.ua_rules.as_deref())?);
+    let search = search_url(&args.search_url)?;
     let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
     claim_project(&db, args)?;
     let Some(log) = log_format(format) else {
@@ -249,6 +264,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
     let mut importer = db
         .blocking(|conn| Importer::new(conn, &args.project, log, rules, args.strict))
         .map_err(|err| CliError::failed(err.to_string()))?;
+    importer.reader.set_search(search);
     if args.follow {
         return follow_files(&db, &mut importer, args);
     }

@@ -216,6 +216,12 @@ CREATE TABLE assistant (
 );
 CREATE INDEX assistant_by_time ON assistant (project, ts_ms);
 ",
+    r"
+-- A search read from an access log keeps a key (its time, visitor and words), so that
+-- importing the same log again adds no search twice (issue 27). NULL for the others.
+ALTER TABLE searches ADD COLUMN key BLOB;
+CREATE UNIQUE INDEX searches_by_key ON searches (project, key);
+",
 ];
 
 /// How many read-only connections a file database gets beside its writer, for each kind

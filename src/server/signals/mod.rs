@@ -16,7 +16,7 @@ use rusqlite::{Connection, params};
 
 pub use seed::seed;
 pub use write::{
-    NewConversation, NewFeedback, record_conversation, record_feedback, record_search,
+    NewConversation, NewFeedback, normal_query, record_conversation, record_feedback, record_search,
 };
 
 use super::db::StoreError;

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use rusqlite::{OptionalExtension as _, ToSql, Transaction, params};
 
 use super::known::{Ids, Visitor};
+use super::search::{self, Search};
 use super::summary::{Dropped, Summary};
 use crate::server::analytics::{
     BATCH, Traffic, ViewRow, repeated, sizes, store_rows, with_statement,
@@ -27,6 +28,16 @@ pub struct Ready {
     /// The column it counts in; `None` when the rules in force count it in neither (a
     /// crawler's page view), so that a count of it under other rules is taken back.
     pub traffic: Option<Traffic>,
+    /// The site search (its key) this view's page was clicked from, if this import read
+    /// that search by the same visitor.
+    pub clicked_from: Option<[u8; 16]>,
+}
+
+/// What one line of a log gives to write: a page view, or a search of the site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    View(Ready),
+    Search(Search),
 }
 
 /// A view ready to store: its key and the ids it refers to.
@@ -49,6 +60,9 @@ pub struct Stored {
     pub changed: u64,
     /// The times of the first and last view stored (ms).
     pub span: Option<(i64, i64)>,
+    /// Site searches stored, and results recorded as clicked after one.
+    pub searches: u64,
+    pub clicks: u64,
 }
 
 impl Stored {
@@ -57,6 +71,8 @@ impl Stored {
         summary.human += self.human;
         summary.ai += self.ai;
         summary.changed += self.changed;
+        summary.searches += self.searches;
+        summary.clicks += self.clicks;
         if let Some((first, last)) = self.span {
             summary.saw(first);
             summary.saw(last);
@@ -85,6 +101,31 @@ impl Writer {
             ids: Ids::new(),
             pending: Vec::with_capacity(BATCH),
             uncounted: Vec::new(),
+        }
+    }
+
+    /// Writes a line's item: a search at once (they are few, and a click later in the same
+    /// batch refers to it), a view queued, with the click it records.
+    pub fn take(&mut self, tx: &Transaction<'_>, item: Item) -> Result<Stored, StoreError> {
+        match item {
+            Item::Search(found) => {
+                let added = search::store(tx, &self.project, &found)?;
+                Ok(Stored {
+                    searches: u64::from(added),
+                    ..Stored::default()
+                })
+            }
+            Item::View(view) => {
+                let clicks = match (view.clicked_from, view.traffic) {
+                    (Some(key), Some(_)) => {
+                        u64::from(search::click(tx, &self.project, key, &view.path)?)
+                    }
+                    _ => 0,
+                };
+                let mut stored = self.write(tx, view)?;
+                stored.clicks += clicks;
+                Ok(stored)
+            }
         }
     }
 

@@ -22,6 +22,8 @@ pub struct Record<'a> {
     /// `None` where the format records none (the common log format).
     pub user_agent: Option<Cow<'a, str>>,
     pub accept: Option<Cow<'a, str>>,
+    /// The page the request came from (`Referer`), where the format records it.
+    pub referer: Option<Cow<'a, str>>,
     /// The visitor, where the format has one.
     pub anon_id: Option<Cow<'a, str>>,
     /// A unique id of the event, where the format has one.
@@ -179,17 +181,18 @@ fn nginx<'a>(line: &'a str, combined: bool, clock: &mut Clock) -> Result<Line<'a
             crate::text::excerpt(method, 20)
         ));
     }
-    let user_agent = if combined {
+    let (referer, user_agent) = if combined {
         let after = rest
             .splitn(3, |c: char| c.is_ascii_whitespace())
             .nth(2)
             .unwrap_or("");
-        let (_referer, after) =
+        let (referer, after) =
             quoted(after.trim_start()).ok_or("cut short before the referer and user agent")?;
         let (agent, _) = quoted(after.trim_start()).ok_or("cut short before the user agent")?;
-        Some(Cow::Borrowed(agent))
+        let referer = (referer != "-").then_some(Cow::Borrowed(referer));
+        (referer, Some(Cow::Borrowed(agent)))
     } else {
-        None
+        (None, None)
     };
     Ok(Line::Request(Record {
         ts_ms,
@@ -199,6 +202,7 @@ fn nginx<'a>(line: &'a str, combined: bool, clock: &mut Clock) -> Result<Line<'a
         ip: Some(Cow::Borrowed(ip)),
         user_agent,
         accept: None,
+        referer,
         anon_id: None,
         event_id: None,
     }))

@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use rusqlite::{Connection, Transaction};
 
-use super::batch::{Ready, Writer};
+use super::batch::{Item, Ready, Writer};
 use super::formats::{self, Clock, Line, LogFormat, Record};
 use super::known::{Agents, Clients, NO_AGENT, Targets, Visitor};
 use super::rules::{Class, Rules};
+use super::search::{Search, SearchUrl, Searches};
 use super::store;
 use super::summary::{Dropped, Summary};
 use crate::server::analytics::Traffic;
@@ -82,6 +83,9 @@ pub struct Reader {
     agents: Agents,
     targets: Targets,
     clients: Clients,
+    /// The site's search page; `None` counts its requests as page views.
+    search: Option<SearchUrl>,
+    searches: Searches,
 }
 
 impl Importer {
@@ -107,6 +111,8 @@ impl Importer {
                 agents: Agents::new(),
                 targets: Targets::new(),
                 clients: Clients::new(store::visitor_secret(conn, project)?),
+                search: Some(SearchUrl::default()),
+                searches: Searches::default(),
             },
             writer: Writer::new(project),
             summary: Summary::default(),
@@ -123,8 +129,8 @@ impl Importer {
         bytes: &[u8],
     ) -> Result<(), ImportError> {
         let source = self.source.as_deref();
-        if let Some(view) = self.reader.read(&mut self.summary, source, number, bytes)? {
-            self.writer.write(tx, view)?.count(&mut self.summary);
+        if let Some(item) = self.reader.read(&mut self.summary, source, number, bytes)? {
+            self.writer.take(tx, item)?.count(&mut self.summary);
         }
         Ok(())
     }
@@ -143,15 +149,20 @@ impl Reader {
         self.strict
     }
 
-    /// Reads line `number` of `source`, counting it in `summary`: the view it records, if
-    /// any. A broken line is counted, or with `--strict` ends the file.
+    /// Where the site's search page is (`None`: its requests are page views like any).
+    pub fn set_search(&mut self, search: Option<SearchUrl>) {
+        self.search = search;
+    }
+
+    /// Reads line `number` of `source`, counting it in `summary`: the view or search it
+    /// records, if any. A broken line is counted, or with `--strict` ends the file.
     pub fn read(
         &mut self,
         summary: &mut Summary,
         source: Option<&str>,
         number: u64,
         bytes: &[u8],
-    ) -> Result<Option<Ready>, ImportError> {
+    ) -> Result<Option<Item>, ImportError> {
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => Cow::Borrowed(text),
             Err(_) => String::from_utf8_lossy(bytes),
@@ -183,12 +194,12 @@ impl Reader {
             }
         };
         match self.judge(&record) {
-            Ok((view, None)) => Ok(Some(view)),
+            Ok((item, None)) => Ok(Some(item)),
             // A page view counted in neither column still goes to the writer: an import
             // under other rules may have counted it, and then it is taken back.
-            Ok((view, Some(why))) => {
+            Ok((item, Some(why))) => {
                 summary.drop_line(why);
-                Ok(Some(view))
+                Ok(Some(item))
             }
             Err(why) => {
                 summary.drop_line(why);
@@ -197,19 +208,55 @@ impl Reader {
         }
     }
 
-    /// The record's view, with why it counts in neither column if it does not, or why it
-    /// is not a page view at all.
-    fn judge(&mut self, record: &Record<'_>) -> Result<(Ready, Option<Dropped>), Dropped> {
+    /// The record's view (or search), with why it counts in neither column if it does
+    /// not, or why it is not a page view at all.
+    fn judge(&mut self, record: &Record<'_>) -> Result<(Item, Option<Dropped>), Dropped> {
         super::page::check_request(&record.method, record.status).map_err(Dropped::NotAView)?;
+        if let Some(words) = self
+            .search
+            .as_ref()
+            .and_then(|s| s.query_of(&record.target))
+        {
+            return self.judge_search(record, words);
+        }
         let page = self
             .targets
             .get(&record.target)
-            .map_err(Dropped::NotAView)?;
+            .map_err(Dropped::NotAView)?
+            .clone();
         let markdown = page.markdown
             || record
                 .accept
                 .as_deref()
                 .is_some_and(formats::prefers_markdown);
+        let (class, visitor) = self.who(record);
+        let traffic = traffic_of(class, markdown);
+        let key = store::view_key(
+            &self.project,
+            record.event_id.as_deref(),
+            record.ts_ms,
+            visitor.name().as_str(),
+            &page.path,
+        );
+        let clicked_from = match (&self.search, record.referer.as_deref()) {
+            (Some(search), Some(referer)) => search
+                .referred(referer)
+                .and_then(|words| self.searches.made(visitor.name().as_str(), &words)),
+            _ => None,
+        };
+        let ready = Ready {
+            key,
+            ts_ms: record.ts_ms,
+            path: page.path,
+            visitor,
+            traffic: traffic.ok(),
+            clicked_from,
+        };
+        Ok((Item::View(ready), traffic.err()))
+    }
+
+    /// Who made the request: the class of its user agent and the visitor.
+    fn who(&mut self, record: &Record<'_>) -> (Class, Visitor) {
         // No user agent recorded at all (common log): a person's browser.
         let (agent, class) = match record.user_agent.as_deref() {
             None => (NO_AGENT, Class::Human),
@@ -221,7 +268,6 @@ impl Reader {
                 (index, class)
             }
         };
-        let traffic = traffic_of(class, markdown);
         let visitor = match record.anon_id.as_deref() {
             Some(anon) => Visitor::Given(anon.into()),
             None => Visitor::Hashed(self.clients.visitor(
@@ -229,21 +275,36 @@ impl Reader {
                 (agent, record.user_agent.as_deref().unwrap_or_default()),
             )),
         };
+        (class, visitor)
+    }
+
+    /// A request of the site's search page: a search when a person's browser made it
+    /// (a robot's is counted as its page views are, and stored nowhere).
+    fn judge_search(
+        &mut self,
+        record: &Record<'_>,
+        words: String,
+    ) -> Result<(Item, Option<Dropped>), Dropped> {
+        let (class, visitor) = self.who(record);
+        match traffic_of(class, false)? {
+            Traffic::Human => {}
+            Traffic::Ai => return Err(Dropped::AgentSearch),
+        }
+        let name = visitor.name();
         let key = store::view_key(
             &self.project,
             record.event_id.as_deref(),
             record.ts_ms,
-            visitor.name().as_str(),
-            &page.path,
+            name.as_str(),
+            &format!("search\0{words}"),
         );
-        let ready = Ready {
+        self.searches.searched(name.as_str(), words.clone(), key);
+        let search = Search {
             key,
             ts_ms: record.ts_ms,
-            path: Arc::clone(&page.path),
-            visitor,
-            traffic: traffic.ok(),
+            query: words,
         };
-        Ok((ready, traffic.err()))
+        Ok((Item::Search(search), None))
     }
 }
 

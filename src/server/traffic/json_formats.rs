@@ -59,6 +59,7 @@ pub(super) fn caddy(line: &str) -> Result<Line<'static>, String> {
         ts_ms,
         user_agent: Some(header("User-Agent").unwrap_or_default().into()),
         accept: header("Accept").map(Cow::Owned),
+        referer: header("Referer").map(Cow::Owned),
         method: request.method.into(),
         target: request.uri.into(),
         status,
@@ -103,6 +104,7 @@ pub(super) fn mintlify(line: &str) -> Result<Line<'static>, String> {
         ip: text("ip"),
         user_agent: Some(text("user_agent").unwrap_or_default()),
         accept: None,
+        referer: None,
         anon_id: text("anon_id"),
         event_id: text("event_id"),
     };
@@ -170,6 +172,7 @@ pub(super) fn vercel(line: &str) -> Result<Line<'static>, String> {
                 .into(),
         ),
         accept: None,
+        referer: None,
         anon_id: None,
         event_id: entry.id.map(Cow::Owned),
     }))
@@ -229,6 +232,7 @@ pub(super) fn cloudflare(line: &str) -> Result<Line<'static>, String> {
         ip: entry.client_ip.map(Cow::Owned),
         user_agent: Some(entry.client_request_user_agent.unwrap_or_default().into()),
         accept: None,
+        referer: None,
         anon_id: None,
         event_id: entry.ray_id.map(Cow::Owned),
     }))

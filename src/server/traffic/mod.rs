@@ -10,6 +10,7 @@ pub mod ingest;
 pub(crate) mod known;
 pub mod page;
 pub mod rules;
+pub mod search;
 pub mod store;
 pub mod summary;
 
@@ -23,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
-pub(crate) use batch::{Ready, Writer};
+pub(crate) use batch::{Item, Ready, Writer};
 pub use ingest::Importer;
 pub use summary::Summary;
 
@@ -284,7 +285,7 @@ fn write_all(
     let read_into = &mut *summary;
     let finished = AtomicBool::new(false);
     let written = std::thread::scope(|scope| {
-        let (chunks, received) = mpsc::sync_channel::<Vec<Ready>>(AHEAD);
+        let (chunks, received) = mpsc::sync_channel::<Vec<Item>>(AHEAD);
         let reading = {
             let finished = &finished;
             // The sender moves to the reader: when it ends, the writer's loop ends.
@@ -323,7 +324,7 @@ fn write_all(
 fn write_chunks(
     db: &Db,
     writer: &mut Writer,
-    received: &mpsc::Receiver<Vec<Ready>>,
+    received: &mpsc::Receiver<Vec<Item>>,
     written: &mut Summary,
     progress: &ingest::Progress,
     once: bool,
@@ -337,8 +338,8 @@ fn write_chunks(
         let mut next = Some(first);
         while let Some(chunk) = next {
             let kept = written.kept();
-            for view in chunk {
-                writer.write(&tx, view)?.count(written);
+            for item in chunk {
+                writer.take(&tx, item)?.count(written);
             }
             progress.add(0, written.kept() - kept);
             next = if once {
@@ -371,7 +372,7 @@ fn read_all(
     summary: &mut Summary,
     source: Option<&str>,
     mut input: impl Input,
-    chunks: &mpsc::SyncSender<Vec<Ready>>,
+    chunks: &mpsc::SyncSender<Vec<Item>>,
     progress: &ingest::Progress,
 ) -> Result<(), ImportError> {
     let mut buffer = Vec::with_capacity(1024);
@@ -407,8 +408,8 @@ fn read_all(
             summary.too_long();
             continue;
         }
-        if let Some(view) = reader.read(summary, source, number, &buffer)? {
-            chunk.push(view);
+        if let Some(item) = reader.read(summary, source, number, &buffer)? {
+            chunk.push(item);
         }
         if chunk.len() >= CHUNK {
             let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));

@@ -24,6 +24,8 @@ pub enum Dropped {
     AlreadyStored,
     /// A line longer than the longest read (`MAX_LINE`), skipped.
     TooLong,
+    /// A search of the site by an AI agent: neither a person's search nor a page view.
+    AgentSearch,
 }
 
 impl Dropped {
@@ -41,6 +43,7 @@ impl Dropped {
             Self::NotBrowserPage => "page views by non-browsers",
             Self::AlreadyStored => "duplicates",
             Self::TooLong => "lines over 64 KiB",
+            Self::AgentSearch => "searches by AI agents",
         }
     }
 }
@@ -58,6 +61,10 @@ pub struct Summary {
     pub changed: u64,
     /// When the first and the last of the views kept were made (ms, UTC).
     pub span: Option<(i64, i64)>,
+    /// Searches of the site's own search page stored, and those a result was clicked
+    /// after (a later view by the same visitor referred by it).
+    pub searches: u64,
+    pub clicks: u64,
     /// The first few broken lines: where (`line 4`, or `access.log line 4` when several
     /// files are followed) and why.
     pub first_broken: Vec<(String, String)>,
@@ -102,6 +109,8 @@ impl Summary {
         self.ai += other.ai;
         self.broken += other.broken;
         self.changed += other.changed;
+        self.searches += other.searches;
+        self.clicks += other.clicks;
         if let Some((first, last)) = other.span {
             self.saw(first);
             self.saw(last);
@@ -135,6 +144,14 @@ impl fmt::Display for Summary {
             } else {
                 write!(f, " from {first} to {last} (UTC)")?;
             }
+        }
+        if self.searches > 0 || self.clicks > 0 {
+            write!(
+                f,
+                "\n  site searches: {} stored, {} clicked through",
+                crate::text::thousands(self.searches),
+                crate::text::thousands(self.clicks)
+            )?;
         }
         if self.changed > 0 {
             write!(

@@ -1,0 +1,218 @@
+//! A site's own search in an access log (issue 27): `GET /search?q=…` by a person is a
+//! search, not a page view; a page opened from that search page by the same visitor is
+//! the result clicked; a referer from another site's search clicks nothing; importing the
+//! same log again adds no search twice. The fixture is written here and its numbers are
+//! worked out by hand beside it.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{ServeProcess, docdeck_command, run_cli, text};
+use serde_json::Value;
+
+const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+const CHROME: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const SAFARI: &str = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15";
+const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+fn line(ip: &str, time: &str, target: &str, status: u16, referer: &str, agent: &str) -> String {
+    format!(
+        "{ip} - - [20/Nov/2026:{time} +0000] \"GET {target} HTTP/1.1\" {status} 512 \"{referer}\" \"{agent}\"\n"
+    )
+}
+
+/// Ten lines. By hand:
+/// - searches stored: A "install guide" (1), B "sso" (4) and B "sso" again (5; the words
+///   are grouped without case or blank space): 3;
+/// - clicked through: 1 (line 2, A's result of line 1; line 3 is a second result of the
+///   same search, which keeps its first; line 6 is B, who never searched those words;
+///   line 8 came from Google's search, not the site's);
+/// - page views, all human: lines 2, 3, 6, 8 and 9: 5 (line 9 opens the search page
+///   with nothing searched: a view of `/search`);
+/// - not counted: the robot's search (7, "search crawlers") and a search answered 404
+///   (10, "redirects and errors").
+fn fixture() -> String {
+    let site = "https://docs.example.test/search?q=";
+    [
+        line(
+            "198.51.100.1",
+            "09:00:00",
+            "/search?q=Install+Guide",
+            200,
+            "-",
+            FIREFOX,
+        ),
+        line(
+            "198.51.100.1",
+            "09:00:05",
+            "/guides/install",
+            200,
+            &format!("{site}Install+Guide"),
+            FIREFOX,
+        ),
+        line(
+            "198.51.100.1",
+            "09:00:30",
+            "/guides/quickstart",
+            200,
+            &format!("{site}Install+Guide"),
+            FIREFOX,
+        ),
+        line(
+            "198.51.100.2",
+            "09:01:00",
+            "/search?q=sso",
+            200,
+            "-",
+            CHROME,
+        ),
+        line(
+            "198.51.100.2",
+            "09:01:10",
+            "/search?q=SSO%20",
+            200,
+            "-",
+            CHROME,
+        ),
+        line(
+            "198.51.100.2",
+            "09:02:00",
+            "/guides/install",
+            200,
+            &format!("{site}install+guide"),
+            CHROME,
+        ),
+        line(
+            "198.51.100.3",
+            "09:03:00",
+            "/search?q=api",
+            200,
+            "-",
+            GOOGLEBOT,
+        ),
+        line(
+            "198.51.100.4",
+            "09:04:00",
+            "/guides/install",
+            200,
+            "http://www.google.com/search?q=install+guide",
+            SAFARI,
+        ),
+        line("198.51.100.1", "09:05:00", "/search?q=", 200, "-", FIREFOX),
+        line(
+            "198.51.100.2",
+            "09:06:00",
+            "/search?q=sso",
+            404,
+            "-",
+            CHROME,
+        ),
+    ]
+    .concat()
+}
+
+fn import(
+    home: &std::path::Path,
+    db: &std::path::Path,
+    log: &std::path::Path,
+    extra: &[&str],
+) -> String {
+    let out = docdeck_command(home)
+        .args(["import", "--db", db.to_str().unwrap()])
+        .args(extra)
+        .arg(log)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+#[test]
+fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let log = home.path().join("access.log");
+    std::fs::write(&log, fixture()).unwrap();
+
+    let first = import(home.path(), &db, &log, &[]);
+    assert!(
+        first.contains("read 10 lines: kept 5 views (human 5, AI 0)"),
+        "{first}"
+    );
+    assert!(
+        first.contains("site searches: 3 stored, 1 clicked through"),
+        "{first}"
+    );
+    assert!(first.contains("search crawlers 1"), "{first}");
+    assert!(first.contains("redirects and errors 1"), "{first}");
+
+    let again = import(home.path(), &db, &log, &[]);
+    assert!(again.contains("kept 0 views"), "{again}");
+    assert!(
+        !again.contains("site searches"),
+        "nothing added twice: {again}"
+    );
+
+    let service = ServeProcess::over_db(home.path(), &db, &[]);
+    let out = run_cli(
+        home.path(),
+        &service.base_url,
+        &[
+            "searches",
+            "--from",
+            "2026-11-20",
+            "--to",
+            "2026-11-21",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(page["totalSearches"], 3, "{page}");
+    let rows = page["searches"].as_array().unwrap();
+    let row = |query: &str| rows.iter().find(|r| r["searchQuery"] == query).unwrap();
+    assert_eq!(row("sso")["hits"], 2);
+    assert_eq!(row("sso")["topClickedPage"], Value::Null);
+    assert_eq!(row("install guide")["hits"], 1);
+    assert_eq!(row("install guide")["ctr"], 1.0);
+    assert_eq!(row("install guide")["topClickedPage"], "/guides/install");
+    assert!(
+        rows.iter().all(|r| r["searchQuery"] != "api"),
+        "a robot's search is no search"
+    );
+}
+
+/// `--search-url none` counts the search page's requests as page views, as before; a
+/// wrong form says what is expected before anything is read.
+#[test]
+fn the_search_page_is_named_by_a_flag() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let log = home.path().join("access.log");
+    std::fs::write(&log, fixture()).unwrap();
+    let out = docdeck_command(home.path())
+        .args([
+            "import",
+            "--db",
+            db.to_str().unwrap(),
+            "--search-url",
+            "search",
+        ])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("PATH?PARAM= (such as /search?q=)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!db.exists(), "nothing was written");
+
+    let off = import(home.path(), &db, &log, &["--search-url", "none"]);
+    // Lines 1, 4, 5 and 9 are views of /search now, beside the 4 other views: 8; the
+    // robot's (7) is a crawler's view and the 404 (10) none.
+    assert!(off.contains("kept 8 views (human 8, AI 0)"), "{off}");
+    assert!(!off.contains("site searches"), "{off}");
+}
