@@ -34,8 +34,10 @@ pub struct Record<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Line<'a> {
     Request(Record<'a>),
-    /// A well-formed line that records no request (another event type, a server message).
+    /// A well-formed line that records no request (a server message).
     Other,
+    /// An event of another type in an event stream (its name), which no page view is.
+    Event(String),
 }
 
 /// Which of the log formats a line is in.

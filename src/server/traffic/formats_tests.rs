@@ -37,7 +37,7 @@ fn times_keep_their_offset_and_bad_times_are_refused() {
         let line = format!(r#"::1 - - [{time}] "GET / HTTP/1.1" 200 1"#);
         match parse(LogFormat::Common, &line, clock) {
             Ok(Line::Request(record)) => Ok(record.ts_ms),
-            Ok(Line::Other) => Err("other".to_owned()),
+            Ok(Line::Other | Line::Event(_)) => Err("other".to_owned()),
             Err(err) => Err(err),
         }
     };
@@ -114,7 +114,7 @@ fn mintlify_events_are_read() {
     let other = r#"{"eventType":"docs.search","payload":{}}"#;
     assert_eq!(
         parse(LogFormat::Mintlify, other, &mut Clock::default()),
-        Ok(Line::Other)
+        Ok(Line::Event("docs.search".to_owned()))
     );
     let nobody =
         r#"{"eventType":"docs.content.view","payload":{"path":"/g","created_at":"2026-11-20"}}"#;

@@ -174,6 +174,10 @@ impl Reader {
         summary.lines += 1;
         let record = match formats::parse(self.format, text, &mut self.clock) {
             Ok(Line::Request(record)) => record,
+            Ok(Line::Event(name)) => {
+                summary.event(name);
+                return Ok(None);
+            }
             Ok(Line::Other) => {
                 summary.drop_line(Dropped::NotRequest);
                 return Ok(None);

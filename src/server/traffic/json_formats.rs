@@ -82,7 +82,7 @@ struct MintlifyLine {
 pub(super) fn mintlify(line: &str) -> Result<Line<'static>, String> {
     let event: MintlifyLine = serde_json::from_str(line).map_err(json_error)?;
     if event.event_type != "docs.content.view" {
-        return Ok(Line::Other);
+        return Ok(Line::Event(event.event_type));
     }
     let payload = event.payload.ok_or("payload is missing")?;
     let text = |name: &str| match payload.get(name) {

@@ -10,6 +10,9 @@ use super::rules::Class;
 /// How many broken lines are named by number.
 const NAMED_BROKEN: usize = 5;
 
+/// How many names of other events are counted apart.
+const NAMED_EVENTS: usize = 12;
+
 /// Why a well-formed line added no view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Dropped {
@@ -65,6 +68,9 @@ pub struct Summary {
     /// after (a later view by the same visitor referred by it).
     pub searches: u64,
     pub clicks: u64,
+    /// Events of other types in an event stream, by name (the first [`NAMED_EVENTS`]
+    /// names; the rest under `…`): stored nowhere yet, and said so.
+    pub events: BTreeMap<String, u64>,
     /// The first few broken lines: where (`line 4`, or `access.log line 4` when several
     /// files are followed) and why.
     pub first_broken: Vec<(String, String)>,
@@ -73,6 +79,16 @@ pub struct Summary {
 impl Summary {
     pub(crate) fn drop_line(&mut self, why: Dropped) {
         *self.dropped.entry(why).or_default() += 1;
+    }
+
+    /// An event of another type than a page view, counted by its name.
+    pub(crate) fn event(&mut self, name: String) {
+        let name = if self.events.contains_key(&name) || self.events.len() < NAMED_EVENTS {
+            name
+        } else {
+            "…".to_owned()
+        };
+        *self.events.entry(name).or_default() += 1;
     }
 
     /// A line over the longest read: read, skipped and counted.
@@ -117,6 +133,9 @@ impl Summary {
         }
         for (why, count) in &other.dropped {
             *self.dropped.entry(*why).or_default() += count;
+        }
+        for (name, count) in &other.events {
+            *self.events.entry(name.clone()).or_default() += count;
         }
     }
 }
@@ -182,6 +201,18 @@ impl fmt::Display for Summary {
                 line.push_str(&part);
             }
             write!(f, "\n{line}")?;
+        }
+        if !self.events.is_empty() {
+            let names: Vec<String> = self
+                .events
+                .iter()
+                .map(|(name, count)| format!("{name} {}", crate::text::thousands(*count)))
+                .collect();
+            write!(
+                f,
+                "\n  other events, not stored (only page views are read from the stream): {}",
+                names.join(", ")
+            )?;
         }
         if self.broken > 0 {
             write!(f, "\n  skipped {}", plural(self.broken, "broken line"))?;
