@@ -286,11 +286,16 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
         let open = app
             .keymap()
             .key_or_name(KeyContext::Detail, Action::OpenLink);
-        let failed = row.and_then(|r| r.status()) == Some(&JobStatus::Failed);
-        let hint = if failed {
-            format!(" ({open} opens it)")
-        } else {
-            String::new()
+        let status = row.and_then(|r| r.status());
+        // The service links the last turn that ended: while another turn waits or runs,
+        // that output is an earlier turn's (a revived job's failed turn), and says so.
+        let turn = output.rsplit('/').next().unwrap_or_default();
+        let hint = match status {
+            Some(JobStatus::Failed) => format!(" ({open} opens it)"),
+            Some(JobStatus::Active) => {
+                format!(" (turn {turn}, an earlier turn: this one has none yet)")
+            }
+            _ => String::new(),
         };
         lines.push(field("output", format!("{}{hint}", sanitize(output)), cx));
     }

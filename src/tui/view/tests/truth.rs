@@ -79,6 +79,28 @@ fn a_failed_jobs_detail_says_why_and_where_its_output_is() {
     both("detail_failed", &scene);
 }
 
+/// A failed job revived by a follow-up keeps its failed turn's output link while the new
+/// turn runs: the detail said `output …/1` as if it were the running turn's (seen in a
+/// soak, 2026-11-27).
+#[test]
+fn a_revived_jobs_detail_says_its_output_is_an_earlier_turns() {
+    let mut scene = truthful_scene();
+    let mut revived = job("job_0c8d4e6f1a2b", "active", 26, None);
+    revived.run_state = Some("running".into());
+    revived.output_link = Some(OUTPUT.into());
+    scene.send(Msg::JobFetched {
+        id: "job_0c8d4e6f1a2b".into(),
+        result: Ok(revived),
+    });
+    scene.app.jobs.select("job_0c8d4e6f1a2b");
+    scene.key(KeyCode::Enter);
+    let screen = scene.render(120, 40);
+    assert!(
+        screen.contains("/1 (turn 1, an earlier turn: this one has none"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn the_log_of_notices_shows_each_with_its_time_newest_first() {
     let mut scene = Scene::new();
