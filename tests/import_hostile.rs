@@ -40,10 +40,9 @@ fn views(db: &Path) -> i64 {
         .unwrap_or(0)
 }
 
-/// `docdeck import` of a new FIFO in `home`, started, and the FIFO opened for writing (which
-/// waits for the import to open it for reading).
+/// A new FIFO in `home`.
 #[cfg(unix)]
-fn import_from_fifo(home: &Path, db: &Path) -> (std::process::Child, std::fs::File) {
+fn fifo_in(home: &Path) -> std::path::PathBuf {
     let fifo = home.join("access.fifo");
     assert!(
         Command::new("mkfifo")
@@ -52,6 +51,14 @@ fn import_from_fifo(home: &Path, db: &Path) -> (std::process::Child, std::fs::Fi
             .unwrap()
             .success()
     );
+    fifo
+}
+
+/// `docdeck import` of a new FIFO in `home`, started, and the FIFO opened for writing (which
+/// waits for the import to open it for reading).
+#[cfg(unix)]
+fn import_from_fifo(home: &Path, db: &Path) -> (std::process::Child, std::fs::File) {
+    let fifo = fifo_in(home);
     let import = docdeck_command(home)
         .args([
             "import",
@@ -122,14 +129,7 @@ fn an_import_waiting_on_a_fifo_holds_no_lock() {
 fn an_import_on_a_terminal_shows_its_progress_and_clears_it() {
     let home = tempfile::tempdir().unwrap();
     let db = home.path().join("service.sqlite");
-    let fifo = home.path().join("access.fifo");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    let fifo = fifo_in(home.path());
     let (db_arg, fifo_arg) = (
         db.to_str().unwrap().to_owned(),
         fifo.to_str().unwrap().to_owned(),
