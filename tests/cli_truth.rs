@@ -190,6 +190,65 @@ fn stopping_serve_says_which_turns_it_ends_and_how_they_will_read() {
     );
 }
 
+/// `serve … 2>&1 | tee log` stopped by Ctrl-C in a terminal: tee gets the SIGINT too and
+/// its end of standard error closes. Saying which turns stop then panicked (exit 101)
+/// before the agents were stopped (seen in a soak, 2026-11-27: the next start found the
+/// agent still running). A closed standard error loses the words, never the shutdown.
+#[test]
+fn serve_stops_cleanly_when_its_standard_error_is_gone() {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = common::docdeck_command(home.path())
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            ":memory:",
+            "--seed",
+            "none",
+        ])
+        .args(["--api-key", KEY, "--agent-delay-ms", "600000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    let base_url = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_owned();
+    drop(child.stderr.take());
+    let out = run_cli(
+        home.path(),
+        &base_url,
+        &["jobs", "create", "Take your time"],
+    );
+    let id = first_json(&out.stdout)["id"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + DEADLINE;
+    loop {
+        let out = run_cli(home.path(), &base_url, &["jobs", "get", &id]);
+        if first_json(&out.stdout)["runState"] == "running" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the job never ran");
+        // Waits for the agent to take the job, checked again with a deadline.
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    common::signal(child.id(), "-INT");
+    let deadline = Instant::now() + DEADLINE;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130), "{status:?}: 101 is a panic");
+}
+
 /// Sources the bash script and asks what `docdeck jobs get <TAB>` offers: the ids the
 /// journal follows, read without the network.
 #[test]

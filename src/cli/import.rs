@@ -161,7 +161,7 @@ fn resolve_format(args: &ImportArgs) -> Result<FormatArg, CliError> {
     };
     match format {
         Some(format) => {
-            eprintln!(
+            say!(
                 "docdeck: reading {name} as --format {} (recognised from its first lines)",
                 format_name(format)
             );
@@ -300,7 +300,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         out!("all files: {total}");
     }
     if stop.load(std::sync::atomic::Ordering::SeqCst) {
-        eprintln!(
+        say!(
             "docdeck: stopped by a signal: what was read before it is kept; import the same files again to read the rest (nothing is added twice)"
         );
     }
@@ -351,7 +351,7 @@ fn claim_project(db: &Db, args: &ImportArgs) -> Result<(), CliError> {
         .map_err(|err| CliError::failed(err.to_string()))?
         .map_err(|err| CliError::failed(err.to_string()))?;
     if claimed.discarded > 0 {
-        eprintln!(
+        say!(
             "docdeck: deleted {} of project {} (the demo seed's); only real views are counted from now on",
             traffic::summary::plural(claimed.discarded, "invented view"),
             args.project
@@ -395,7 +395,7 @@ fn stop_on_signals() -> Result<Arc<AtomicBool>, CliError> {
 
 fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome {
     let stop = stop_on_signals()?;
-    eprintln!(
+    say!(
         "docdeck: following {} into project {}; Ctrl-C stops (what was read is kept)",
         args.files
             .iter()
@@ -405,7 +405,7 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
         args.project
     );
     let ticker = super::progress::Ticker::start(&importer.progress);
-    let mut note = |text: String| ticker.suspend(|| eprintln!("docdeck: {text}"));
+    let mut note = |text: String| ticker.suspend(|| say!("docdeck: {text}"));
     let summary = follow::follow(db, importer, &args.project, &args.files, &stop, &mut note)
         .map_err(|err| match err {
             // Earlier commits stay: say so rather than "nothing was imported".

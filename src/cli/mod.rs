@@ -3,6 +3,16 @@
 //! 2 usage or configuration error (nothing was sent), 3 job failed, 4 job archived,
 //! 5 `--wait --timeout` ran out; 130, 143 and 129 when Ctrl+C, SIGTERM or SIGHUP stop a wait.
 
+/// Writes a line on standard error as `eprintln!` does, but a standard error that is gone
+/// (a `| tee` stopped by Ctrl-C with the service) loses the line, not the command:
+/// `eprintln!` panics there, before a service has stopped its agents.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod agent_args;
 mod agent_exec;
 mod args;
@@ -185,13 +195,13 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn report(err: &CliError) -> ExitCode {
-    eprintln!("docdeck: {}", err.message);
+    say!("docdeck: {}", err.message);
     ExitCode::from(err.code)
 }
 
 /// Prints a warning on standard error, where it cannot mix with the command's output.
 pub fn warn(message: &str) {
-    eprintln!("docdeck: warning: {message}");
+    say!("docdeck: warning: {message}");
 }
 
 /// Sends log lines to standard error. `DOCDECK_LOG` takes a filter such as `debug` or

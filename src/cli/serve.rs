@@ -281,7 +281,7 @@ pub async fn serve(mut args: ServeArgs) -> Outcome {
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
     if let Some(key) = &running.generated_key {
-        eprintln!(
+        say!(
             "docdeck: generated an API key for project {project}; it is stored only as a hash and shown this once:\n  {}",
             key.expose()
         );
@@ -292,13 +292,13 @@ pub async fn serve(mut args: ServeArgs) -> Outcome {
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
     if let Some(seeded) = &seeded {
-        eprintln!("{}", seeded_notice(&project, seeded));
+        say!("{}", seeded_notice(&project, seeded));
     }
     if let Some(footprint) = &running.seed_refused {
-        eprintln!("{}", refused_notice(&project, footprint));
+        say!("{}", refused_notice(&project, footprint));
     }
     if let Some(notice) = &simulated {
-        eprintln!("{notice}");
+        say!("{notice}");
     }
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "listening on {}", running.base_url());
@@ -306,7 +306,7 @@ pub async fn serve(mut args: ServeArgs) -> Outcome {
     let stop = signals.next().await;
     tracing::info!("{} received: shutting down", stop.name());
     if let Some(note) = running.stopping_note().await {
-        eprintln!("{}", wrap(&format!("docdeck: {note}")));
+        say!("{}", wrap(&format!("docdeck: {note}")));
     }
     running.shutdown().await;
     Ok(ExitCode::from(stop.exit_code()))

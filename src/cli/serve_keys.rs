@@ -47,7 +47,7 @@ impl KeySourceArgs {
         let key = if let Some(path) = &self.api_key_file {
             read_key_file(path)?
         } else if let Some(key) = &self.api_key {
-            eprintln!(
+            say!(
                 "{}",
                 wrap(&format!(
                     "docdeck: warning: --api-key puts the key where other users of this machine can read it (ps); set {KEY_VARIABLE} or use --api-key-file instead"
@@ -65,7 +65,7 @@ impl KeySourceArgs {
             ));
         }
         if keys::is_short(&key) {
-            eprintln!(
+            say!(
                 "{}",
                 wrap(&format!(
                     "docdeck: warning: the API key given is {} characters long; a key shorter than {} random characters can be guessed: make one with `docdeck serve keys add`",
@@ -173,7 +173,7 @@ pub fn run(command: KeysCommand) -> Outcome {
             if given.is_none() {
                 let _ = writeln!(stdout, "{}", key.expose());
             }
-            eprintln!(
+            say!(
                 "docdeck: key {id} ({}…) is {} for project {}{}",
                 crate::text::sanitize(&keys::prefix(key.expose())),
                 if matches!(registered, keys::Registered::Added { .. }) {
