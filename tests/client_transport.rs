@@ -244,6 +244,8 @@ async fn nothing_listening_is_a_clear_network_error() {
         err.to_string().starts_with("could not reach 127.0.0.1"),
         "{err}"
     );
+    // A service that is down (seen in a soak over a restart): the base URL is not to blame.
+    assert!(err.to_string().contains("is the service running?"), "{err}");
 }
 
 #[tokio::test]

@@ -272,6 +272,12 @@ fn network_message(host: &str, reason: &str, may_have_reached_server: bool) -> S
         format!(
             "no answer from {host} ({reason}); the request may have been carried out, so check before sending it again"
         )
+    } else if reason.to_ascii_lowercase().contains("connection refused") {
+        // The host answered that nothing listens on the port: a service that is down (a
+        // restart) far more often than a wrong address.
+        format!(
+            "could not reach {host}: nothing listens there ({reason}); is the service running? If it is, check the base URL"
+        )
     } else {
         format!("could not reach {host} ({reason}): check the base URL and the network")
     }
