@@ -218,7 +218,7 @@ fn a_merged_job_of_the_real_agent_shows_its_pages_before_and_after_beside_the_si
     );
 
     let table = cli_command(home.path(), url, KEY)
-        .args(&args)
+        .args(args)
         .args(["--format", "table"])
         .env("COLUMNS", "100")
         .output()
@@ -332,9 +332,12 @@ fn without_the_change_the_marked_pages_are_shown_once_the_merge_time_is_given() 
     assert!(err.contains("no window after the merge"), "{err}");
 }
 
+/// A request the scripted GitHub received: its path and its Authorization header.
+type Call = (String, Option<String>);
+
 #[derive(Clone, Default)]
 struct Peer {
-    calls: Arc<Mutex<Vec<(String, Option<String>)>>>,
+    calls: Arc<Mutex<Vec<Call>>>,
 }
 
 /// GitHub's pull request 1 of acme/docs, merged at `MERGED`.

@@ -151,7 +151,7 @@ pub struct Job {
         deserialize_with = "lenient",
         skip_serializing_if = "Option::is_none"
     )]
-    pub change: Option<super::change::JobChange>,
+    pub change: Option<Box<super::change::JobChange>>,
 }
 
 impl Job {

@@ -87,7 +87,7 @@ pub(super) async fn run(args: &ImpactArgs) -> Outcome {
     let changed = job
         .change
         .as_ref()
-        .map(crate::api::JobChange::pages)
+        .map(|change| change.pages())
         .unwrap_or_default();
     let marked = marked_in_first_prompt(&journal, &ctx.scope, &id);
     let pages = pages_of(&changed, &marked);

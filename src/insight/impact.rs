@@ -104,13 +104,14 @@ pub fn pages_of(changed: &[String], marked: &[String]) -> Vec<(String, Sources)>
         .chain(marked.iter().map(|page| (page, false)))
     {
         let key = same_page(page);
-        let sources = match pages.iter_mut().find(|(p, _)| same_page(p) == key) {
-            Some((_, sources)) => sources,
+        let at = match pages.iter().position(|(p, _)| same_page(p) == key) {
+            Some(at) => at,
             None => {
                 pages.push((page.clone(), Sources::default()));
-                &mut pages.last_mut().expect("just pushed").1
+                pages.len() - 1
             }
         };
+        let sources = &mut pages[at].1;
         if is_change {
             sources.change = true;
         } else {

@@ -127,7 +127,7 @@ pub async fn get_job(
     let record = record.ok_or_else(|| ServiceError::not_found("Job not found"))?;
     let mut job = state.wire(&record);
     if with_change {
-        job.0.change = state.agent.change_of(&record.id).await;
+        job.0.change = state.agent.change_of(&record.id).await.map(Box::new);
     }
     Ok(Json(job))
 }
