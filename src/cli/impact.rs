@@ -115,6 +115,11 @@ pub(super) async fn run(args: &ImpactArgs) -> Outcome {
     let [before, after] = fetched.as_slice() else {
         return Err(CliError::failed("the windows' visitors were not fetched"));
     };
+    if let Some(span) = client.views_span()
+        && let Some(note) = partly_outside(&windows, span)
+    {
+        warn(&note);
+    }
     let report = Report {
         job: id,
         merge,
@@ -144,6 +149,34 @@ fn marked_in_first_prompt(journal: &Journal, scope: &Scope, id: &str) -> Vec<Str
     }
 }
 
+/// What to say when the service's views (`Docdeck-Views-Span`) do not cover both
+/// windows: a window partly before the first view or after the last reads as a fall or
+/// a rise that is only missing data.
+fn partly_outside(windows: &Windows, span: crate::api::limit::ViewsSpan) -> Option<String> {
+    let day = |at: DateTime<Utc>| at.format("%Y-%m-%d %H:%M").to_string();
+    let mut gaps = Vec::new();
+    if span.first > windows.before.0 {
+        gaps.push(format!(
+            "the views begin at {} UTC, after the window before the merge begins ({} UTC)",
+            day(span.first),
+            day(windows.before.0)
+        ));
+    }
+    if span.last < windows.after.1 - TimeDelta::days(1) {
+        gaps.push(format!(
+            "the views end at {} UTC, more than a day before the window after the merge ends ({} UTC)",
+            day(span.last),
+            day(windows.after.1)
+        ));
+    }
+    (!gaps.is_empty()).then(|| {
+        format!(
+            "{}: part of a window has no data, so its numbers are low for that reason alone; a shorter --window fits the data",
+            gaps.join("; and ")
+        )
+    })
+}
+
 /// Why a job has no page to show, and what to do.
 fn no_pages(job: &Job, id: &str) -> String {
     let change = match &job.change {
@@ -160,4 +193,47 @@ fn no_pages(job: &Job, id: &str) -> String {
         "job {} has no page to show: {change}, and its first prompt lists no page as `- /path (human …)` lines (as a job made from marked pages does)",
         sanitize(id)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::limit::ViewsSpan;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    #[test]
+    fn windows_the_views_do_not_cover_are_said() {
+        let merged = at("2026-11-12T12:00:00Z");
+        let windows =
+            Windows::around(merged, TimeDelta::days(14), at("2026-11-27T00:00:00Z")).unwrap();
+        let span = |first: &str, last: &str| ViewsSpan {
+            first: at(first),
+            last: at(last),
+        };
+        let note = partly_outside(
+            &windows,
+            span("2026-11-05T00:00:00Z", "2026-11-18T23:00:00Z"),
+        )
+        .unwrap();
+        assert!(
+            note.contains("the views begin at 2026-11-05 00:00 UTC"),
+            "{note}"
+        );
+        assert!(
+            note.contains("the views end at 2026-11-18 23:00 UTC"),
+            "{note}"
+        );
+        assert_eq!(
+            partly_outside(
+                &windows,
+                span("2026-10-01T00:00:00Z", "2026-11-26T01:00:00Z")
+            ),
+            None
+        );
+    }
 }
