@@ -257,6 +257,26 @@ fn a_merged_job_of_the_real_agent_shows_its_pages_before_and_after_beside_the_si
         1,
         "{table}"
     );
+
+    // A second job merged by a fast-forward: git keeps no time for it, and says so.
+    let second = create(home.path(), url, PROMPT);
+    let clone = repos.clone_dir();
+    git(&clone, &["fetch", "--quiet", "origin"]);
+    git(
+        &clone,
+        &[
+            "merge",
+            "--quiet",
+            "--ff-only",
+            &format!("origin/docdeck/{second}"),
+        ],
+    );
+    git(&clone, &["push", "--quiet", "origin", "main"]);
+    let err = run_cli_failing(home.path(), url, &["jobs", "impact", &second], 1);
+    assert!(
+        err.contains("git: the change reached main by a fast-forward"),
+        "{err}"
+    );
 }
 
 /// The simulated agent keeps no change: the marked pages alone, and the merge only when
