@@ -444,3 +444,24 @@ async fn the_merge_time_comes_from_the_pull_request_on_github_with_a_token() {
         "the token is never printed"
     );
 }
+
+/// A service that refuses an unknown query parameter (the hosted one may): the job is
+/// read again without `include=change`, and has no change.
+#[tokio::test]
+async fn a_service_that_refuses_include_change_is_read_without_it() {
+    async fn strict(uri: Uri) -> (StatusCode, String) {
+        if uri.query().is_some() {
+            let body = json!({"error": "Unknown query parameter: include"});
+            return (StatusCode::BAD_REQUEST, body.to_string());
+        }
+        let job = json!({"id": "job_1", "status": "completed", "prLink": null});
+        (StatusCode::OK, job.to_string())
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, Router::new().fallback(strict)).await });
+    let client = common::client_with(&format!("http://{addr}"), common::PROJECT, KEY);
+    let job = client.get_job_with_change("job_1").await.unwrap();
+    assert_eq!(job.id.as_deref(), Some("job_1"));
+    assert_eq!(job.change, None);
+}

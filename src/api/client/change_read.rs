@@ -10,14 +10,19 @@ use crate::api::{ApiError, Asked, Job};
 
 impl Client {
     /// The job with the files its change touched, their pages and its merge, where the
-    /// service can see them (`Job::change`).
+    /// service can see them (`Job::change`). A service that refuses the parameter (400)
+    /// is asked again without it: the job is read as always.
     pub async fn get_job_with_change(&self, job_id: &str) -> Result<Job, ApiError> {
         let mut url = self.url(&["v2", "agent", &self.project, "job", job_id]);
         url.query_pairs_mut()
             .append_pair(INCLUDE_CHANGE.0, INCLUDE_CHANGE.1);
-        let job = self
+        let job = match self
             .call(Method::GET, url, None, Replay::Safe, Asked::Job)
-            .await?;
+            .await
+        {
+            Err(ApiError::BadRequest { .. }) => return self.get_job(job_id).await,
+            other => other?,
+        };
         same_job(job_id, job)
     }
 }
