@@ -325,6 +325,17 @@ fn without_the_change_the_marked_pages_are_shown_once_the_merge_time_is_given() 
     assert_eq!(paths, ["/faq", "/guides/setup"]);
     assert_eq!(report["pages"][1]["after"]["human"], 3);
     assert_eq!(report["files"], json!([]));
+    // Two requests, one a window, counted in the hour's budget; the refused run before
+    // sent none.
+    let journal = docdeck::journal::Journal::open(&common::journal_path(home.path())).unwrap();
+    let scope = docdeck::journal::Scope {
+        service: url.clone(),
+        project: common::PROJECT.into(),
+    };
+    let budget = journal
+        .analytics_budget(&scope, 100, chrono::Utc::now())
+        .unwrap();
+    assert_eq!(budget.used(), 2);
 
     let plain = create(home.path(), url, "Fix the typos in the quickstart");
     let err = run_cli_failing(
