@@ -14,6 +14,8 @@ use super::model::{Job, PromptRequest, VisitorsPage};
 use super::query::VisitorsQuery;
 use super::signals::SignalsQuery;
 use crate::config::Secret;
+
+mod change_read;
 pub use crate::tls::install_crypto_provider;
 
 /// Responses larger than this are refused: no page of the interface comes near it.

@@ -2,6 +2,7 @@
 //! errors. The local service uses the same types and rules, so both sides agree by
 //! construction.
 
+pub mod change;
 pub mod client;
 pub mod error;
 pub mod limit;
@@ -10,6 +11,7 @@ pub mod paging;
 pub mod query;
 pub mod signals;
 
+pub use change::{ChangedFile, JobChange};
 pub use client::{Client, ClientOptions, Probe, RetryPolicy};
 pub use error::{ApiError, Asked, HumanWait, Missing, PagingFault};
 pub use limit::StatedLimit;

@@ -144,6 +144,14 @@ pub struct Job {
         skip_serializing_if = "Option::is_none"
     )]
     pub queue_position: Option<u64>,
+    /// The files the job's change touched, their pages and its merge (local service
+    /// only, and only when asked with `include=change`).
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub change: Option<Box<super::change::JobChange>>,
 }
 
 impl Job {

@@ -78,6 +78,7 @@ impl JobsCommand {
             Self::Get(args) => &mut args.out.client,
             Self::List(args) => &mut args.client,
             Self::Track(args) | Self::Untrack(args) => &mut args.client,
+            Self::Impact(args) => &mut args.client,
         }
     }
 }

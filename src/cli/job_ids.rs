@@ -1,4 +1,4 @@
-//! Shell completion of job ids: `docdeck jobs get|message|track|untrack <TAB>` offers the
+//! Shell completion of job ids: `docdeck jobs get|message|track|untrack|impact <TAB>` offers the
 //! ids the journal follows (for the profile in force), read with the hidden
 //! `jobs list --ids`, which reads the journal only, never the network. Added to the
 //! scripts clap writes for bash, zsh and fish; elvish and PowerShell complete flags only.
@@ -7,16 +7,16 @@ use clap_complete::Shell;
 
 /// The commands whose first argument is a job id (the scripts below name them).
 #[cfg(test)]
-const TAKE_AN_ID: [&str; 4] = ["get", "message", "track", "untrack"];
+const TAKE_AN_ID: [&str; 5] = ["get", "message", "track", "untrack", "impact"];
 
 /// Bash: the generated `_docdeck` answers, but for a job id, which the journal does.
 const BASH: &str = r#"
-# Job ids from the journal for `docdeck jobs get|message|track|untrack <TAB>`.
+# Job ids from the journal for `docdeck jobs get|message|track|untrack|impact <TAB>`.
 _docdeck_with_job_ids() {
     local cur="${COMP_WORDS[COMP_CWORD]}"
     if [[ ${COMP_CWORD} -eq 3 && "${COMP_WORDS[1]}" == "jobs" && "${cur}" != -* ]]; then
         case "${COMP_WORDS[2]}" in
-            get|message|track|untrack)
+            get|message|track|untrack|impact)
                 COMPREPLY=( $(compgen -W "$(docdeck jobs list --ids 2>/dev/null)" -- "${cur}") )
                 return 0
                 ;;
@@ -29,7 +29,7 @@ complete -F _docdeck_with_job_ids -o bashdefault -o default docdeck
 
 /// Zsh: a completer for the `id` argument, defined before the generated functions.
 const ZSH: &str = r#"
-# Job ids from the journal for `docdeck jobs get|message|track|untrack <TAB>`.
+# Job ids from the journal for `docdeck jobs get|message|track|untrack|impact <TAB>`.
 _docdeck_job_ids() {
     local -a ids
     ids=(${(f)"$(docdeck jobs list --ids 2>/dev/null)"})
@@ -39,8 +39,8 @@ _docdeck_job_ids() {
 
 /// Fish: one more rule for the id of those commands.
 const FISH: &str = r#"
-# Job ids from the journal for `docdeck jobs get|message|track|untrack <TAB>`.
-complete -c docdeck -n "__fish_docdeck_using_subcommand jobs; and __fish_seen_subcommand_from get message track untrack" -f -a "(docdeck jobs list --ids 2>/dev/null)"
+# Job ids from the journal for `docdeck jobs get|message|track|untrack|impact <TAB>`.
+complete -c docdeck -n "__fish_docdeck_using_subcommand jobs; and __fish_seen_subcommand_from get message track untrack impact" -f -a "(docdeck jobs list --ids 2>/dev/null)"
 "#;
 
 /// `script`, as clap wrote it for `shell`, with job ids completed where it can.
@@ -90,6 +90,8 @@ mod tests {
         assert_eq!(head[2], "_docdeck_job_ids() {", "defined first: {head:?}");
         assert_eq!(zsh_id_arguments(&zsh), TAKE_AN_ID.len(), "{zsh}");
         let fish = crate::cli::shell::completion_script(Shell::Fish);
-        assert!(fish.contains("get message track untrack\" -f -a \"(docdeck jobs list --ids"));
+        assert!(
+            fish.contains("get message track untrack impact\" -f -a \"(docdeck jobs list --ids")
+        );
     }
 }

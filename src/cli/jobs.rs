@@ -97,11 +97,12 @@ pub async fn run(command: JobsCommand) -> Outcome {
         JobsCommand::Track(args) => track(&args).await,
         JobsCommand::Untrack(args) => untrack(&args),
         JobsCommand::List(args) => list(&args).await,
+        JobsCommand::Impact(args) => super::impact::run(&args).await,
     }
 }
 
 /// The id as typed, refused when blank: nothing is sent for an empty id.
-fn typed_id(typed: &str) -> Result<&str, CliError> {
+pub(super) fn typed_id(typed: &str) -> Result<&str, CliError> {
     let typed = typed.trim();
     if typed.is_empty() {
         return Err(CliError::usage(
@@ -114,7 +115,11 @@ fn typed_id(typed: &str) -> Result<&str, CliError> {
 /// The job the user meant: a unique start of the id of a job the journal knows becomes
 /// that id; text no known job starts with is passed on as typed (the job may have been
 /// made elsewhere); text several jobs start with is refused, naming them.
-fn resolve_id(journal: Option<&Journal>, scope: &Scope, typed: &str) -> Result<String, CliError> {
+pub(super) fn resolve_id(
+    journal: Option<&Journal>,
+    scope: &Scope,
+    typed: &str,
+) -> Result<String, CliError> {
     let typed = typed_id(typed)?;
     let Some(journal) = journal else {
         return Ok(typed.to_owned());

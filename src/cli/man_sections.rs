@@ -54,7 +54,7 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ("EDITOR, VISUAL", "the editor of Ctrl+E in the composer"),
     (
         "GITHUB_TOKEN, DOCDECK_GITHUB_API_URL",
-        "serve --forge github: the token that opens pull requests, and the API it talks to",
+        "serve --forge github: the token that opens pull requests, and the API it talks to; jobs impact: the token that reads a pull request's merge time",
     ),
     (
         "DOCDECK_PROMPT, DOCDECK_PROMPT_FILE, DOCDECK_JOB_ID, DOCDECK_TURN",

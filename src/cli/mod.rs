@@ -23,6 +23,9 @@ pub(crate) mod console_prefs;
 mod demo_agent;
 mod doctor;
 mod error;
+mod impact;
+mod impact_merge;
+mod impact_output;
 mod import;
 mod job_ids;
 mod jobs;
@@ -134,6 +137,9 @@ pub enum JobsCommand {
     Track(jobs::IdArgs),
     /// Stop following a job; its history stays in the journal.
     Untrack(jobs::IdArgs),
+    /// Did the change help? Human and AI visitors of each page job ID touched, the window
+    /// before its merge against the window after, beside the whole site's.
+    Impact(impact::ImpactArgs),
 }
 
 /// What a successful command asks the process to exit with.

@@ -105,7 +105,7 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
 /// the requests known to be needed stay within the budget's rule (10): only when an 11th
 /// would be sent does it ask, saying what is fetched and the most that is left; a
 /// request past what is left this hour is refused before it is sent.
-async fn fetch(
+pub(super) async fn fetch(
     client: &Client,
     analytics: &mut Analytics<'_>,
     what: &str,

@@ -32,6 +32,11 @@
 //!   (`Settings::templates`), and [`templates::fill`], which puts the marked pages with
 //!   their numbers where `{pages}` is.
 //!
+//! - [`impact`] — "did the change help?": [`impact::Windows::around`] a merge,
+//!   [`impact::marked_pages`] read back from a job's first prompt, [`impact::pages_of`] and
+//!   [`impact::impact`] (each page before and after beside the whole site), and
+//!   [`impact::CAVEAT`], said once wherever the numbers are shown.
+//!
 //! The analytics budget is the journal's: `Journal::analytics_budget(scope,
 //! ANALYTICS_HOURLY_LIMIT, now)` gives `AnalyticsBudget` (`left()`, `used()`), and its
 //! `decide(needed)` is the rule both faces follow: `Go`, `Ask` above 10 requests, or
@@ -41,6 +46,7 @@
 pub mod buckets;
 mod cancel;
 pub mod compare;
+pub mod impact;
 pub mod order;
 pub mod templates;
 pub mod trend;

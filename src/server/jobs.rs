@@ -126,6 +126,7 @@ impl JobRecord {
                 JobStatus::Active => self.progress.queue_position,
                 _ => None,
             },
+            change: None,
         }
     }
 

@@ -12,11 +12,13 @@ mod forge;
 mod git;
 mod orphans;
 mod output;
+mod pages;
 mod process;
 mod real;
 mod request;
 mod setup;
 mod simulated;
+mod touched;
 mod workdir;
 
 pub use forge::{Forge, GITHUB_API};
@@ -73,6 +75,12 @@ pub trait Agent: Send + Sync + 'static {
     /// The change a job made, as a unified diff against the base, when this agent serves
     /// it at `/changes/{project}/{job}`. `None`: this agent has no such page.
     fn changes<'a>(&'a self, _job_id: &'a str) -> BoxFuture<'a, Option<Result<String, String>>> {
+        Box::pin(async { None })
+    }
+
+    /// The files a job's change touched, their pages and its merge (the job's `change`
+    /// field, issue 27). `None`: this agent keeps no change it could look at.
+    fn change_of<'a>(&'a self, _job_id: &'a str) -> BoxFuture<'a, Option<crate::api::JobChange>> {
         Box::pin(async { None })
     }
 

@@ -434,6 +434,15 @@ impl Agent for RealAgent {
         })
     }
 
+    fn change_of<'a>(&'a self, job_id: &'a str) -> BoxFuture<'a, Option<crate::api::JobChange>> {
+        Box::pin(async move {
+            let _shared = self.shared.lock().await;
+            let branch = Self::branch(job_id);
+            let env = self.remote_env();
+            Some(super::touched::change_of(&self.git, &self.repo, &env, &branch).await)
+        })
+    }
+
     fn forget<'a>(&'a self, job_id: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             let prompts = self.config.work_dir.join("prompts").join(job_id);

@@ -96,9 +96,14 @@ pub async fn get_job(
     path: Result<Path<(String, String)>, PathRejection>,
     client: ClientIp,
     headers: HeaderMap,
+    RawQuery(raw): RawQuery,
 ) -> Result<Json<ServiceJob>, ServiceError> {
     let Path((project, id)) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
+    let (name, value) = crate::api::change::INCLUDE_CHANGE;
+    let with_change = query_pairs(raw)?
+        .iter()
+        .any(|(k, v)| k == name && v.split(',').any(|v| v.trim() == value));
     let archive_after = state.archive_after_ms;
     let peeked = {
         let (project, id) = (project.clone(), id.clone());
@@ -119,9 +124,12 @@ pub async fn get_job(
                 .await?
         }
     };
-    record
-        .map(|record| Json(state.wire(&record)))
-        .ok_or_else(|| ServiceError::not_found("Job not found"))
+    let record = record.ok_or_else(|| ServiceError::not_found("Job not found"))?;
+    let mut job = state.wire(&record);
+    if with_change {
+        job.0.change = state.agent.change_of(&record.id).await.map(Box::new);
+    }
+    Ok(Json(job))
 }
 
 impl AppState {
