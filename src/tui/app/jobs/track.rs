@@ -128,9 +128,12 @@ impl crate::tui::app::JobList {
                 // failed job): read it now rather than at its rare cadence.
                 let theirs = tracked.snapshot.as_ref().and_then(|j| j.status.clone());
                 if theirs.is_some() && theirs.as_ref() != shown.status() {
+                    // Scheduled as what is shown: the status another docdeck saw may be
+                    // one never read again (archived), and the row would keep its old one.
+                    let shown = shown.status().cloned();
                     self.poll.schedule(
                         &tracked.id,
-                        theirs.as_ref(),
+                        shown.as_ref(),
                         now.mono,
                         crate::tui::app::poll::FirstRead::Now,
                     );
