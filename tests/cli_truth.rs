@@ -122,9 +122,14 @@ fn list_refresh_reads_a_completed_job_again_and_shows_it_archived() {
 fn stopping_serve_says_which_turns_it_ends_and_how_they_will_read() {
     let repos = agent_common::Repos::new();
     let gate = repos.trace("gate");
+    let pid_file = repos.trace("agent.pid");
     let script = repos.script(
         "wait.sh",
-        &format!("while [ ! -e '{}' ]; do sleep 0.05; done", gate.display()),
+        &format!(
+            "echo $$ > '{}'; while [ ! -e '{}' ]; do sleep 0.05; done",
+            pid_file.display(),
+            gate.display()
+        ),
     );
     let home = tempfile::tempdir().unwrap();
     let mut service = ServeProcess::spawn(
@@ -187,6 +192,16 @@ fn stopping_serve_says_which_turns_it_ends_and_how_they_will_read() {
     assert!(
         said.contains("1 waiting turn will run at the next start"),
         "{said}"
+    );
+    // And it did end it: the agent did not outlive the service (it went on writing in the
+    // worktree before: a clean stop killed only its launcher).
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+    let state = stat.rsplit_once(") ").map(|(_, rest)| &rest[..1]);
+    assert!(
+        state.is_none() || state == Some("Z"),
+        "the agent {} still runs: {stat}",
+        pid.trim()
     );
 }
 

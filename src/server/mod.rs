@@ -148,6 +148,8 @@ pub struct RunningServer {
     stop: Option<oneshot::Sender<()>>,
     serving: JoinHandle<std::io::Result<()>>,
     worker: JoinHandle<()>,
+    /// Stopped with the service: a real agent's processes end with it.
+    agent: Arc<dyn Agent>,
     db: Db,
     /// The agent runs an interrupted turn again at the next start (else it is failed).
     reruns_interrupted: bool,
@@ -235,8 +237,12 @@ impl RunningServer {
         if let Ok(Err(err)) = (&mut self.serving).await {
             tracing::warn!("the server stopped with an error: {err}");
         }
+        // The turns' tasks go first, so none records an outcome for an agent killed here:
+        // the next start fails them as interrupted, as the stopping note said. Dropping a
+        // task kills its launcher only; what the agent started is ended from the notes.
         self.worker.abort();
         let _ = (&mut self.worker).await;
+        self.agent.stop_running().await;
     }
 }
 
@@ -326,7 +332,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         None => (None, SeedGate::open()),
     };
     let state = Arc::new(AppState {
-        agent,
+        agent: Arc::clone(&agent),
         db: db.clone(),
         seed: seed_gate,
         keys: prepared.keys,
@@ -372,6 +378,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         stop: Some(stop),
         serving,
         worker: worker_task,
+        agent,
         db: kept_db,
         reruns_interrupted,
     })

@@ -66,6 +66,12 @@ pub trait Agent: Send + Sync + 'static {
         None
     }
 
+    /// Stops every agent this service still runs, at a clean stop (after the turns' tasks
+    /// were dropped). Nothing for an agent that runs no process.
+    fn stop_running(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+
     /// Whether a turn that was under way when the service stopped may simply be run again
     /// at the next start. A real agent is not idempotent, so its turn is failed instead.
     fn reruns_interrupted_turns(&self) -> bool {

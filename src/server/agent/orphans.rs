@@ -39,6 +39,23 @@ pub fn forget(record: &Path) {
 /// Kills every group noted in `work_dir` that still runs, waits until each is gone (up to
 /// a few seconds), and forgets them all. Returns how many were killed.
 pub fn reap(work_dir: &Path) -> usize {
+    end_noted(
+        work_dir,
+        "an agent left running by a service that was killed: stopping it before any turn runs",
+    )
+}
+
+/// At a clean stop, once the turns' tasks are gone (their launchers killed with them):
+/// kills what their groups still run, so no agent outlives the service that started it.
+/// Returns how many groups were stopped.
+pub fn stop_all(work_dir: &Path) -> usize {
+    end_noted(
+        work_dir,
+        "the service is stopping: its agent and every process of its group are stopped",
+    )
+}
+
+fn end_noted(work_dir: &Path, why: &str) -> usize {
     let Ok(entries) = std::fs::read_dir(records_dir(work_dir)) else {
         return 0;
     };
@@ -55,7 +72,7 @@ pub fn reap(work_dir: &Path) -> usize {
             tracing::warn!(
                 pgid,
                 turn = %path.file_name().unwrap_or_default().to_string_lossy(),
-                "an agent left running by a service that was killed: stopping it before any turn runs"
+                "{why}"
             );
             kill_and_wait(pgid);
             killed += 1;

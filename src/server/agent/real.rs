@@ -404,6 +404,13 @@ impl Agent for RealAgent {
         false
     }
 
+    fn stop_running(&self) -> BoxFuture<'_, ()> {
+        let work_dir = self.config.work_dir.clone();
+        Box::pin(async move {
+            let _ = tokio::task::spawn_blocking(move || super::orphans::stop_all(&work_dir)).await;
+        })
+    }
+
     fn output_of(&self, job_id: &str, turn: i64) -> Option<String> {
         let path = self.output_file(job_id, turn);
         path.is_file().then(|| path.display().to_string())
