@@ -21,13 +21,14 @@ fn line(ip: &str, time: &str, target: &str, status: u16, referer: &str, agent: &
     )
 }
 
-/// Ten lines. By hand:
+/// Twelve lines. By hand:
 /// - searches stored: A "install guide" (1), B "sso" (4) and B "sso" again (5; the words
-///   are grouped without case or blank space): 3;
+///   are grouped without case or blank space), A "webhooks" (11): 4;
 /// - clicked through: 1 (line 2, A's result of line 1; line 3 is a second result of the
 ///   same search, which keeps its first; line 6 is B, who never searched those words;
-///   line 8 came from Google's search, not the site's);
-/// - page views, all human: lines 2, 3, 6, 8 and 9: 5 (line 9 opens the search page
+///   line 8 came from Google's search, not the site's; so did line 12, although A had
+///   searched the site for the same words);
+/// - page views, all human: lines 2, 3, 6, 8, 9 and 12: 6 (line 9 opens the search page
 ///   with nothing searched: a view of `/search`);
 /// - not counted: the robot's search (7, "search crawlers") and a search answered 404
 ///   (10, "redirects and errors").
@@ -107,6 +108,22 @@ fn fixture() -> String {
             "-",
             CHROME,
         ),
+        line(
+            "198.51.100.1",
+            "09:07:00",
+            "/search?q=webhooks",
+            200,
+            "-",
+            FIREFOX,
+        ),
+        line(
+            "198.51.100.1",
+            "09:08:00",
+            "/guides/webhooks",
+            200,
+            "https://www.google.com/search?q=webhooks",
+            FIREFOX,
+        ),
     ]
     .concat()
 }
@@ -136,11 +153,11 @@ fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once() {
 
     let first = import(home.path(), &db, &log, &[]);
     assert!(
-        first.contains("read 10 lines: kept 5 views (human 5, AI 0)"),
+        first.contains("read 12 lines: kept 6 views (human 6, AI 0)"),
         "{first}"
     );
     assert!(
-        first.contains("site searches: 3 stored, 1 clicked through"),
+        first.contains("site searches: 4 stored, 1 clicked through"),
         "{first}"
     );
     assert!(first.contains("search crawlers 1"), "{first}");
@@ -151,6 +168,25 @@ fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once() {
     assert!(
         !again.contains("site searches"),
         "nothing added twice: {again}"
+    );
+
+    // A later log (a rotation, a restarted follower): B opens a page from the search of
+    // line 5 nineteen minutes later. Its result is kept although another import read it.
+    let later = home.path().join("later.log");
+    let referer = "https://docs.example.test/search?q=sso";
+    let click = line(
+        "198.51.100.2",
+        "09:20:00",
+        "/guides/sso",
+        200,
+        referer,
+        CHROME,
+    );
+    std::fs::write(&later, click).unwrap();
+    let then = import(home.path(), &db, &later, &[]);
+    assert!(
+        then.contains("site searches: 0 stored, 1 clicked through"),
+        "{then}"
     );
 
     let service = ServeProcess::over_db(home.path(), &db, &[]);
@@ -169,11 +205,13 @@ fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let page: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(page["totalSearches"], 3, "{page}");
+    assert_eq!(page["totalSearches"], 4, "{page}");
     let rows = page["searches"].as_array().unwrap();
     let row = |query: &str| rows.iter().find(|r| r["searchQuery"] == query).unwrap();
     assert_eq!(row("sso")["hits"], 2);
-    assert_eq!(row("sso")["topClickedPage"], Value::Null);
+    assert_eq!(row("sso")["ctr"], 0.5);
+    assert_eq!(row("sso")["topClickedPage"], "/guides/sso");
+    assert_eq!(row("webhooks")["topClickedPage"], Value::Null);
     assert_eq!(row("install guide")["hits"], 1);
     assert_eq!(row("install guide")["ctr"], 1.0);
     assert_eq!(row("install guide")["topClickedPage"], "/guides/install");
@@ -209,10 +247,16 @@ fn the_search_page_is_named_by_a_flag() {
         text(&out.stderr)
     );
     assert!(!db.exists(), "nothing was written");
+    // Said before the input is opened: a missing file does not hide it (exit 2, not 1).
+    let out = docdeck_command(home.path())
+        .args(["import", "--search-url", "search", "nowhere.log"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 
     let off = import(home.path(), &db, &log, &["--search-url", "none"]);
-    // Lines 1, 4, 5 and 9 are views of /search now, beside the 4 other views: 8; the
-    // robot's (7) is a crawler's view and the 404 (10) none.
-    assert!(off.contains("kept 8 views (human 8, AI 0)"), "{off}");
+    // Lines 1, 4, 5, 9 and 11 are views of /search now, beside the 5 other views: 10;
+    // the robot's (7) is a crawler's view and the 404 (10) none.
+    assert!(off.contains("kept 10 views (human 10, AI 0)"), "{off}");
     assert!(!off.contains("site searches"), "{off}");
 }

@@ -240,6 +240,8 @@ fn check(args: &ImportArgs, format: FormatArg) -> Result<(), CliError> {
 }
 
 pub fn run(args: &ImportArgs) -> Outcome {
+    // Flags first: a bad one is said before any input is opened or read.
+    let search = search_url(&args.search_url)?;
     let format = resolve_format(args)?;
     check(args, format)?;
     let location = db_location(args.db.as_deref())?;
@@ -255,7 +257,6 @@ pub fn run(args: &ImportArgs) -> Outcome {
         return Err(CliError::failed(refused.to_string()));
     }
     let rules = Arc::new(load_rules(args.ua_rules.as_deref())?);
-    let search = search_url(&args.search_url)?;
     let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
     claim_project(&db, args)?;
     let Some(log) = log_format(format) else {

@@ -218,9 +218,13 @@ CREATE INDEX assistant_by_time ON assistant (project, ts_ms);
 ",
     r"
 -- A search read from an access log keeps a key (its time, visitor and words), so that
--- importing the same log again adds no search twice (issue 27). NULL for the others.
+-- importing the same log again adds no search twice, and its visitor, so that the page
+-- they open from it, read by this import or a later one, is its result (issue 27).
+-- NULL for the others.
 ALTER TABLE searches ADD COLUMN key BLOB;
+ALTER TABLE searches ADD COLUMN visitor TEXT;
 CREATE UNIQUE INDEX searches_by_key ON searches (project, key);
+CREATE INDEX searches_by_visitor ON searches (project, visitor, query, ts_ms);
 ",
 ];
 

@@ -90,7 +90,7 @@ pub fn import(db: &Db, project: &str, mut input: impl Read) -> Result<Imported, 
             path: event.path.into(),
             visitor: Visitor::Given(event.visitor.into()),
             traffic: Some(event.traffic),
-            clicked_from: None,
+            from_search: None,
         };
         writer.write(&tx, ready)?.count(&mut summary);
     }

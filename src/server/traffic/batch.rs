@@ -28,9 +28,8 @@ pub struct Ready {
     /// The column it counts in; `None` when the rules in force count it in neither (a
     /// crawler's page view), so that a count of it under other rules is taken back.
     pub traffic: Option<Traffic>,
-    /// The site search (its key) this view's page was clicked from, if this import read
-    /// that search by the same visitor.
-    pub clicked_from: Option<[u8; 16]>,
+    /// The words of the site search this view's page was opened from (its referer).
+    pub from_search: Option<Box<str>>,
 }
 
 /// What one line of a log gives to write: a page view, or a search of the site.
@@ -116,9 +115,16 @@ impl Writer {
                 })
             }
             Item::View(view) => {
-                let clicks = match (view.clicked_from, view.traffic) {
-                    (Some(key), Some(_)) => {
-                        u64::from(search::click(tx, &self.project, key, &view.path)?)
+                let clicks = match (&view.from_search, view.traffic) {
+                    (Some(words), Some(_)) => {
+                        let visitor = view.visitor.name();
+                        let click = search::Click {
+                            visitor: visitor.as_str(),
+                            ts_ms: view.ts_ms,
+                            words,
+                            page: &view.path,
+                        };
+                        u64::from(search::click(tx, &self.project, click)?)
                     }
                     _ => 0,
                 };

@@ -11,7 +11,7 @@ use super::batch::{Item, Ready, Writer};
 use super::formats::{self, Clock, Line, LogFormat, Record};
 use super::known::{Agents, Clients, NO_AGENT, Targets, Visitor};
 use super::rules::{Class, Rules};
-use super::search::{Search, SearchUrl, Searches};
+use super::search::{Search, SearchUrl};
 use super::store;
 use super::summary::{Dropped, Summary};
 use crate::server::analytics::Traffic;
@@ -85,7 +85,6 @@ pub struct Reader {
     clients: Clients,
     /// The site's search page; `None` counts its requests as page views.
     search: Option<SearchUrl>,
-    searches: Searches,
 }
 
 impl Importer {
@@ -112,7 +111,6 @@ impl Importer {
                 targets: Targets::new(),
                 clients: Clients::new(store::visitor_secret(conn, project)?),
                 search: Some(SearchUrl::default()),
-                searches: Searches::default(),
             },
             writer: Writer::new(project),
             summary: Summary::default(),
@@ -242,10 +240,8 @@ impl Reader {
             visitor.name().as_str(),
             &page.path,
         );
-        let clicked_from = match (&self.search, record.referer.as_deref()) {
-            (Some(search), Some(referer)) => search
-                .referred(referer)
-                .and_then(|words| self.searches.made(visitor.name().as_str(), &words)),
+        let from_search = match (&self.search, record.referer.as_deref()) {
+            (Some(search), Some(referer)) => search.referred(referer).map(String::into_boxed_str),
             _ => None,
         };
         let ready = Ready {
@@ -254,7 +250,7 @@ impl Reader {
             path: page.path,
             visitor,
             traffic: traffic.ok(),
-            clicked_from,
+            from_search,
         };
         Ok((Item::View(ready), traffic.err()))
     }
@@ -302,11 +298,11 @@ impl Reader {
             name.as_str(),
             &format!("search\0{words}"),
         );
-        self.searches.searched(name.as_str(), words.clone(), key);
         let search = Search {
             key,
             ts_ms: record.ts_ms,
             query: words,
+            visitor: name.as_str().to_owned(),
         };
         Ok((Item::Search(search), None))
     }

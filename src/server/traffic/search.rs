@@ -1,20 +1,34 @@
 //! A site's own search in its access log (issue 27): a request of the search page with its
 //! query parameter (`GET /search?q=install+guide`, or the page and parameter given to
 //! `import --search-url`) is a search, not a page view; a later page view by the same
-//! visitor whose referer is that search page, with the same words, is the result it
-//! clicked. A referer from another site's search (`google.com/search?q=…`) clicks nothing:
-//! only a search this log holds, by the same visitor, can be clicked through.
-
-use std::collections::HashMap;
+//! visitor whose referer is that search page, with the same words, within an hour, is the
+//! result it clicked, whether the search was read by this import or an earlier one. A
+//! referer from a web search engine (`www.google.com/search?q=…`) clicks nothing.
 
 use rusqlite::{Transaction, params};
 
 use crate::server::db::StoreError;
 use crate::server::signals::normal_query;
 
-/// The searches remembered for click-through; past it the oldest are forgotten at once
-/// (a reader clicks a result within minutes of searching, well inside this many searches).
-const REMEMBERED: usize = 50_000;
+/// How long after a search a page opened from it counts as its clicked result.
+const CLICK_WITHIN_MS: i64 = 60 * 60 * 1000;
+
+/// Web search engines whose result pages share the site search's shape (`/search?q=`):
+/// a reader who arrives from one searched the web, not the site.
+const WEB_SEARCH: &[&str] = &[
+    "google.",
+    "bing.com",
+    "duckduckgo.com",
+    "yahoo.",
+    "yandex.",
+    "baidu.com",
+    "ecosia.org",
+    "qwant.com",
+    "search.brave.com",
+    "startpage.com",
+    "ask.com",
+    "naver.com",
+];
 
 /// Where a site's search page is and which parameter holds the words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,41 +84,28 @@ impl SearchUrl {
         (!words.is_empty()).then_some(words)
     }
 
-    /// The words of the search a referer (a whole URL, or a path) came from.
+    /// The words of the site search a referer (a whole URL, or a path) came from; `None`
+    /// for another page, or a web search engine's results.
     #[must_use]
     pub fn referred(&self, referer: &str) -> Option<String> {
         if !referer.contains(self.path.as_str()) {
             return None;
         }
         let target = match referer.split_once("://") {
-            Some((_, rest)) => &rest[rest.find('/')?..],
+            Some((_, rest)) => {
+                let at = rest.find('/')?;
+                let host = rest[..at].to_ascii_lowercase();
+                if WEB_SEARCH
+                    .iter()
+                    .any(|engine| host.starts_with(engine) || host.contains(&format!(".{engine}")))
+                {
+                    return None;
+                }
+                &rest[at..]
+            }
             None => referer,
         };
         self.query_of(target)
-    }
-}
-
-/// The searches read so far, by visitor and words, for click-through.
-#[derive(Debug, Default)]
-pub struct Searches {
-    recent: HashMap<(Box<str>, String), [u8; 16]>,
-}
-
-impl Searches {
-    /// Remembers that `visitor` searched for `words` (the search stored under `key`).
-    pub fn searched(&mut self, visitor: &str, words: String, key: [u8; 16]) {
-        if self.recent.len() >= REMEMBERED {
-            self.recent.clear();
-        }
-        self.recent.insert((visitor.into(), words), key);
-    }
-
-    /// The search `visitor` made for `words`, if this import read it.
-    #[must_use]
-    pub fn made(&self, visitor: &str, words: &str) -> Option<[u8; 16]> {
-        self.recent
-            .get(&(Box::from(visitor), words.to_owned()))
-            .copied()
     }
 }
 
@@ -114,32 +115,57 @@ pub struct Search {
     pub key: [u8; 16],
     pub ts_ms: i64,
     pub query: String,
+    /// Who searched (the visitor's id as views keep it), for the click that follows.
+    pub visitor: String,
 }
 
 /// Stores `search` unless a search with its key is stored: whether it was added.
 pub fn store(tx: &Transaction<'_>, project: &str, search: &Search) -> Result<bool, StoreError> {
     let added = tx
         .prepare_cached(
-            "INSERT INTO searches (project, ts_ms, query, key) VALUES (?1, ?2, ?3, ?4)
+            "INSERT INTO searches (project, ts_ms, query, key, visitor) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT DO NOTHING",
         )?
-        .execute(params![project, search.ts_ms, search.query, search.key])?;
+        .execute(params![
+            project,
+            search.ts_ms,
+            search.query,
+            search.key,
+            search.visitor
+        ])?;
     Ok(added > 0)
 }
 
-/// Records `page` as the result clicked after search `key`, unless one was clicked
-/// already: whether it was recorded.
-pub fn click(
-    tx: &Transaction<'_>,
-    project: &str,
-    key: [u8; 16],
-    page: &str,
-) -> Result<bool, StoreError> {
+/// A page view opened from a site search: who, when, the words and the page.
+#[derive(Debug, Clone, Copy)]
+pub struct Click<'a> {
+    pub visitor: &'a str,
+    pub ts_ms: i64,
+    pub words: &'a str,
+    pub page: &'a str,
+}
+
+/// Records the page of `click` as the result of the visitor's latest search for those
+/// words in the hour before, unless that search has its result already (a second result
+/// keeps the first): whether it was recorded.
+pub fn click(tx: &Transaction<'_>, project: &str, click: Click<'_>) -> Result<bool, StoreError> {
     let clicked = tx
         .prepare_cached(
-            "UPDATE searches SET clicked = ?3 WHERE project = ?1 AND key = ?2 AND clicked IS NULL",
+            "UPDATE searches SET clicked = ?5
+             WHERE id = (SELECT id FROM searches
+                         WHERE project = ?1 AND visitor = ?2 AND query = ?3
+                           AND ts_ms <= ?4 AND ts_ms >= ?4 - ?6
+                         ORDER BY ts_ms DESC, id DESC LIMIT 1)
+               AND clicked IS NULL",
         )?
-        .execute(params![project, key, page])?;
+        .execute(params![
+            project,
+            click.visitor,
+            click.words,
+            click.ts_ms,
+            click.page,
+            CLICK_WITHIN_MS
+        ])?;
     Ok(clicked > 0)
 }
 
@@ -178,11 +204,15 @@ mod tests {
             url.referred("/search?q=install"),
             Some("install".to_owned())
         );
-        // Another site's search has the same shape: the words alone do not click.
-        assert_eq!(
-            url.referred("http://www.google.com/search?q=install"),
-            Some("install".to_owned())
-        );
+        // A web search engine's results have the same shape: they click nothing.
+        for engine in [
+            "http://www.google.com/search?q=install",
+            "https://www.google.co.uk/search?q=install",
+            "https://www.bing.com/search?q=install",
+            "https://duckduckgo.com/search?q=install",
+        ] {
+            assert_eq!(url.referred(engine), None, "{engine}");
+        }
         assert_eq!(url.referred("-"), None);
         assert_eq!(url.referred("https://docs.example.com/guide"), None);
     }
