@@ -351,10 +351,11 @@ fn claim_project(db: &Db, args: &ImportArgs) -> Result<(), CliError> {
         .blocking(|conn| Ok(seed::claim_real(conn, &args.project, args.discard_demo)))
         .map_err(|err| CliError::failed(err.to_string()))?
         .map_err(|err| CliError::failed(err.to_string()))?;
-    if claimed.discarded > 0 {
+    if claimed.discarded > 0 || claimed.discarded_signals > 0 {
         say!(
-            "docdeck: deleted {} of project {} (the demo seed's); only real views are counted from now on",
+            "docdeck: deleted {} and {} invented searches, feedback and assistant questions of project {} (the demo seed's); only real data is counted from now on",
             traffic::summary::plural(claimed.discarded, "invented view"),
+            crate::text::thousands(claimed.discarded_signals),
             args.project
         );
     }

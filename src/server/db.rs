@@ -224,6 +224,11 @@ CREATE INDEX assistant_by_time ON assistant (project, ts_ms);
 ALTER TABLE searches ADD COLUMN key BLOB;
 ALTER TABLE searches ADD COLUMN visitor TEXT;
 CREATE UNIQUE INDEX searches_by_key ON searches (project, key);
+-- The demo seed's signals are invented, as its views are: `import --discard-demo`
+-- deletes them with the views.
+ALTER TABLE searches ADD COLUMN invented INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE feedback ADD COLUMN invented INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE assistant ADD COLUMN invented INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX searches_by_visitor ON searches (project, visitor, query, ts_ms);
 ",
 ];

@@ -39,6 +39,8 @@ pub enum MixError {
 pub struct Claimed {
     /// Invented views deleted (with `--discard-demo`).
     pub discarded: u64,
+    /// Invented searches, feedback and assistant questions deleted with them.
+    pub discarded_signals: u64,
 }
 
 /// Claims `project` for real views, in one transaction with the check, so a `serve`
@@ -75,6 +77,15 @@ pub fn claim_real(
         }
         tx.execute("DELETE FROM views WHERE project = ?1", [project])
             .map_err(StoreError::from)?;
+        for table in crate::server::signals::INVENTED_IN {
+            let deleted = tx
+                .execute(
+                    &format!("DELETE FROM {table} WHERE project = ?1 AND invented = 1"),
+                    [project],
+                )
+                .map_err(StoreError::from)?;
+            claimed.discarded_signals += u64::try_from(deleted).unwrap_or(0);
+        }
         tx.execute("DELETE FROM meta WHERE key = ?1", [seeded_marker(project)])
             .map_err(StoreError::from)?;
         claimed.discarded = views;

@@ -306,11 +306,40 @@ fn real_views_never_join_invented_ones() {
     assert!(refused.to_string().contains("--discard-demo"), "{refused}");
     assert_eq!(footprint(&db, "demo").views, seeded, "nothing deleted");
 
+    // A reader's real feedback (the widget) arrived meanwhile: it is kept.
+    db.blocking(|c| {
+        crate::server::signals::record_feedback(
+            c,
+            "demo",
+            &crate::server::signals::NewFeedback {
+                ts_ms: 1,
+                path: "/guide".into(),
+                source: "thumbs_only".into(),
+                helpful: Some(true),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
     let claimed = db
         .blocking(|c| Ok(claim_real(c, "demo", true).unwrap()))
         .unwrap();
     assert_eq!(claimed.discarded, seeded);
     assert_eq!(footprint(&db, "demo").views, 0);
+    // The seed's 263 searches, 70 feedback and 6 questions go with its views (the trial
+    // found them kept after --discard-demo said only real data was counted).
+    assert_eq!(claimed.discarded_signals, 263 + 70 + 6);
+    let left: (i64, i64, i64) = db
+        .blocking(|c| {
+            Ok(c.query_row(
+                "SELECT (SELECT COUNT(*) FROM searches), (SELECT COUNT(*) FROM feedback),
+                        (SELECT COUNT(*) FROM assistant)",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(left, (0, 1, 0));
     // Real from then on: no second refusal, and the seed never comes back.
     let again = db
         .blocking(|c| Ok(claim_real(c, "demo", false).unwrap()))

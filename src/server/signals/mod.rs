@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, params};
 
-pub use seed::seed;
+pub use seed::{INVENTED_IN, seed};
 pub use write::{
     NewConversation, NewFeedback, normal_query, record_conversation, record_feedback, record_search,
 };
