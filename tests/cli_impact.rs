@@ -277,6 +277,9 @@ fn a_merged_job_of_the_real_agent_shows_its_pages_before_and_after_beside_the_si
         err.contains("git: the change reached main by a fast-forward"),
         "{err}"
     );
+    // Merged already: the hint does not say to wait for the merge (it did, in a trial).
+    assert!(!err.contains("Once it is merged"), "{err}");
+    assert!(err.contains("if it is (a fast-forward or squash"), "{err}");
 }
 
 /// The simulated agent keeps no change: the marked pages alone, and the merge only when

@@ -66,7 +66,7 @@ pub(super) async fn merged(job: &Job, given: Option<DateTime<Utc>>) -> Result<Me
     }
     let id = job.id.as_deref().map(sanitize).unwrap_or_default();
     Err(CliError::failed(format!(
-        "cannot tell when job {id}'s change was merged:\n  {}\nOnce it is merged, run this again; or give the time with --merged-at (such as --merged-at 2026-11-10T12:00:00Z)",
+        "cannot tell when job {id}'s change was merged:\n  {}\nIf it is not merged yet, run this again once it is; if it is (a fast-forward or squash keeps no merge time), give the time with --merged-at (such as --merged-at 2026-11-10T12:00:00Z)",
         why.join("\n  ")
     )))
 }
