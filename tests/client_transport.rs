@@ -244,8 +244,15 @@ async fn nothing_listening_is_a_clear_network_error() {
         err.to_string().starts_with("could not reach 127.0.0.1"),
         "{err}"
     );
-    // A service that is down (seen in a soak over a restart): the base URL is not to blame.
+    // A service that is down (seen in a soak over a restart): the base URL is not to blame,
+    // and the port says which service.
     assert!(err.to_string().contains("is the service running?"), "{err}");
+    let port = url.rsplit(':').next().unwrap();
+    assert!(
+        err.to_string()
+            .starts_with(&format!("could not reach 127.0.0.1:{port}")),
+        "{err}"
+    );
 }
 
 #[tokio::test]

@@ -131,7 +131,12 @@ impl Client {
             .map_err(|err| ApiError::InvalidInput(format!("cannot set up HTTP: {err}")))?;
         Ok(Self {
             http,
-            host: options.base_url.host_str().unwrap_or_default().to_owned(),
+            // With its port when the URL names one: a local service is told apart by it.
+            host: match (options.base_url.host_str(), options.base_url.port()) {
+                (Some(host), Some(port)) => format!("{host}:{port}"),
+                (host, None) => host.unwrap_or_default().to_owned(),
+                (None, Some(_)) => String::new(),
+            },
             base: options.base_url,
             project: options.project_id,
             auth,
