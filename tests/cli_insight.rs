@@ -245,6 +245,9 @@ fn a_compared_table_shows_the_changes_within_80_columns() {
         "/b         0   3      3       1  +2 (+200.0%)",
         "/new       1   0      1       -           new",
         "/gone      0   0      0       1     -1 (gone)",
+        // The footer tells rows of the range from the pages only the period before had
+        // (it said "all 4 rows of the range" of a range with 3 pages visited).
+        "all 4 rows: 3 with visitors in the range, 1 with visitors only in the period before",
     ] {
         assert!(flat.contains(expected), "{expected:?} in\n{table}");
     }

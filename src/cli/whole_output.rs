@@ -141,7 +141,24 @@ fn whole_table(report: &Report, width: Option<usize>) -> String {
             thousands(report.rows.len() as u64),
             sanitize(pattern.as_typed())
         ),
-        None => format!("all {all} rows of the range"),
+        None => {
+            // Pages of the period before that had none now are rows too: say how many,
+            // or "34 rows" reads as 34 pages visited in a range that had 15.
+            let gone = report
+                .rows
+                .iter()
+                .filter(|row| row.now.total == 0 && row.previous.is_some_and(|p| p.total > 0))
+                .count();
+            if compared && gone > 0 {
+                format!(
+                    "all {all} rows: {} with visitors in the range, {} with visitors only in the period before",
+                    thousands(report.all_rows.saturating_sub(gone) as u64),
+                    thousands(gone as u64)
+                )
+            } else {
+                format!("all {all} rows of the range")
+            }
+        }
     };
     let changes = if compared {
         "; BEFORE and CHANGE are each path's total visitors"
