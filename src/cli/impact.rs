@@ -154,27 +154,48 @@ fn marked_in_first_prompt(journal: &Journal, scope: &Scope, id: &str) -> Vec<Str
 /// a rise that is only missing data.
 fn partly_outside(windows: &Windows, span: crate::api::limit::ViewsSpan) -> Option<String> {
     let day = |at: DateTime<Utc>| at.format("%Y-%m-%d %H:%M").to_string();
+    let (start, merge, end) = (windows.before.0, windows.before.1, windows.after.1);
+    if span.last <= start || span.first >= end {
+        return Some(format!(
+            "no view falls in either window: the views run from {} to {} UTC; import the views of the weeks around the merge, or give --merged-at inside them",
+            day(span.first),
+            day(span.last)
+        ));
+    }
+    // A gap under a tenth of the window (at most a day: imports lag) is not worth a word:
+    // a log that starts a few minutes after a window is as good as full.
+    let slack = ((end - merge) / 10).min(TimeDelta::days(1));
     let mut gaps = Vec::new();
-    if span.first > windows.before.0 {
+    if span.first - start > slack {
         gaps.push(format!(
             "the views begin at {} UTC, after the window before the merge begins ({} UTC)",
             day(span.first),
-            day(windows.before.0)
+            day(start)
         ));
     }
-    if span.last < windows.after.1 - TimeDelta::days(1) {
+    if end - span.last > slack {
         gaps.push(format!(
-            "the views end at {} UTC, more than a day before the window after the merge ends ({} UTC)",
+            "the views end at {} UTC, before the window after the merge ends ({} UTC)",
             day(span.last),
-            day(windows.after.1)
+            day(end)
         ));
     }
-    (!gaps.is_empty()).then(|| {
-        format!(
-            "{}: part of a window has no data, so its numbers are low for that reason alone; a shorter --window fits the data",
-            gaps.join("; and ")
-        )
-    })
+    if gaps.is_empty() {
+        return None;
+    }
+    // The longest window both sides of the merge hold, if there is one worth naming.
+    let fits = (merge - span.first).min(span.last - merge);
+    let hint = if fits >= TimeDelta::days(1) {
+        format!("; --window {}d fits the data", fits.num_days())
+    } else if fits >= TimeDelta::hours(1) {
+        format!("; --window {}h fits the data", fits.num_hours())
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "{}: part of a window has no data, so its numbers are low for that reason alone{hint}",
+        gaps.join("; and ")
+    ))
 }
 
 /// Why a job has no page to show, and what to do.
@@ -228,12 +249,40 @@ mod tests {
             note.contains("the views end at 2026-11-18 23:00 UTC"),
             "{note}"
         );
+        assert!(note.ends_with("; --window 6d fits the data"), "{note}");
         assert_eq!(
             partly_outside(
                 &windows,
                 span("2026-10-01T00:00:00Z", "2026-11-26T01:00:00Z")
             ),
             None
+        );
+        // Found in a trial: a few minutes missing at the start of 14 days is no gap; a
+        // window wholly outside the views says so, with no "shorter window" to try.
+        assert_eq!(
+            partly_outside(
+                &windows,
+                span("2026-10-29T12:04:00Z", "2026-11-26T12:00:00Z")
+            ),
+            None
+        );
+        let none = partly_outside(
+            &windows,
+            span("2015-05-17T00:00:00Z", "2015-05-20T23:59:00Z"),
+        )
+        .unwrap();
+        assert!(none.starts_with("no view falls in either window"), "{none}");
+        // Minutes after the merge, views that end hours before are said too (the check
+        // waited for a whole day).
+        let minutes =
+            Windows::around(merged, TimeDelta::days(14), at("2026-11-12T12:10:00Z")).unwrap();
+        let short = partly_outside(
+            &minutes,
+            span("2026-11-01T00:00:00Z", "2026-11-12T06:00:00Z"),
+        );
+        assert!(
+            short.is_some_and(|s| s.starts_with("no view falls")),
+            "views end before both windows"
         );
     }
 }
