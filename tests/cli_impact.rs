@@ -364,6 +364,28 @@ fn without_the_change_the_marked_pages_are_shown_once_the_merge_time_is_given() 
         1,
     );
     assert!(err.contains("no window after the merge"), "{err}");
+    // More rows than --max-rows holds: impact's own advice, and times as people read them
+    // (it said "page through it with --page", which impact has not, and showed nanoseconds).
+    let err = run_cli_failing(
+        home.path(),
+        url,
+        &[
+            "jobs",
+            "impact",
+            &id,
+            "--merged-at",
+            MERGED,
+            "--max-rows",
+            "1",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("use a shorter --window or a higher --max-rows"),
+        "{err}"
+    );
+    assert!(!err.contains("--page"), "{err}");
+    assert!(err.contains(" UTC to ") || err.contains(" UTC "), "{err}");
 }
 
 /// A request the scripted GitHub received: its path and its Authorization header.

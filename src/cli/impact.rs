@@ -110,8 +110,15 @@ pub(super) async fn run(args: &ImpactArgs) -> Outcome {
         .unwrap_or(DEFAULT_MAX_ROWS);
     let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
     let ranges = [windows.before, windows.after];
-    let fetched =
-        super::whole::fetch(&client, &mut analytics, "the impact", &ranges, max_rows).await?;
+    let fetched = super::whole::fetch(
+        &client,
+        &mut analytics,
+        "the impact",
+        &ranges,
+        max_rows,
+        "use a shorter --window or a higher --max-rows",
+    )
+    .await?;
     let [before, after] = fetched.as_slice() else {
         return Err(CliError::failed("the windows' visitors were not fetched"));
     };

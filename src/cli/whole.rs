@@ -69,7 +69,15 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
     let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
-    let pages = fetch(&client, &mut analytics, &what, &ranges, max_rows).await?;
+    let pages = fetch(
+        &client,
+        &mut analytics,
+        &what,
+        &ranges,
+        max_rows,
+        "use a shorter range or a higher --max-rows, or page through it with --page (without --sort, --filter and --compare)",
+    )
+    .await?;
     let [now, before] = match pages.as_slice() {
         [now] => [now, now],
         [now, before] => [now, before],
@@ -111,6 +119,7 @@ pub(super) async fn fetch(
     what: &str,
     ranges: &[(DateTime<Utc>, DateTime<Utc>)],
     max_rows: usize,
+    too_many: &str,
 ) -> Result<Vec<VisitorsPage>, CliError> {
     let smaller = "use a shorter range or a lower --max-rows";
     let mut fetches: Vec<(WholeRange, Option<Whole>)> = ranges
@@ -168,21 +177,31 @@ pub(super) async fn fetch(
     fetches
         .into_iter()
         .zip(ranges)
-        .map(|((_, outcome), range)| held(outcome.unwrap_or(Whole::Cancelled), range))
+        .map(|((_, outcome), range)| held(outcome.unwrap_or(Whole::Cancelled), range, too_many))
         .collect()
 }
 
 /// The rows of a whole range, or why there are none.
+/// `too_many` says what to do when a range has more rows than are held.
 fn held(
     outcome: Whole,
     (from, to): &(DateTime<Utc>, DateTime<Utc>),
+    too_many: &str,
 ) -> Result<VisitorsPage, CliError> {
+    // A time of day to the minute, as people read it (not a parameter's nanoseconds).
+    let when = |at: DateTime<Utc>| {
+        if at.time() == chrono::NaiveTime::MIN {
+            at.format("%Y-%m-%d").to_string()
+        } else {
+            at.format("%Y-%m-%d %H:%M UTC").to_string()
+        }
+    };
     match outcome {
         Whole::All(page) => Ok(page),
         Whole::TooMany { max_rows, .. } => Err(CliError::failed(format!(
-            "the range from {} to {} has more than {} rows, the most held to sort, filter or compare (--max-rows, at most {}): use a shorter range, or page through it with --page",
-            shown(*from),
-            shown(*to),
+            "the range from {} to {} has more than {} rows, the most held (--max-rows, at most {}): {too_many}",
+            when(*from),
+            when(*to),
             crate::text::thousands(max_rows as u64),
             crate::text::thousands(MOST_MAX_ROWS as u64),
         ))),
