@@ -68,7 +68,8 @@ pub fn wrap(text: &str, width: Option<usize>) -> String {
     let width = width.unwrap_or(80).max(20);
     let mut out = String::new();
     let mut line = String::new();
-    for word in text.split_whitespace() {
+    // Split at ASCII blanks only: a no-break space (see `whole`) holds an item together.
+    for word in text.split_ascii_whitespace() {
         if !line.is_empty() && line.width() + 1 + word.width() > width {
             out.push_str(&line);
             out.push('\n');
@@ -83,7 +84,20 @@ pub fn wrap(text: &str, width: Option<usize>) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    out
+    out.replace(NO_BREAK, " ")
+}
+
+/// Holds a space where [`wrap`] never breaks a line (it is written as a plain space).
+const NO_BREAK: char = '\u{a0}';
+
+/// `human 4, AI 3, AI share 42.9%` with each item's words held together, so [`wrap`]
+/// breaks only between items (never `total` at one line's end and `11` at the next's).
+#[must_use]
+pub fn whole_items(list: &str) -> String {
+    list.split(", ")
+        .map(|item| item.replace(' ', &NO_BREAK.to_string()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The widths that fit `width`: cut columns give way a cell at a time, the widest first
@@ -159,6 +173,33 @@ pub fn render(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A trial saw `total` end one line and `11` begin the next (`visitors --compare`).
+    #[test]
+    fn an_item_of_a_list_is_never_cut_by_wrapping() {
+        let text = format!(
+            "change: {}",
+            whole_items("human -1 (-25.0%), AI +2 (+200.0%), total ±0 (0.0%), AI share +40.0 pp")
+        );
+        let wrapped = wrap(&text, Some(24));
+        for line in wrapped.lines() {
+            let items = [
+                "human -1 (-25.0%)",
+                "AI +2 (+200.0%)",
+                "total ±0 (0.0%)",
+                "AI share +40.0 pp",
+            ];
+            let rest = line.trim_start_matches("change:").trim();
+            for part in rest
+                .split(", ")
+                .map(|p| p.trim_end_matches(','))
+                .filter(|p| !p.is_empty())
+            {
+                assert!(items.contains(&part), "{part:?} cut in\n{wrapped}");
+            }
+        }
+        assert!(!wrapped.contains('\u{a0}'), "written as plain spaces");
+    }
 
     const PATHS: [Column; 2] = [
         Column {

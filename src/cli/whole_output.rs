@@ -55,7 +55,7 @@ fn heading(report: &Report, width: Option<usize>) -> String {
     let mut out = table::wrap(
         &format!(
             "unique visitors, from {from} to {to} (exclusive): {}",
-            counts_text(report.totals)
+            table::whole_items(&counts_text(report.totals))
         ),
         width,
     );
@@ -63,7 +63,7 @@ fn heading(report: &Report, width: Option<usize>) -> String {
         out += &table::wrap(
             &format!(
                 "the period before, from {before_from} to {before_to}: {}",
-                counts_text(*before)
+                table::whole_items(&counts_text(*before))
             ),
             width,
         );
@@ -74,10 +74,13 @@ fn heading(report: &Report, width: Option<usize>) -> String {
         let share = share_change_text(c.ai_share_change());
         out += &table::wrap(
             &format!(
-                "change: {}, {}, {}, {share}",
-                delta("human", c.human),
-                delta("AI", c.ai),
-                delta("total", c.total)
+                "change: {}",
+                table::whole_items(&format!(
+                    "{}, {}, {}, {share}",
+                    delta("human", c.human),
+                    delta("AI", c.ai),
+                    delta("total", c.total)
+                ))
             ),
             width,
         );
