@@ -3,6 +3,7 @@
 //! spent until the answer is yes, and work the hour's budget cannot cover is refused
 //! with when enough requests free up (the journal's rule, `AnalyticsBudget::decide`).
 
+use super::outcome::Outcome;
 use super::{App, NoticeKind, Overlay};
 use crate::journal::Decision;
 use crate::tui::keymap::Action;
@@ -54,12 +55,6 @@ impl Question {
 }
 
 impl App {
-    /// Analytics requests left this hour, as the journal counts them.
-    #[must_use]
-    pub fn analytics_left(&self) -> u32 {
-        self.link.budget.analytics.left()
-    }
-
     /// Work of `requests` analytics requests: started when few, asked about when more
     /// than 10, refused (saying when enough free up) when more than are left.
     pub(super) fn consider(
@@ -98,18 +93,24 @@ impl App {
     fn confirmed(&mut self, ask: Ask, requests: u32, now: Clock, effects: &mut Vec<Effect>) {
         match ask {
             Ask::Trend { generation, plan } => {
-                self.trend_confirmed(generation, plan, requests, effects);
+                self.visitors
+                    .trend_confirmed(generation, plan, requests, effects);
             }
-            Ask::Whole { generation } => {
-                self.whole_confirmed(generation, requests, now, effects);
-            }
+            Ask::Whole { generation } => self.in_visitors(now, effects, |v, ctx, fx| {
+                v.whole_confirmed(generation, requests, ctx, fx);
+                Outcome::Done
+            }),
         }
     }
 
     fn refused(&mut self, ask: Ask, why: String) {
         match ask {
-            Ask::Trend { plan, .. } => self.trend_declined(plan, format!("the chart {why}")),
-            Ask::Whole { .. } => self.whole_declined(format!("the whole range {why}")),
+            Ask::Trend { plan, .. } => self
+                .visitors
+                .trend_declined(plan, format!("the chart {why}")),
+            Ask::Whole { .. } => self
+                .visitors
+                .whole_declined(format!("the whole range {why}")),
         }
     }
 

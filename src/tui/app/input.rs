@@ -3,6 +3,7 @@
 
 use crossterm::event::{Event, KeyEvent};
 
+use super::outcome::Outcome;
 use super::table::{FilterEdit, FilterKey};
 use super::{App, NoticeKind, Overlay, Pane, keys};
 use crate::tui::keymap::{Action, KeyContext};
@@ -17,7 +18,10 @@ impl App {
                 self.size = Some((width, height));
                 if self.focus == Pane::Visitors && self.loaded {
                     // A taller screen may show the chart by default now.
-                    self.want_trend(now, effects);
+                    self.in_visitors(now, effects, |v, ctx, fx| {
+                        v.want_trend(ctx, fx);
+                        Outcome::Done
+                    });
                 }
                 // Text wraps anew: where it ends is known again after the next frame.
                 self.viewport.detail = None;
@@ -104,7 +108,9 @@ impl App {
                 self.notify(NoticeKind::Info, text);
             }
             _ if self.focus == Pane::Jobs => self.on_jobs_action(action, now, effects),
-            _ if self.focus == Pane::Visitors => self.on_visitors_action(action, now, effects),
+            _ if self.focus == Pane::Visitors => {
+                self.in_visitors(now, effects, |v, ctx, fx| v.on_key(action, ctx, fx));
+            }
             _ => {}
         }
     }

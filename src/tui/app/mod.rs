@@ -8,7 +8,6 @@ mod cursor;
 mod focus;
 mod forms;
 mod input;
-mod insight;
 mod jobs;
 mod keys;
 mod link;
@@ -220,14 +219,24 @@ impl App {
                 self.visitors.span = span;
             }
             Msg::Visitors { generation, result } => {
-                self.on_visitors(generation, result, now, &mut effects);
+                self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
+                self.in_visitors(now, &mut effects, |v, ctx, fx| {
+                    v.on_page(generation, result, ctx, fx)
+                });
             }
-            Msg::Insight(msg) => self.on_insight(msg, now, &mut effects),
+            Msg::Insight(msg) => {
+                if let Some(call) = msg.analytics_call() {
+                    self.record_call(call, CallClass::Analytics, None, now);
+                }
+                self.in_visitors(now, &mut effects, |v, ctx, _| v.on_insight(msg, ctx));
+            }
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;
             }
-            Msg::ExportDone(end) => self.on_export_done(end),
+            Msg::ExportDone(end) => {
+                self.in_visitors(now, &mut effects, |v, ctx, _| v.on_export_done(end, ctx));
+            }
             Msg::Budget(budget) => {
                 self.dirty |= self.link.budget != budget;
                 self.link.budget = budget;

@@ -104,7 +104,7 @@ impl App {
                 }
                 Pane::Visitors => {
                     for _ in 0..WHEEL_ROWS {
-                        self.on_visitors_action(way, now, effects);
+                        self.in_visitors(now, effects, |v, ctx, fx| v.on_key(way, ctx, fx));
                     }
                 }
                 Pane::Composer => return false,

@@ -1,8 +1,9 @@
 //! What the console reads again: everything at start (the journal's jobs, each on its
 //! schedule), everything on `r`, and a visitors page that failed once the service answers.
 
+use super::outcome::Outcome;
 use super::poll::FirstRead;
-use super::{App, CallClass, Notice, NoticeKind, PageLoad, Pane, PreviousLoad};
+use super::{App, CallClass, Notice, NoticeKind, PageLoad, Pane};
 use crate::tui::message::{Clock, Effect, Io, Startup};
 
 impl App {
@@ -26,12 +27,11 @@ impl App {
     }
 
     /// The visitors page, its chart and its comparison, read again.
-    pub(super) fn reload_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        self.refresh_trend(effects);
-        if self.visitors.previous.is_on() {
-            self.visitors.previous = PreviousLoad::NeedsDates;
-        }
-        self.fetch_visitors(now, effects);
+    fn reload_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
+        self.in_visitors(now, effects, |v, ctx, fx| {
+            v.reload(ctx, fx);
+            Outcome::Done
+        });
     }
 
     /// The service answers again after failing: a visitors page that failed meanwhile is

@@ -42,6 +42,24 @@ pub enum InsightMsg {
     },
 }
 
+impl InsightMsg {
+    /// The analytics call this reply reports, for the link and its rate pauses: progress
+    /// reports none, and a trend read wholly from the journal made none.
+    #[must_use]
+    pub fn analytics_call(&self) -> Option<Result<(), &ApiError>> {
+        match self {
+            Self::TrendNeeds { .. } | Self::TrendProgress { .. } | Self::WholeProgress { .. } => {
+                None
+            }
+            Self::Trend {
+                result, requests, ..
+            } => (*requests > 0 || result.is_err()).then(|| result.as_ref().map(|_| ())),
+            Self::Previous { result, .. } => Some(result.as_ref().map(|_| ())),
+            Self::Whole { result, .. } => Some(result.as_ref().map(|_| ())),
+        }
+    }
+}
+
 /// What the chart, the comparison and the whole range ask the runner for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InsightIo {

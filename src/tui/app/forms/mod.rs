@@ -7,6 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{CursorMove, TextArea};
 
 use super::composer::is_line_break;
+use super::outcome::Outcome;
 use super::{App, Overlay};
 
 mod export;
@@ -129,7 +130,10 @@ impl App {
         match action {
             Some(Action::Apply) => {
                 if let Ok((range, limit)) = form.check() {
-                    self.set_filter(range, limit, now, effects);
+                    self.in_visitors(now, effects, |v, ctx, fx| {
+                        v.set_filter(range, limit, ctx, fx);
+                        Outcome::Done
+                    });
                     return None;
                 }
                 form.refused = true;
@@ -166,7 +170,7 @@ impl App {
                     form.error = Some("type the file to write".to_owned());
                     form.set_on_format(false);
                 } else {
-                    self.start_export(form, effects);
+                    self.visitors.start_export(form, effects);
                     return None;
                 }
             }

@@ -185,17 +185,20 @@ fn the_marks_are_cleared_once_the_job_made_of_them_is_accepted() {
 fn the_chart_is_hidden_at_80x24_and_shown_from_30_rows_and_c_decides_after() {
     let mut h = visitors();
     h.send(Msg::Input(Event::Resize(80, 24)));
-    assert!(!h.app.chart_shown());
+    assert!(!h.app.visitors.chart_shown(h.app.size));
     let effects = h.send(Msg::Input(Event::Resize(120, 40)));
-    assert!(h.app.chart_shown());
+    assert!(h.app.visitors.chart_shown(h.app.size));
     assert!(
         trend_fetch(&effects).is_some(),
         "shown, it reads its trend: {effects:?}"
     );
     h.key(KeyCode::Char('c'));
-    assert!(!h.app.chart_shown());
+    assert!(!h.app.visitors.chart_shown(h.app.size));
     h.send(Msg::Input(Event::Resize(200, 60)));
-    assert!(!h.app.chart_shown(), "c's choice stays over a resize");
+    assert!(
+        !h.app.visitors.chart_shown(h.app.size),
+        "c's choice stays over a resize"
+    );
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! Exports from the visitors pane: started from the form (kept aside in case the file
 //! exists, to ask before replacing it), and how each ended, in words.
 
-use super::ExportProgress;
+use super::{Ctx, ExportProgress, VisitorsTable};
 use crate::api::ApiError;
-use crate::tui::app::{App, ExportForm, NoticeKind, Overlay};
+use crate::tui::app::outcome::Outcome;
+use crate::tui::app::{ExportForm, NoticeKind, Overlay};
 use crate::tui::message::{Effect, ExportEnd, Io};
 
-impl App {
+impl VisitorsTable {
     /// Starts an export from its form, kept aside in case the file exists.
     pub(in crate::tui::app) fn start_export(
         &mut self,
@@ -14,12 +15,12 @@ impl App {
         effects: &mut Vec<Effect>,
     ) {
         let (path, overwrite) = form.target();
-        self.visitors.export = Some(ExportProgress {
+        self.export = Some(ExportProgress {
             path: path.clone(),
             rows: 0,
             pages: 0,
         });
-        self.visitors.export_end = None;
+        self.export_end = None;
         // The whole range held is written as it is shown (filter, order, comparison),
         // without asking the service again; otherwise every page is fetched.
         match self.held_text(form.format) {
@@ -36,13 +37,13 @@ impl App {
                 overwrite,
             })),
         }
-        self.visitors.export_form = Some(form);
+        self.export_form = Some(form);
     }
 
     /// The whole range held, as `format`, and its rows: `None` when no range is held (or
     /// it cannot be written).
     fn held_text(&self, format: crate::export::DataFormat) -> Option<(String, u64)> {
-        let held = self.visitors.whole.held()?;
+        let held = self.whole.held()?;
         let rows: Vec<_> = held
             .arrangement
             .order()
@@ -50,7 +51,7 @@ impl App {
             .filter_map(|&i| held.rows.get(i))
             .collect();
         let filtered = !held.arrangement.filter().as_typed().is_empty();
-        let previous = match (&self.visitors.previous, held.compared) {
+        let previous = match (&self.previous, held.compared) {
             (super::PreviousLoad::Shown { query, totals }, true) => Some((
                 crate::api::DateParam::shown(query.date_from, "the start"),
                 crate::api::DateParam::shown(query.date_to, "now"),
@@ -76,32 +77,30 @@ impl App {
 
     /// An export ended: said in the notice line and under the table; a file that exists
     /// brings the form back to ask before replacing it.
-    pub(in crate::tui::app) fn on_export_done(&mut self, end: ExportEnd) {
-        self.dirty = true;
-        self.visitors.export = None;
-        let form = self.visitors.export_form.take();
+    pub(in crate::tui::app) fn on_export_done(&mut self, end: ExportEnd, ctx: &Ctx) -> Outcome {
+        self.export = None;
+        let form = self.export_form.take();
         let (kind, text) = match &end {
             ExportEnd::Exists(path) => {
-                match form {
-                    Some(mut form) if self.overlay.is_none() => {
+                return match form {
+                    Some(mut form) if !ctx.overlay_open => {
                         form.ask_overwrite(path.clone());
-                        self.overlay = Some(Overlay::Export(form));
+                        Outcome::Open(Overlay::Export(form))
                     }
-                    _ => self.notify(
+                    _ => Outcome::News(
                         NoticeKind::Warning,
                         format!(
                             "{} exists: nothing exported (e to try again)",
                             path.display()
                         ),
                     ),
-                }
-                return;
+                };
             }
             // Where the file went is said once on screen: under the table when the pane
             // is on screen, else in the notice.
             ExportEnd::Written { path, rows } => (
                 NoticeKind::Done,
-                if self.focus == crate::tui::app::Pane::Visitors {
+                if ctx.focused {
                     format!("exported {rows} rows: the file is named under the table")
                 } else {
                     format!("exported {rows} rows to {}", path.display())
@@ -113,8 +112,8 @@ impl App {
                 format!("export failed: {reason}; nothing was written"),
             ),
         };
-        self.visitors.export_end = Some(end);
-        self.notify(kind, text);
+        self.export_end = Some(end);
+        Outcome::News(kind, text)
     }
 }
 
