@@ -5,7 +5,7 @@ use crossterm::event::{Event, KeyEvent};
 
 use super::outcome::Outcome;
 use super::table::{FilterEdit, FilterKey};
-use super::{App, NoticeKind, Overlay, Pane, keys};
+use super::{App, CallClass, NoticeKind, Overlay, Pane, composer, keys};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect};
 
@@ -73,7 +73,15 @@ impl App {
             (KeyContext::Confirm, None) => return,
             (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
             (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
-            (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
+            (KeyContext::Composer, Some(action)) => {
+                let ctx = composer::Ctx {
+                    templates: &self.config.templates,
+                    keymap: &self.config.prefs.keymap,
+                    paused: (self.link).refusal(CallClass::of_draft(&self.composer.target), now),
+                };
+                let outcome = self.composer.on_action(action, &ctx, effects);
+                self.route(outcome, now, effects);
+            }
             (_, None) if keys::is_ctrl_c(key) => self.say_how_to_quit(),
             (KeyContext::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),

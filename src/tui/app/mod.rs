@@ -241,7 +241,10 @@ impl App {
                 self.dirty |= self.link.budget != budget;
                 self.link.budget = budget;
             }
-            Msg::EditorDone { draft, result } => self.on_editor_done(draft, result, &mut effects),
+            Msg::EditorDone { draft, result } => {
+                let outcome = self.composer.on_editor_done(draft, result, &mut effects);
+                self.route(outcome, now, &mut effects);
+            }
             Msg::LocalFailure(reason) => self.notify(NoticeKind::Error, reason.to_string()),
             Msg::DraftNotSaved(reason) => self.notify(
                 NoticeKind::Error,

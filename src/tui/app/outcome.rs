@@ -37,6 +37,10 @@ pub(in crate::tui::app) enum Outcome {
     Compose(DraftKey),
     /// `n` in the visitors pane: a new job from the marked pages.
     NewJob,
+    /// Esc in the composer: back to the pane it was opened from, as it was left.
+    Back(Pane),
+    /// Quit the console.
+    Quit,
     /// Work of this many analytics requests: start it, ask first, or refuse (the
     /// question is an overlay, the budget the link's).
     Ask(Ask, u32),
@@ -115,7 +119,18 @@ impl App {
                 self.composer.retarget(draft);
                 self.focus(Pane::Composer, now, effects);
             }
-            Outcome::NewJob => self.new_job_from_marks(now, effects),
+            Outcome::NewJob => {
+                let marks = self.visitors.marks.marked();
+                let filled = self
+                    .composer
+                    .fill_from_marks(&self.config.templates, marks, effects);
+                if filled.is_ok() {
+                    self.focus(Pane::Composer, now, effects);
+                }
+                self.notify_here(NoticeKind::Info, filled.unwrap_or_else(str::to_owned));
+            }
+            Outcome::Back(pane) => self.focus = pane,
+            Outcome::Quit => self.quit = true,
             Outcome::Ask(ask, requests) => {
                 self.dirty = true;
                 self.consider(ask, requests, now, effects);
