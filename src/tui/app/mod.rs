@@ -25,7 +25,7 @@ mod wake;
 #[cfg(test)]
 mod tests;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 
@@ -156,7 +156,7 @@ impl App {
             Msg::Input(event) => self.on_event(event, now, &mut effects),
             Msg::Tick => {
                 // Relative times on screen move with the clock: redraw when one changed.
-                self.dirty |= self.clock_ticking(now.mono)
+                self.dirty |= self.jobs.clock_ticking(now.mono)
                     || self.display_due.is_some_and(|due| due <= now.mono);
             }
             Msg::ConnectionChecked(result) => {
@@ -181,12 +181,34 @@ impl App {
                     effects.push(Effect::Io(Io::RefreshBudget));
                 }
             }
-            Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
+            Msg::JobFetched { id, result } => {
+                self.record_call(result.as_ref().map(|_| ()), CallClass::Read, Some(&id), now);
+                let detail_open = matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id);
+                let outcome = (self.jobs).on_fetched(
+                    &id,
+                    result,
+                    detail_open,
+                    &self.config,
+                    now,
+                    &mut effects,
+                );
+                self.route(outcome, now, &mut effects);
+            }
             Msg::Tracked {
                 id,
                 result,
                 first_prompt,
-            } => self.on_tracked(&id, result, first_prompt, now),
+            } => {
+                if !matches!(result, Err(crate::api::ApiError::InvalidInput(_))) {
+                    self.record_call(result.as_ref().map(|_| ()), CallClass::Read, None, now);
+                }
+                let form = match &mut self.overlay {
+                    Some(Overlay::Track(form)) if form.looking_up => Some(&mut **form),
+                    _ => None,
+                };
+                let outcome = self.jobs.on_tracked(&id, result, first_prompt, form, now);
+                self.route(outcome, now, &mut effects);
+            }
             Msg::Submitted { draft, outcome } => {
                 // A new job that may have been created is listed until dismissed or tracked.
                 if draft == DraftKey::NewJob
@@ -275,17 +297,6 @@ impl App {
         .into_iter()
         .flatten()
         .min()
-    }
-
-    /// Relative times ("updated 4s ago", "next poll 2s") are shown, and kept current once
-    /// a second, only while a read is due within a minute. Otherwise the status bar shows
-    /// clock times and the console sleeps.
-    #[must_use]
-    pub fn clock_ticking(&self, now: Instant) -> bool {
-        self.jobs
-            .poll
-            .next_due()
-            .is_some_and(|due| due.saturating_duration_since(now) < Duration::from_secs(60))
     }
 
     /// Starts every read that is due.

@@ -41,6 +41,8 @@ pub(in crate::tui::app) enum Outcome {
     Back(Pane),
     /// Quit the console.
     Quit,
+    /// Two things, in this order.
+    Then(Box<Outcome>, Box<Outcome>),
     /// Work of this many analytics requests: start it, ask first, or refuse (the
     /// question is an overlay, the budget the link's).
     Ask(Ask, u32),
@@ -131,6 +133,10 @@ impl App {
             }
             Outcome::Back(pane) => self.focus = pane,
             Outcome::Quit => self.quit = true,
+            Outcome::Then(first, then) => {
+                self.route(*first, now, effects);
+                self.route(*then, now, effects);
+            }
             Outcome::Ask(ask, requests) => {
                 self.dirty = true;
                 self.consider(ask, requests, now, effects);

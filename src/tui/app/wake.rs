@@ -15,6 +15,7 @@ impl App {
     /// the jobs list (ages past a minute change once a minute, past an hour once an hour).
     pub(crate) fn next_display_change(&self, now: Clock) -> Option<Instant> {
         let tick = self
+            .jobs
             .clock_ticking(now.mono)
             .then(|| now.mono + Duration::from_secs(1));
         let pauses = self

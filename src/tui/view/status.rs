@@ -251,7 +251,7 @@ fn link_span(app: &App, cx: &ViewContext) -> Span<'static> {
 fn updated_text(app: &App, cx: &ViewContext) -> String {
     match app.link.last_ok {
         None => "not updated yet".to_owned(),
-        Some(at) if app.clock_ticking(cx.mono) => {
+        Some(at) if app.jobs.clock_ticking(cx.mono) => {
             format!("updated {} ago", crate::text::age(cx.wall - at))
         }
         Some(at) => format!("updated {}", cx.clock_time(at)),
@@ -274,7 +274,7 @@ fn next_poll_text(app: &App, cx: &ViewContext) -> String {
             }
             _ => "nothing to poll".to_owned(),
         },
-        Some(due) if app.clock_ticking(cx.mono) => {
+        Some(due) if app.jobs.clock_ticking(cx.mono) => {
             format!("next poll {}s", seconds_until(due, cx.mono))
         }
         Some(due) => {

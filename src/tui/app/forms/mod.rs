@@ -8,7 +8,7 @@ use ratatui_textarea::{CursorMove, TextArea};
 
 use super::composer::is_line_break;
 use super::outcome::Outcome;
-use super::{App, Overlay};
+use super::{App, CallClass, NoticeKind, Overlay};
 
 mod export;
 mod filter;
@@ -107,7 +107,17 @@ impl App {
         match action {
             _ if form.looking_up => {}
             Some(Action::Apply) => match form.check() {
-                Ok(id) => return self.start_tracking(form, id, now, effects),
+                Ok(id) => {
+                    let paused = self.link.refusal(CallClass::Read, now);
+                    let keymap = &self.config.prefs.keymap;
+                    return match (self.jobs).start_tracking(form, id, paused, keymap, effects) {
+                        Ok(form) => Some(Overlay::Track(form)),
+                        Err(said) => {
+                            self.notify(NoticeKind::Info, said);
+                            None
+                        }
+                    };
+                }
                 Err(problem) => form.error = Some(problem),
             },
             Some(Action::NextField | Action::PrevField) => {}
