@@ -72,7 +72,10 @@ impl App {
             (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
             (KeyContext::Confirm, None) => return,
             (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
-            (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
+            (KeyContext::Composer, Some(Action::ToNewJob)) => {
+                let outcome = (self.composer).move_to_new_job(&self.config.prefs.keymap, effects);
+                self.route(outcome, now, effects);
+            }
             (KeyContext::Composer, Some(action)) => {
                 let ctx = composer::Ctx {
                     templates: &self.config.templates,

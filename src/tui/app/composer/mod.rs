@@ -375,6 +375,27 @@ impl Composer {
         Outcome::Changed
     }
 
+    /// Ctrl+N: the follow-up's text moves to the new-job draft, for a job that takes no
+    /// more follow-ups (archived: the service answers 409).
+    pub(in crate::tui::app) fn move_to_new_job(
+        &mut self,
+        keymap: &Keymap,
+        effects: &mut Vec<Effect>,
+    ) -> Outcome {
+        let DraftKey::FollowUp(_) = &self.target else {
+            return Outcome::News(NoticeKind::Info, "this is already the new-job draft".into());
+        };
+        if self.sending.is_some() {
+            return Outcome::Done;
+        }
+        self.move_text_to(DraftKey::NewJob, effects);
+        let send = keymap.key_or_name(KeyContext::Composer, Action::Send);
+        Outcome::News(
+            NoticeKind::Info,
+            format!("the text is now the new-job draft: {send} creates a job with it"),
+        )
+    }
+
     /// `n` in the visitors pane: the new-job draft filled from the marked pages (the
     /// template's instruction alone when none is). Returns what to say, or why not.
     pub(in crate::tui::app) fn fill_from_marks(
