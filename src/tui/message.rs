@@ -11,6 +11,7 @@ use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 
 mod alert;
+mod generation;
 mod insight;
 mod local;
 mod trend;
@@ -19,6 +20,7 @@ use crate::journal::{
     ANALYTICS_HOURLY_LIMIT, AnalyticsBudget, SentPrompt, StatusChange, TrackedJob, UnsureSend,
 };
 pub use alert::{Alert, AlertCommand, AlertError};
+pub use generation::{Generation, Generations};
 pub use insight::{InsightIo, InsightMsg, WholeEnd};
 pub use local::{EditorError, LocalError};
 pub use trend::TrendPlan;
@@ -153,7 +155,7 @@ pub enum Msg {
     ViewsSpan(Option<crate::api::limit::ViewsSpan>),
     /// A page of visitors, or why not; dropped when its generation is not the latest.
     Visitors {
-        generation: u64,
+        generation: Generation,
         result: Result<VisitorsPage, ApiError>,
     },
     /// The chart, the comparison or the whole range heard back.
@@ -269,7 +271,7 @@ pub enum Io {
     /// Reads one page of visitors; answers `Visitors` with the same generation, so a
     /// reply for a page no longer wanted is dropped.
     FetchVisitors {
-        generation: u64,
+        generation: Generation,
         query: VisitorsQuery,
     },
     /// Reads for the chart, the comparison or the whole range.

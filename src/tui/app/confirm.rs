@@ -7,15 +7,19 @@ use super::outcome::Outcome;
 use super::{App, NoticeKind, Overlay};
 use crate::journal::Decision;
 use crate::tui::keymap::Action;
+use crate::tui::message::Generation;
 use crate::tui::message::{Clock, Effect, TrendPlan};
 
 /// What the question is about, and what yes starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ask {
     /// The chart's trend of request `generation`.
-    Trend { generation: u64, plan: TrendPlan },
+    Trend {
+        generation: Generation,
+        plan: TrendPlan,
+    },
     /// Every row of the range (and of the period before, when comparing).
-    Whole { generation: u64 },
+    Whole { generation: Generation },
 }
 
 /// The question on screen.

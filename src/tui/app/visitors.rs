@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use super::{ExportForm, FilterForm, Overlay};
 use crate::api::limit::ViewsSpan;
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
-use crate::tui::message::{Effect, ExportEnd, Io};
+use crate::tui::message::{Effect, ExportEnd, Generation, Generations, Io};
 
 mod chart;
 mod compare;
@@ -55,8 +55,9 @@ pub struct VisitorsTable {
     /// The page on screen and the request out, if any (changed only by the pane's own
     /// transitions).
     load: PageLoad,
-    /// The number of the last request sent (the next one gets the next number).
-    requests: u64,
+    /// Numbers every background read of the pane (the page, the trend, the period
+    /// before, the whole range), so a reply to one no longer wanted is dropped.
+    generations: Generations,
     pub selected: usize,
     pub export: Option<ExportProgress>,
     /// How the last export ended, said under the table until the next one starts.
@@ -73,13 +74,10 @@ pub struct VisitorsTable {
     pub chart: Option<bool>,
     /// The chart's trend.
     pub trend: TrendLoad,
-    trend_requests: u64,
     /// The period before, while comparing.
     pub previous: PreviousLoad,
-    previous_requests: u64,
     /// Every row of the range, from `w` on.
     pub whole: WholeLoad,
-    whole_requests: u64,
     /// The range of the whole-range fetch out.
     whole_query: Option<VisitorsQuery>,
     /// The sort last chosen for a held range, kept for the next one.
@@ -120,7 +118,7 @@ impl Default for VisitorsTable {
             limit: crate::api::query::DEFAULT_LIMIT,
             offset: 0,
             load: PageLoad::Idle,
-            requests: 0,
+            generations: Generations::default(),
             selected: 0,
             export: None,
             export_end: None,
@@ -129,11 +127,8 @@ impl Default for VisitorsTable {
             marks: Marks::default(),
             chart: None,
             trend: TrendLoad::Idle,
-            trend_requests: 0,
             previous: PreviousLoad::Off,
-            previous_requests: 0,
             whole: WholeLoad::Off,
-            whole_requests: 0,
             whole_query: None,
             sort_choice: None,
         }
@@ -227,14 +222,14 @@ impl VisitorsTable {
     }
 
     /// Numbers a request for `query` and waits for its reply.
-    fn fetching(&mut self, query: VisitorsQuery) -> u64 {
-        self.requests += 1;
-        self.load.fetch(self.requests, query);
-        self.requests
+    fn fetching(&mut self, query: VisitorsQuery) -> Generation {
+        let generation = self.generations.issue();
+        self.load.fetch(generation, query);
+        generation
     }
 
     /// Takes a reply: a new page keeps the cursor on the page and teaches the bar scale.
-    fn answer(&mut self, generation: u64, result: Result<VisitorsPage, String>) {
+    fn answer(&mut self, generation: Generation, result: Result<VisitorsPage, String>) {
         if let Some(shown) = self.load.answer(generation, result) {
             let rows = shown.page.visitors.len();
             self.selected = self.selected.min(rows.saturating_sub(1));
@@ -292,7 +287,7 @@ impl VisitorsTable {
     /// A page came (or why not); the app recorded the call.
     pub(in crate::tui::app) fn on_page(
         &mut self,
-        generation: u64,
+        generation: Generation,
         result: Result<VisitorsPage, ApiError>,
         ctx: &Ctx,
         effects: &mut Vec<Effect>,

@@ -3,6 +3,7 @@
 //! numbers. Settled buckets come from the journal's cache and cost no request; those
 //! read after they settled are kept there, and every request sent is counted.
 
+use crate::tui::message::Generation;
 use chrono::Utc;
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -14,7 +15,7 @@ use crate::tui::message::{InsightMsg, Msg};
 
 /// What the app asked for.
 pub(super) struct Ask {
-    pub generation: u64,
+    pub generation: Generation,
     pub plan: TrendPlan,
     /// Requests it may send; more needed: `TrendNeeds`, and none sent.
     pub allow: u32,

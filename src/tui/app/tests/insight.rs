@@ -27,7 +27,7 @@ fn visitors() -> Harness {
     visitors_showing(page())
 }
 
-fn trend_fetch(effects: &[Effect]) -> Option<(u64, u32)> {
+fn trend_fetch(effects: &[Effect]) -> Option<(crate::tui::message::Generation, u32)> {
     effects.iter().find_map(|e| match e {
         Effect::Io(Io::Insight(InsightIo::FetchTrend {
             generation, allow, ..

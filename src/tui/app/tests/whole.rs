@@ -35,7 +35,9 @@ fn visitors() -> Harness {
     visitors_showing(page(rows()))
 }
 
-fn whole_fetch(effects: &[Effect]) -> Option<(u64, Option<VisitorsQuery>, u32)> {
+fn whole_fetch(
+    effects: &[Effect],
+) -> Option<(crate::tui::message::Generation, Option<VisitorsQuery>, u32)> {
     effects.iter().find_map(|e| match e {
         Effect::Io(Io::Insight(InsightIo::FetchWhole {
             generation,

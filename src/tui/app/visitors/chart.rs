@@ -8,6 +8,7 @@ use crate::api::{ApiError, VisitorTotals};
 use crate::journal::ASK_ABOVE;
 use crate::tui::app::confirm::Ask;
 use crate::tui::app::outcome::Outcome;
+use crate::tui::message::Generation;
 use crate::tui::message::{Effect, InsightIo, InsightMsg, Io, TrendPlan};
 
 /// Rows from which the chart is shown until `c` says otherwise: at 80x24 the rows keep
@@ -64,8 +65,7 @@ impl VisitorsTable {
         if self.trend.generation().is_some() {
             effects.push(Effect::Io(Io::Insight(InsightIo::CancelTrend)));
         }
-        self.trend_requests += 1;
-        let generation = self.trend_requests;
+        let generation = self.generations.issue();
         self.trend = TrendLoad::Fetching {
             generation,
             plan,
@@ -91,7 +91,7 @@ impl VisitorsTable {
     }
 
     /// The trend needs more requests than it may spend unasked: ask, or say why not.
-    fn on_trend_needs(&mut self, generation: u64, requests: u32) -> Outcome {
+    fn on_trend_needs(&mut self, generation: Generation, requests: u32) -> Outcome {
         let Some(plan) = self.trend.fetching(generation) else {
             return Outcome::Done;
         };
@@ -105,7 +105,7 @@ impl VisitorsTable {
 
     pub(in crate::tui::app) fn trend_confirmed(
         &mut self,
-        generation: u64,
+        generation: Generation,
         plan: TrendPlan,
         requests: u32,
         effects: &mut Vec<Effect>,
@@ -131,7 +131,7 @@ impl VisitorsTable {
         self.trend = TrendLoad::Declined { plan, why };
     }
 
-    fn on_trend_progress(&mut self, generation: u64, got: u32, all: u32) -> Outcome {
+    fn on_trend_progress(&mut self, generation: Generation, got: u32, all: u32) -> Outcome {
         if let TrendLoad::Fetching {
             generation: g,
             done,
@@ -150,7 +150,7 @@ impl VisitorsTable {
     /// The trend of request `generation` came (the app recorded the call).
     fn on_trend(
         &mut self,
-        generation: u64,
+        generation: Generation,
         result: Result<Vec<VisitorTotals>, ApiError>,
     ) -> Outcome {
         let Some(plan) = self.trend.fetching(generation) else {

@@ -6,6 +6,7 @@ use super::{Ctx, VisitorsTable};
 use crate::api::{ApiError, VisitorTotals, VisitorsPage, VisitorsQuery};
 use crate::insight::buckets::{param, previous_period};
 use crate::tui::app::outcome::Outcome;
+use crate::tui::message::Generation;
 use crate::tui::message::{Effect, InsightIo, Io};
 
 /// The period before, from `v` on.
@@ -17,7 +18,7 @@ pub enum PreviousLoad {
     /// The range has an open side: there is no period of the same length before it.
     NeedsDates,
     Fetching {
-        generation: u64,
+        generation: Generation,
         query: VisitorsQuery,
     },
     Shown {
@@ -82,8 +83,7 @@ impl VisitorsTable {
             };
             return;
         }
-        self.previous_requests += 1;
-        let generation = self.previous_requests;
+        let generation = self.generations.issue();
         self.previous = PreviousLoad::Fetching {
             generation,
             query: previous.clone(),
@@ -97,7 +97,7 @@ impl VisitorsTable {
     /// The totals of the period before came (the app recorded the call).
     pub(super) fn on_previous(
         &mut self,
-        generation: u64,
+        generation: Generation,
         result: Result<VisitorsPage, ApiError>,
     ) -> Outcome {
         let PreviousLoad::Fetching {

@@ -13,6 +13,7 @@ use crate::tui::app::outcome::Outcome;
 use crate::tui::app::table::{FilterEdit, FilterKey};
 use crate::tui::app::{NoticeKind, VisitorsTable};
 use crate::tui::keymap::Action;
+use crate::tui::message::Generation;
 use crate::tui::message::{Effect, InsightIo, Io, WholeEnd};
 
 impl VisitorsTable {
@@ -37,8 +38,7 @@ impl VisitorsTable {
             self.whole = WholeLoad::Stopped(format!("{why}; w asks again then"));
             return Outcome::Changed;
         }
-        self.whole_requests += 1;
-        let generation = self.whole_requests;
+        let generation = self.generations.issue();
         self.whole = WholeLoad::Asking {
             generation,
             requests: 0,
@@ -63,7 +63,7 @@ impl VisitorsTable {
 
     pub(in crate::tui::app) fn whole_confirmed(
         &mut self,
-        generation: u64,
+        generation: Generation,
         allow: u32,
         ctx: &Ctx,
         effects: &mut Vec<Effect>,
@@ -107,7 +107,7 @@ impl VisitorsTable {
 
     pub(super) fn on_whole_progress(
         &mut self,
-        generation: u64,
+        generation: Generation,
         sent: u32,
         held: usize,
         most_of: u32,
@@ -129,7 +129,7 @@ impl VisitorsTable {
     /// How the whole-range fetch of `generation` ended (the app recorded the call).
     pub(super) fn on_whole(
         &mut self,
-        generation: u64,
+        generation: Generation,
         result: Result<WholeEnd, ApiError>,
         ctx: &Ctx,
     ) -> Outcome {
