@@ -11,6 +11,7 @@ use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 
 mod alert;
+mod frame;
 mod generation;
 mod insight;
 mod local;
@@ -20,6 +21,7 @@ use crate::journal::{
     ANALYTICS_HOURLY_LIMIT, AnalyticsBudget, SentPrompt, StatusChange, TrackedJob, UnsureSend,
 };
 pub use alert::{Alert, AlertCommand, AlertError};
+pub use frame::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use generation::{Generation, Generations};
 pub use insight::{InsightIo, InsightMsg, WholeEnd};
 pub use local::{EditorError, LocalError};
@@ -192,6 +194,10 @@ pub enum Msg {
     /// The process goes on after a stop (Ctrl+Z, then `fg`): the loop has taken the
     /// terminal again; everything is drawn anew.
     Continued,
+    /// What the frame just drawn measured (rows on screen, where texts end, what the
+    /// detail's search found): the view reports it, the loop passes it on before anything
+    /// else, so page-wise keys and clicks go by what is on screen.
+    Drawn(Viewport),
 }
 
 /// How an export ended. Paths are absolute, so the user is told exactly where.

@@ -29,20 +29,18 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 
+pub use super::message::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use composer::{Composer, TemplateFill};
 pub use confirm::{Ask, Question};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub(crate) use jobs::poll;
-pub use jobs::{
-    DetailSearch, Found, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission,
-};
+pub use jobs::{DetailSearch, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RatePauses};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay};
 use viewport::scrolled;
-pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
     TrendLoad, VisitorsTable, WholeLoad, export_end_text, stopped_text,
@@ -53,13 +51,6 @@ pub use wake::countdown_text;
 use super::keymap::Keymap;
 use super::message::{Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
 use poll::{Cadences, Scheduler};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pane {
-    Jobs,
-    Composer,
-    Visitors,
-}
 
 /// All the console's state.
 #[derive(Debug)]
@@ -129,16 +120,6 @@ impl App {
             viewport: Viewport::default(),
             dirty: true,
             config,
-        }
-    }
-
-    /// What the frame just drawn measured: the loop hands it over after each draw.
-    pub fn set_viewport(&mut self, viewport: Viewport) {
-        self.viewport = viewport;
-        if let (Some(Overlay::Detail(detail)), Some(found)) =
-            (&mut self.overlay, self.viewport.found)
-        {
-            detail.adopt_found(found);
         }
     }
 
@@ -274,6 +255,15 @@ impl App {
             ),
             Msg::Terminate => self.quit = true,
             Msg::Continued => self.dirty = true,
+            Msg::Drawn(viewport) => {
+                // Nothing on screen changes: the next frame uses these numbers.
+                self.viewport = viewport;
+                if let (Some(Overlay::Detail(detail)), Some(found)) =
+                    (&mut self.overlay, viewport.found)
+                {
+                    detail.adopt_found(found);
+                }
+            }
         }
         if was_failing && !self.link.connection.is_failing() {
             self.on_recovered(now, &mut effects);

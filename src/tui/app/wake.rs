@@ -106,7 +106,8 @@ impl RowsChange {
             | Msg::OpenFailed { .. }
             | Msg::AlertFailed(_)
             | Msg::Terminate
-            | Msg::Continued => Self::None,
+            | Msg::Continued
+            | Msg::Drawn(_) => Self::None,
         }
     }
 }

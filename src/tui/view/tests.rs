@@ -192,8 +192,9 @@ impl Scene {
 
     fn send(&mut self, msg: Msg) {
         // As the loop does after each frame: the app learns what the last one measured.
-        self.app.set_viewport(self.memory.borrow().viewport());
         let now = self.clock();
+        let drawn = Msg::Drawn(self.memory.borrow().viewport());
+        let _ = self.app.update(drawn, now);
         let _ = self.app.update(msg, now);
     }
 

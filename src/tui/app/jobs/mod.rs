@@ -11,7 +11,7 @@ mod keys;
 mod list;
 mod track;
 
-pub use detail::{DetailSearch, Found, JobDetail};
+pub use detail::{DetailSearch, JobDetail};
 pub use list::{JobList, JobRow, JobSort};
 pub use track::unsure_submission;
 

@@ -319,10 +319,10 @@ fn page_keys_move_by_the_rows_the_last_frame_showed() {
         Some(1),
         "one row before any frame"
     );
-    h.app.set_viewport(Viewport {
+    h.send(Msg::Drawn(Viewport {
         jobs_rows: 7,
         ..Viewport::default()
-    });
+    }));
     h.key(KeyCode::PageDown);
     assert_eq!(h.app.jobs.selected_index(), Some(8));
     h.key(KeyCode::PageUp);
@@ -339,10 +339,10 @@ fn a_text_scroll_moves_from_where_the_last_frame_could_show_it() {
     };
     h.key(KeyCode::Char('G'));
     // Drawn: 10 rows on screen, the last page starts at row 25.
-    h.app.set_viewport(Viewport {
+    h.send(Msg::Drawn(Viewport {
         detail: Some(TextExtent { rows: 10, last: 25 }),
         ..Viewport::default()
-    });
+    }));
     h.key(KeyCode::Char('k'));
     assert_eq!(scroll(&h), 24, "k after G moves at once");
     h.key(KeyCode::PageUp);
