@@ -39,11 +39,11 @@ pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RatePauses};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
-pub use overlay::{Notice, NoticeKind, Overlay};
+pub use overlay::{Notice, NoticeKind, Overlay, Said};
 use viewport::scrolled;
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
-    TrendLoad, VisitorsTable, WholeLoad, export_end_text, stopped_text,
+    TrendLoad, VisitorsTable, WholeLoad,
 };
 use wake::RowsChange;
 pub use wake::countdown_text;
@@ -94,7 +94,7 @@ impl App {
         let warnings = &config.prefs.warnings;
         let notice = (!warnings.is_empty()).then(|| Notice {
             kind: NoticeKind::Warning,
-            text: warnings.join(" · "),
+            said: Said::Text(warnings.join(" · ")),
         });
         let mut log = NoticeLog::default();
         if let Some(notice) = &notice {
@@ -144,14 +144,11 @@ impl App {
                 let recorded = self.link.checked(result, now);
                 self.heard(recorded, CallClass::Read, None, now);
             }
-            Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, err.to_string()),
+            Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, Said::AlertFailed(err)),
             Msg::OpenFailed { url, reason } => {
                 let copied = self.config.clipboard.notice("the link", &url);
                 effects.push(Effect::Tty(Tty::Copy(url)));
-                self.notify(
-                    NoticeKind::Warning,
-                    format!("could not open a browser ({reason}): {copied}"),
-                );
+                self.notify(NoticeKind::Warning, Said::OpenFailed { reason, copied });
             }
             Msg::Loaded(startup) => self.on_loaded(*startup, now),
             Msg::TrackedList(jobs) => {

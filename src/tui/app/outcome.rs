@@ -6,7 +6,7 @@
 
 use crate::tui::app::confirm::Ask;
 use crate::tui::app::visitors::{Ctx, VisitorsTable};
-use crate::tui::app::{App, NoticeKind, Overlay, Pane};
+use crate::tui::app::{App, NoticeKind, Overlay, Pane, Said};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, DraftKey, Effect};
 
@@ -20,7 +20,7 @@ pub(in crate::tui::app) enum Outcome {
     /// Something about what the key did here: it leaves the notice line with the pane.
     Said(NoticeKind, String),
     /// News that stays on the notice line when the pane is left.
-    News(NoticeKind, String),
+    News(NoticeKind, Said),
     /// Nothing to do, and the notice line says why.
     Notice(&'static str),
     /// An overlay to open over the pane.

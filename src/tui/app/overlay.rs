@@ -3,6 +3,7 @@
 
 use super::{ExportForm, FilterForm, JobDetail, Question, TrackForm};
 use crate::tui::keymap::KeyContext;
+use crate::tui::message::{AlertError, ExportEnd};
 
 /// A window on top of the panes that takes the keys while open.
 #[derive(Debug)]
@@ -30,5 +31,41 @@ pub enum NoticeKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
     pub kind: NoticeKind,
-    pub text: String,
+    pub said: Said,
+}
+
+impl Notice {
+    /// What the notice says, in the view's words.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.said.to_string()
+    }
+}
+
+/// What a notice says: a sentence written where it is said, or, where the words depend on
+/// what failed, what failed (the view words it: `view/said.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    Text(String),
+    /// An alert command could not run, or failed.
+    AlertFailed(AlertError),
+    /// No browser opened the link: it was copied instead (`copied` says how).
+    OpenFailed {
+        reason: String,
+        copied: String,
+    },
+    /// An export that stopped or failed.
+    Export(ExportEnd),
+}
+
+impl From<String> for Said {
+    fn from(text: String) -> Self {
+        Self::Text(text)
+    }
+}
+
+impl From<&str> for Said {
+    fn from(text: &str) -> Self {
+        Self::Text(text.to_owned())
+    }
 }

@@ -71,10 +71,12 @@ impl App {
         if let Some(set_aside) = startup.set_aside {
             // After the warnings of the start, if they are still shown.
             let text = match &self.notice {
-                Some(Notice {
-                    kind: NoticeKind::Warning,
-                    text,
-                }) => format!("{text} · {set_aside}"),
+                Some(
+                    notice @ Notice {
+                        kind: NoticeKind::Warning,
+                        ..
+                    },
+                ) => format!("{} · {set_aside}", notice.text()),
                 _ => set_aside,
             };
             self.notify(NoticeKind::Warning, text);

@@ -26,7 +26,6 @@ mod whole;
 pub use chart::CHART_MIN_HEIGHT;
 pub use compare::PreviousLoad;
 pub(in crate::tui::app) use ctx::Ctx;
-pub use export::{export_end_text, stopped_text};
 pub use load::{PageLoad, Shown};
 pub use marks::Marks;
 pub use range::DateRange;

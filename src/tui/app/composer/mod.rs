@@ -342,7 +342,7 @@ impl Composer {
                     Ok(name) => format!("template: {name}"),
                     Err(why) => why.to_owned(),
                 };
-                return Outcome::News(NoticeKind::Info, said);
+                return Outcome::News(NoticeKind::Info, said.into());
             }
             Action::Help => return Outcome::Open(Overlay::Help(KeyContext::Composer)),
             Action::Quit => return Outcome::Quit,
@@ -392,7 +392,7 @@ impl Composer {
         let send = keymap.key_or_name(KeyContext::Composer, Action::Send);
         Outcome::News(
             NoticeKind::Info,
-            format!("the text is now the new-job draft: {send} creates a job with it"),
+            format!("the text is now the new-job draft: {send} creates a job with it").into(),
         )
     }
 
@@ -431,7 +431,7 @@ impl Composer {
             Err(reason) => {
                 return Outcome::News(
                     NoticeKind::Error,
-                    format!("$EDITOR: {reason}; the text is unchanged"),
+                    format!("$EDITOR: {reason}; the text is unchanged").into(),
                 );
             }
         }

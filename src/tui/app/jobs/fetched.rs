@@ -60,7 +60,7 @@ impl JobList {
                 self.poll.succeeded(id, job.status.as_ref(), now.mono);
                 let news = self.announce(id, before.as_ref(), &job, detail_open, config, effects);
                 if let Some((kind, text)) = news {
-                    outcome = Outcome::News(kind, text);
+                    outcome = Outcome::News(kind, text.into());
                 }
                 self.upsert(JobRow {
                     job: Some(job),

@@ -42,7 +42,10 @@ impl JobList {
                     changed_at: None,
                 });
                 self.reveal(id);
-                let said = Outcome::News(NoticeKind::Info, format!("tracking {}", short_id(id)));
+                let said = Outcome::News(
+                    NoticeKind::Info,
+                    format!("tracking {}", short_id(id)).into(),
+                );
                 match close {
                     Some(()) => Outcome::Then(Box::new(Outcome::Close), Box::new(said)),
                     None => said,
@@ -57,7 +60,7 @@ impl JobList {
                         form.error = Some(text);
                         Outcome::Changed
                     }
-                    None => Outcome::News(NoticeKind::Error, text),
+                    None => Outcome::News(NoticeKind::Error, text.into()),
                 }
             }
         }

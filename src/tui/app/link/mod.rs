@@ -257,7 +257,10 @@ impl App {
         }
         self.dirty |= recorded.changed;
         if let Some(gone) = recorded.recovered_from
-            && self.notice.as_ref().is_some_and(|n| n.text == gone)
+            && self
+                .notice
+                .as_ref()
+                .is_some_and(|n| matches!(&n.said, super::Said::Text(text) if *text == gone))
         {
             self.notice = None;
         }

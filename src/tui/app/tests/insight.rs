@@ -43,7 +43,7 @@ fn space_marks_and_unmarks_the_page_under_the_cursor_and_the_count_shows() {
     h.key(KeyCode::Char('j'));
     h.key(KeyCode::Char(' '));
     assert_eq!(h.app.visitors.marks.len(), 2);
-    assert!(h.app.notice.as_ref().unwrap().text.contains("2 marked"));
+    assert!(h.app.notice.as_ref().unwrap().text().contains("2 marked"));
     h.key(KeyCode::Char('k'));
     h.key(KeyCode::Char(' '));
     assert_eq!(h.app.visitors.marks.len(), 1);
@@ -114,7 +114,7 @@ fn ctrl_t_cycles_templates_for_the_same_pages_but_never_over_an_edit() {
     let edited = h.app.composer.text();
     h.ctrl('t');
     assert_eq!(h.app.composer.text(), edited, "an edit is never replaced");
-    assert!(h.app.notice.as_ref().unwrap().text.contains("was edited"));
+    assert!(h.app.notice.as_ref().unwrap().text().contains("was edited"));
 }
 
 #[test]
@@ -352,7 +352,7 @@ fn n_is_refused_under_read_only() {
     h.key(KeyCode::Char('3'));
     h.key(KeyCode::Char('n'));
     assert_eq!(h.app.focus, Pane::Visitors);
-    assert!(h.app.notice.as_ref().unwrap().text.contains("read-only"));
+    assert!(h.app.notice.as_ref().unwrap().text().contains("read-only"));
 }
 
 #[test]

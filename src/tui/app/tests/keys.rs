@@ -298,13 +298,13 @@ fn read_only_says_why_n_m_and_2_do_nothing() {
             .notice
             .clone()
             .unwrap_or_else(|| panic!("{key}: no word"));
-        assert!(notice.text.starts_with("read-only:"), "{notice:?}");
+        assert!(notice.text().starts_with("read-only:"), "{notice:?}");
     }
     let mut h = Harness::with_config(read_only, vec![tracked("job_a", "active", 0)]);
     h.key(KeyCode::Enter);
     press(&mut h, "m");
     assert_eq!(h.app.context(), KeyContext::Detail);
-    assert!(h.app.notice.unwrap().text.starts_with("read-only:"));
+    assert!(h.app.notice.unwrap().text().starts_with("read-only:"));
 }
 
 #[test]

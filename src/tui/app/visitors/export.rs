@@ -1,10 +1,9 @@
 //! Exports from the visitors pane: started from the form (kept aside in case the file
-//! exists, to ask before replacing it), and how each ended, in words.
+//! exists, to ask before replacing it), and how each ended (the view words it).
 
 use super::{Ctx, ExportProgress, VisitorsTable};
-use crate::api::ApiError;
 use crate::tui::app::outcome::Outcome;
-use crate::tui::app::{ExportForm, NoticeKind, Overlay};
+use crate::tui::app::{ExportForm, NoticeKind, Overlay, Said};
 use crate::tui::message::{Effect, ExportEnd, Io};
 
 impl VisitorsTable {
@@ -92,7 +91,8 @@ impl VisitorsTable {
                         format!(
                             "{} exists: nothing exported (e to try again)",
                             path.display()
-                        ),
+                        )
+                        .into(),
                     ),
                 };
             }
@@ -100,53 +100,18 @@ impl VisitorsTable {
             // is on screen, else in the notice.
             ExportEnd::Written { path, rows } => (
                 NoticeKind::Done,
-                if ctx.focused {
+                Said::Text(if ctx.focused {
                     format!("exported {rows} rows: the file is named under the table")
                 } else {
                     format!("exported {rows} rows to {}", path.display())
-                },
+                }),
             ),
-            ExportEnd::Stopped { .. } => (NoticeKind::Error, export_end_text(&end)),
-            ExportEnd::Failed(reason) => (
-                NoticeKind::Error,
-                format!("export failed: {reason}; nothing was written"),
-            ),
+            // What failed decides the words, which the view writes.
+            ExportEnd::Stopped { .. } | ExportEnd::Failed(_) => {
+                (NoticeKind::Error, Said::Export(end.clone()))
+            }
         };
         self.export_end = Some(end);
         Outcome::News(kind, text)
-    }
-}
-
-/// How an export ended, in words: the same under the table and in the notice line.
-#[must_use]
-pub fn export_end_text(end: &ExportEnd) -> String {
-    match end {
-        ExportEnd::Written { path, rows } => {
-            format!("exported {rows} rows to {}", path.display())
-        }
-        ExportEnd::Exists(path) => format!("{} exists: nothing exported", path.display()),
-        ExportEnd::Stopped {
-            offset,
-            reason,
-            rows,
-            kept,
-        } => {
-            let kept = match kept {
-                Some(path) => format!("kept {rows} rows in {}", path.display()),
-                None => format!("the {rows} rows fetched could not be kept"),
-            };
-            format!("{}; {kept}", stopped_text(*offset, reason))
-        }
-        ExportEnd::Failed(reason) => format!("export failed: {reason}; nothing was written"),
-    }
-}
-
-/// "export stopped at offset N: why". Broken paging already says where it stopped.
-#[must_use]
-pub fn stopped_text(offset: u64, reason: &ApiError) -> String {
-    if matches!(reason, ApiError::BrokenPaging { .. }) {
-        format!("export stopped: {reason}")
-    } else {
-        format!("export stopped at offset {offset}: {reason}")
     }
 }

@@ -159,7 +159,7 @@ impl VisitorsTable {
                 };
                 (
                     WholeLoad::Held(Box::new(held)),
-                    Outcome::News(said.0, said.1),
+                    Outcome::News(said.0, said.1.into()),
                 )
             }
             Ok(WholeEnd::TooMany { max_rows }) => {

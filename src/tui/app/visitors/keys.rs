@@ -30,7 +30,7 @@ impl VisitorsTable {
                 ),
                 _ => "sorting and filtering need the whole range: w holds it".to_owned(),
             };
-            return Outcome::News(NoticeKind::Info, why);
+            return Outcome::News(NoticeKind::Info, why.into());
         }
         self.on_action(action, ctx, effects)
     }
