@@ -71,7 +71,13 @@ impl App {
             (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
             (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
             (KeyContext::Confirm, None) => return,
-            (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
+            (KeyContext::Detail, Some(action)) => {
+                if let Some(Overlay::Detail(detail)) = &mut self.overlay {
+                    let matches = self.viewport.found.map_or(0, |f| f.matches);
+                    let outcome = detail.on_action(action, self.viewport.detail, matches);
+                    self.route(outcome, now, effects);
+                }
+            }
             (KeyContext::Composer, Some(Action::ToNewJob)) => {
                 let outcome = (self.composer).move_to_new_job(&self.config.prefs.keymap, effects);
                 self.route(outcome, now, effects);
@@ -118,7 +124,11 @@ impl App {
                 };
                 self.notify(NoticeKind::Info, text);
             }
-            _ if self.focus == Pane::Jobs => self.on_jobs_action(action, now, effects),
+            _ if self.focus == Pane::Jobs => {
+                let page = self.viewport.jobs_rows;
+                let outcome = self.jobs.on_action(action, page, &self.config, effects);
+                self.route(outcome, now, effects);
+            }
             _ if self.focus == Pane::Visitors => {
                 self.in_visitors(now, effects, |v, ctx, fx| v.on_key(action, ctx, fx));
             }

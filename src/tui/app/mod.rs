@@ -265,7 +265,15 @@ impl App {
         if was_failing && !self.link.connection.is_failing() {
             self.on_recovered(now, &mut effects);
         }
-        self.pump(now, &mut effects);
+        // Every read that is due starts.
+        if self.loaded {
+            if self.link.check.take_due(now.mono) {
+                effects.push(Effect::Io(Io::CheckConnection));
+            }
+            for id in self.jobs.poll.take_due(now.mono) {
+                effects.push(Effect::Io(Io::FetchJob(id)));
+            }
+        }
         self.note_rows(rows, now.wall);
         self.log.settle(now.wall);
         self.display_due = self.next_display_change(now);
@@ -286,30 +294,9 @@ impl App {
         .min()
     }
 
-    /// Starts every read that is due.
-    fn pump(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if !self.loaded {
-            return;
-        }
-        if !self.link.check.in_flight && self.link.check.due.is_some_and(|due| due <= now.mono) {
-            self.link.check.due = None;
-            self.link.check.in_flight = true;
-            effects.push(Effect::Io(Io::CheckConnection));
-        }
-        for id in self.jobs.poll.take_due(now.mono) {
-            effects.push(Effect::Io(Io::FetchJob(id)));
-        }
-    }
-
     /// The keys in force, for the help and the hints.
     #[must_use]
     pub fn keymap(&self) -> &Keymap {
         &self.config.prefs.keymap
-    }
-
-    /// Hourly uses left of create and of message.
-    #[must_use]
-    pub fn budget_left(&self) -> (u32, u32) {
-        self.link.budget_left(self.config.hourly_limit)
     }
 }

@@ -60,7 +60,7 @@ impl App {
             Pane::Jobs => {
                 self.keep_filter();
                 if self.jobs.view().cursor_position() == Some(at) {
-                    self.on_jobs_action(Action::Open, now, effects);
+                    self.on_action(Action::Open, now, effects);
                 } else {
                     self.jobs.select_shown(at);
                 }

@@ -11,7 +11,10 @@ impl App {
         let statuses = self.jobs.statuses();
         self.jobs.poll.refresh_all(&statuses, now.mono);
         if self.focus == Pane::Visitors {
-            self.reload_visitors(now, effects);
+            self.in_visitors(now, effects, |v, ctx, fx| {
+                v.reload(ctx, fx);
+                Outcome::Done
+            });
         }
         effects.push(Effect::Io(Io::RefreshBudget));
         effects.push(Effect::Io(Io::ReloadTracked));
@@ -26,19 +29,14 @@ impl App {
         }
     }
 
-    /// The visitors page, its chart and its comparison, read again.
-    fn reload_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        self.in_visitors(now, effects, |v, ctx, fx| {
-            v.reload(ctx, fx);
-            Outcome::Done
-        });
-    }
-
     /// The service answers again after failing: a visitors page that failed meanwhile is
     /// read again (with its chart), so its error does not outlive its cause.
     pub(super) fn on_recovered(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         if matches!(self.visitors.load(), PageLoad::Failed { .. }) {
-            self.reload_visitors(now, effects);
+            self.in_visitors(now, effects, |v, ctx, fx| {
+                v.reload(ctx, fx);
+                Outcome::Done
+            });
         }
     }
 

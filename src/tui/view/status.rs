@@ -201,7 +201,7 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         )),
     });
     if !app.config.read_only {
-        let (create, message) = app.budget_left();
+        let (create, message) = app.link.budget_left(app.config.hourly_limit);
         let limit = app.config.hourly_limit;
         parts.push(Part {
             rank: 3,

@@ -81,6 +81,18 @@ pub struct ConnectionCheck {
     failures: u32,
 }
 
+impl ConnectionCheck {
+    /// Whether the check is due at `now` and none is out: it goes out then.
+    pub(crate) fn take_due(&mut self, now: Instant) -> bool {
+        if self.in_flight || self.due.is_none_or(|due| due > now) {
+            return false;
+        }
+        self.due = None;
+        self.in_flight = true;
+        true
+    }
+}
+
 /// The link to the service and what it allows now.
 #[derive(Debug)]
 pub struct Link {
