@@ -69,7 +69,7 @@ impl App {
         effects: &mut Vec<Effect>,
     ) {
         match self.link.budget.analytics.decide(requests) {
-            Decision::Go => self.confirmed(ask, requests, now, effects),
+            Decision::Go => self.answered(ask, Ok(requests), now, effects),
             Decision::Ask { needed, left } => {
                 self.overlay = Some(Overlay::Confirm(Question {
                     ask,
@@ -89,33 +89,23 @@ impl App {
                 let why = format!(
                     "needs {needed} analytics requests and {left} are left this hour; {when}"
                 );
-                self.refused(ask, why);
+                self.answered(ask, Err(why), now, effects);
             }
         }
     }
 
-    fn confirmed(&mut self, ask: Ask, requests: u32, now: Clock, effects: &mut Vec<Effect>) {
-        match ask {
-            Ask::Trend { generation, plan } => {
-                self.visitors
-                    .trend_confirmed(generation, plan, requests, effects);
-            }
-            Ask::Whole { generation } => self.in_visitors(now, effects, |v, ctx, fx| {
-                v.whole_confirmed(generation, requests, ctx, fx);
-                Outcome::Done
-            }),
-        }
-    }
-
-    fn refused(&mut self, ask: Ask, why: String) {
-        match ask {
-            Ask::Trend { plan, .. } => self
-                .visitors
-                .trend_declined(plan, format!("the chart {why}")),
-            Ask::Whole { .. } => self
-                .visitors
-                .whole_declined(format!("the whole range {why}")),
-        }
+    /// The answer reaches the pane that asked: yes with the requests allowed, or why not.
+    fn answered(
+        &mut self,
+        ask: Ask,
+        answer: Result<u32, String>,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        self.in_visitors(now, effects, |v, ctx, fx| {
+            v.answered(ask, answer, ctx, fx);
+            Outcome::Done
+        });
     }
 
     /// y or n.
@@ -129,13 +119,13 @@ impl App {
             return;
         };
         match action {
-            Action::Apply => self.confirmed(question.ask, question.requests, now, effects),
+            Action::Apply => self.answered(question.ask, Ok(question.requests), now, effects),
             Action::Close => {
                 let why = format!(
                     "not read: it needs {} analytics requests; r asks again",
                     question.requests
                 );
-                self.refused(question.ask, why);
+                self.answered(question.ask, Err(why), now, effects);
                 self.notify(NoticeKind::Info, "nothing was read: r asks again");
             }
             _ => self.overlay = Some(Overlay::Confirm(question)),

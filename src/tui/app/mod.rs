@@ -1,6 +1,20 @@
 //! The console's state and `update`: every input, reply and timer goes through one pure
 //! function that changes the state and returns the effects to run. No I/O, no await, and
 //! the clock is passed in, so every behaviour is testable without a terminal or network.
+//!
+//! The parts, and which way the arrows go (nothing imports what is above it):
+//!
+//! ```text
+//! loop (tui/mod.rs) ── Msg ──▶ App::update ── Effect ──▶ effects/ (I/O) ── Msg ──▶ loop
+//!   └─ draws with view/, which reports what a frame measured as Msg::Drawn
+//! App: the router. Owns the focus, the overlays, the notice line and the link (link/)
+//!   ├─ jobs/     JobList: keys, reads, tracking, the poll schedule    ┐ each owns its
+//!   ├─ composer/ Composer: keys, the send, $EDITOR, templates         │ state, hands
+//!   ├─ visitors/ VisitorsTable: keys, the page, trend, period before, │ back an Outcome
+//!   │            whole range and export (reads the app through Ctx)   ┘ App::route runs
+//!   └─ forms/    track, dates, export: keys; Enter's value goes to the pane it is about
+//! message/ (Msg, Effect, Generation, Viewport, Pane…): the ground floor all of them use
+//! ```
 
 mod composer;
 mod confirm;
@@ -26,8 +40,6 @@ mod wake;
 mod tests;
 
 use std::time::Instant;
-
-use chrono::{DateTime, Utc};
 
 pub use super::message::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use composer::{Composer, TemplateFill};
@@ -65,8 +77,6 @@ pub struct App {
     pub link: Link,
     /// When something on screen next changes with the clock alone.
     display_due: Option<Instant>,
-    /// When the first age in the jobs list next reads differently (shown or not).
-    ages_due: Option<DateTime<Utc>>,
     pub notice: Option<Notice>,
     /// Every notice said, with its time, for `L`.
     pub log: NoticeLog,
@@ -108,7 +118,6 @@ impl App {
             visitors: VisitorsTable::default(),
             link: Link::default(),
             display_due: None,
-            ages_due: None,
             notice,
             log,
             notice_pane: None,
@@ -274,7 +283,9 @@ impl App {
                 effects.push(Effect::Io(Io::FetchJob(id)));
             }
         }
-        self.note_rows(rows, now.wall);
+        // The CHANGED column's ages move too, when it is shown.
+        let changed = self.config.columns.contains(&JobColumn::Changed);
+        self.jobs.note_rows(rows, now.wall, changed);
         self.log.settle(now.wall);
         self.display_due = self.next_display_change(now);
         effects

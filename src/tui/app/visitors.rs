@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use chrono::NaiveDate;
 
+use super::confirm::Ask;
 use super::{ExportForm, FilterForm, Overlay};
 use crate::api::limit::ViewsSpan;
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
@@ -225,6 +226,29 @@ impl VisitorsTable {
         let generation = self.generations.issue();
         self.load.fetch(generation, query);
         generation
+    }
+
+    /// The answer to the question asked before spending analytics requests: `Ok` with
+    /// the requests allowed starts the work, `Err` says on the pane why it was not done.
+    pub(in crate::tui::app) fn answered(
+        &mut self,
+        ask: Ask,
+        answer: Result<u32, String>,
+        ctx: &Ctx,
+        effects: &mut Vec<Effect>,
+    ) {
+        match (ask, answer) {
+            (Ask::Trend { generation, plan }, Ok(requests)) => {
+                self.trend_confirmed(generation, plan, requests, effects);
+            }
+            (Ask::Whole { generation }, Ok(requests)) => {
+                self.whole_confirmed(generation, requests, ctx, effects);
+            }
+            (Ask::Trend { plan, .. }, Err(why)) => {
+                self.trend_declined(plan, format!("the chart {why}"));
+            }
+            (Ask::Whole { .. }, Err(why)) => self.whole_declined(format!("the whole range {why}")),
+        }
     }
 
     /// Takes a reply: a new page keeps the cursor on the page and teaches the bar scale.

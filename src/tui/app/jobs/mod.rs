@@ -3,6 +3,7 @@
 
 pub(crate) mod poll;
 
+mod ages;
 mod announce;
 mod answers;
 mod detail;

@@ -103,7 +103,7 @@ impl VisitorsTable {
         Outcome::Ask(Ask::Trend { generation, plan }, requests)
     }
 
-    pub(in crate::tui::app) fn trend_confirmed(
+    pub(super) fn trend_confirmed(
         &mut self,
         generation: Generation,
         plan: TrendPlan,
@@ -127,7 +127,7 @@ impl VisitorsTable {
         })));
     }
 
-    pub(in crate::tui::app) fn trend_declined(&mut self, plan: TrendPlan, why: String) {
+    pub(super) fn trend_declined(&mut self, plan: TrendPlan, why: String) {
         self.trend = TrendLoad::Declined { plan, why };
     }
 

@@ -61,7 +61,7 @@ impl VisitorsTable {
         }
     }
 
-    pub(in crate::tui::app) fn whole_confirmed(
+    pub(super) fn whole_confirmed(
         &mut self,
         generation: Generation,
         allow: u32,
@@ -93,7 +93,7 @@ impl VisitorsTable {
         })));
     }
 
-    pub(in crate::tui::app) fn whole_declined(&mut self, why: String) {
+    pub(super) fn whole_declined(&mut self, why: String) {
         self.whole = WholeLoad::Stopped(why);
     }
 
