@@ -39,6 +39,7 @@ mod wake;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 pub use super::message::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
@@ -254,11 +255,12 @@ impl App {
                 let outcome = self.composer.on_editor_done(draft, result, &mut effects);
                 self.route(outcome, now, &mut effects);
             }
-            Msg::LocalFailure(reason) => self.notify(NoticeKind::Error, reason.to_string()),
-            Msg::DraftNotSaved(reason) => self.notify(
-                NoticeKind::Error,
-                format!("the draft could not be saved: {reason}"),
-            ),
+            Msg::LocalFailure(reason) => {
+                self.notify(NoticeKind::Error, Said::Local(Arc::new(reason)));
+            }
+            Msg::DraftNotSaved(reason) => {
+                self.notify(NoticeKind::Error, Said::DraftNotSaved(Arc::new(reason)));
+            }
             Msg::Terminate => self.quit = true,
             Msg::Continued => self.dirty = true,
             Msg::Drawn(viewport) => {

@@ -3,7 +3,9 @@
 
 use super::{ExportForm, FilterForm, JobDetail, Question, TrackForm};
 use crate::tui::keymap::KeyContext;
-use crate::tui::message::{AlertError, ExportEnd};
+use std::sync::Arc;
+
+use crate::tui::message::{AlertError, EditorError, ExportEnd, LocalError};
 
 /// A window on top of the panes that takes the keys while open.
 #[derive(Debug)]
@@ -44,7 +46,7 @@ impl Notice {
 
 /// What a notice says: a sentence written where it is said, or, where the words depend on
 /// what failed, what failed (the view words it: `view/said.rs`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Said {
     Text(String),
     /// An alert command could not run, or failed.
@@ -56,7 +58,39 @@ pub enum Said {
     },
     /// An export that stopped or failed.
     Export(ExportEnd),
+    /// Something on this machine failed while carrying out an effect.
+    Local(Arc<LocalError>),
+    /// A draft could not be saved in the journal.
+    DraftNotSaved(Arc<LocalError>),
+    /// `$EDITOR` left the draft as it was.
+    Editor(Arc<EditorError>),
 }
+
+/// Two notices are the same when they say the same (the local errors inside cannot be
+/// compared otherwise).
+impl PartialEq for Said {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Text(a), Self::Text(b)) => a == b,
+            (Self::AlertFailed(a), Self::AlertFailed(b)) => a == b,
+            (
+                Self::OpenFailed { reason, copied },
+                Self::OpenFailed {
+                    reason: r,
+                    copied: c,
+                },
+            ) => reason == r && copied == c,
+            (Self::Export(a), Self::Export(b)) => a == b,
+            (Self::Local(a), Self::Local(b)) | (Self::DraftNotSaved(a), Self::DraftNotSaved(b)) => {
+                a.to_string() == b.to_string()
+            }
+            (Self::Editor(a), Self::Editor(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Said {}
 
 impl From<String> for Said {
     fn from(text: String) -> Self {

@@ -1,5 +1,5 @@
 //! The words of the notices whose text depends on what failed (an alert, a browser, an
-//! export): the app keeps them typed ([`Said`]); the view writes them, on the notice
+//! export, the journal, `$EDITOR`): the app keeps them typed ([`Said`]); the view writes them, on the notice
 //! line, in the log and under the visitors table.
 
 use std::fmt;
@@ -17,6 +17,9 @@ impl fmt::Display for Said {
                 write!(f, "could not open a browser ({reason}): {copied}")
             }
             Self::Export(end) => f.write_str(&export_end_text(end)),
+            Self::Local(reason) => write!(f, "{reason}"),
+            Self::DraftNotSaved(reason) => write!(f, "the draft could not be saved: {reason}"),
+            Self::Editor(reason) => write!(f, "$EDITOR: {reason}; the text is unchanged"),
         }
     }
 }

@@ -10,7 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use super::outcome::Outcome;
-use super::{NoticeKind, Overlay, Pane};
+use super::{NoticeKind, Overlay, Pane, Said};
 use crate::config::Template;
 use crate::insight::templates::Marked;
 use crate::text::normalize_newlines;
@@ -429,10 +429,8 @@ impl Composer {
             }
             Ok(_) => {}
             Err(reason) => {
-                return Outcome::News(
-                    NoticeKind::Error,
-                    format!("$EDITOR: {reason}; the text is unchanged").into(),
-                );
+                let said = Said::Editor(std::sync::Arc::new(reason));
+                return Outcome::News(NoticeKind::Error, said);
             }
         }
         Outcome::Changed
