@@ -15,11 +15,13 @@ use super::range::require_range;
 use super::setup::{ClientArgs, Setup};
 use super::table::{self, Column, Fit, thousands};
 use super::{CliError, Outcome};
-use crate::api::{DateParam, VisitorTotals};
+use crate::api::{Client, DateParam, VisitorTotals};
 use crate::export;
 use crate::insight::Cancel;
 use crate::insight::buckets::{self, Bucket, By, shown};
-use crate::insight::trend::{TrendEnd, read_trend};
+use crate::insight::cached::{BucketRange, Cost, TrendCache, read_cached};
+use crate::insight::trend::TrendEnd;
+use crate::journal::{Journal, JournalError, Scope};
 
 /// The most buckets one trend reads: more than ten hours of the analytics budget.
 const MOST_BUCKETS: u64 = 1_000;
@@ -80,49 +82,52 @@ pub async fn run(args: TrendArgs) -> Outcome {
     let buckets = buckets::buckets(from, to, by);
     let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
-    let mut journal = ctx.journal()?;
-    let ranges: Vec<_> = buckets.iter().map(Bucket::range).collect();
-    let kept = journal.trend_kept(&ctx.scope, &ranges, Utc::now(), args.refresh)?;
-    let needed = kept.iter().filter(|totals| totals.is_none()).count();
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
-    let kept_count = buckets.len() - needed;
-    let what = if kept_count == 0 {
-        format!("the trend of {} {}s", buckets.len(), by.as_str())
-    } else {
-        format!(
-            "the trend of {} {}s ({kept_count} kept in the journal)",
-            buckets.len(),
-            by.as_str()
-        )
+    let mut journal = Journaled {
+        journal: ctx.journal()?,
+        scope: &ctx.scope,
+        yes: args.yes,
+        client: &client,
     };
-    let smaller = if by == By::Day {
-        "use a shorter range or --by week"
-    } else {
-        "use a shorter range"
+    let spend = |journal: &mut Journaled<'_>, cost: Cost| {
+        let what = if cost.kept == 0 {
+            format!("the trend of {} {}s", buckets.len(), by.as_str())
+        } else {
+            format!(
+                "the trend of {} {}s ({} kept in the journal)",
+                buckets.len(),
+                by.as_str(),
+                cost.kept
+            )
+        };
+        let smaller = if by == By::Day {
+            "use a shorter range or --by week"
+        } else {
+            "use a shorter range"
+        };
+        journal
+            .analytics()
+            .allow(&what, Need::Exactly(cost.requests), smaller)
     };
-    analytics.allow(
-        &what,
-        Need::Exactly(u32::try_from(needed).unwrap_or(u32::MAX)),
-        smaller,
-    )?;
-    let progress = super::progress::Line::bar(needed as u64, &format!("{}s read", by.as_str()));
-    let read = read_trend(
+    // The bar appears once the read knows how many buckets it sends for (none: no bar).
+    let line = std::cell::OnceCell::new();
+    let progress = |done: usize, of: usize| {
+        line.get_or_init(|| {
+            super::progress::Line::bar(of as u64, &format!("{}s read", by.as_str()))
+        })
+        .at(done as u64);
+    };
+    let read = read_cached(
+        &mut journal,
         &client,
         &buckets,
-        kept,
-        |done, _of| progress.at(done as u64),
+        args.refresh,
+        spend,
+        progress,
         &Cancel::new(),
     )
-    .await;
-    progress.finish();
-    analytics.record(read.requests, client.stated_analytics_limit());
-    let fresh: Vec<_> = read
-        .read
-        .iter()
-        .filter_map(|&i| read.totals[i].map(|totals| (ranges[i], totals)))
-        .collect();
-    if let Err(err) = journal.store_trend(&ctx.scope, &fresh, Utc::now()) {
-        super::warn(&format!("the buckets just read were not kept: {err}"));
+    .await?;
+    if let Some(line) = line.get() {
+        line.finish();
     }
     let complete = read.complete();
     let totals = match (read.end, complete) {
@@ -133,6 +138,45 @@ pub async fn run(args: TrendArgs) -> Outcome {
     let format = Format::resolve(args.format);
     emit_data(&render(by, &buckets, &totals, format, (from, to))?, format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The journal as the CLI reaches it: at hand; what fails after the reading is said on
+/// stderr, as a warning (the numbers were read).
+struct Journaled<'a> {
+    journal: Journal,
+    scope: &'a Scope,
+    yes: bool,
+    client: &'a Client,
+}
+
+impl Journaled<'_> {
+    fn analytics(&mut self) -> Analytics<'_> {
+        Analytics::new(&mut self.journal, self.scope, self.yes)
+    }
+}
+
+impl TrendCache for Journaled<'_> {
+    type Error = JournalError;
+
+    async fn kept(
+        &mut self,
+        ranges: Vec<BucketRange>,
+        refresh: bool,
+    ) -> Result<Vec<Option<VisitorTotals>>, JournalError> {
+        self.journal
+            .trend_kept(self.scope, &ranges, Utc::now(), refresh)
+    }
+
+    async fn keep(&mut self, read: Vec<(BucketRange, VisitorTotals)>) {
+        if let Err(err) = self.journal.store_trend(self.scope, &read, Utc::now()) {
+            super::warn(&format!("the buckets just read were not kept: {err}"));
+        }
+    }
+
+    async fn count(&mut self, requests: u32) {
+        let stated = self.client.stated_analytics_limit();
+        self.analytics().record(requests, stated);
+    }
 }
 
 fn render(

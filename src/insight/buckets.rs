@@ -122,7 +122,7 @@ impl Bucket {
     /// cannot change any more.
     #[must_use]
     pub fn settled(&self, now: DateTime<Utc>) -> bool {
-        self.to + SETTLING <= now
+        crate::journal::settled(self.to, now)
     }
 }
 

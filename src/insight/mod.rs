@@ -9,12 +9,12 @@
 //!   totals are the bucket's numbers; [`buckets::Bucket::settled`] says whether the journal
 //!   may keep them ([`buckets::SETTLING`], 48 hours); [`buckets::previous_period`] is
 //!   `[from − (to − from), from)`.
-//! - [`trend`] — [`trend::read_trend`] reads the buckets the journal did not keep, a few at
-//!   a time, with progress and a [`Cancel`]. A face asks `Journal::trend_kept(scope,
-//!   ranges, now, refresh)` first (`None` where a bucket must be read; pass that vector
-//!   as `known`), then stores what [`trend::TrendRead::read`] lists with
-//!   `Journal::store_trend` and counts [`trend::TrendRead::requests`] with
-//!   `Journal::record_analytics`, whether the reading finished or not.
+//! - [`cached`] — [`cached::read_cached`] is the trend read both faces call: the buckets
+//!   the journal keeps (`Journal::trend_kept`) cost nothing, the cost of the others is
+//!   shown to the face's `spend` first, then [`trend::read_trend`] reads them a few at a
+//!   time, with progress and a [`Cancel`]; the requests are counted and the buckets read
+//!   kept whether the reading finished or not. A face reaches the journal through
+//!   [`cached::TrendCache`].
 //! - [`whole`] — [`whole::WholeRange`] fetches every row of a range (250 a request,
 //!   following `hasMore`) up to a threshold ([`whole::DEFAULT_MAX_ROWS`], 5,000 rows = 20
 //!   requests; `Settings::visitors_max_rows` is `[visitors] max_rows` of `config.toml`);
@@ -44,6 +44,7 @@
 //! (`crate::journal::Decision`). `crate::cli::budget` shows how the CLI words it.
 
 pub mod buckets;
+pub mod cached;
 mod cancel;
 pub mod compare;
 pub mod impact;

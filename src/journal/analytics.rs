@@ -28,6 +28,14 @@ pub const ASK_ABOVE: u32 = 10;
 /// How long after its end a trend bucket can still change (views arrive late).
 pub const TREND_SETTLING: TimeDelta = TimeDelta::hours(48);
 
+/// Whether a bucket that ends at `end` is settled at `at`: it ended at least
+/// [`TREND_SETTLING`] before, so its numbers cannot change any more. The one rule for
+/// what the trend cache keeps and gives back, and for the insight's buckets.
+#[must_use]
+pub fn settled(end: DateTime<Utc>, at: DateTime<Utc>) -> bool {
+    end + TREND_SETTLING <= at
+}
+
 const HOUR_MS: i64 = 3_600_000;
 
 /// A trend bucket's `[from, to)`.
@@ -267,14 +275,13 @@ impl Journal {
             "SELECT human, ai, total, read_ms FROM trend_buckets
              WHERE service = ?1 AND project = ?2 AND from_ms = ?3 AND to_ms = ?4",
         )?;
-        let settling = TREND_SETTLING.num_milliseconds();
         let mut kept = Vec::with_capacity(buckets.len());
         for (from, to) in buckets {
-            let to_ms = to.timestamp_millis();
-            if to_ms + settling > now.timestamp_millis() {
+            if !settled(*to, now) {
                 kept.push(None);
                 continue;
             }
+            let to_ms = to.timestamp_millis();
             let row: Option<(i64, i64, i64, i64)> = statement
                 .query_row(
                     params![scope.service, scope.project, from.timestamp_millis(), to_ms],
@@ -283,12 +290,15 @@ impl Journal {
                 .optional()?;
             let count = |n: i64| u64::try_from(n).unwrap_or(0);
             kept.push(
-                row.filter(|row| row.3 >= to_ms + settling)
-                    .map(|(human, ai, total, _)| VisitorTotals {
-                        human: count(human),
-                        ai: count(ai),
-                        total: count(total),
-                    }),
+                // Numbers read before the bucket settled may have changed since.
+                row.filter(|row| {
+                    DateTime::from_timestamp_millis(row.3).is_some_and(|read| settled(*to, read))
+                })
+                .map(|(human, ai, total, _)| VisitorTotals {
+                    human: count(human),
+                    ai: count(ai),
+                    total: count(total),
+                }),
             );
         }
         Ok(kept)

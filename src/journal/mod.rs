@@ -20,6 +20,7 @@ use crate::sqlite::{self, SchemaError};
 
 pub use analytics::{
     ANALYTICS_HOURLY_LIMIT, ASK_ABOVE, AnalyticsBudget, Decision, LimitSource, TREND_SETTLING,
+    settled,
 };
 pub use unsure::UnsureSend;
 

@@ -11,6 +11,8 @@ use crate::api::{ApiError, Job, VisitorsPage, VisitorsQuery};
 use crate::export::DataFormat;
 
 mod alert;
+mod frame;
+mod generation;
 mod insight;
 mod local;
 mod trend;
@@ -19,6 +21,8 @@ use crate::journal::{
     ANALYTICS_HOURLY_LIMIT, AnalyticsBudget, SentPrompt, StatusChange, TrackedJob, UnsureSend,
 };
 pub use alert::{Alert, AlertCommand, AlertError};
+pub use frame::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
+pub use generation::{Generation, Generations};
 pub use insight::{InsightIo, InsightMsg, WholeEnd};
 pub use local::{EditorError, LocalError};
 pub use trend::TrendPlan;
@@ -153,7 +157,7 @@ pub enum Msg {
     ViewsSpan(Option<crate::api::limit::ViewsSpan>),
     /// A page of visitors, or why not; dropped when its generation is not the latest.
     Visitors {
-        generation: u64,
+        generation: Generation,
         result: Result<VisitorsPage, ApiError>,
     },
     /// The chart, the comparison or the whole range heard back.
@@ -190,6 +194,10 @@ pub enum Msg {
     /// The process goes on after a stop (Ctrl+Z, then `fg`): the loop has taken the
     /// terminal again; everything is drawn anew.
     Continued,
+    /// What the frame just drawn measured (rows on screen, where texts end, what the
+    /// detail's search found): the view reports it, the loop passes it on before anything
+    /// else, so page-wise keys and clicks go by what is on screen.
+    Drawn(Viewport),
 }
 
 /// How an export ended. Paths are absolute, so the user is told exactly where.
@@ -269,7 +277,7 @@ pub enum Io {
     /// Reads one page of visitors; answers `Visitors` with the same generation, so a
     /// reply for a page no longer wanted is dropped.
     FetchVisitors {
-        generation: u64,
+        generation: Generation,
         query: VisitorsQuery,
     },
     /// Reads for the chart, the comparison or the whole range.

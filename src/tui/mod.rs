@@ -115,19 +115,20 @@ pub async fn drive<B: Backend>(
     // The view's memory between frames (list windows), owned here beside the app.
     let mut memory = ViewMemory::default();
     let outcome = loop {
+        let mut batch = std::collections::VecDeque::new();
         if app.take_dirty() {
             if let Err(err) = draw(terminal, &app, &mut memory, &mut options) {
                 break Err(err);
             }
-            app.set_viewport(memory.viewport());
+            // What the frame measured reaches the app first, ahead of what comes next.
+            batch.push_back(Msg::Drawn(memory.viewport()));
             tracing::trace!(loaded = app.loaded, "frame drawn");
         }
         if app.quit {
             break Ok(());
         }
         let wake = app.next_wake();
-        let msg = next_msg(&mut rx, &mut keys.rx, options.stop.as_mut(), wake).await;
-        let mut batch = std::collections::VecDeque::from([msg]);
+        batch.push_back(next_msg(&mut rx, &mut keys.rx, options.stop.as_mut(), wake).await);
         // Take everything already waiting before drawing again.
         while let Ok(more) = rx.try_recv() {
             batch.push_back(more);

@@ -168,3 +168,10 @@ fn a_bucket_read_after_it_settled_is_kept_for_its_service_and_project_only() {
         [Some(totals(5, 1, 6))]
     );
 }
+
+#[test]
+fn a_bucket_settles_48_hours_after_its_end_and_not_a_millisecond_before() {
+    let end = at("2026-11-16T00:00:00Z");
+    assert!(!super::settled(end, at("2026-11-17T23:59:59.999Z")));
+    assert!(super::settled(end, at("2026-11-18T00:00:00Z")));
+}

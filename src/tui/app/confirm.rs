@@ -3,18 +3,23 @@
 //! spent until the answer is yes, and work the hour's budget cannot cover is refused
 //! with when enough requests free up (the journal's rule, `AnalyticsBudget::decide`).
 
+use super::outcome::Outcome;
 use super::{App, NoticeKind, Overlay};
 use crate::journal::Decision;
 use crate::tui::keymap::Action;
+use crate::tui::message::Generation;
 use crate::tui::message::{Clock, Effect, TrendPlan};
 
 /// What the question is about, and what yes starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ask {
     /// The chart's trend of request `generation`.
-    Trend { generation: u64, plan: TrendPlan },
+    Trend {
+        generation: Generation,
+        plan: TrendPlan,
+    },
     /// Every row of the range (and of the period before, when comparing).
-    Whole { generation: u64 },
+    Whole { generation: Generation },
 }
 
 /// The question on screen.
@@ -54,12 +59,6 @@ impl Question {
 }
 
 impl App {
-    /// Analytics requests left this hour, as the journal counts them.
-    #[must_use]
-    pub fn analytics_left(&self) -> u32 {
-        self.link.budget.analytics.left()
-    }
-
     /// Work of `requests` analytics requests: started when few, asked about when more
     /// than 10, refused (saying when enough free up) when more than are left.
     pub(super) fn consider(
@@ -70,7 +69,7 @@ impl App {
         effects: &mut Vec<Effect>,
     ) {
         match self.link.budget.analytics.decide(requests) {
-            Decision::Go => self.confirmed(ask, requests, now, effects),
+            Decision::Go => self.answered(ask, Ok(requests), now, effects),
             Decision::Ask { needed, left } => {
                 self.overlay = Some(Overlay::Confirm(Question {
                     ask,
@@ -90,27 +89,23 @@ impl App {
                 let why = format!(
                     "needs {needed} analytics requests and {left} are left this hour; {when}"
                 );
-                self.refused(ask, why);
+                self.answered(ask, Err(why), now, effects);
             }
         }
     }
 
-    fn confirmed(&mut self, ask: Ask, requests: u32, now: Clock, effects: &mut Vec<Effect>) {
-        match ask {
-            Ask::Trend { generation, plan } => {
-                self.trend_confirmed(generation, plan, requests, effects);
-            }
-            Ask::Whole { generation } => {
-                self.whole_confirmed(generation, requests, now, effects);
-            }
-        }
-    }
-
-    fn refused(&mut self, ask: Ask, why: String) {
-        match ask {
-            Ask::Trend { plan, .. } => self.trend_declined(plan, format!("the chart {why}")),
-            Ask::Whole { .. } => self.whole_declined(format!("the whole range {why}")),
-        }
+    /// The answer reaches the pane that asked: yes with the requests allowed, or why not.
+    fn answered(
+        &mut self,
+        ask: Ask,
+        answer: Result<u32, String>,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        self.in_visitors(now, effects, |v, ctx, fx| {
+            v.answered(ask, answer, ctx, fx);
+            Outcome::Done
+        });
     }
 
     /// y or n.
@@ -124,13 +119,13 @@ impl App {
             return;
         };
         match action {
-            Action::Apply => self.confirmed(question.ask, question.requests, now, effects),
+            Action::Apply => self.answered(question.ask, Ok(question.requests), now, effects),
             Action::Close => {
                 let why = format!(
                     "not read: it needs {} analytics requests; r asks again",
                     question.requests
                 );
-                self.refused(question.ask, why);
+                self.answered(question.ask, Err(why), now, effects);
                 self.notify(NoticeKind::Info, "nothing was read: r asks again");
             }
             _ => self.overlay = Some(Overlay::Confirm(question)),

@@ -2,6 +2,7 @@
 //! shares. Moving the focus is where a pane is first loaded and where a typed filter is
 //! kept.
 
+use super::outcome::Outcome;
 use super::table::FilterKey;
 use super::{App, Overlay, Pane};
 use crate::tui::keymap::KeyContext;
@@ -54,7 +55,10 @@ impl App {
         self.focus = pane;
         match pane {
             Pane::Visitors if self.visitors.wants_first_page() => {
-                self.fetch_visitors(now, effects);
+                self.in_visitors(now, effects, |v, ctx, fx| {
+                    v.fetch(ctx, fx);
+                    Outcome::Done
+                });
             }
             Pane::Composer => {
                 if let Some(target) = self.jobs.aim(&self.composer.target) {

@@ -3,8 +3,9 @@
 
 use crossterm::event::{Event, KeyEvent};
 
+use super::outcome::Outcome;
 use super::table::{FilterEdit, FilterKey};
-use super::{App, NoticeKind, Overlay, Pane, keys};
+use super::{App, CallClass, NoticeKind, Overlay, Pane, composer, keys};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect};
 
@@ -17,7 +18,10 @@ impl App {
                 self.size = Some((width, height));
                 if self.focus == Pane::Visitors && self.loaded {
                     // A taller screen may show the chart by default now.
-                    self.want_trend(now, effects);
+                    self.in_visitors(now, effects, |v, ctx, fx| {
+                        v.want_trend(ctx, fx);
+                        Outcome::Done
+                    });
                 }
                 // Text wraps anew: where it ends is known again after the next frame.
                 self.viewport.detail = None;
@@ -67,9 +71,26 @@ impl App {
             (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
             (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
             (KeyContext::Confirm, None) => return,
-            (KeyContext::Detail, Some(action)) => self.on_detail_action(action, now, effects),
-            (KeyContext::Composer, Some(Action::ToNewJob)) => self.follow_up_to_new_job(effects),
-            (KeyContext::Composer, Some(action)) => self.on_composer_action(action, now, effects),
+            (KeyContext::Detail, Some(action)) => {
+                if let Some(Overlay::Detail(detail)) = &mut self.overlay {
+                    let matches = self.viewport.found.map_or(0, |f| f.matches);
+                    let outcome = detail.on_action(action, self.viewport.detail, matches);
+                    self.route(outcome, now, effects);
+                }
+            }
+            (KeyContext::Composer, Some(Action::ToNewJob)) => {
+                let outcome = (self.composer).move_to_new_job(&self.config.prefs.keymap, effects);
+                self.route(outcome, now, effects);
+            }
+            (KeyContext::Composer, Some(action)) => {
+                let ctx = composer::Ctx {
+                    templates: &self.config.templates,
+                    keymap: &self.config.prefs.keymap,
+                    paused: (self.link).refusal(CallClass::of_draft(&self.composer.target), now),
+                };
+                let outcome = self.composer.on_action(action, &ctx, effects);
+                self.route(outcome, now, effects);
+            }
             (_, None) if keys::is_ctrl_c(key) => self.say_how_to_quit(),
             (KeyContext::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),
@@ -103,8 +124,14 @@ impl App {
                 };
                 self.notify(NoticeKind::Info, text);
             }
-            _ if self.focus == Pane::Jobs => self.on_jobs_action(action, now, effects),
-            _ if self.focus == Pane::Visitors => self.on_visitors_action(action, now, effects),
+            _ if self.focus == Pane::Jobs => {
+                let page = self.viewport.jobs_rows;
+                let outcome = self.jobs.on_action(action, page, &self.config, effects);
+                self.route(outcome, now, effects);
+            }
+            _ if self.focus == Pane::Visitors => {
+                self.in_visitors(now, effects, |v, ctx, fx| v.on_key(action, ctx, fx));
+            }
             _ => {}
         }
     }

@@ -6,7 +6,7 @@ use crossterm::event::KeyEvent;
 
 use super::{App, NoticeKind, Overlay};
 use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, DraftKey, Effect, Tty};
+use crate::tui::message::{Clock, Effect, Tty};
 
 /// Smallest terminal the console draws in; below it only `q` and Ctrl+C are read.
 pub const MIN_WIDTH: u16 = 60;
@@ -143,26 +143,6 @@ impl App {
 
     pub(super) fn close_help(&mut self) {
         self.overlay = self.under_help.take().map(|overlay| *overlay);
-    }
-
-    /// Ctrl+N in the composer: the follow-up's text moves to the new-job draft, for a
-    /// job that takes no more follow-ups (archived: the service answers 409).
-    pub(super) fn follow_up_to_new_job(&mut self, effects: &mut Vec<Effect>) {
-        let DraftKey::FollowUp(_) = &self.composer.target else {
-            self.notify(NoticeKind::Info, "this is already the new-job draft");
-            return;
-        };
-        if self.composer.sending.is_some() {
-            return;
-        }
-        self.composer.move_text_to(DraftKey::NewJob, effects);
-        let send = self
-            .keymap()
-            .key_or_name(KeyContext::Composer, Action::Send);
-        self.notify(
-            NoticeKind::Info,
-            format!("the text is now the new-job draft: {send} creates a job with it"),
-        );
     }
 }
 

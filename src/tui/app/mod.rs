@@ -1,6 +1,20 @@
 //! The console's state and `update`: every input, reply and timer goes through one pure
 //! function that changes the state and returns the effects to run. No I/O, no await, and
 //! the clock is passed in, so every behaviour is testable without a terminal or network.
+//!
+//! The parts, and which way the arrows go (nothing imports what is above it):
+//!
+//! ```text
+//! loop (tui/mod.rs) ── Msg ──▶ App::update ── Effect ──▶ effects/ (I/O) ── Msg ──▶ loop
+//!   └─ draws with view/, which reports what a frame measured as Msg::Drawn
+//! App: the router. Owns the focus, the overlays, the notice line and the link (link/)
+//!   ├─ jobs/     JobList: keys, reads, tracking, the poll schedule    ┐ each owns its
+//!   ├─ composer/ Composer: keys, the send, $EDITOR, templates         │ state, hands
+//!   ├─ visitors/ VisitorsTable: keys, the page, trend, period before, │ back an Outcome
+//!   │            whole range and export (reads the app through Ctx)   ┘ App::route runs
+//!   └─ forms/    track, dates, export: keys; Enter's value goes to the pane it is about
+//! message/ (Msg, Effect, Generation, Viewport, Pane…): the ground floor all of them use
+//! ```
 
 mod composer;
 mod confirm;
@@ -8,7 +22,6 @@ mod cursor;
 mod focus;
 mod forms;
 mod input;
-mod insight;
 mod jobs;
 mod keys;
 mod link;
@@ -26,27 +39,24 @@ mod wake;
 #[cfg(test)]
 mod tests;
 
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
-use chrono::{DateTime, Utc};
-
+pub use super::message::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use composer::{Composer, TemplateFill};
 pub use confirm::{Ask, Question};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub(crate) use jobs::poll;
-pub use jobs::{
-    DetailSearch, Found, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission,
-};
+pub use jobs::{DetailSearch, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RatePauses};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
-pub use overlay::{Notice, NoticeKind, Overlay};
+pub use overlay::{Notice, NoticeKind, Overlay, Said};
 use viewport::scrolled;
-pub use viewport::{Hits, RowsArea, TextExtent, Viewport};
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
-    TrendLoad, VisitorsTable, WholeLoad, export_end_text, stopped_text,
+    TrendLoad, VisitorsTable, WholeLoad,
 };
 use wake::RowsChange;
 pub use wake::countdown_text;
@@ -54,13 +64,6 @@ pub use wake::countdown_text;
 use super::keymap::Keymap;
 use super::message::{Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
 use poll::{Cadences, Scheduler};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pane {
-    Jobs,
-    Composer,
-    Visitors,
-}
 
 /// All the console's state.
 #[derive(Debug)]
@@ -75,8 +78,6 @@ pub struct App {
     pub link: Link,
     /// When something on screen next changes with the clock alone.
     display_due: Option<Instant>,
-    /// When the first age in the jobs list next reads differently (shown or not).
-    ages_due: Option<DateTime<Utc>>,
     pub notice: Option<Notice>,
     /// Every notice said, with its time, for `L`.
     pub log: NoticeLog,
@@ -104,7 +105,7 @@ impl App {
         let warnings = &config.prefs.warnings;
         let notice = (!warnings.is_empty()).then(|| Notice {
             kind: NoticeKind::Warning,
-            text: warnings.join(" · "),
+            said: Said::Text(warnings.join(" · ")),
         });
         let mut log = NoticeLog::default();
         if let Some(notice) = &notice {
@@ -118,7 +119,6 @@ impl App {
             visitors: VisitorsTable::default(),
             link: Link::default(),
             display_due: None,
-            ages_due: None,
             notice,
             log,
             notice_pane: None,
@@ -130,16 +130,6 @@ impl App {
             viewport: Viewport::default(),
             dirty: true,
             config,
-        }
-    }
-
-    /// What the frame just drawn measured: the loop hands it over after each draw.
-    pub fn set_viewport(&mut self, viewport: Viewport) {
-        self.viewport = viewport;
-        if let (Some(Overlay::Detail(detail)), Some(found)) =
-            (&mut self.overlay, self.viewport.found)
-        {
-            detail.adopt_found(found);
         }
     }
 
@@ -157,21 +147,18 @@ impl App {
             Msg::Input(event) => self.on_event(event, now, &mut effects),
             Msg::Tick => {
                 // Relative times on screen move with the clock: redraw when one changed.
-                self.dirty |= self.clock_ticking(now.mono)
+                self.dirty |= self.jobs.clock_ticking(now.mono)
                     || self.display_due.is_some_and(|due| due <= now.mono);
             }
             Msg::ConnectionChecked(result) => {
                 let recorded = self.link.checked(result, now);
                 self.heard(recorded, CallClass::Read, None, now);
             }
-            Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, err.to_string()),
+            Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, Said::AlertFailed(err)),
             Msg::OpenFailed { url, reason } => {
                 let copied = self.config.clipboard.notice("the link", &url);
                 effects.push(Effect::Tty(Tty::Copy(url)));
-                self.notify(
-                    NoticeKind::Warning,
-                    format!("could not open a browser ({reason}): {copied}"),
-                );
+                self.notify(NoticeKind::Warning, Said::OpenFailed { reason, copied });
             }
             Msg::Loaded(startup) => self.on_loaded(*startup, now),
             Msg::TrackedList(jobs) => {
@@ -182,12 +169,34 @@ impl App {
                     effects.push(Effect::Io(Io::RefreshBudget));
                 }
             }
-            Msg::JobFetched { id, result } => self.on_job_fetched(&id, result, now, &mut effects),
+            Msg::JobFetched { id, result } => {
+                self.record_call(result.as_ref().map(|_| ()), CallClass::Read, Some(&id), now);
+                let detail_open = matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id);
+                let outcome = (self.jobs).on_fetched(
+                    &id,
+                    result,
+                    detail_open,
+                    &self.config,
+                    now,
+                    &mut effects,
+                );
+                self.route(outcome, now, &mut effects);
+            }
             Msg::Tracked {
                 id,
                 result,
                 first_prompt,
-            } => self.on_tracked(&id, result, first_prompt, now),
+            } => {
+                if !matches!(result, Err(crate::api::ApiError::InvalidInput(_))) {
+                    self.record_call(result.as_ref().map(|_| ()), CallClass::Read, None, now);
+                }
+                let form = match &mut self.overlay {
+                    Some(Overlay::Track(form)) if form.looking_up => Some(&mut **form),
+                    _ => None,
+                };
+                let outcome = self.jobs.on_tracked(&id, result, first_prompt, form, now);
+                self.route(outcome, now, &mut effects);
+            }
             Msg::Submitted { draft, outcome } => {
                 // A new job that may have been created is listed until dismissed or tracked.
                 if draft == DraftKey::NewJob
@@ -220,32 +229,65 @@ impl App {
                 self.visitors.span = span;
             }
             Msg::Visitors { generation, result } => {
-                self.on_visitors(generation, result, now, &mut effects);
+                self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
+                self.in_visitors(now, &mut effects, |v, ctx, fx| {
+                    v.on_page(generation, result, ctx, fx)
+                });
             }
-            Msg::Insight(msg) => self.on_insight(msg, now, &mut effects),
+            Msg::Insight(msg) => {
+                if let Some(call) = msg.analytics_call() {
+                    self.record_call(call, CallClass::Analytics, None, now);
+                }
+                self.in_visitors(now, &mut effects, |v, ctx, _| v.on_insight(msg, ctx));
+            }
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;
             }
-            Msg::ExportDone(end) => self.on_export_done(end),
+            Msg::ExportDone(end) => {
+                self.in_visitors(now, &mut effects, |v, ctx, _| v.on_export_done(end, ctx));
+            }
             Msg::Budget(budget) => {
                 self.dirty |= self.link.budget != budget;
                 self.link.budget = budget;
             }
-            Msg::EditorDone { draft, result } => self.on_editor_done(draft, result, &mut effects),
-            Msg::LocalFailure(reason) => self.notify(NoticeKind::Error, reason.to_string()),
-            Msg::DraftNotSaved(reason) => self.notify(
-                NoticeKind::Error,
-                format!("the draft could not be saved: {reason}"),
-            ),
+            Msg::EditorDone { draft, result } => {
+                let outcome = self.composer.on_editor_done(draft, result, &mut effects);
+                self.route(outcome, now, &mut effects);
+            }
+            Msg::LocalFailure(reason) => {
+                self.notify(NoticeKind::Error, Said::Local(Arc::new(reason)));
+            }
+            Msg::DraftNotSaved(reason) => {
+                self.notify(NoticeKind::Error, Said::DraftNotSaved(Arc::new(reason)));
+            }
             Msg::Terminate => self.quit = true,
             Msg::Continued => self.dirty = true,
+            Msg::Drawn(viewport) => {
+                // Nothing on screen changes: the next frame uses these numbers.
+                self.viewport = viewport;
+                if let (Some(Overlay::Detail(detail)), Some(found)) =
+                    (&mut self.overlay, viewport.found)
+                {
+                    detail.adopt_found(found);
+                }
+            }
         }
         if was_failing && !self.link.connection.is_failing() {
             self.on_recovered(now, &mut effects);
         }
-        self.pump(now, &mut effects);
-        self.note_rows(rows, now.wall);
+        // Every read that is due starts.
+        if self.loaded {
+            if self.link.check.take_due(now.mono) {
+                effects.push(Effect::Io(Io::CheckConnection));
+            }
+            for id in self.jobs.poll.take_due(now.mono) {
+                effects.push(Effect::Io(Io::FetchJob(id)));
+            }
+        }
+        // The CHANGED column's ages move too, when it is shown.
+        let changed = self.config.columns.contains(&JobColumn::Changed);
+        self.jobs.note_rows(rows, now.wall, changed);
         self.log.settle(now.wall);
         self.display_due = self.next_display_change(now);
         effects
@@ -265,41 +307,9 @@ impl App {
         .min()
     }
 
-    /// Relative times ("updated 4s ago", "next poll 2s") are shown, and kept current once
-    /// a second, only while a read is due within a minute. Otherwise the status bar shows
-    /// clock times and the console sleeps.
-    #[must_use]
-    pub fn clock_ticking(&self, now: Instant) -> bool {
-        self.jobs
-            .poll
-            .next_due()
-            .is_some_and(|due| due.saturating_duration_since(now) < Duration::from_secs(60))
-    }
-
-    /// Starts every read that is due.
-    fn pump(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if !self.loaded {
-            return;
-        }
-        if !self.link.check.in_flight && self.link.check.due.is_some_and(|due| due <= now.mono) {
-            self.link.check.due = None;
-            self.link.check.in_flight = true;
-            effects.push(Effect::Io(Io::CheckConnection));
-        }
-        for id in self.jobs.poll.take_due(now.mono) {
-            effects.push(Effect::Io(Io::FetchJob(id)));
-        }
-    }
-
     /// The keys in force, for the help and the hints.
     #[must_use]
     pub fn keymap(&self) -> &Keymap {
         &self.config.prefs.keymap
-    }
-
-    /// Hourly uses left of create and of message.
-    #[must_use]
-    pub fn budget_left(&self) -> (u32, u32) {
-        self.link.budget_left(self.config.hourly_limit)
     }
 }

@@ -60,7 +60,7 @@ impl App {
             Pane::Jobs => {
                 self.keep_filter();
                 if self.jobs.view().cursor_position() == Some(at) {
-                    self.on_jobs_action(Action::Open, now, effects);
+                    self.on_action(Action::Open, now, effects);
                 } else {
                     self.jobs.select_shown(at);
                 }
@@ -104,7 +104,7 @@ impl App {
                 }
                 Pane::Visitors => {
                     for _ in 0..WHEEL_ROWS {
-                        self.on_visitors_action(way, now, effects);
+                        self.in_visitors(now, effects, |v, ctx, fx| v.on_key(way, ctx, fx));
                     }
                 }
                 Pane::Composer => return false,

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 
 use chrono::{DateTime, Utc};
 
-use super::{App, Notice, NoticeKind, Overlay};
+use super::{App, Notice, NoticeKind, Overlay, Said};
 
 /// Notices kept in the log; older ones are dropped.
 pub const LOG_LENGTH: usize = 200;
@@ -62,10 +62,10 @@ impl NoticeLog {
 
 impl App {
     /// Says `text` on the notice line, and keeps it in the log.
-    pub(crate) fn notify(&mut self, kind: NoticeKind, text: impl Into<String>) {
+    pub(crate) fn notify(&mut self, kind: NoticeKind, said: impl Into<Said>) {
         let notice = Notice {
             kind,
-            text: text.into(),
+            said: said.into(),
         };
         self.log.note(notice.clone());
         self.notice = Some(notice);
@@ -75,8 +75,8 @@ impl App {
 
     /// As [`App::notify`], for what a key did in the focused pane: it stops being true,
     /// and leaves the notice line, when the pane is left.
-    pub(crate) fn notify_here(&mut self, kind: NoticeKind, text: impl Into<String>) {
-        self.notify(kind, text);
+    pub(crate) fn notify_here(&mut self, kind: NoticeKind, said: impl Into<Said>) {
+        self.notify(kind, said);
         self.notice_pane = Some(self.focus);
     }
 

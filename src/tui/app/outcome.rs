@@ -1,27 +1,28 @@
 //! What a pane asks of the app beyond what it changed in itself, and the routing that
-//! carries it out. A pane (the jobs list, the visitors table) owns its state and keys;
-//! what is shared (the focus, the overlays, the notice line, the other panes, requests
-//! under the rate pauses) it hands back here as an [`Outcome`], and `App` routes it.
+//! carries it out. A pane (the jobs list, the visitors table) owns its state, keys and
+//! background reads; what is shared (the focus, the overlays, the notice line, the other
+//! panes, the question before spending analytics requests) it hands back here as an
+//! [`Outcome`], and `App` routes it.
 
-use crate::tui::app::{App, DateRange, NoticeKind, Overlay, Pane, WholeLoad};
-use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, DraftKey, Effect, Io};
+use crate::tui::app::confirm::Ask;
+use crate::tui::app::visitors::{Ctx, VisitorsTable};
+use crate::tui::app::{App, NoticeKind, Overlay, Pane, Said};
+use crate::tui::keymap::{Action, KeyContext};
+use crate::tui::message::{Clock, DraftKey, Effect};
 
-/// What a key in a pane asks of the app, beyond what it changed in the pane.
+/// What a key or a message in a pane asks of the app, beyond what it changed in the pane.
 #[derive(Debug)]
 pub(in crate::tui::app) enum Outcome {
-    /// Handled in the pane (or not a key of the pane).
+    /// Handled in the pane (or not a key of the pane), nothing else to do.
     Done,
+    /// The pane changed in a way the screen shows: redraw.
+    Changed,
     /// Something about what the key did here: it leaves the notice line with the pane.
     Said(NoticeKind, String),
     /// News that stays on the notice line when the pane is left.
-    News(NoticeKind, String),
-    /// The page to show changed: fetch it.
-    Fetch,
+    News(NoticeKind, Said),
     /// Nothing to do, and the notice line says why.
     Notice(&'static str),
-    /// A new range or page size, saved and fetched.
-    SetFilter(DateRange, u32),
     /// An overlay to open over the pane.
     Open(Overlay),
     /// Close the overlay the key was read in.
@@ -34,53 +35,49 @@ pub(in crate::tui::app) enum Outcome {
     OpenSelected,
     /// Write in the composer, to a new job or as a follow-up to one.
     Compose(DraftKey),
-    /// The running export was cancelled.
-    ExportCancelled,
-    /// A page was marked or unmarked.
-    Marked { path: String, marked: bool },
     /// `n` in the visitors pane: a new job from the marked pages.
     NewJob,
-    /// `c`: show or hide the chart.
-    Chart,
-    /// `v`: compare with the period before, or stop.
-    Compare,
-    /// `w`: hold the whole range, or go back to pages.
-    Whole,
-    /// Esc: stop what is being read in the background.
-    Stop,
+    /// Esc in the composer: back to the pane it was opened from, as it was left.
+    Back(Pane),
+    /// Quit the console.
+    Quit,
+    /// Two things, in this order.
+    Then(Box<Outcome>, Box<Outcome>),
+    /// Work of this many analytics requests: start it, ask first, or refuse (the
+    /// question is an overlay, the budget the link's).
+    Ask(Ask, u32),
 }
 
 impl App {
-    /// Routes a key of the visitors pane: the pane changes itself, the app does what is
-    /// shared (requests under the rate pauses, notices, overlays, settings).
-    pub(in crate::tui::app) fn on_visitors_action(
+    /// What the visitors pane reads of the rest of the app now.
+    fn visitors_ctx(&self, now: Clock) -> Ctx {
+        Ctx {
+            now,
+            paused: self
+                .link
+                .refusal(crate::tui::app::CallClass::Analytics, now),
+            analytics_left: self.link.budget.analytics.left(),
+            whole_max_rows: self.config.whole_max_rows,
+            size: self.size,
+            refresh_key: self
+                .keymap()
+                .key_or_name(KeyContext::Visitors, Action::Refresh),
+            focused: self.focus == Pane::Visitors,
+            overlay_open: self.overlay.is_some(),
+            rows_on_screen: self.viewport.visitors_rows,
+        }
+    }
+
+    /// Hands a key or a message to the visitors pane, with what it reads of the app, and
+    /// routes what it hands back.
+    pub(in crate::tui::app) fn in_visitors(
         &mut self,
-        action: Action,
         now: Clock,
         effects: &mut Vec<Effect>,
+        handle: impl FnOnce(&mut VisitorsTable, &Ctx, &mut Vec<Effect>) -> Outcome,
     ) {
-        if let Some(outcome) = self
-            .visitors
-            .on_held_action(action, self.viewport.visitors_rows)
-        {
-            self.route(outcome, now, effects);
-            return;
-        }
-        if matches!(
-            action,
-            Action::SortNext | Action::SortReverse | Action::Search
-        ) {
-            let why = match &self.visitors.whole {
-                WholeLoad::TooMany { max_rows } => format!(
-                    "sorting and filtering need the whole range, and this one has more than \
-                     {max_rows} rows: the service's pages stay"
-                ),
-                _ => "sorting and filtering need the whole range: w holds it".to_owned(),
-            };
-            self.notify(NoticeKind::Info, why);
-            return;
-        }
-        let outcome = self.visitors.on_action(action, now.wall.date_naive());
+        let ctx = self.visitors_ctx(now);
+        let outcome = handle(&mut self.visitors, &ctx, effects);
         self.route(outcome, now, effects);
     }
 
@@ -93,17 +90,17 @@ impl App {
     ) {
         match outcome {
             Outcome::Done => {}
+            Outcome::Changed => self.dirty = true,
             Outcome::Said(kind, text) => self.notify_here(kind, text),
             Outcome::News(kind, text) => self.notify(kind, text),
-            Outcome::Fetch => self.fetch_visitors(now, effects),
             Outcome::Notice(text) => self.notify_here(NoticeKind::Info, text),
-            Outcome::SetFilter(range, limit) => self.set_filter(range, limit, now, effects),
             Outcome::Open(overlay) => {
                 if matches!(overlay, Overlay::Detail(_)) {
                     // A new text: where it ends is known after its first frame.
                     self.viewport.detail = None;
                 }
                 self.overlay = Some(overlay);
+                self.dirty = true;
             }
             Outcome::Close => self.overlay = None,
             Outcome::FollowUp(id) => {
@@ -124,27 +121,25 @@ impl App {
                 self.composer.retarget(draft);
                 self.focus(Pane::Composer, now, effects);
             }
-            Outcome::ExportCancelled => {
-                effects.push(Effect::Io(Io::CancelExport));
-                self.notify(NoticeKind::Info, "export cancelled; nothing was written");
-            }
-            Outcome::Marked { path, marked } => {
-                let text = self.visitors.marks.said(&path, marked);
-                self.notify_here(NoticeKind::Info, text);
-            }
-            Outcome::NewJob => self.new_job_from_marks(now, effects),
-            Outcome::Chart => self.toggle_chart(now, effects),
-            Outcome::Compare => self.toggle_compare(now, effects),
-            Outcome::Whole => self.toggle_whole(now, effects),
-            Outcome::Stop => {
-                let whole = matches!(self.visitors.whole, WholeLoad::Fetching { .. });
-                if whole {
-                    self.stop_whole(effects);
-                    self.visitors.whole = WholeLoad::Stopped("stopped: w starts again".into());
+            Outcome::NewJob => {
+                let marks = self.visitors.marks.marked();
+                let filled = self
+                    .composer
+                    .fill_from_marks(&self.config.templates, marks, effects);
+                if filled.is_ok() {
+                    self.focus(Pane::Composer, now, effects);
                 }
-                if !self.cancel_trend(effects) && !whole {
-                    self.notify(NoticeKind::Info, "nothing is being read");
-                }
+                self.notify_here(NoticeKind::Info, filled.unwrap_or_else(str::to_owned));
+            }
+            Outcome::Back(pane) => self.focus = pane,
+            Outcome::Quit => self.quit = true,
+            Outcome::Then(first, then) => {
+                self.route(*first, now, effects);
+                self.route(*then, now, effects);
+            }
+            Outcome::Ask(ask, requests) => {
+                self.dirty = true;
+                self.consider(ask, requests, now, effects);
             }
         }
     }

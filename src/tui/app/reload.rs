@@ -1,8 +1,9 @@
 //! What the console reads again: everything at start (the journal's jobs, each on its
 //! schedule), everything on `r`, and a visitors page that failed once the service answers.
 
+use super::outcome::Outcome;
 use super::poll::FirstRead;
-use super::{App, CallClass, Notice, NoticeKind, PageLoad, Pane, PreviousLoad};
+use super::{App, CallClass, Notice, NoticeKind, PageLoad, Pane};
 use crate::tui::message::{Clock, Effect, Io, Startup};
 
 impl App {
@@ -10,7 +11,10 @@ impl App {
         let statuses = self.jobs.statuses();
         self.jobs.poll.refresh_all(&statuses, now.mono);
         if self.focus == Pane::Visitors {
-            self.reload_visitors(now, effects);
+            self.in_visitors(now, effects, |v, ctx, fx| {
+                v.reload(ctx, fx);
+                Outcome::Done
+            });
         }
         effects.push(Effect::Io(Io::RefreshBudget));
         effects.push(Effect::Io(Io::ReloadTracked));
@@ -25,20 +29,14 @@ impl App {
         }
     }
 
-    /// The visitors page, its chart and its comparison, read again.
-    pub(super) fn reload_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        self.refresh_trend(effects);
-        if self.visitors.previous.is_on() {
-            self.visitors.previous = PreviousLoad::NeedsDates;
-        }
-        self.fetch_visitors(now, effects);
-    }
-
     /// The service answers again after failing: a visitors page that failed meanwhile is
     /// read again (with its chart), so its error does not outlive its cause.
     pub(super) fn on_recovered(&mut self, now: Clock, effects: &mut Vec<Effect>) {
         if matches!(self.visitors.load(), PageLoad::Failed { .. }) {
-            self.reload_visitors(now, effects);
+            self.in_visitors(now, effects, |v, ctx, fx| {
+                v.reload(ctx, fx);
+                Outcome::Done
+            });
         }
     }
 
@@ -71,10 +69,12 @@ impl App {
         if let Some(set_aside) = startup.set_aside {
             // After the warnings of the start, if they are still shown.
             let text = match &self.notice {
-                Some(Notice {
-                    kind: NoticeKind::Warning,
-                    text,
-                }) => format!("{text} · {set_aside}"),
+                Some(
+                    notice @ Notice {
+                        kind: NoticeKind::Warning,
+                        ..
+                    },
+                ) => format!("{} · {set_aside}", notice.text()),
                 _ => set_aside,
             };
             self.notify(NoticeKind::Warning, text);

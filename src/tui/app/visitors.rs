@@ -5,16 +5,18 @@ use std::path::PathBuf;
 
 use chrono::NaiveDate;
 
-use super::{App, CallClass, ExportForm, FilterForm, Overlay};
+use super::confirm::Ask;
+use super::{ExportForm, FilterForm, Overlay};
 use crate::api::limit::ViewsSpan;
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
-use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, Effect, ExportEnd, Io};
+use crate::tui::message::{Effect, ExportEnd, Generation, Generations, Io};
 
 mod chart;
 mod compare;
+mod ctx;
 mod export;
 mod holding;
+mod keys;
 mod load;
 mod marks;
 use super::outcome::Outcome;
@@ -24,7 +26,7 @@ mod whole;
 
 pub use chart::CHART_MIN_HEIGHT;
 pub use compare::PreviousLoad;
-pub use export::{export_end_text, stopped_text};
+pub(in crate::tui::app) use ctx::Ctx;
 pub use load::{PageLoad, Shown};
 pub use marks::Marks;
 pub use range::DateRange;
@@ -53,8 +55,9 @@ pub struct VisitorsTable {
     /// The page on screen and the request out, if any (changed only by the pane's own
     /// transitions).
     load: PageLoad,
-    /// The number of the last request sent (the next one gets the next number).
-    requests: u64,
+    /// Numbers every background read of the pane (the page, the trend, the period
+    /// before, the whole range), so a reply to one no longer wanted is dropped.
+    generations: Generations,
     pub selected: usize,
     pub export: Option<ExportProgress>,
     /// How the last export ended, said under the table until the next one starts.
@@ -71,13 +74,10 @@ pub struct VisitorsTable {
     pub chart: Option<bool>,
     /// The chart's trend.
     pub trend: TrendLoad,
-    trend_requests: u64,
     /// The period before, while comparing.
     pub previous: PreviousLoad,
-    previous_requests: u64,
     /// Every row of the range, from `w` on.
     pub whole: WholeLoad,
-    whole_requests: u64,
     /// The range of the whole-range fetch out.
     whole_query: Option<VisitorsQuery>,
     /// The sort last chosen for a held range, kept for the next one.
@@ -118,7 +118,7 @@ impl Default for VisitorsTable {
             limit: crate::api::query::DEFAULT_LIMIT,
             offset: 0,
             load: PageLoad::Idle,
-            requests: 0,
+            generations: Generations::default(),
             selected: 0,
             export: None,
             export_end: None,
@@ -127,11 +127,8 @@ impl Default for VisitorsTable {
             marks: Marks::default(),
             chart: None,
             trend: TrendLoad::Idle,
-            trend_requests: 0,
             previous: PreviousLoad::Off,
-            previous_requests: 0,
             whole: WholeLoad::Off,
-            whole_requests: 0,
             whole_query: None,
             sort_choice: None,
         }
@@ -225,90 +222,41 @@ impl VisitorsTable {
     }
 
     /// Numbers a request for `query` and waits for its reply.
-    fn fetching(&mut self, query: VisitorsQuery) -> u64 {
-        self.requests += 1;
-        self.load.fetch(self.requests, query);
-        self.requests
+    fn fetching(&mut self, query: VisitorsQuery) -> Generation {
+        let generation = self.generations.issue();
+        self.load.fetch(generation, query);
+        generation
+    }
+
+    /// The answer to the question asked before spending analytics requests: `Ok` with
+    /// the requests allowed starts the work, `Err` says on the pane why it was not done.
+    pub(in crate::tui::app) fn answered(
+        &mut self,
+        ask: Ask,
+        answer: Result<u32, String>,
+        ctx: &Ctx,
+        effects: &mut Vec<Effect>,
+    ) {
+        match (ask, answer) {
+            (Ask::Trend { generation, plan }, Ok(requests)) => {
+                self.trend_confirmed(generation, plan, requests, effects);
+            }
+            (Ask::Whole { generation }, Ok(requests)) => {
+                self.whole_confirmed(generation, requests, ctx, effects);
+            }
+            (Ask::Trend { plan, .. }, Err(why)) => {
+                self.trend_declined(plan, format!("the chart {why}"));
+            }
+            (Ask::Whole { .. }, Err(why)) => self.whole_declined(format!("the whole range {why}")),
+        }
     }
 
     /// Takes a reply: a new page keeps the cursor on the page and teaches the bar scale.
-    fn answer(&mut self, generation: u64, result: Result<VisitorsPage, String>) {
+    fn answer(&mut self, generation: Generation, result: Result<VisitorsPage, String>) {
         if let Some(shown) = self.load.answer(generation, result) {
             let rows = shown.page.visitors.len();
             self.selected = self.selected.min(rows.saturating_sub(1));
             self.learn_top();
-        }
-    }
-
-    /// What a key of the pane does to the pane itself, and what it asks of the app.
-    pub(in crate::tui::app) fn on_action(&mut self, action: Action, today: NaiveDate) -> Outcome {
-        match action {
-            // PgDn and PgUp are the service's pages here (`n` and `p`), never a screen.
-            Action::Up | Action::Down | Action::Top | Action::Bottom => {
-                let rows = self.rows().len();
-                if let Some(next) = super::cursor::moved(self.selected, rows, action, 1) {
-                    self.selected = next;
-                }
-            }
-            Action::NextPage => {
-                // The page shown decides: paging while a fetch runs pages from the target.
-                let has_more = self.load.shown().is_some_and(|s| s.page.has_more);
-                if !has_more && !self.load.is_fetching() {
-                    return Outcome::Notice("this is the last page");
-                }
-                self.offset += u64::from(self.limit);
-                self.selected = 0;
-                return Outcome::Fetch;
-            }
-            Action::PrevPage => {
-                if self.offset == 0 {
-                    return Outcome::Notice("this is the first page");
-                }
-                self.offset = self.offset.saturating_sub(u64::from(self.limit));
-                self.selected = 0;
-                return Outcome::Fetch;
-            }
-            Action::MoreRows | Action::FewerRows => {
-                let limit = step_size(self.limit, action == Action::MoreRows);
-                return Outcome::SetFilter(self.range, limit);
-            }
-            Action::Filter => {
-                // An empty range is offered the dates that hold views, when known.
-                let range = self.offered_range().unwrap_or(self.range);
-                let form = FilterForm::new(&range, self.limit, today);
-                return Outcome::Open(Overlay::Filter(Box::new(form)));
-            }
-            Action::Export => {
-                if self.export.take().is_some() {
-                    return Outcome::ExportCancelled;
-                }
-                let mut form = ExportForm::new(&self.query(today));
-                form.held_rows = self.whole.held().map(|held| held.arrangement.len());
-                return Outcome::Open(Overlay::Export(Box::new(form)));
-            }
-            Action::Mark => return self.mark_selected(),
-            Action::NewJob => return Outcome::NewJob,
-            Action::ToggleChart => return Outcome::Chart,
-            Action::Compare => return Outcome::Compare,
-            Action::WholeRange => return Outcome::Whole,
-            Action::Close => return Outcome::Stop,
-            _ => {}
-        }
-        Outcome::Done
-    }
-
-    /// Space: marks or unmarks the row under the cursor.
-    fn mark_selected(&mut self) -> Outcome {
-        let Some(Shown { page, query }) = self.load.shown() else {
-            return Outcome::Notice("no page to mark yet");
-        };
-        let Some(row) = page.visitors.get(self.selected) else {
-            return Outcome::Notice("no page to mark in this range");
-        };
-        let marked = self.marks.toggle(row, &marks::Marks::range_of(query));
-        Outcome::Marked {
-            path: crate::text::sanitize(&row.path),
-            marked,
         }
     }
 
@@ -342,88 +290,73 @@ impl VisitorsTable {
     }
 }
 
-impl App {
-    pub(super) fn fetch_visitors(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
-            let key = self
-                .keymap()
-                .key_or_name(KeyContext::Visitors, Action::Refresh);
-            self.visitors
-                .load
-                .refuse(format!("{why}; {key} loads the page then"));
+impl VisitorsTable {
+    /// Reads the page to show, unless a 429 pauses analytics or the range is wrong.
+    pub(in crate::tui::app) fn fetch(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) {
+        if let Some(why) = &ctx.paused {
+            self.load
+                .refuse(format!("{why}; {} loads the page then", ctx.refresh_key));
             return;
         }
-        let query = self.visitors.query(now.wall.date_naive());
+        let query = self.query(ctx.today());
         if let Err(err) = query.validate() {
-            self.visitors.load.refuse(err.to_string());
+            self.load.refuse(err.to_string());
             return;
         }
-        let generation = self.visitors.fetching(query.clone());
+        let generation = self.fetching(query.clone());
         effects.push(Effect::Io(Io::FetchVisitors { generation, query }));
     }
 
-    pub(super) fn on_visitors(
+    /// A page came (or why not); the app recorded the call.
+    pub(in crate::tui::app) fn on_page(
         &mut self,
-        generation: u64,
+        generation: Generation,
         result: Result<VisitorsPage, ApiError>,
-        now: Clock,
+        ctx: &Ctx,
         effects: &mut Vec<Effect>,
-    ) {
-        self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
-        self.dirty = true;
-        self.visitors
-            .answer(generation, result.map_err(|err| err.to_string()));
+    ) -> Outcome {
+        self.answer(generation, result.map_err(|err| err.to_string()));
         // The chart and the period before follow the page, so they never take the
         // analytics requests the page itself needs.
-        if matches!(self.visitors.load(), PageLoad::Shown(_)) {
-            self.want_trend(now, effects);
-            self.want_previous(now, effects);
+        if matches!(self.load, PageLoad::Shown(_)) {
+            self.want_trend(ctx, effects);
+            self.want_previous(ctx, effects);
         }
+        Outcome::Changed
+    }
+
+    /// The page, its chart and its comparison, read again.
+    pub(in crate::tui::app) fn reload(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) {
+        self.refresh_trend(effects);
+        if self.previous.is_on() {
+            self.previous = PreviousLoad::NeedsDates;
+        }
+        self.fetch(ctx, effects);
     }
 
     /// Applies a new range and page size: back to a page holding the first row on screen,
     /// saved for the next session, and fetched.
-    pub(super) fn set_filter(
+    pub(in crate::tui::app) fn set_filter(
         &mut self,
         range: DateRange,
         limit: u32,
-        now: Clock,
+        ctx: &Ctx,
         effects: &mut Vec<Effect>,
     ) {
-        if range != self.visitors.range {
+        if range == self.range {
+            self.offset -= self.offset % u64::from(limit.max(1));
+        } else {
             // The rows held are of the old dates.
             self.stop_whole(effects);
+            self.offset = 0;
         }
-        let table = &mut self.visitors;
-        if range == table.range {
-            table.offset -= table.offset % u64::from(limit.max(1));
-        } else {
-            table.offset = 0;
-        }
-        table.range = range;
-        table.limit = limit;
-        table.selected = 0;
+        self.range = range;
+        self.limit = limit;
+        self.selected = 0;
         effects.push(Effect::Io(Io::SaveSetting {
             name: "visitors.filter",
-            value: table.setting(),
+            value: self.setting(),
         }));
-        self.fetch_visitors(now, effects);
-    }
-}
-
-fn step_size(limit: u32, up: bool) -> u32 {
-    if up {
-        PAGE_SIZES
-            .iter()
-            .copied()
-            .find(|s| *s > limit)
-            .unwrap_or(limit)
-    } else {
-        PAGE_SIZES
-            .iter()
-            .rev()
-            .copied()
-            .find(|s| *s < limit)
-            .unwrap_or(limit)
+        self.fetch(ctx, effects);
     }
 }

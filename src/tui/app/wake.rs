@@ -15,6 +15,7 @@ impl App {
     /// the jobs list (ages past a minute change once a minute, past an hour once an hour).
     pub(crate) fn next_display_change(&self, now: Clock) -> Option<Instant> {
         let tick = self
+            .jobs
             .clock_ticking(now.mono)
             .then(|| now.mono + Duration::from_secs(1));
         let pauses = self
@@ -32,7 +33,7 @@ impl App {
         // not one each (100 new jobs made a hundred frames a second). An age is shown at
         // most a second late.
         let ages = (self.focus == Pane::Jobs && !covered)
-            .then_some(self.ages_due)
+            .then_some(self.jobs.ages_due)
             .flatten()
             .map(|at| {
                 now.mono
@@ -42,34 +43,9 @@ impl App {
             });
         tick.into_iter().chain(pauses).chain(ages).min()
     }
-
-    /// Keeps `ages_due`, the first time an AGE cell changes, current after `change`. A
-    /// walk over every row (10,000 are fine, but not on every key) happens only when rows
-    /// came or went in bulk or the last change time has passed; one read updates it with
-    /// its own row.
-    pub(crate) fn note_rows(&mut self, change: RowsChange, wall: DateTime<Utc>) {
-        // The CHANGED column's ages move too, when it is shown.
-        let changed = self.config.columns.contains(&super::JobColumn::Changed);
-        let next = |row: &super::JobRow| {
-            let since = |at: DateTime<Utc>| at + crate::text::age_next_change(wall - at);
-            let created = row.created_at().map(since);
-            let change = row.changed_at.filter(|_| changed).map(since);
-            created.into_iter().chain(change).min()
-        };
-        let passed = self.ages_due.is_some_and(|due| due <= wall);
-        self.ages_due = match change {
-            RowsChange::All => self.jobs.rows.iter().filter_map(next).min(),
-            _ if passed => self.jobs.rows.iter().filter_map(next).min(),
-            RowsChange::One(id) => {
-                let row = self.jobs.get(&id).and_then(next);
-                self.ages_due.into_iter().chain(row).min()
-            }
-            RowsChange::None => self.ages_due,
-        };
-    }
 }
 
-/// What a message can have done to the rows of the jobs list, for `App::note_rows`.
+/// What a message can have done to the rows of the jobs list, for `JobList::note_rows`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum RowsChange {
     /// Rows came or went in bulk (a send, a tracked job, a reload).
@@ -105,7 +81,8 @@ impl RowsChange {
             | Msg::OpenFailed { .. }
             | Msg::AlertFailed(_)
             | Msg::Terminate
-            | Msg::Continued => Self::None,
+            | Msg::Continued
+            | Msg::Drawn(_) => Self::None,
         }
     }
 }

@@ -1,25 +1,81 @@
-//! The chart's trend, read in the background: each bucket is one visitors request with
-//! `limit=1` for its range (the interface has no time series), its totals the bucket's
-//! numbers. Settled buckets come from the journal's cache and cost no request; those
-//! read after they settled are kept there, and every request sent is counted.
+//! The chart's trend, read in the background through the one cached, budgeted trend read
+//! (`insight::cached`): settled buckets come from the journal's cache at no cost, those
+//! read after they settled are kept there, and every request sent is counted. Here is
+//! only how the console reaches the journal and how it answers.
+
+use std::convert::Infallible;
 
 use chrono::Utc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::Services;
+use crate::api::VisitorTotals;
 use crate::insight::Cancel;
-use crate::insight::trend::{TrendEnd, read_trend};
-use crate::tui::message::TrendPlan;
-use crate::tui::message::{InsightMsg, Msg};
+use crate::insight::cached::{BucketRange, Cost, TrendCache, read_cached};
+use crate::insight::trend::TrendEnd;
+use crate::tui::message::{Generation, InsightMsg, Msg, TrendPlan};
 
 /// What the app asked for.
 pub(super) struct Ask {
-    pub generation: u64,
+    pub generation: Generation,
     pub plan: TrendPlan,
     /// Requests it may send; more needed: `TrendNeeds`, and none sent.
     pub allow: u32,
     /// Read settled buckets too, rather than from the journal.
     pub refresh: bool,
+}
+
+/// The journal as the console reaches it: on the blocking pool; what fails is said on
+/// the notice line and the trend goes on.
+struct Journaled {
+    s: Services,
+    tx: UnboundedSender<Msg>,
+}
+
+impl TrendCache for Journaled {
+    type Error = Infallible;
+
+    async fn kept(
+        &mut self,
+        ranges: Vec<BucketRange>,
+        refresh: bool,
+    ) -> Result<Vec<Option<VisitorTotals>>, Infallible> {
+        let count = ranges.len();
+        let kept = self
+            .s
+            .journal(move |j, scope| j.trend_kept(scope, &ranges, Utc::now(), refresh))
+            .await;
+        Ok(kept.unwrap_or_else(|reason| {
+            // Without the cache every bucket is read: slower, never wrong.
+            let _ = self.tx.send(Msg::LocalFailure(reason));
+            vec![None; count]
+        }))
+    }
+
+    async fn keep(&mut self, read: Vec<(BucketRange, VisitorTotals)>) {
+        let kept = self
+            .s
+            .journal(move |j, scope| j.store_trend(scope, &read, Utc::now()))
+            .await;
+        if let Err(reason) = kept {
+            let _ = self.tx.send(Msg::LocalFailure(reason));
+        }
+    }
+
+    async fn count(&mut self, requests: u32) {
+        for msg in self.s.counted(requests).await {
+            let _ = self.tx.send(msg);
+        }
+    }
+}
+
+/// More requests than the app allowed unasked: how many.
+struct Needs(u32);
+
+impl From<Infallible> for Needs {
+    fn from(never: Infallible) -> Self {
+        match never {}
+    }
 }
 
 /// Reads the trend asked for, or answers `TrendNeeds` when it would take more than
@@ -28,30 +84,14 @@ pub(super) struct Ask {
 pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, ask: Ask, cancel: Cancel) {
     let generation = ask.generation;
     let buckets = ask.plan.buckets();
-    let ranges: Vec<_> = buckets.iter().map(|b| (b.from, b.to)).collect();
-    let refresh = ask.refresh;
-    let kept = {
-        let ranges = ranges.clone();
-        s.journal(move |j, scope| j.trend_kept(scope, &ranges, Utc::now(), refresh))
-            .await
-    };
-    let known = match kept {
-        Ok(known) => known,
-        Err(reason) => {
-            // Without the cache every bucket is read: slower, never wrong.
-            let _ = tx.send(Msg::LocalFailure(reason));
-            vec![None; buckets.len()]
+    let client = s.client.clone();
+    let mut journal = Journaled { s, tx: tx.clone() };
+    let spend = |_: &mut Journaled, cost: Cost| {
+        if cost.requests > ask.allow {
+            return Err(Needs(cost.requests));
         }
+        Ok(())
     };
-    let missing = known.iter().filter(|k| k.is_none()).count();
-    let missing = u32::try_from(missing).unwrap_or(u32::MAX);
-    if missing > ask.allow {
-        let _ = tx.send(Msg::Insight(InsightMsg::TrendNeeds {
-            generation,
-            requests: missing,
-        }));
-        return;
-    }
     let progress = |done: usize, of: usize| {
         let _ = tx.send(Msg::Insight(InsightMsg::TrendProgress {
             generation,
@@ -59,22 +99,26 @@ pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, ask: Ask, cancel:
             of: u32::try_from(of).unwrap_or(u32::MAX),
         }));
     };
-    let read = read_trend(&s.client, &buckets, known, progress, &cancel).await;
-    let fresh: Vec<_> = read
-        .read
-        .iter()
-        .filter_map(|&i| Some((ranges[i], read.totals[i]?)))
-        .collect();
-    if !fresh.is_empty()
-        && let Err(reason) = s
-            .journal(move |j, scope| j.store_trend(scope, &fresh, Utc::now()))
-            .await
-    {
-        let _ = tx.send(Msg::LocalFailure(reason));
-    }
-    for msg in s.counted(read.requests).await {
-        let _ = tx.send(msg);
-    }
+    let read = read_cached(
+        &mut journal,
+        &client,
+        &buckets,
+        ask.refresh,
+        spend,
+        progress,
+        &cancel,
+    )
+    .await;
+    let read = match read {
+        Ok(read) => read,
+        Err(Needs(requests)) => {
+            let _ = tx.send(Msg::Insight(InsightMsg::TrendNeeds {
+                generation,
+                requests,
+            }));
+            return;
+        }
+    };
     let result = match read.end {
         TrendEnd::Failed(err) => Err(err),
         TrendEnd::Cancelled => return,

@@ -3,6 +3,7 @@
 //! counted against the hour's analytics budget. A fetch may send `allow` requests: a
 //! range that needs more stops there and says so, and the app asks before the rest.
 
+use crate::tui::message::Generation;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::Services;
@@ -13,7 +14,7 @@ use crate::tui::message::{InsightMsg, Msg, WholeEnd};
 
 /// What the app asked for.
 pub(super) struct Ask {
-    pub generation: u64,
+    pub generation: Generation,
     pub query: VisitorsQuery,
     pub previous: Option<VisitorsQuery>,
     pub max_rows: usize,

@@ -4,31 +4,39 @@
 
 use super::TrendPlan;
 use crate::api::{ApiError, PathVisitors, VisitorTotals, VisitorsPage, VisitorsQuery};
+use crate::tui::message::Generation;
 
 /// What the chart, the comparison and the whole range hear back.
 #[derive(Debug)]
 pub enum InsightMsg {
     /// The trend of request `generation` needs `requests` analytics requests (its cached
     /// buckets cost none), more than it was allowed: nothing was sent; the app asks.
-    TrendNeeds { generation: u64, requests: u32 },
+    TrendNeeds {
+        generation: Generation,
+        requests: u32,
+    },
     /// Buckets of the trend read so far (from the cache or the service), of all.
-    TrendProgress { generation: u64, done: u32, of: u32 },
+    TrendProgress {
+        generation: Generation,
+        done: u32,
+        of: u32,
+    },
     /// The trend of request `generation`, or why not; `requests` is how many analytics
     /// requests it made (the budget's count).
     Trend {
-        generation: u64,
+        generation: Generation,
         result: Result<Vec<VisitorTotals>, ApiError>,
         requests: u32,
     },
     /// The totals of the period before, for the comparison; dropped when its generation
     /// is not the latest.
     Previous {
-        generation: u64,
+        generation: Generation,
         result: Result<VisitorsPage, ApiError>,
     },
     /// How far the whole-range fetch of `generation` has come.
     WholeProgress {
-        generation: u64,
+        generation: Generation,
         requests: u32,
         rows: usize,
         most: u32,
@@ -36,10 +44,28 @@ pub enum InsightMsg {
     /// How the whole-range fetch of `generation` ended (a cancelled one says nothing);
     /// `requests` is how many it sent.
     Whole {
-        generation: u64,
+        generation: Generation,
         result: Result<WholeEnd, ApiError>,
         requests: u32,
     },
+}
+
+impl InsightMsg {
+    /// The analytics call this reply reports, for the link and its rate pauses: progress
+    /// reports none, and a trend read wholly from the journal made none.
+    #[must_use]
+    pub fn analytics_call(&self) -> Option<Result<(), &ApiError>> {
+        match self {
+            Self::TrendNeeds { .. } | Self::TrendProgress { .. } | Self::WholeProgress { .. } => {
+                None
+            }
+            Self::Trend {
+                result, requests, ..
+            } => (*requests > 0 || result.is_err()).then(|| result.as_ref().map(|_| ())),
+            Self::Previous { result, .. } => Some(result.as_ref().map(|_| ())),
+            Self::Whole { result, .. } => Some(result.as_ref().map(|_| ())),
+        }
+    }
 }
 
 /// What the chart, the comparison and the whole range ask the runner for.
@@ -49,7 +75,7 @@ pub enum InsightIo {
     /// with `limit=1`. When more than `allow` requests would be needed it sends none and
     /// answers `TrendNeeds`; otherwise `TrendProgress` as buckets come, then `Trend`.
     FetchTrend {
-        generation: u64,
+        generation: Generation,
         plan: TrendPlan,
         allow: u32,
         /// Read settled buckets again too, rather than from the journal.
@@ -59,13 +85,13 @@ pub enum InsightIo {
     CancelTrend,
     /// Reads the totals of the period before (`limit=1`); answers `Previous`.
     FetchPrevious {
-        generation: u64,
+        generation: Generation,
         query: VisitorsQuery,
     },
     /// Fetches every row of `query`'s range (pages of 250) up to `max_rows`, then those
     /// of `previous` when comparing; answers `WholeProgress` as pages come, then `Whole`.
     FetchWhole {
-        generation: u64,
+        generation: Generation,
         query: VisitorsQuery,
         previous: Option<VisitorsQuery>,
         max_rows: usize,

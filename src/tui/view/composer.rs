@@ -28,7 +28,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         0 => String::new(),
         n => format!(" {n} other draft{} kept ", if n == 1 { "" } else { "s" }),
     };
-    let (create, message) = app.budget_left();
+    let (create, message) = app.link.budget_left(app.config.hourly_limit);
     let limit = app.config.hourly_limit;
     let (left, kind) = match composer.target {
         DraftKey::NewJob => (create, "new jobs"),

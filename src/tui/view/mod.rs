@@ -12,6 +12,7 @@ mod help;
 mod hints;
 mod jobs;
 mod notices;
+pub mod said;
 mod status;
 mod table;
 pub mod theme;

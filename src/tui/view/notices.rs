@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) -> T
                 let line = Line::from(vec![
                     Span::styled(time, cx.theme.dim()),
                     Span::styled(
-                        sanitize(&logged.notice.text),
+                        sanitize(&logged.notice.text()),
                         cx.theme.notice(logged.notice.kind),
                     ),
                 ]);

@@ -91,7 +91,7 @@ pub fn notice_height(app: &App, width: u16) -> u16 {
 /// The notice, or else the reason the link is failing.
 fn notice_text(app: &App) -> Option<(String, Option<NoticeKind>)> {
     match (&app.notice, &app.link.last_error) {
-        (Some(notice), _) => Some((sanitize(&notice.text), Some(notice.kind))),
+        (Some(notice), _) => Some((sanitize(&notice.text()), Some(notice.kind))),
         (None, Some(error)) if app.link.connection.is_failing() => Some((sanitize(error), None)),
         _ => None,
     }
@@ -201,7 +201,7 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         )),
     });
     if !app.config.read_only {
-        let (create, message) = app.budget_left();
+        let (create, message) = app.link.budget_left(app.config.hourly_limit);
         let limit = app.config.hourly_limit;
         parts.push(Part {
             rank: 3,
@@ -251,7 +251,7 @@ fn link_span(app: &App, cx: &ViewContext) -> Span<'static> {
 fn updated_text(app: &App, cx: &ViewContext) -> String {
     match app.link.last_ok {
         None => "not updated yet".to_owned(),
-        Some(at) if app.clock_ticking(cx.mono) => {
+        Some(at) if app.jobs.clock_ticking(cx.mono) => {
             format!("updated {} ago", crate::text::age(cx.wall - at))
         }
         Some(at) => format!("updated {}", cx.clock_time(at)),
@@ -274,7 +274,7 @@ fn next_poll_text(app: &App, cx: &ViewContext) -> String {
             }
             _ => "nothing to poll".to_owned(),
         },
-        Some(due) if app.clock_ticking(cx.mono) => {
+        Some(due) if app.jobs.clock_ticking(cx.mono) => {
             format!("next poll {}s", seconds_until(due, cx.mono))
         }
         Some(due) => {

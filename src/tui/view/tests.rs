@@ -192,8 +192,9 @@ impl Scene {
 
     fn send(&mut self, msg: Msg) {
         // As the loop does after each frame: the app learns what the last one measured.
-        self.app.set_viewport(self.memory.borrow().viewport());
         let now = self.clock();
+        let drawn = Msg::Drawn(self.memory.borrow().viewport());
+        let _ = self.app.update(drawn, now);
         let _ = self.app.update(msg, now);
     }
 
@@ -427,7 +428,7 @@ fn hostile_server_text_never_reaches_the_terminal_raw_nor_breaks_the_layout() {
 fn a_rejected_key_and_an_analytics_pause_are_readable_at_80_columns() {
     let mut scene = Scene::new();
     scene.send(Msg::Visitors {
-        generation: 0,
+        generation: crate::tui::message::Generation::default(),
         result: Err(crate::api::ApiError::RateLimited {
             message: "Rate limit exceeded".into(),
             retry_after: Some(Duration::from_secs(3597)),

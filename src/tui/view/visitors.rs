@@ -34,7 +34,7 @@ pub fn draw(
     let now = table.load().shown().map(|s| s.page.totals);
     let compare = compare::lines(now, &table.previous, area.width, cx);
     let strip_height = 2 + u16::try_from(compare.len()).unwrap_or(0);
-    let chart_height = if app.chart_shown() {
+    let chart_height = if app.visitors.chart_shown(app.size) {
         chart::height(area.height)
     } else {
         0

@@ -9,12 +9,13 @@ pub(in crate::tui::app) use answer::Accepted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
-use super::{App, CallClass, NoticeKind, Pane};
+use super::outcome::Outcome;
+use super::{NoticeKind, Overlay, Pane, Said};
 use crate::config::Template;
 use crate::insight::templates::Marked;
 use crate::text::normalize_newlines;
-use crate::tui::keymap::{Action, KeyContext};
-use crate::tui::message::{Clock, DraftKey, EditorError, Effect, Io, Tty};
+use crate::tui::keymap::{Action, KeyContext, Keymap};
+use crate::tui::message::{DraftKey, EditorError, Effect, Io, Tty};
 
 /// The prompt being written, the drafts of other targets, and a send in progress.
 #[derive(Debug)]
@@ -312,81 +313,126 @@ impl Default for Composer {
     }
 }
 
-impl App {
-    pub(super) fn on_composer_action(
+/// What the composer reads of the app for one key.
+pub(in crate::tui::app) struct Ctx<'a> {
+    pub templates: &'a [Template],
+    pub keymap: &'a Keymap,
+    /// Why the call the target needs (create or message) cannot be made now, if a 429
+    /// pauses it.
+    pub paused: Option<String>,
+}
+
+impl Composer {
+    /// A key of the composer that is not typed into the text.
+    pub(in crate::tui::app) fn on_action(
         &mut self,
         action: Action,
-        now: Clock,
+        ctx: &Ctx<'_>,
         effects: &mut Vec<Effect>,
-    ) {
+    ) -> Outcome {
         match action {
-            Action::Send => self.submit(now, effects),
-            Action::LeaveComposer => self.focus = self.composer.came_from,
-            Action::Editor if self.composer.sending.is_none() => {
-                effects.push(Effect::Tty(Tty::Edit {
-                    draft: self.composer.target.clone(),
-                    text: self.composer.text(),
-                }))
-            }
+            Action::Send => return self.submit(ctx, effects),
+            Action::LeaveComposer => return Outcome::Back(self.came_from),
+            Action::Editor if self.sending.is_none() => effects.push(Effect::Tty(Tty::Edit {
+                draft: self.target.clone(),
+                text: self.text(),
+            })),
             Action::NextTemplate => {
-                match self.composer.next_template(&self.config.templates, effects) {
-                    Ok(name) => self.notify(NoticeKind::Info, format!("template: {name}")),
-                    Err(why) => self.notify(NoticeKind::Info, why),
-                }
+                let said = match self.next_template(ctx.templates, effects) {
+                    Ok(name) => format!("template: {name}"),
+                    Err(why) => why.to_owned(),
+                };
+                return Outcome::News(NoticeKind::Info, said.into());
             }
-            Action::Help => self.overlay = Some(super::Overlay::Help(self.context())),
-            Action::Quit => self.quit = true,
+            Action::Help => return Outcome::Open(Overlay::Help(KeyContext::Composer)),
+            Action::Quit => return Outcome::Quit,
             _ => {}
         }
+        Outcome::Done
     }
 
-    fn submit(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if self.composer.sending.is_some() {
-            self.notify(NoticeKind::Info, "still sending the last prompt");
-            return;
+    fn submit(&mut self, ctx: &Ctx<'_>, effects: &mut Vec<Effect>) -> Outcome {
+        if self.sending.is_some() {
+            return Outcome::News(NoticeKind::Info, "still sending the last prompt".into());
         }
-        let prompt = self.composer.text().trim().to_owned();
+        let prompt = self.text().trim().to_owned();
         if prompt.is_empty() {
-            let send = self
-                .keymap()
-                .key_or_name(KeyContext::Composer, Action::Send);
-            self.composer.error = Some(format!(
+            let send = ctx.keymap.key_or_name(KeyContext::Composer, Action::Send);
+            self.error = Some(format!(
                 "the prompt is empty: type what the agent should do, then {send}"
             ));
-            self.composer.error_until_typed = true;
-            return;
+            self.error_until_typed = true;
+            return Outcome::Changed;
         }
-        if let Some(why) = self
-            .link
-            .refusal(CallClass::of_draft(&self.composer.target), now)
-        {
-            self.composer.error = Some(format!("{why}; the text is kept"));
-            return;
+        if let Some(why) = &ctx.paused {
+            self.error = Some(format!("{why}; the text is kept"));
+            return Outcome::Changed;
         }
-        let draft = self.composer.target.clone();
-        self.composer.error = None;
-        self.composer.sending = Some((draft.clone(), prompt.clone()));
+        let draft = self.target.clone();
+        self.error = None;
+        self.sending = Some((draft.clone(), prompt.clone()));
         effects.push(Effect::Io(Io::Submit { draft, prompt }));
+        Outcome::Changed
     }
 
-    pub(super) fn on_editor_done(
+    /// Ctrl+N: the follow-up's text moves to the new-job draft, for a job that takes no
+    /// more follow-ups (archived: the service answers 409).
+    pub(in crate::tui::app) fn move_to_new_job(
+        &mut self,
+        keymap: &Keymap,
+        effects: &mut Vec<Effect>,
+    ) -> Outcome {
+        let DraftKey::FollowUp(_) = &self.target else {
+            return Outcome::News(NoticeKind::Info, "this is already the new-job draft".into());
+        };
+        if self.sending.is_some() {
+            return Outcome::Done;
+        }
+        self.move_text_to(DraftKey::NewJob, effects);
+        let send = keymap.key_or_name(KeyContext::Composer, Action::Send);
+        Outcome::News(
+            NoticeKind::Info,
+            format!("the text is now the new-job draft: {send} creates a job with it").into(),
+        )
+    }
+
+    /// `n` in the visitors pane: the new-job draft filled from the marked pages (the
+    /// template's instruction alone when none is). Returns what to say, or why not.
+    pub(in crate::tui::app) fn fill_from_marks(
+        &mut self,
+        templates: &[Template],
+        marks: Marked,
+        effects: &mut Vec<Effect>,
+    ) -> Result<String, &'static str> {
+        if self.sending.is_some() {
+            return Err("a prompt is being sent: n works again once it is answered");
+        }
+        let index = self.fill.as_ref().map_or(0, |fill| fill.index);
+        self.fill_from(templates, index, marks, effects);
+        let name = self.fill.as_ref().map_or("", |f| f.name.as_str());
+        Ok(format!(
+            "template {name}: read and edit, then Ctrl+S sends (Ctrl+T: next template)"
+        ))
+    }
+
+    /// `$EDITOR` closed: its text replaces the draft it was opened on, if still shown.
+    pub(in crate::tui::app) fn on_editor_done(
         &mut self,
         draft: DraftKey,
         result: Result<String, EditorError>,
         effects: &mut Vec<Effect>,
-    ) {
-        self.dirty = true;
+    ) -> Outcome {
         match result {
-            Ok(text) if self.composer.target == draft && self.composer.sending.is_none() => {
-                self.composer
-                    .set_text(normalize_newlines(&text).trim_end_matches('\n'));
-                self.composer.edited(effects);
+            Ok(text) if self.target == draft && self.sending.is_none() => {
+                self.set_text(normalize_newlines(&text).trim_end_matches('\n'));
+                self.edited(effects);
             }
             Ok(_) => {}
-            Err(reason) => self.notify(
-                NoticeKind::Error,
-                format!("$EDITOR: {reason}; the text is unchanged"),
-            ),
+            Err(reason) => {
+                let said = Said::Editor(std::sync::Arc::new(reason));
+                return Outcome::News(NoticeKind::Error, said);
+            }
         }
+        Outcome::Changed
     }
 }

@@ -5,8 +5,12 @@ use std::path::PathBuf;
 use ratatui_textarea::TextArea;
 
 use super::{field, paste_into, show_focus, value};
+use crossterm::event::KeyEvent;
+
+use super::type_into;
 use crate::api::{DateParam, VisitorsQuery};
 use crate::export::DataFormat;
+use crate::tui::keymap::Action;
 
 /// `e`: where and how to write the whole range.
 #[derive(Debug)]
@@ -25,6 +29,44 @@ pub struct ExportForm {
 }
 
 impl ExportForm {
+    /// A key of the form: `Some` when Enter starts the export (a file is named).
+    pub(in crate::tui::app) fn on_key(
+        &mut self,
+        key: &KeyEvent,
+        action: Option<Action>,
+    ) -> Option<()> {
+        match action {
+            Some(Action::Apply) => {
+                if value(&self.path).is_empty() {
+                    self.error = Some("type the file to write".to_owned());
+                    self.set_on_format(false);
+                } else {
+                    return Some(());
+                }
+            }
+            Some(Action::NextField | Action::PrevField) => {
+                let on = !self.on_format;
+                self.set_on_format(on);
+            }
+            Some(Action::ChoiceLeft | Action::ChoiceRight) if self.on_format => {
+                self.toggle_format();
+            }
+            _ if self.on_format => {}
+            _ => {
+                type_into(&mut self.path, key);
+                self.error = None;
+                if self
+                    .replace
+                    .as_ref()
+                    .is_some_and(|(t, _)| *t != value(&self.path))
+                {
+                    self.replace = None;
+                }
+            }
+        }
+        None
+    }
+
     /// Proposes `visitors-FROM-TO.csv` in the current folder.
     #[must_use]
     pub fn new(query: &VisitorsQuery) -> Self {

@@ -4,8 +4,12 @@ use chrono::NaiveDate;
 use ratatui_textarea::TextArea;
 
 use super::{field, paste_into, show_focus, value};
+use crossterm::event::KeyEvent;
+
+use super::type_into;
 use crate::api::{DateParam, VisitorsQuery, query::MAX_LIMIT};
 use crate::tui::app::DateRange;
+use crate::tui::keymap::Action;
 
 /// Which field of the filter form has the cursor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +80,38 @@ pub struct FilterProblems {
 }
 
 impl FilterForm {
+    /// A key of the form: `Some` when Enter applies a range and page size that check out.
+    pub(in crate::tui::app) fn on_key(
+        &mut self,
+        key: &KeyEvent,
+        action: Option<Action>,
+    ) -> Option<(DateRange, u32)> {
+        match action {
+            Some(Action::Apply) => {
+                if let Ok(checked) = self.check() {
+                    return Some(checked);
+                }
+                self.refused = true;
+            }
+            Some(Action::NextField) => self.next_field(true),
+            Some(Action::PrevField) => self.next_field(false),
+            Some(Action::ChoiceLeft | Action::ChoiceRight) if self.field == FormField::Range => {
+                self.choose(if action == Some(Action::ChoiceLeft) {
+                    -1
+                } else {
+                    1
+                });
+            }
+            _ => {
+                if let Some(area) = self.focused_text() {
+                    type_into(area, key);
+                    self.typed();
+                }
+            }
+        }
+        None
+    }
+
     #[must_use]
     pub fn new(range: &DateRange, limit: u32, today: NaiveDate) -> Self {
         let choice = choice_of(range);

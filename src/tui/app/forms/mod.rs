@@ -7,7 +7,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{CursorMove, TextArea};
 
 use super::composer::is_line_break;
-use super::{App, Overlay};
+use super::outcome::Outcome;
+use super::{App, CallClass, NoticeKind, Overlay};
 
 mod export;
 mod filter;
@@ -87,109 +88,41 @@ impl App {
         let Some(overlay) = self.overlay.take() else {
             return;
         };
+        // Each form takes its keys; what Enter asks for with a form that checks out, the
+        // pane it is about does.
         self.overlay = match overlay {
-            Overlay::Track(form) => self.track_form(form, key, action, now, effects),
-            Overlay::Filter(form) => self.filter_form(form, key, action, now, effects),
-            Overlay::Export(form) => self.export_form(form, key, action, effects),
+            Overlay::Track(mut form) => match form.on_key(key, action) {
+                None => Some(Overlay::Track(form)),
+                Some(id) => {
+                    let paused = self.link.refusal(CallClass::Read, now);
+                    let keymap = &self.config.prefs.keymap;
+                    match (self.jobs).start_tracking(form, id, paused, keymap, effects) {
+                        Ok(form) => Some(Overlay::Track(form)),
+                        Err(said) => {
+                            self.notify(NoticeKind::Info, said);
+                            None
+                        }
+                    }
+                }
+            },
+            Overlay::Filter(mut form) => match form.on_key(key, action) {
+                None => Some(Overlay::Filter(form)),
+                Some((range, limit)) => {
+                    self.in_visitors(now, effects, |v, ctx, fx| {
+                        v.set_filter(range, limit, ctx, fx);
+                        Outcome::Done
+                    });
+                    None
+                }
+            },
+            Overlay::Export(mut form) => match form.on_key(key, action) {
+                None => Some(Overlay::Export(form)),
+                Some(()) => {
+                    self.visitors.start_export(form, effects);
+                    None
+                }
+            },
             other => Some(other),
         };
-    }
-
-    fn track_form(
-        &mut self,
-        mut form: Box<TrackForm>,
-        key: &KeyEvent,
-        action: Option<Action>,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) -> Option<Overlay> {
-        match action {
-            _ if form.looking_up => {}
-            Some(Action::Apply) => match form.check() {
-                Ok(id) => return self.start_tracking(form, id, now, effects),
-                Err(problem) => form.error = Some(problem),
-            },
-            Some(Action::NextField | Action::PrevField) => {}
-            _ => {
-                type_into(&mut form.id, key);
-                form.error = None;
-            }
-        }
-        Some(Overlay::Track(form))
-    }
-
-    fn filter_form(
-        &mut self,
-        mut form: Box<FilterForm>,
-        key: &KeyEvent,
-        action: Option<Action>,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) -> Option<Overlay> {
-        match action {
-            Some(Action::Apply) => {
-                if let Ok((range, limit)) = form.check() {
-                    self.set_filter(range, limit, now, effects);
-                    return None;
-                }
-                form.refused = true;
-            }
-            Some(Action::NextField) => form.next_field(true),
-            Some(Action::PrevField) => form.next_field(false),
-            Some(Action::ChoiceLeft | Action::ChoiceRight) if form.field == FormField::Range => {
-                form.choose(if action == Some(Action::ChoiceLeft) {
-                    -1
-                } else {
-                    1
-                });
-            }
-            _ => {
-                if let Some(area) = form.focused_text() {
-                    type_into(area, key);
-                    form.typed();
-                }
-            }
-        }
-        Some(Overlay::Filter(form))
-    }
-
-    fn export_form(
-        &mut self,
-        mut form: Box<ExportForm>,
-        key: &KeyEvent,
-        action: Option<Action>,
-        effects: &mut Vec<Effect>,
-    ) -> Option<Overlay> {
-        match action {
-            Some(Action::Apply) => {
-                if value(&form.path).is_empty() {
-                    form.error = Some("type the file to write".to_owned());
-                    form.set_on_format(false);
-                } else {
-                    self.start_export(form, effects);
-                    return None;
-                }
-            }
-            Some(Action::NextField | Action::PrevField) => {
-                let on = !form.on_format;
-                form.set_on_format(on);
-            }
-            Some(Action::ChoiceLeft | Action::ChoiceRight) if form.on_format => {
-                form.toggle_format()
-            }
-            _ if form.on_format => {}
-            _ => {
-                type_into(&mut form.path, key);
-                form.error = None;
-                if form
-                    .replace
-                    .as_ref()
-                    .is_some_and(|(t, _)| *t != value(&form.path))
-                {
-                    form.replace = None;
-                }
-            }
-        }
-        Some(Overlay::Export(form))
     }
 }

@@ -3,6 +3,10 @@
 use ratatui_textarea::TextArea;
 
 use super::{field, paste_into, value};
+use crossterm::event::KeyEvent;
+
+use super::type_into;
+use crate::tui::keymap::Action;
 
 /// `a`: the id of an existing job to follow.
 #[derive(Debug)]
@@ -18,6 +22,27 @@ pub struct TrackForm {
 }
 
 impl TrackForm {
+    /// A key of the form: `Some(id)` when Enter asks to track an id that checks out.
+    pub(in crate::tui::app) fn on_key(
+        &mut self,
+        key: &KeyEvent,
+        action: Option<Action>,
+    ) -> Option<String> {
+        match action {
+            _ if self.looking_up => {}
+            Some(Action::Apply) => match self.check() {
+                Ok(id) => return Some(id),
+                Err(problem) => self.error = Some(problem),
+            },
+            Some(Action::NextField | Action::PrevField) => {}
+            _ => {
+                type_into(&mut self.id, key);
+                self.error = None;
+            }
+        }
+        None
+    }
+
     #[must_use]
     pub fn new() -> Self {
         Self {

@@ -8,7 +8,7 @@ use crate::journal::{SentPrompt, StatusChange};
 use crate::listing::Pattern;
 use crate::tui::app::outcome::Outcome;
 use crate::tui::app::table::{FilterKey, edited};
-use crate::tui::app::{TextExtent, scrolled};
+use crate::tui::app::{Found, TextExtent, scrolled};
 use crate::tui::keymap::Action;
 
 /// The opened job: its conversation and timeline come from the journal.
@@ -125,14 +125,6 @@ pub struct DetailSearch {
     pub current: usize,
     /// The next frame scrolls the current match into sight.
     pub seek: bool,
-}
-
-/// What the last frame found of the detail's search: how many rows match, and the row
-/// the text was scrolled to (to bring the current one into sight).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Found {
-    pub matches: usize,
-    pub scroll: usize,
 }
 
 /// A key of the detail's search line: the pattern changes and the first match is

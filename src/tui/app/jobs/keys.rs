@@ -83,7 +83,7 @@ impl JobList {
                 effects.push(Effect::Io(Io::DismissUnsure(submission)));
                 Outcome::News(
                     NoticeKind::Info,
-                    "dismissed the prompt of unknown outcome".to_owned(),
+                    "dismissed the prompt of unknown outcome".into(),
                 )
             }
             Action::Track => Outcome::Open(Overlay::Track(Box::new(TrackForm {
@@ -94,14 +94,14 @@ impl JobList {
                 Some(prompt) => {
                     let notice = config.clipboard.notice("the prompt", &prompt);
                     effects.push(Effect::Tty(Tty::Copy(prompt)));
-                    Outcome::News(NoticeKind::Info, notice)
+                    Outcome::News(NoticeKind::Info, notice.into())
                 }
                 None => Outcome::Done,
             },
             Action::Open | Action::FollowUp | Action::OpenLink => Outcome::News(
                 NoticeKind::Warning,
                 "no answer came; the job MAY exist: `a` tracks it by its id, `x` drops this row"
-                    .to_owned(),
+                    .into(),
             ),
             _ => return None,
         };

@@ -183,6 +183,8 @@ pub struct JobList {
     view: Arrangement<JobSort, String>,
     /// When each job is read next.
     pub poll: Scheduler,
+    /// When the first age in the list next reads differently (shown or not).
+    pub(in crate::tui::app) ages_due: Option<DateTime<Utc>>,
 }
 
 impl JobList {
@@ -192,6 +194,7 @@ impl JobList {
             rows: Vec::new(),
             view: Arrangement::default(),
             poll,
+            ages_due: None,
         }
     }
 

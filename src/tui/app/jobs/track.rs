@@ -4,42 +4,36 @@
 use crate::api::{ApiError, Job};
 use crate::journal::{TrackedJob, UnsureSend};
 use crate::text::sanitize;
-use crate::tui::app::JobRow;
-use crate::tui::app::short_id;
-use crate::tui::app::{App, CallClass, NoticeKind, Overlay};
-use crate::tui::keymap::{Action, KeyContext};
+use crate::tui::app::outcome::Outcome;
+use crate::tui::app::{JobList, JobRow, NoticeKind, TrackForm, short_id};
+use crate::tui::keymap::{Action, KeyContext, Keymap};
 use crate::tui::message::{Clock, Effect, Io};
 
-impl App {
+impl JobList {
+    /// The answer to a lookup by id (the app recorded the call); `form` is the track
+    /// form waiting for it, if it is still open.
     pub(in crate::tui::app) fn on_tracked(
         &mut self,
         id: &str,
         result: Result<Job, ApiError>,
         first_prompt: Option<String>,
+        form: Option<&mut TrackForm>,
         now: Clock,
-    ) {
-        if !matches!(result, Err(ApiError::InvalidInput(_))) {
-            self.record_call(result.as_ref().map(|_| ()), CallClass::Read, None, now);
-        }
-        let form = match &mut self.overlay {
-            Some(Overlay::Track(form)) if form.looking_up => Some(form),
-            _ => None,
-        };
+    ) -> Outcome {
         match result {
             Ok(job) => {
-                if let Some(form) = form {
+                let close = form.map(|form| {
                     if let Some(submission) = form.for_submission {
-                        self.jobs.remove(&format!("{UNSURE}{submission}"));
+                        self.remove(&format!("{UNSURE}{submission}"));
                     }
-                    self.overlay = None;
-                }
-                self.jobs.poll.schedule(
+                });
+                self.poll.schedule(
                     id,
                     job.status.as_ref(),
                     now.mono,
                     crate::tui::app::poll::FirstRead::AfterCadence,
                 );
-                self.jobs.upsert(JobRow {
+                self.upsert(JobRow {
                     id: id.to_owned(),
                     job: Some(job),
                     first_prompt,
@@ -47,8 +41,15 @@ impl App {
                     problem: None,
                     changed_at: None,
                 });
-                self.jobs.reveal(id);
-                self.notify(NoticeKind::Info, format!("tracking {}", short_id(id)));
+                self.reveal(id);
+                let said = Outcome::News(
+                    NoticeKind::Info,
+                    format!("tracking {}", short_id(id)).into(),
+                );
+                match close {
+                    Some(()) => Outcome::Then(Box::new(Outcome::Close), Box::new(said)),
+                    None => said,
+                }
             }
             Err(err) => {
                 let text = format!("cannot track {}: {err}", sanitize(id));
@@ -57,42 +58,40 @@ impl App {
                     Some(form) => {
                         form.looking_up = false;
                         form.error = Some(text);
-                        self.dirty = true;
+                        Outcome::Changed
                     }
-                    None => self.notify(NoticeKind::Error, text),
+                    None => Outcome::News(NoticeKind::Error, text.into()),
                 }
             }
         }
     }
 
     /// Enter in the track form. A job already listed (by its id or a unique prefix of
-    /// it) is selected; otherwise the id is looked up and the form waits for the answer.
+    /// it) is selected: `Err` says so, and the form closes. Otherwise the id is looked
+    /// up (unless a 429 pauses reads: `paused` says why) and the form waits for the
+    /// answer.
     pub(in crate::tui::app) fn start_tracking(
         &mut self,
-        mut form: Box<crate::tui::app::TrackForm>,
+        mut form: Box<TrackForm>,
         typed: String,
-        now: Clock,
+        paused: Option<String>,
+        keymap: &Keymap,
         effects: &mut Vec<Effect>,
-    ) -> Option<Overlay> {
+    ) -> Result<Box<TrackForm>, String> {
         let listed: Vec<&str> = self
-            .jobs
             .rows
             .iter()
             .map(|r| r.id.as_str())
             .filter(|id| id.starts_with(&typed))
             .take(2)
             .collect();
-        let exact = self.jobs.get(&typed).map(|r| r.id.clone());
+        let exact = self.get(&typed).map(|r| r.id.clone());
         if let Some(id) = exact.or_else(|| (listed.len() == 1).then(|| listed[0].to_owned())) {
-            self.jobs.select(&id);
-            self.notify(
-                NoticeKind::Info,
-                format!("{} is already tracked", short_id(&id)),
-            );
-            return None;
+            self.select(&id);
+            return Err(format!("{} is already tracked", short_id(&id)));
         }
-        if let Some(why) = self.link.refusal(CallClass::Read, now) {
-            let key = self.keymap().key_or_name(KeyContext::Form, Action::Apply);
+        if let Some(why) = paused {
+            let key = keymap.key_or_name(KeyContext::Form, Action::Apply);
             form.error = Some(format!("{why}; {key} tracks it then"));
         } else {
             form.error = None;
@@ -102,7 +101,7 @@ impl App {
                 submission: form.for_submission,
             }));
         }
-        Some(Overlay::Track(form))
+        Ok(form)
     }
 }
 
@@ -116,7 +115,7 @@ pub fn unsure_submission(id: &str) -> Option<i64> {
     id.strip_prefix(UNSURE)?.parse().ok()
 }
 
-impl crate::tui::app::JobList {
+impl JobList {
     /// Jobs another docdeck (the CLI, another console) started tracking appear here; the
     /// ones already shown keep their state, and are read at once where the other docdeck
     /// saw another status. Returns whether any was added.

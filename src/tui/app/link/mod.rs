@@ -81,6 +81,18 @@ pub struct ConnectionCheck {
     failures: u32,
 }
 
+impl ConnectionCheck {
+    /// Whether the check is due at `now` and none is out: it goes out then.
+    pub(crate) fn take_due(&mut self, now: Instant) -> bool {
+        if self.in_flight || self.due.is_none_or(|due| due > now) {
+            return false;
+        }
+        self.due = None;
+        self.in_flight = true;
+        true
+    }
+}
+
 /// The link to the service and what it allows now.
 #[derive(Debug)]
 pub struct Link {
@@ -257,7 +269,10 @@ impl App {
         }
         self.dirty |= recorded.changed;
         if let Some(gone) = recorded.recovered_from
-            && self.notice.as_ref().is_some_and(|n| n.text == gone)
+            && self
+                .notice
+                .as_ref()
+                .is_some_and(|n| matches!(&n.said, super::Said::Text(text) if *text == gone))
         {
             self.notice = None;
         }

@@ -238,3 +238,20 @@ fn the_editor_result_and_saved_drafts_lose_their_carriage_returns() {
     })));
     assert_eq!(h.app.composer.textarea.lines(), ["old", "draft", ""]);
 }
+
+#[test]
+fn a_draft_that_could_not_be_saved_is_kept_as_what_failed_and_the_view_words_it() {
+    let mut h = Harness::new(vec![]);
+    h.send(Msg::DraftNotSaved(
+        crate::tui::message::LocalError::JournalPoisoned,
+    ));
+    let notice = h.app.notice.clone().unwrap();
+    assert!(matches!(
+        notice.said,
+        crate::tui::app::Said::DraftNotSaved(_)
+    ));
+    assert_eq!(
+        notice.text(),
+        "the draft could not be saved: the journal is unavailable after a crash in another task"
+    );
+}

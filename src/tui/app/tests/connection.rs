@@ -52,7 +52,7 @@ fn an_analytics_429_pauses_analytics_only() {
     h.type_text("add a page");
     assert_eq!(submits(&h.ctrl('s')), 1, "{:?}", h.app.composer.error);
     // Only analytics wait, and the notice and the visitors pane say so.
-    let notice = &h.app.notice.as_ref().unwrap().text;
+    let notice = &h.app.notice.as_ref().unwrap().text();
     assert!(notice.contains("analytics"), "{notice}");
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('3'));
@@ -138,7 +138,7 @@ fn the_console_checks_the_key_at_once_and_says_when_it_is_rejected() {
     assert_eq!(h.app.link.connection, Connection::KeyRejected);
     let notice = h.app.notice.as_ref().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
-    assert!(notice.text.contains("401"), "{}", notice.text);
+    assert!(notice.text().contains("401"), "{}", notice.text());
     assert_eq!(
         h.app.next_wake(),
         None,
@@ -168,7 +168,7 @@ fn a_404_that_is_not_the_services_own_shows_the_base_url_as_trouble() {
     assert_eq!(h.app.link.connection, Connection::Trouble);
     let notice = h.app.notice.as_ref().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
-    assert!(notice.text.contains("base URL"), "{}", notice.text);
+    assert!(notice.text().contains("base URL"), "{}", notice.text());
     assert!(h.app.next_wake().is_some(), "checked again later");
 }
 
@@ -186,7 +186,7 @@ fn a_key_revoked_mid_session_or_another_projects_key_is_shown() {
         message: String::new(),
     })));
     assert_eq!(h.app.link.connection, Connection::NotAllowed);
-    assert!(h.app.notice.as_ref().unwrap().text.contains("403"));
+    assert!(h.app.notice.as_ref().unwrap().text().contains("403"));
 }
 
 #[test]
@@ -221,7 +221,7 @@ fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     h.send(Msg::ConnectionChecked(Err(network_error(false))));
     assert_eq!(h.app.link.connection, Connection::Trouble);
     let error = h.app.link.last_error.clone().unwrap();
-    assert!(h.app.notice.as_ref().unwrap().text == error);
+    assert!(h.app.notice.as_ref().unwrap().text() == error);
     let first = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(first, Duration::from_secs(2));
     assert!(h.tick(2.0).contains(&Effect::Io(Io::CheckConnection)));
@@ -232,7 +232,7 @@ fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     h.app.notify(NoticeKind::Info, "something else");
     assert!(h.tick(6.0).contains(&Effect::Io(Io::CheckConnection)));
     h.send(Msg::ConnectionChecked(Err(network_error(false))));
-    assert_eq!(h.app.notice.as_ref().unwrap().text, "something else");
+    assert_eq!(h.app.notice.as_ref().unwrap().text(), "something else");
     h.tick(14.0);
     h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
         message: String::new(),
@@ -308,9 +308,9 @@ fn a_failed_opener_copies_the_link_and_says_so() {
     );
     let notice = h.app.notice.as_ref().unwrap();
     assert!(
-        notice.text.contains("exited with 3") && notice.text.contains("copied"),
+        notice.text().contains("exited with 3") && notice.text().contains("copied"),
         "{}",
-        notice.text
+        notice.text()
     );
 }
 

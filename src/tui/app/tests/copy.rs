@@ -28,7 +28,7 @@ fn with_link(clipboard: Clipboard) -> Harness {
 fn y_where_tmux_refuses_the_escape_shows_the_link_to_copy_by_hand() {
     let mut h = with_link(Clipboard::Refused);
     h.key(KeyCode::Char('y'));
-    let notice = &h.app.notice.as_ref().unwrap().text;
+    let notice = &h.app.notice.as_ref().unwrap().text();
     assert!(!notice.contains("copied"), "{notice}");
     assert!(notice.contains("https://github.com/o/r/pull/7"), "{notice}");
     assert!(notice.contains("set-clipboard on"), "{notice}");
@@ -38,6 +38,6 @@ fn y_where_tmux_refuses_the_escape_shows_the_link_to_copy_by_hand() {
 fn y_where_the_escape_gets_through_says_copied() {
     let mut h = with_link(Clipboard::Plain);
     h.key(KeyCode::Char('y'));
-    let notice = &h.app.notice.as_ref().unwrap().text;
+    let notice = &h.app.notice.as_ref().unwrap().text();
     assert_eq!(notice, "copied the PR link to the clipboard (OSC 52)");
 }

@@ -27,7 +27,7 @@ fn visitors() -> Harness {
     visitors_showing(page())
 }
 
-fn trend_fetch(effects: &[Effect]) -> Option<(u64, u32)> {
+fn trend_fetch(effects: &[Effect]) -> Option<(crate::tui::message::Generation, u32)> {
     effects.iter().find_map(|e| match e {
         Effect::Io(Io::Insight(InsightIo::FetchTrend {
             generation, allow, ..
@@ -43,7 +43,7 @@ fn space_marks_and_unmarks_the_page_under_the_cursor_and_the_count_shows() {
     h.key(KeyCode::Char('j'));
     h.key(KeyCode::Char(' '));
     assert_eq!(h.app.visitors.marks.len(), 2);
-    assert!(h.app.notice.as_ref().unwrap().text.contains("2 marked"));
+    assert!(h.app.notice.as_ref().unwrap().text().contains("2 marked"));
     h.key(KeyCode::Char('k'));
     h.key(KeyCode::Char(' '));
     assert_eq!(h.app.visitors.marks.len(), 1);
@@ -114,7 +114,7 @@ fn ctrl_t_cycles_templates_for_the_same_pages_but_never_over_an_edit() {
     let edited = h.app.composer.text();
     h.ctrl('t');
     assert_eq!(h.app.composer.text(), edited, "an edit is never replaced");
-    assert!(h.app.notice.as_ref().unwrap().text.contains("was edited"));
+    assert!(h.app.notice.as_ref().unwrap().text().contains("was edited"));
 }
 
 #[test]
@@ -185,17 +185,20 @@ fn the_marks_are_cleared_once_the_job_made_of_them_is_accepted() {
 fn the_chart_is_hidden_at_80x24_and_shown_from_30_rows_and_c_decides_after() {
     let mut h = visitors();
     h.send(Msg::Input(Event::Resize(80, 24)));
-    assert!(!h.app.chart_shown());
+    assert!(!h.app.visitors.chart_shown(h.app.size));
     let effects = h.send(Msg::Input(Event::Resize(120, 40)));
-    assert!(h.app.chart_shown());
+    assert!(h.app.visitors.chart_shown(h.app.size));
     assert!(
         trend_fetch(&effects).is_some(),
         "shown, it reads its trend: {effects:?}"
     );
     h.key(KeyCode::Char('c'));
-    assert!(!h.app.chart_shown());
+    assert!(!h.app.visitors.chart_shown(h.app.size));
     h.send(Msg::Input(Event::Resize(200, 60)));
-    assert!(!h.app.chart_shown(), "c's choice stays over a resize");
+    assert!(
+        !h.app.visitors.chart_shown(h.app.size),
+        "c's choice stays over a resize"
+    );
 }
 
 #[test]
@@ -349,7 +352,7 @@ fn n_is_refused_under_read_only() {
     h.key(KeyCode::Char('3'));
     h.key(KeyCode::Char('n'));
     assert_eq!(h.app.focus, Pane::Visitors);
-    assert!(h.app.notice.as_ref().unwrap().text.contains("read-only"));
+    assert!(h.app.notice.as_ref().unwrap().text().contains("read-only"));
 }
 
 #[test]

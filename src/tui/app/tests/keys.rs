@@ -298,13 +298,13 @@ fn read_only_says_why_n_m_and_2_do_nothing() {
             .notice
             .clone()
             .unwrap_or_else(|| panic!("{key}: no word"));
-        assert!(notice.text.starts_with("read-only:"), "{notice:?}");
+        assert!(notice.text().starts_with("read-only:"), "{notice:?}");
     }
     let mut h = Harness::with_config(read_only, vec![tracked("job_a", "active", 0)]);
     h.key(KeyCode::Enter);
     press(&mut h, "m");
     assert_eq!(h.app.context(), KeyContext::Detail);
-    assert!(h.app.notice.unwrap().text.starts_with("read-only:"));
+    assert!(h.app.notice.unwrap().text().starts_with("read-only:"));
 }
 
 #[test]
@@ -319,10 +319,10 @@ fn page_keys_move_by_the_rows_the_last_frame_showed() {
         Some(1),
         "one row before any frame"
     );
-    h.app.set_viewport(Viewport {
+    h.send(Msg::Drawn(Viewport {
         jobs_rows: 7,
         ..Viewport::default()
-    });
+    }));
     h.key(KeyCode::PageDown);
     assert_eq!(h.app.jobs.selected_index(), Some(8));
     h.key(KeyCode::PageUp);
@@ -339,10 +339,10 @@ fn a_text_scroll_moves_from_where_the_last_frame_could_show_it() {
     };
     h.key(KeyCode::Char('G'));
     // Drawn: 10 rows on screen, the last page starts at row 25.
-    h.app.set_viewport(Viewport {
+    h.send(Msg::Drawn(Viewport {
         detail: Some(TextExtent { rows: 10, last: 25 }),
         ..Viewport::default()
-    });
+    }));
     h.key(KeyCode::Char('k'));
     assert_eq!(scroll(&h), 24, "k after G moves at once");
     h.key(KeyCode::PageUp);

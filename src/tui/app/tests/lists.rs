@@ -245,10 +245,10 @@ fn search(h: &Harness) -> Option<DetailSearch> {
 }
 
 fn frame_found(h: &mut Harness, matches: usize, scroll: usize) {
-    h.app.set_viewport(Viewport {
+    h.send(Msg::Drawn(Viewport {
         found: Some(Found { matches, scroll }),
         ..Viewport::default()
-    });
+    }));
 }
 
 #[test]

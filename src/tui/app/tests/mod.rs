@@ -248,7 +248,7 @@ fn a_final_status_seen_live_is_announced_once() {
     let notice = h.app.notice.clone().unwrap();
     assert_eq!(notice.kind, NoticeKind::Done);
     assert!(
-        notice.text.contains("completed") && !notice.text.contains('\x1b'),
+        notice.text().contains("completed") && !notice.text().contains('\x1b'),
         "{notice:?}"
     );
     h.tick(700.0);
@@ -279,7 +279,7 @@ fn o_without_a_display_copies_the_link_and_says_so() {
             "https://github.com/o/r/pull/7".into()
         ))]
     );
-    assert!(h.app.notice.as_ref().unwrap().text.contains("copied"));
+    assert!(h.app.notice.as_ref().unwrap().text().contains("copied"));
     let mut h = Harness::with_config(
         ConsoleOptions {
             has_display: true,
@@ -489,7 +489,7 @@ fn a_journal_set_aside_at_start_is_said_on_screen() {
     })));
     let notice = h.app.notice.clone().unwrap();
     assert_eq!(notice.kind, NoticeKind::Warning);
-    assert!(notice.text.contains("moved to /d/x"), "{notice:?}");
+    assert!(notice.text().contains("moved to /d/x"), "{notice:?}");
 }
 
 #[test]

@@ -7,7 +7,7 @@ use super::*;
 
 /// A frame with the tabs on the top line and three job rows from the third.
 fn drawn(h: &mut Harness) {
-    h.app.set_viewport(Viewport {
+    h.send(Msg::Drawn(Viewport {
         jobs_rows: 3,
         hits: Hits {
             tabs: [
@@ -22,7 +22,7 @@ fn drawn(h: &mut Harness) {
             }),
         },
         ..Viewport::default()
-    });
+    }));
 }
 
 fn mouse(h: &mut Harness, kind: MouseEventKind, column: u16, row: u16) -> Vec<Effect> {
@@ -150,4 +150,18 @@ fn with_the_mouse_off_clicks_and_the_wheel_do_nothing() {
     mouse(&mut h, MouseEventKind::ScrollDown, 5, 3);
     assert_eq!(h.app.focus, Pane::Jobs);
     assert_eq!(selected(&h), Some("a"));
+}
+
+#[test]
+fn what_a_frame_measured_arrives_as_a_message_and_draws_nothing_again() {
+    let mut h = Harness::new(vec![tracked("a", "completed", 3)]);
+    h.app.take_dirty();
+    assert_eq!(click(&mut h, 36, 0), vec![], "no frame yet: no tab to hit");
+    drawn(&mut h);
+    assert!(
+        !h.app.take_dirty(),
+        "the frame's numbers change nothing on screen, so they never draw a frame again"
+    );
+    click(&mut h, 36, 0);
+    assert_eq!(h.app.focus, Pane::Visitors, "the measured tabs are hit");
 }

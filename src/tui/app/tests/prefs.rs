@@ -42,7 +42,7 @@ fn ctrl_c_taken_from_quit_says_which_key_quits_instead_of_doing_nothing_silently
     let mut h = with_prefs(keys(&[("global", "quit", &["ctrl-q"])]));
     h.ctrl('c');
     assert!(!h.app.quit);
-    let notice = &h.app.notice.as_ref().unwrap().text;
+    let notice = &h.app.notice.as_ref().unwrap().text();
     assert!(notice.contains("Ctrl+Q quits"), "{notice}");
 }
 
@@ -51,7 +51,7 @@ fn messages_name_the_key_in_force() {
     let mut h = with_prefs(keys(&[("global", "toggle_pause", &["ctrl-p"])]));
     h.ctrl('p');
     let notice = h.app.notice.clone().unwrap();
-    assert_eq!(notice.text, "polling paused: Ctrl+P resumes");
+    assert_eq!(notice.text(), "polling paused: Ctrl+P resumes");
     // With no key at all, the message names the action instead of a key that does not work.
     let mut h = with_prefs(keys(&[("global", "refresh", &[])]));
     h.tick(3.0);
@@ -128,7 +128,7 @@ fn a_failed_alert_is_a_warning_that_says_what_to_check() {
     }));
     let notice = h.app.notice.clone().unwrap();
     assert_eq!(notice.kind, NoticeKind::Warning);
-    assert!(notice.text.contains("run it by hand"), "{notice:?}");
+    assert!(notice.text().contains("run it by hand"), "{notice:?}");
 }
 
 #[test]
@@ -143,9 +143,9 @@ fn warnings_of_the_start_are_a_notice_from_the_first_frame() {
     });
     let notice = h.app.notice.clone().unwrap();
     assert_eq!(notice.kind, NoticeKind::Warning);
-    assert!(notice.text.contains("chmod 600"), "{notice:?}");
+    assert!(notice.text().contains("chmod 600"), "{notice:?}");
     assert!(
-        notice.text.contains(" · the key does not look"),
+        notice.text().contains(" · the key does not look"),
         "{notice:?}"
     );
     // A journal set aside at start is said after them, not instead of them.
@@ -155,7 +155,7 @@ fn warnings_of_the_start_are_a_notice_from_the_first_frame() {
     })));
     let notice = h.app.notice.clone().unwrap();
     assert!(
-        notice.text.contains("chmod 600") && notice.text.ends_with("moved to /d/x"),
+        notice.text().contains("chmod 600") && notice.text().ends_with("moved to /d/x"),
         "{notice:?}"
     );
 }

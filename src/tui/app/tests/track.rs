@@ -29,7 +29,7 @@ fn a_unique_prefix_of_a_listed_job_selects_it() {
     );
     assert!(h.app.overlay.is_none());
     assert_eq!(h.app.jobs.selected().unwrap().id, "job_abc123456789xyz");
-    assert!(h.app.notice.unwrap().text.contains("already tracked"));
+    assert!(h.app.notice.unwrap().text().contains("already tracked"));
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn a_new_job_of_unknown_outcome_stays_listed_until_dismissed() {
     for key in ['m', 'o'] {
         h.key(KeyCode::Char(key));
         assert_eq!(h.app.focus, Pane::Jobs);
-        assert!(h.app.notice.as_ref().unwrap().text.contains("MAY exist"));
+        assert!(h.app.notice.as_ref().unwrap().text().contains("MAY exist"));
     }
     h.key(KeyCode::Enter);
     assert!(h.app.overlay.is_none());
@@ -269,10 +269,10 @@ fn o_on_an_ended_job_without_a_link_does_not_say_yet() {
     let mut h = Harness::new(vec![tracked("job_f", "failed", 0)]);
     h.key(KeyCode::Char('o'));
     assert_eq!(
-        h.app.notice.unwrap().text,
+        h.app.notice.unwrap().text(),
         "this job ended without a PR link"
     );
     let mut h = Harness::new(vec![tracked("job_a", "active", 0)]);
     h.key(KeyCode::Char('o'));
-    assert_eq!(h.app.notice.unwrap().text, "this job has no PR link yet");
+    assert_eq!(h.app.notice.unwrap().text(), "this job has no PR link yet");
 }

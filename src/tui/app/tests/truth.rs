@@ -26,7 +26,7 @@ fn a_failed_job_is_read_again_at_the_rare_cadence_and_its_revival_is_shown() {
     assert_eq!(row.pr_link(), Some("https://github.com/o/r/pull/9"));
     let notice = h.app.notice.clone().unwrap();
     assert_eq!(notice.kind, NoticeKind::Done);
-    assert!(notice.text.contains("completed"), "{notice:?}");
+    assert!(notice.text().contains("completed"), "{notice:?}");
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn a_failure_seen_live_says_why_in_its_notice() {
     assert_eq!(notice.kind, NoticeKind::Error);
     assert!(
         notice
-            .text
+            .text()
             .contains("failed: the agent command ended with exit status: 1"),
         "{notice:?}"
     );
@@ -100,7 +100,7 @@ fn o_on_a_failed_job_opens_the_output_of_its_last_turn() {
             .notice
             .as_ref()
             .unwrap()
-            .text
+            .text()
             .contains("the output of its last turn"),
         "{:?}",
         h.app.notice
@@ -132,12 +132,7 @@ fn two_jobs_ending_at_once_are_both_in_the_log_with_their_time() {
             result: Ok(job(id, "completed", 0)),
         });
     }
-    let texts: Vec<&str> = h
-        .app
-        .log
-        .entries()
-        .map(|l| l.notice.text.as_str())
-        .collect();
+    let texts: Vec<String> = h.app.log.entries().map(|l| l.notice.text()).collect();
     assert_eq!(
         texts,
         ["job b completed · no change", "job a completed · no change"],
@@ -178,7 +173,7 @@ fn a_notice_about_a_pane_goes_when_it_is_left_and_stays_in_the_log() {
         h.app
             .log
             .entries()
-            .any(|l| l.notice.text.contains("no PR link yet"))
+            .any(|l| l.notice.text().contains("no PR link yet"))
     );
     // What a job did stays: it is news wherever one looks.
     h.key(KeyCode::Char('1'));
@@ -192,7 +187,7 @@ fn a_notice_about_a_pane_goes_when_it_is_left_and_stays_in_the_log() {
         h.app
             .notice
             .as_ref()
-            .is_some_and(|n| n.text.contains("failed"))
+            .is_some_and(|n| n.text().contains("failed"))
     );
 }
 
@@ -226,7 +221,7 @@ fn a_job_completed_without_a_change_says_so_in_its_notice() {
         result: Ok(job("a", "completed", 0)),
     });
     assert_eq!(
-        h.app.notice.as_ref().unwrap().text,
+        h.app.notice.as_ref().unwrap().text(),
         "job a completed · no change"
     );
 }

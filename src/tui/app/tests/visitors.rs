@@ -208,7 +208,7 @@ fn fix_the_marked_fields_is_gone_after_a_good_apply() {
     h.type_text("x");
     h.key(KeyCode::Enter);
     let said = |h: &Harness| {
-        let notice = h.app.notice.as_ref().map(|n| n.text.clone());
+        let notice = h.app.notice.as_ref().map(|n| n.text().clone());
         let form = match &h.app.overlay {
             Some(Overlay::Filter(form)) => form.refused,
             _ => false,
@@ -223,7 +223,7 @@ fn fix_the_marked_fields_is_gone_after_a_good_apply() {
         !h.app
             .notice
             .as_ref()
-            .is_some_and(|n| n.text.contains("fix the marked")),
+            .is_some_and(|n| n.text().contains("fix the marked")),
         "{:?}",
         h.app.notice
     );
@@ -307,7 +307,7 @@ fn an_export_that_stops_part_way_says_where_and_why_and_what_it_kept() {
     let notice = h.app.notice.clone().unwrap();
     assert_eq!(notice.kind, NoticeKind::Error);
     assert_eq!(
-        notice.text,
+        notice.text(),
         "export stopped at offset 500: the service failed (503): try again later; kept 500 \
          rows in /tmp/v.incomplete.csv"
     );
@@ -384,7 +384,7 @@ fn a_stop_whose_reason_names_the_offset_does_not_say_it_twice() {
         kept: None,
     };
     assert_eq!(
-        crate::tui::app::export_end_text(&end),
+        crate::tui::view::said::export_end_text(&end),
         "export stopped: paging stopped at offset 250: the service said there were more rows \
          but sent none; docdeck stopped rather than ask forever; the 250 rows fetched could \
          not be kept"
@@ -457,4 +457,17 @@ fn only_the_field_with_the_cursor_shows_it() {
         panic!()
     };
     assert!(!form.on_format() && shows(&form.path));
+}
+
+#[test]
+fn a_failed_export_is_kept_as_what_failed_and_the_view_words_it() {
+    let mut h = Harness::new(vec![]);
+    let end = ExportEnd::Failed(crate::tui::message::ExportError::NoHome);
+    h.send(Msg::ExportDone(end.clone()));
+    let notice = h.app.notice.clone().unwrap();
+    assert_eq!(notice.said, crate::tui::app::Said::Export(end));
+    assert_eq!(
+        notice.text(),
+        "export failed: ~ needs HOME to be set: type the whole path; nothing was written"
+    );
 }

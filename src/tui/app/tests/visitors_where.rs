@@ -66,7 +66,7 @@ fn where_an_export_went_is_said_once_on_screen() {
         path: path.clone(),
         rows: 12,
     }));
-    let notice = h.app.notice.clone().unwrap().text;
+    let notice = h.app.notice.clone().unwrap().text();
     assert!(
         !notice.contains("/home/me"),
         "the line under the table names it: {notice}"
@@ -80,7 +80,7 @@ fn where_an_export_went_is_said_once_on_screen() {
         path: path.clone(),
         rows: 12,
     }));
-    let notice = h.app.notice.clone().unwrap().text;
+    let notice = h.app.notice.clone().unwrap().text();
     assert!(
         notice.contains("/home/me/visitors.csv"),
         "from another pane the notice names it: {notice}"

@@ -35,7 +35,9 @@ fn visitors() -> Harness {
     visitors_showing(page(rows()))
 }
 
-fn whole_fetch(effects: &[Effect]) -> Option<(u64, Option<VisitorsQuery>, u32)> {
+fn whole_fetch(
+    effects: &[Effect],
+) -> Option<(crate::tui::message::Generation, Option<VisitorsQuery>, u32)> {
     effects.iter().find_map(|e| match e {
         Effect::Io(Io::Insight(InsightIo::FetchWhole {
             generation,
@@ -229,7 +231,7 @@ fn a_range_over_the_threshold_stays_paged_and_sort_keys_say_why() {
     }));
     assert!(matches!(h.app.visitors.whole, WholeLoad::TooMany { .. }));
     h.key(KeyCode::Char('s'));
-    let notice = &h.app.notice.as_ref().unwrap().text;
+    let notice = &h.app.notice.as_ref().unwrap().text();
     assert!(notice.contains("more than 5000 rows"), "{notice}");
     assert!(h.app.visitors.load().shown().is_some(), "the page stays");
 }

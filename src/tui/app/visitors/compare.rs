@@ -2,10 +2,12 @@
 //! from), from)`): its totals, read with one request when `v` turns it on, and the
 //! change of each number.
 
+use super::{Ctx, VisitorsTable};
 use crate::api::{ApiError, VisitorTotals, VisitorsPage, VisitorsQuery};
 use crate::insight::buckets::{param, previous_period};
-use crate::tui::app::{App, CallClass};
-use crate::tui::message::{Clock, Effect, InsightIo, Io};
+use crate::tui::app::outcome::Outcome;
+use crate::tui::message::Generation;
+use crate::tui::message::{Effect, InsightIo, Io};
 
 /// The period before, from `v` on.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -16,7 +18,7 @@ pub enum PreviousLoad {
     /// The range has an open side: there is no period of the same length before it.
     NeedsDates,
     Fetching {
-        generation: u64,
+        generation: Generation,
         query: VisitorsQuery,
     },
     Shown {
@@ -47,43 +49,42 @@ impl PreviousLoad {
     }
 }
 
-impl App {
+impl VisitorsTable {
     /// `v`: compares with the period before, or stops comparing.
-    pub(in crate::tui::app) fn toggle_compare(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if self.visitors.previous.is_on() {
-            self.visitors.previous = PreviousLoad::Off;
+    pub(in crate::tui::app) fn toggle_compare(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) {
+        if self.previous.is_on() {
+            self.previous = PreviousLoad::Off;
             return;
         }
-        self.visitors.previous = PreviousLoad::NeedsDates;
-        self.want_previous(now, effects);
+        self.previous = PreviousLoad::NeedsDates;
+        self.want_previous(ctx, effects);
     }
 
     /// Reads the period before the range on screen, when comparing and not held.
-    pub(in crate::tui::app) fn want_previous(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if !self.visitors.previous.is_on() {
+    pub(in crate::tui::app) fn want_previous(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) {
+        if !self.previous.is_on() {
             return;
         }
-        let query = self.visitors.query(now.wall.date_naive());
+        let query = self.query(ctx.today());
         // Only its totals are wanted: one row.
         let Some(previous) = previous_range(&query, Some(1)) else {
-            self.visitors.previous = PreviousLoad::NeedsDates;
+            self.previous = PreviousLoad::NeedsDates;
             return;
         };
-        if self.visitors.previous.query() == Some(&previous)
-            && !matches!(self.visitors.previous, PreviousLoad::Failed { .. })
+        if self.previous.query() == Some(&previous)
+            && !matches!(self.previous, PreviousLoad::Failed { .. })
         {
             return;
         }
-        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
-            self.visitors.previous = PreviousLoad::Failed {
+        if let Some(why) = &ctx.paused {
+            self.previous = PreviousLoad::Failed {
                 query: previous,
                 error: format!("{why}; r reads it then"),
             };
             return;
         }
-        self.visitors.previous_requests += 1;
-        let generation = self.visitors.previous_requests;
-        self.visitors.previous = PreviousLoad::Fetching {
+        let generation = self.generations.issue();
+        self.previous = PreviousLoad::Fetching {
             generation,
             query: previous.clone(),
         };
@@ -93,26 +94,24 @@ impl App {
         })));
     }
 
-    pub(in crate::tui::app) fn on_previous(
+    /// The totals of the period before came (the app recorded the call).
+    pub(super) fn on_previous(
         &mut self,
-        generation: u64,
+        generation: Generation,
         result: Result<VisitorsPage, ApiError>,
-        now: Clock,
-    ) {
-        self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
+    ) -> Outcome {
         let PreviousLoad::Fetching {
             generation: g,
             query,
-        } = &self.visitors.previous
+        } = &self.previous
         else {
-            return;
+            return Outcome::Done;
         };
         if *g != generation {
-            return;
+            return Outcome::Done;
         }
         let query = query.clone();
-        self.dirty = true;
-        self.visitors.previous = match result {
+        self.previous = match result {
             Ok(page) => PreviousLoad::Shown {
                 query,
                 totals: page.totals,
@@ -122,6 +121,7 @@ impl App {
                 error: err.to_string(),
             },
         };
+        Outcome::Changed
     }
 }
 

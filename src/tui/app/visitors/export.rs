@@ -1,12 +1,12 @@
 //! Exports from the visitors pane: started from the form (kept aside in case the file
-//! exists, to ask before replacing it), and how each ended, in words.
+//! exists, to ask before replacing it), and how each ended (the view words it).
 
-use super::ExportProgress;
-use crate::api::ApiError;
-use crate::tui::app::{App, ExportForm, NoticeKind, Overlay};
+use super::{Ctx, ExportProgress, VisitorsTable};
+use crate::tui::app::outcome::Outcome;
+use crate::tui::app::{ExportForm, NoticeKind, Overlay, Said};
 use crate::tui::message::{Effect, ExportEnd, Io};
 
-impl App {
+impl VisitorsTable {
     /// Starts an export from its form, kept aside in case the file exists.
     pub(in crate::tui::app) fn start_export(
         &mut self,
@@ -14,12 +14,12 @@ impl App {
         effects: &mut Vec<Effect>,
     ) {
         let (path, overwrite) = form.target();
-        self.visitors.export = Some(ExportProgress {
+        self.export = Some(ExportProgress {
             path: path.clone(),
             rows: 0,
             pages: 0,
         });
-        self.visitors.export_end = None;
+        self.export_end = None;
         // The whole range held is written as it is shown (filter, order, comparison),
         // without asking the service again; otherwise every page is fetched.
         match self.held_text(form.format) {
@@ -36,13 +36,13 @@ impl App {
                 overwrite,
             })),
         }
-        self.visitors.export_form = Some(form);
+        self.export_form = Some(form);
     }
 
     /// The whole range held, as `format`, and its rows: `None` when no range is held (or
     /// it cannot be written).
     fn held_text(&self, format: crate::export::DataFormat) -> Option<(String, u64)> {
-        let held = self.visitors.whole.held()?;
+        let held = self.whole.held()?;
         let rows: Vec<_> = held
             .arrangement
             .order()
@@ -50,7 +50,7 @@ impl App {
             .filter_map(|&i| held.rows.get(i))
             .collect();
         let filtered = !held.arrangement.filter().as_typed().is_empty();
-        let previous = match (&self.visitors.previous, held.compared) {
+        let previous = match (&self.previous, held.compared) {
             (super::PreviousLoad::Shown { query, totals }, true) => Some((
                 crate::api::DateParam::shown(query.date_from, "the start"),
                 crate::api::DateParam::shown(query.date_to, "now"),
@@ -76,78 +76,42 @@ impl App {
 
     /// An export ended: said in the notice line and under the table; a file that exists
     /// brings the form back to ask before replacing it.
-    pub(in crate::tui::app) fn on_export_done(&mut self, end: ExportEnd) {
-        self.dirty = true;
-        self.visitors.export = None;
-        let form = self.visitors.export_form.take();
+    pub(in crate::tui::app) fn on_export_done(&mut self, end: ExportEnd, ctx: &Ctx) -> Outcome {
+        self.export = None;
+        let form = self.export_form.take();
         let (kind, text) = match &end {
             ExportEnd::Exists(path) => {
-                match form {
-                    Some(mut form) if self.overlay.is_none() => {
+                return match form {
+                    Some(mut form) if !ctx.overlay_open => {
                         form.ask_overwrite(path.clone());
-                        self.overlay = Some(Overlay::Export(form));
+                        Outcome::Open(Overlay::Export(form))
                     }
-                    _ => self.notify(
+                    _ => Outcome::News(
                         NoticeKind::Warning,
                         format!(
                             "{} exists: nothing exported (e to try again)",
                             path.display()
-                        ),
+                        )
+                        .into(),
                     ),
-                }
-                return;
+                };
             }
             // Where the file went is said once on screen: under the table when the pane
             // is on screen, else in the notice.
             ExportEnd::Written { path, rows } => (
                 NoticeKind::Done,
-                if self.focus == crate::tui::app::Pane::Visitors {
+                Said::Text(if ctx.focused {
                     format!("exported {rows} rows: the file is named under the table")
                 } else {
                     format!("exported {rows} rows to {}", path.display())
-                },
+                }),
             ),
-            ExportEnd::Stopped { .. } => (NoticeKind::Error, export_end_text(&end)),
-            ExportEnd::Failed(reason) => (
-                NoticeKind::Error,
-                format!("export failed: {reason}; nothing was written"),
-            ),
+            // What failed decides the words, which the view writes.
+            ExportEnd::Stopped { .. } | ExportEnd::Failed(_) => {
+                (NoticeKind::Error, Said::Export(end.clone()))
+            }
         };
-        self.visitors.export_end = Some(end);
-        self.notify(kind, text);
-    }
-}
-
-/// How an export ended, in words: the same under the table and in the notice line.
-#[must_use]
-pub fn export_end_text(end: &ExportEnd) -> String {
-    match end {
-        ExportEnd::Written { path, rows } => {
-            format!("exported {rows} rows to {}", path.display())
-        }
-        ExportEnd::Exists(path) => format!("{} exists: nothing exported", path.display()),
-        ExportEnd::Stopped {
-            offset,
-            reason,
-            rows,
-            kept,
-        } => {
-            let kept = match kept {
-                Some(path) => format!("kept {rows} rows in {}", path.display()),
-                None => format!("the {rows} rows fetched could not be kept"),
-            };
-            format!("{}; {kept}", stopped_text(*offset, reason))
-        }
-        ExportEnd::Failed(reason) => format!("export failed: {reason}; nothing was written"),
-    }
-}
-
-/// "export stopped at offset N: why". Broken paging already says where it stopped.
-#[must_use]
-pub fn stopped_text(offset: u64, reason: &ApiError) -> String {
-    if matches!(reason, ApiError::BrokenPaging { .. }) {
-        format!("export stopped: {reason}")
-    } else {
-        format!("export stopped at offset {offset}: {reason}")
+        self.export_end = Some(end);
+        Outcome::News(kind, text)
     }
 }

@@ -1,6 +1,7 @@
-//! The app's side of the whole range: `w` asks what it costs and fetches, the keys of
+//! The pane's side of the whole range: `w` asks what it costs and fetches, the keys of
 //! the held table (move, sort, filter as you type, mark), and what a fetch brought.
 
+use super::Ctx;
 use super::compare::previous_range;
 use super::whole::{Held, WholeLoad};
 use crate::api::ApiError;
@@ -10,168 +11,179 @@ use crate::journal::ASK_ABOVE;
 use crate::tui::app::confirm::Ask;
 use crate::tui::app::outcome::Outcome;
 use crate::tui::app::table::{FilterEdit, FilterKey};
-use crate::tui::app::{App, CallClass, NoticeKind, VisitorsTable};
+use crate::tui::app::{NoticeKind, VisitorsTable};
 use crate::tui::keymap::Action;
-use crate::tui::message::{Clock, Effect, InsightIo, Io, WholeEnd};
+use crate::tui::message::Generation;
+use crate::tui::message::{Effect, InsightIo, Io, WholeEnd};
 
-impl App {
+impl VisitorsTable {
     /// `w`: holds the whole range (asking first above 10 requests), or goes back to the
     /// service's pages.
-    pub(in crate::tui::app) fn toggle_whole(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        match &self.visitors.whole {
+    pub(in crate::tui::app) fn toggle_whole(
+        &mut self,
+        ctx: &Ctx,
+        effects: &mut Vec<Effect>,
+    ) -> Outcome {
+        match &self.whole {
             WholeLoad::Held(_) | WholeLoad::Fetching { .. } | WholeLoad::Asking { .. } => {
                 self.stop_whole(effects);
-                self.notify(
+                return Outcome::News(
                     NoticeKind::Info,
-                    "back to the service's pages: w holds the whole range",
+                    "back to the service's pages: w holds the whole range".into(),
                 );
-                return;
             }
             WholeLoad::Off | WholeLoad::TooMany { .. } | WholeLoad::Stopped(_) => {}
         }
-        if let Some(why) = self.link.refusal(CallClass::Analytics, now) {
-            self.visitors.whole = WholeLoad::Stopped(format!("{why}; w asks again then"));
-            return;
+        if let Some(why) = &ctx.paused {
+            self.whole = WholeLoad::Stopped(format!("{why}; w asks again then"));
+            return Outcome::Changed;
         }
-        self.visitors.whole_requests += 1;
-        let generation = self.visitors.whole_requests;
-        self.visitors.whole = WholeLoad::Asking {
+        let generation = self.generations.issue();
+        self.whole = WholeLoad::Asking {
             generation,
             requests: 0,
         };
         // Up to 10 requests (2,500 rows) go without asking; a range that needs more
         // says so, and the question comes then.
-        let allow = ASK_ABOVE.min(self.analytics_left());
-        self.whole_confirmed(generation, allow, now, effects);
+        let allow = ASK_ABOVE.min(ctx.analytics_left);
+        self.whole_confirmed(generation, allow, ctx, effects);
+        Outcome::Changed
     }
 
     /// The most requests holding the range can take: pages of 250 up to the threshold,
     /// twice that when comparing.
-    fn whole_cost(&self) -> u32 {
-        let most = u32::try_from(self.config.whole_max_rows.div_ceil(250)).unwrap_or(u32::MAX);
-        if self.visitors.previous.is_on() {
+    fn whole_cost(&self, ctx: &Ctx) -> u32 {
+        let most = u32::try_from(ctx.whole_max_rows.div_ceil(250)).unwrap_or(u32::MAX);
+        if self.previous.is_on() {
             most.saturating_mul(2)
         } else {
             most
         }
     }
 
-    pub(in crate::tui::app) fn whole_confirmed(
+    pub(super) fn whole_confirmed(
         &mut self,
-        generation: u64,
+        generation: Generation,
         allow: u32,
-        now: Clock,
+        ctx: &Ctx,
         effects: &mut Vec<Effect>,
     ) {
-        if self.visitors.whole.generation() != Some(generation) {
+        if self.whole.generation() != Some(generation) {
             return;
         }
-        let query = self.visitors.query(now.wall.date_naive());
-        let previous = if self.visitors.previous.is_on() {
+        let query = self.query(ctx.today());
+        let previous = if self.previous.is_on() {
             previous_range(&query, None)
         } else {
             None
         };
-        self.visitors.whole = WholeLoad::Fetching {
+        self.whole = WholeLoad::Fetching {
             generation,
             requests: 0,
             rows: 0,
             most: 0,
         };
-        self.visitors.whole_query = Some(query.clone());
+        self.whole_query = Some(query.clone());
         effects.push(Effect::Io(Io::Insight(InsightIo::FetchWhole {
             generation,
             query,
             previous,
-            max_rows: self.config.whole_max_rows,
+            max_rows: ctx.whole_max_rows,
             allow,
         })));
     }
 
-    pub(in crate::tui::app) fn whole_declined(&mut self, why: String) {
-        self.visitors.whole = WholeLoad::Stopped(why);
+    pub(super) fn whole_declined(&mut self, why: String) {
+        self.whole = WholeLoad::Stopped(why);
     }
 
     /// Stops holding or fetching the whole range: the pages are back.
     pub(in crate::tui::app) fn stop_whole(&mut self, effects: &mut Vec<Effect>) {
-        if matches!(self.visitors.whole, WholeLoad::Fetching { .. }) {
+        if matches!(self.whole, WholeLoad::Fetching { .. }) {
             effects.push(Effect::Io(Io::Insight(InsightIo::CancelWhole)));
         }
-        self.visitors.whole = WholeLoad::Off;
+        self.whole = WholeLoad::Off;
     }
 
-    pub(in crate::tui::app) fn on_whole_progress(
+    pub(super) fn on_whole_progress(
         &mut self,
-        generation: u64,
+        generation: Generation,
         sent: u32,
         held: usize,
         most_of: u32,
-    ) {
+    ) -> Outcome {
         if let WholeLoad::Fetching {
             generation: g,
             requests,
             rows,
             most,
-        } = &mut self.visitors.whole
+        } = &mut self.whole
             && *g == generation
         {
             (*requests, *rows, *most) = (sent, held, most_of);
-            self.dirty = true;
+            return Outcome::Changed;
         }
+        Outcome::Done
     }
 
-    pub(in crate::tui::app) fn on_whole(
+    /// How the whole-range fetch of `generation` ended (the app recorded the call).
+    pub(super) fn on_whole(
         &mut self,
-        generation: u64,
+        generation: Generation,
         result: Result<WholeEnd, ApiError>,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
-        if self.visitors.whole.generation() != Some(generation) {
-            return;
+        ctx: &Ctx,
+    ) -> Outcome {
+        if self.whole.generation() != Some(generation) {
+            return Outcome::Done;
         }
-        self.dirty = true;
-        let query = self.visitors.whole_query.clone().unwrap_or_default();
-        self.visitors.whole = match result {
+        let query = self.whole_query.clone().unwrap_or_default();
+        let (whole, outcome) = match result {
             Ok(WholeEnd::All { page, previous }) => {
                 let compared = previous.is_some();
                 let rows = compare_rows(&page.visitors, previous.as_deref().unwrap_or(&[]));
-                let choice = self.visitors.sort_choice;
-                let held = Held::new(query, page.totals, rows, compared, choice);
-                if self.visitors.previous.is_on() && !compared {
-                    self.notify(
+                let held = Held::new(query, page.totals, rows, compared, self.sort_choice);
+                let said = if self.previous.is_on() && !compared {
+                    (
                         NoticeKind::Warning,
-                        "the period before has too many rows to hold: no change per row",
-                    );
+                        "the period before has too many rows to hold: no change per row".to_owned(),
+                    )
                 } else {
-                    self.notify(
+                    (
                         NoticeKind::Done,
                         format!(
                             "every row of the range is held ({}): s sorts, / filters, w goes back \
                              to pages",
                             held.rows.len()
                         ),
-                    );
-                }
-                WholeLoad::Held(Box::new(held))
-            }
-            Ok(WholeEnd::TooMany { max_rows }) => WholeLoad::TooMany { max_rows },
-            Ok(WholeEnd::NeedsMore) => {
-                let requests = self.whole_cost();
-                self.visitors.whole = WholeLoad::Asking {
-                    generation,
-                    requests,
+                    )
                 };
-                self.consider(Ask::Whole { generation }, requests, now, effects);
-                return;
+                (
+                    WholeLoad::Held(Box::new(held)),
+                    Outcome::News(said.0, said.1.into()),
+                )
             }
-            Err(err) => WholeLoad::Stopped(format!("the whole range stopped: {err}")),
+            Ok(WholeEnd::TooMany { max_rows }) => {
+                (WholeLoad::TooMany { max_rows }, Outcome::Changed)
+            }
+            Ok(WholeEnd::NeedsMore) => {
+                let requests = self.whole_cost(ctx);
+                (
+                    WholeLoad::Asking {
+                        generation,
+                        requests,
+                    },
+                    Outcome::Ask(Ask::Whole { generation }, requests),
+                )
+            }
+            Err(err) => (
+                WholeLoad::Stopped(format!("the whole range stopped: {err}")),
+                Outcome::Changed,
+            ),
         };
+        self.whole = whole;
+        outcome
     }
-}
 
-impl VisitorsTable {
     /// Keys of the pane while the whole range is held, with `page` rows on screen; `None`
     /// when the key is not theirs.
     pub(in crate::tui::app) fn on_held_action(
@@ -204,10 +216,8 @@ impl VisitorsTable {
                 };
                 let range = super::marks::Marks::range_of(&held.query);
                 let marked = self.marks.toggle(&row, &range);
-                return Some(Outcome::Marked {
-                    path: crate::text::sanitize(row.path()),
-                    marked,
-                });
+                let text = self.marks.said(&crate::text::sanitize(row.path()), marked);
+                return Some(Outcome::Said(NoticeKind::Info, text));
             }
             _ => return None,
         }

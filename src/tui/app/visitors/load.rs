@@ -3,6 +3,7 @@
 //! request out with nothing to wait for, an error beside a fresh page).
 
 use crate::api::{VisitorsPage, VisitorsQuery};
+use crate::tui::message::Generation;
 
 /// A page on screen and the query it answers (its dates, offset and size).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +22,7 @@ pub enum PageLoad {
     Fetching {
         /// The request's number: a reply with another one is for a page no longer
         /// wanted and is dropped.
-        generation: u64,
+        generation: Generation,
         query: VisitorsQuery,
         shown: Option<Shown>,
     },
@@ -50,7 +51,7 @@ impl PageLoad {
 
     /// The number of the request out, if one is.
     #[must_use]
-    pub fn generation(&self) -> Option<u64> {
+    pub fn generation(&self) -> Option<Generation> {
         match self {
             Self::Fetching { generation, .. } => Some(*generation),
             _ => None,
@@ -68,7 +69,7 @@ impl PageLoad {
 
     /// A request for `query`, numbered `generation`, went out; a request out before it
     /// is forgotten (its reply will be dropped).
-    pub fn fetch(&mut self, generation: u64, query: VisitorsQuery) {
+    pub fn fetch(&mut self, generation: Generation, query: VisitorsQuery) {
         let shown = self.take_shown();
         *self = Self::Fetching {
             generation,
@@ -88,7 +89,7 @@ impl PageLoad {
     /// to any other request (or none out) changes nothing.
     pub fn answer(
         &mut self,
-        generation: u64,
+        generation: Generation,
         result: Result<VisitorsPage, String>,
     ) -> Option<&Shown> {
         if self.generation() != Some(generation) {
@@ -163,9 +164,9 @@ mod tests {
     #[test]
     fn a_reply_to_the_request_out_is_shown_with_its_query() {
         let mut load = PageLoad::default();
-        load.fetch(1, query(0));
+        load.fetch(Generation::test(1), query(0));
         assert!(load.is_fetching() && load.shown().is_none());
-        assert!(load.answer(1, Ok(page("/a"))).is_some());
+        assert!(load.answer(Generation::test(1), Ok(page("/a"))).is_some());
         assert_eq!(
             load,
             PageLoad::Shown(Shown {
@@ -178,9 +179,9 @@ mod tests {
     #[test]
     fn the_page_on_screen_stays_while_the_next_one_is_fetched() {
         let mut load = PageLoad::default();
-        load.fetch(1, query(0));
-        load.answer(1, Ok(page("/a")));
-        load.fetch(2, query(10));
+        load.fetch(Generation::test(1), query(0));
+        load.answer(Generation::test(1), Ok(page("/a")));
+        load.fetch(Generation::test(2), query(10));
         assert!(load.is_fetching());
         assert_eq!(path(&load), Some("/a"));
         assert_eq!(
@@ -193,18 +194,19 @@ mod tests {
     #[test]
     fn a_reply_to_an_earlier_request_is_dropped() {
         let mut load = PageLoad::default();
-        load.fetch(1, query(0));
-        load.fetch(2, query(10));
-        assert!(load.answer(1, Ok(page("/old"))).is_none());
+        load.fetch(Generation::test(1), query(0));
+        load.fetch(Generation::test(2), query(10));
+        assert!(load.answer(Generation::test(1), Ok(page("/old"))).is_none());
         assert_eq!(
             load.generation(),
-            Some(2),
+            Some(Generation::test(2)),
             "still waiting for the request out"
         );
-        load.answer(2, Ok(page("/new")));
+        load.answer(Generation::test(2), Ok(page("/new")));
         assert_eq!(path(&load), Some("/new"));
         assert!(
-            load.answer(2, Ok(page("/again"))).is_none(),
+            load.answer(Generation::test(2), Ok(page("/again")))
+                .is_none(),
             "answered once"
         );
         assert_eq!(path(&load), Some("/new"));
@@ -213,10 +215,10 @@ mod tests {
     #[test]
     fn a_failed_request_keeps_the_last_page_beside_its_error() {
         let mut load = PageLoad::default();
-        load.fetch(1, query(0));
-        load.answer(1, Ok(page("/a")));
-        load.fetch(2, query(10));
-        load.answer(2, Err("the service is down".into()));
+        load.fetch(Generation::test(1), query(0));
+        load.answer(Generation::test(1), Ok(page("/a")));
+        load.fetch(Generation::test(2), query(10));
+        load.answer(Generation::test(2), Err("the service is down".into()));
         assert_eq!(load.error(), Some("the service is down"));
         assert_eq!(path(&load), Some("/a"));
         assert!(!load.is_fetching());
@@ -225,8 +227,8 @@ mod tests {
     #[test]
     fn a_failure_before_any_page_shows_only_the_error() {
         let mut load = PageLoad::default();
-        load.fetch(1, query(0));
-        load.answer(1, Err("refused".into()));
+        load.fetch(Generation::test(1), query(0));
+        load.answer(Generation::test(1), Err("refused".into()));
         assert_eq!(
             load,
             PageLoad::Failed {
@@ -239,22 +241,25 @@ mod tests {
     #[test]
     fn a_refused_request_drops_the_one_out_and_keeps_the_page() {
         let mut load = PageLoad::default();
-        load.fetch(1, query(0));
-        load.answer(1, Ok(page("/a")));
-        load.fetch(2, query(10));
+        load.fetch(Generation::test(1), query(0));
+        load.answer(Generation::test(1), Ok(page("/a")));
+        load.fetch(Generation::test(2), query(10));
         load.refuse("analytics paused".into());
         assert_eq!(load.error(), Some("analytics paused"));
-        assert!(load.answer(2, Ok(page("/late"))).is_none());
+        assert!(
+            load.answer(Generation::test(2), Ok(page("/late")))
+                .is_none()
+        );
         assert_eq!(path(&load), Some("/a"));
     }
 
     #[test]
     fn a_new_request_after_a_failure_clears_the_error_and_keeps_the_page() {
         let mut load = PageLoad::default();
-        load.fetch(1, query(0));
-        load.answer(1, Ok(page("/a")));
+        load.fetch(Generation::test(1), query(0));
+        load.answer(Generation::test(1), Ok(page("/a")));
         load.refuse("paused".into());
-        load.fetch(2, query(0));
+        load.fetch(Generation::test(2), query(0));
         assert!(load.error().is_none() && load.is_fetching());
         assert_eq!(path(&load), Some("/a"));
     }

@@ -4,8 +4,6 @@
 
 use crate::api::{DateParam, PathVisitors, VisitorsQuery};
 use crate::insight::templates::Marked;
-use crate::tui::app::{App, NoticeKind, Pane};
-use crate::tui::message::{Clock, Effect};
 
 /// The marked pages, in the order they were marked (a path at most once).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -99,38 +97,6 @@ impl Marks {
     pub fn clear(&mut self) {
         self.list.clear();
         self.ranges.clear();
-    }
-}
-
-impl App {
-    /// `n`: the composer opens on a new-job prompt built from the marked pages (the
-    /// template's instruction alone when none is), for the user to read and send.
-    pub(in crate::tui::app) fn new_job_from_marks(
-        &mut self,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        if self.composer.sending.is_some() {
-            self.notify_here(
-                NoticeKind::Info,
-                "a prompt is being sent: n works again once it is answered",
-            );
-            return;
-        }
-        let index = self.composer.fill.as_ref().map_or(0, |fill| fill.index);
-        let marks = self.visitors.marks.marked();
-        self.composer
-            .fill_from(&self.config.templates, index, marks, effects);
-        self.focus(Pane::Composer, now, effects);
-        let name = self
-            .composer
-            .fill
-            .as_ref()
-            .map_or_else(String::new, |f| f.name.clone());
-        self.notify_here(
-            NoticeKind::Info,
-            format!("template {name}: read and edit, then Ctrl+S sends (Ctrl+T: next template)"),
-        );
     }
 }
 

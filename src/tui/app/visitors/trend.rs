@@ -2,6 +2,7 @@
 //! far), and each bucket's totals once read. One enum per state, as the page load is.
 
 use crate::api::VisitorTotals;
+use crate::tui::message::Generation;
 use crate::tui::message::TrendPlan;
 
 /// The chart's data, from the first request on.
@@ -15,14 +16,14 @@ pub enum TrendLoad {
     NeedsDates,
     /// A request is out (`done` of `of` buckets read; `of` is 0 until the cache said).
     Fetching {
-        generation: u64,
+        generation: Generation,
         plan: TrendPlan,
         done: u32,
         of: u32,
     },
     /// The trend needs `requests` analytics requests: the question is on screen.
     Asking {
-        generation: u64,
+        generation: Generation,
         plan: TrendPlan,
         requests: u32,
     },
@@ -58,7 +59,7 @@ impl TrendLoad {
 
     /// The number of the request out (or asked about), if one is.
     #[must_use]
-    pub fn generation(&self) -> Option<u64> {
+    pub fn generation(&self) -> Option<Generation> {
         match self {
             Self::Fetching { generation, .. } | Self::Asking { generation, .. } => {
                 Some(*generation)
@@ -69,7 +70,7 @@ impl TrendLoad {
 
     /// The plan of request `generation`, while it is being read.
     #[must_use]
-    pub fn fetching(&self, generation: u64) -> Option<TrendPlan> {
+    pub fn fetching(&self, generation: Generation) -> Option<TrendPlan> {
         match self {
             Self::Fetching {
                 generation: g,

@@ -4,6 +4,7 @@
 //! stays with the service's pages and says why. The page on screen stays usable while
 //! the rows come.
 
+use crate::tui::message::Generation;
 use std::cmp::Ordering;
 
 use crate::api::{VisitorTotals, VisitorsQuery};
@@ -33,12 +34,12 @@ pub enum WholeLoad {
     Off,
     /// `requests` at most are asked about: the question is on screen.
     Asking {
-        generation: u64,
+        generation: Generation,
         requests: u32,
     },
     /// The rows are coming: `requests` sent of `most` at most, `rows` held so far.
     Fetching {
-        generation: u64,
+        generation: Generation,
         requests: u32,
         rows: usize,
         most: u32,
@@ -55,7 +56,7 @@ pub enum WholeLoad {
 impl WholeLoad {
     /// The number of the fetch out (or asked about).
     #[must_use]
-    pub fn generation(&self) -> Option<u64> {
+    pub fn generation(&self) -> Option<Generation> {
         match self {
             Self::Asking { generation, .. } | Self::Fetching { generation, .. } => {
                 Some(*generation)

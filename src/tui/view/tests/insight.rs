@@ -7,7 +7,7 @@ use crossterm::event::KeyCode;
 use super::*;
 use crate::tui::message::{InsightMsg, WholeEnd};
 
-fn generation_of(scene: &Scene) -> u64 {
+fn generation_of(scene: &Scene) -> crate::tui::message::Generation {
     scene.app.visitors.load().generation().unwrap()
 }
 

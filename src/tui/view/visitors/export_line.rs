@@ -8,8 +8,9 @@ use super::super::forms::wrap_words;
 use super::super::{ViewContext, thousands};
 use super::cells::path_cell;
 use crate::text::sanitize;
-use crate::tui::app::{App, export_end_text, stopped_text};
+use crate::tui::app::App;
 use crate::tui::message::ExportEnd;
+use crate::tui::view::said::{export_end_text, stopped_text};
 
 /// The export running or how the last one ended: what happened (at most two lines, cut
 /// with `…`), then the file on a line of its own, cut at its start so its name shows.
