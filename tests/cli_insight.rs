@@ -189,7 +189,7 @@ fn a_second_trend_over_settled_days_makes_no_request() {
     // nothing (a service that stated none would answer 429).
     assert!(
         text(&refreshed.stderr)
-            .contains("more than are left (0 of 3 left this hour (stated by the service"),
+            .contains("more than are left (0 of 3 left this hour as counted on this machine for this project; 3 is the limit the service states"),
         "{}",
         text(&refreshed.stderr)
     );

@@ -62,7 +62,7 @@ impl<'a> Analytics<'a> {
             .analytics_budget(self.scope, ANALYTICS_HOURLY_LIMIT, now)?;
         let limit = budget.limit;
         let counted = format!(
-            "{} of {limit} left this hour ({}), as counted on this machine for this project",
+            "{} of {limit} left this hour as counted on this machine for this project; {limit} is {}",
             budget.left(),
             budget.source.words()
         );

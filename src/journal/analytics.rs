@@ -62,13 +62,15 @@ pub enum LimitSource {
 }
 
 impl LimitSource {
-    /// Where the limit came from, in words: "stated by the service" or "the hosted
+    /// Where the limit came from, in words: "the limit the service states…" or "the hosted
     /// service's documented limit".
     #[must_use]
     pub fn words(self) -> &'static str {
         match self {
-            Self::Documented => "the hosted service's documented limit (this service states none)",
-            Self::Stated(_) => "stated by the service (RateLimit-Limit)",
+            Self::Documented => {
+                "the hosted service's documented limit, as this service states none"
+            }
+            Self::Stated(_) => "the limit the service states in RateLimit-Limit",
         }
     }
 }
