@@ -67,6 +67,8 @@ impl Composer {
                     keymap.key_or_name(KeyContext::Composer, Action::ToNewJob),
                 );
                 self.error = Some(submit_error(&err, &draft, &keys));
+                self.error_until_online = !err.may_have_reached_server()
+                    && crate::tui::app::link::Connection::of(&err).is_some_and(|c| c.is_failing());
                 match draft {
                     DraftKey::FollowUp(id) if err.may_have_reached_server() => {
                         Answered::MayHaveArrived(id)

@@ -29,6 +29,9 @@ pub struct Composer {
     /// The error says the prompt is empty: it stops being true, and goes, once text is
     /// typed.
     error_until_typed: bool,
+    /// The error says the service could not be reached (nothing was sent): once it
+    /// answers again, that stops being true, and the error says so instead.
+    pub(in crate::tui::app) error_until_online: bool,
     /// The new-job prompt a template filled in from marked pages, while there is one.
     pub fill: Option<TemplateFill>,
     /// The pane the composer was opened from, where Esc goes back to.
@@ -60,6 +63,7 @@ impl Composer {
             sending: None,
             error: None,
             error_until_typed: false,
+            error_until_online: false,
             fill: None,
             came_from: Pane::Jobs,
         };
@@ -133,6 +137,18 @@ impl Composer {
         let text = self.drafts.get(&self.target).cloned().unwrap_or_default();
         self.set_text(&text);
         self.error = None;
+    }
+
+    /// The service answers again: an error that said it could not be reached is replaced
+    /// by what is true now (`send` is the send key). Whether the composer changed.
+    pub fn service_back(&mut self, send: &str) -> bool {
+        if !std::mem::take(&mut self.error_until_online) || self.error.is_none() {
+            return false;
+        }
+        self.error = Some(format!(
+            "The service answers again; nothing was sent before. {send} sends the kept text."
+        ));
+        true
     }
 
     /// A key typed into the text. Ignored while sending, so what is sent is what is shown.

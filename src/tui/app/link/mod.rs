@@ -41,7 +41,7 @@ pub enum Connection {
 
 impl Connection {
     /// What an error says about the link, if anything (local errors say nothing).
-    fn of(err: &ApiError) -> Option<Self> {
+    pub(crate) fn of(err: &ApiError) -> Option<Self> {
         match err {
             ApiError::Unauthorized { .. } => Some(Self::KeyRejected),
             ApiError::Forbidden { .. } => Some(Self::NotAllowed),
@@ -268,6 +268,7 @@ impl App {
                 .rate_limited(job, now.mono, Some(until - now.mono));
         }
         self.dirty |= recorded.changed;
+        let recovered = recorded.recovered_from.is_some();
         if let Some(gone) = recorded.recovered_from
             && self
                 .notice
@@ -275,6 +276,13 @@ impl App {
                 .is_some_and(|n| matches!(&n.said, super::Said::Text(text) if *text == gone))
         {
             self.notice = None;
+        }
+        if recovered {
+            let send = self.keymap().key_or_name(
+                crate::tui::keymap::KeyContext::Composer,
+                crate::tui::keymap::Action::Send,
+            );
+            self.dirty |= self.composer.service_back(&send);
         }
         for (kind, text) in recorded.said {
             self.notify(kind, text);

@@ -77,6 +77,45 @@ fn an_empty_prompt_is_refused_and_a_failed_send_keeps_the_text() {
     );
 }
 
+/// A send the service never got says "could not reach": once the service answers again
+/// that is no longer true, and the composer says what is (the trial saw it stay). A send
+/// that may have arrived keeps its warning whatever happens.
+#[test]
+fn a_send_that_did_not_reach_the_service_says_so_only_until_it_answers() {
+    let mut h = Harness::new(vec![tracked("a", "active", 1)]);
+    h.key(KeyCode::Char('n'));
+    h.type_text("fix it");
+    h.ctrl('s');
+    h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Failed(network_error(false)),
+    });
+    let error = h.app.composer.error.clone().unwrap();
+    assert!(error.contains("sends it again"), "{error}");
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "active", 1)),
+    });
+    let now = h.app.composer.error.clone().unwrap();
+    assert!(
+        now.starts_with("The service answers again; nothing was sent before."),
+        "{now}"
+    );
+    assert_eq!(h.app.composer.text().trim(), "fix it");
+
+    h.ctrl('s');
+    h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Failed(network_error(true)),
+    });
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "active", 1)),
+    });
+    let kept = h.app.composer.error.clone().unwrap();
+    assert!(kept.contains("MAY HAVE BEEN CREATED"), "{kept}");
+}
+
 #[test]
 fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
     let mut h = Harness::new(vec![]);
