@@ -57,6 +57,12 @@ impl JobList {
                  followed here: look for it in the dashboard",
             );
         };
+        // Where the local service says the turn is, as the row will say it.
+        let state = match (job.run_state.as_deref(), job.queue_position) {
+            (Some("queued"), Some(place)) => format!("it waits for an agent (#{place})"),
+            (Some("running"), _) => "it is running".to_owned(),
+            _ => format!("it is {}", JobStatus::Active),
+        };
         let job = if is_news(&job) {
             let status = job.status.as_ref();
             self.poll
@@ -86,11 +92,7 @@ impl JobList {
                 "job {} created; it is followed here until it ends",
                 short_id(&id)
             ),
-            DraftKey::FollowUp(_) => format!(
-                "follow-up sent to {}; it is {}",
-                short_id(&id),
-                JobStatus::Active
-            ),
+            DraftKey::FollowUp(_) => format!("follow-up sent to {}; {state}", short_id(&id)),
         })
     }
 

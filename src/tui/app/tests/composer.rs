@@ -175,6 +175,25 @@ fn a_follow_up_that_may_have_arrived_has_its_job_read_at_once() {
     );
 }
 
+/// The notice said "it is active" while the row said `◌ queued #1` (the soak): it says
+/// what the row says.
+#[test]
+fn an_accepted_follow_up_says_whether_it_runs_or_waits() {
+    let mut h = Harness::new(vec![tracked("a", "failed", 1)]);
+    h.key(KeyCode::Char('m'));
+    h.type_text("once more");
+    h.ctrl('s');
+    let mut waiting = job("a", "active", 1);
+    waiting.run_state = Some("queued".into());
+    waiting.queue_position = Some(1);
+    h.send(Msg::Submitted {
+        draft: DraftKey::FollowUp("a".into()),
+        outcome: Submitted::Accepted(waiting),
+    });
+    let said = h.app.notice.as_ref().map(|n| n.text()).unwrap_or_default();
+    assert_eq!(said, "follow-up sent to a; it waits for an agent (#1)");
+}
+
 #[test]
 fn a_read_sent_before_a_follow_up_was_accepted_is_not_believed() {
     let mut h = Harness::new(vec![tracked("b", "completed", 1)]);
