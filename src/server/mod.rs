@@ -15,6 +15,7 @@ pub mod pg;
 pub mod ratelimit;
 pub mod seed;
 pub mod signals;
+mod stopping;
 pub mod throttle;
 pub mod traffic;
 pub mod worker;
@@ -196,36 +197,7 @@ impl RunningServer {
         if running.is_empty() && waiting == 0 {
             return None;
         }
-        let turns: Vec<String> = running
-            .iter()
-            .map(|(job, turn)| format!("turn {turn} of {job}"))
-            .collect();
-        let mut note = match (turns.is_empty(), self.reruns_interrupted) {
-            (true, _) => String::new(),
-            (false, true) => format!(
-                "Stopping interrupts {}; the simulated agent runs {} again at the next start. ",
-                turns.join(", "),
-                if turns.len() == 1 { "it" } else { "them" }
-            ),
-            (false, false) => format!(
-                "Stopping ends {} and kills {} agent; at the next start {} `failed` with \"{}\" (a follow-up retries). ",
-                turns.join(", "),
-                if turns.len() == 1 { "its" } else { "their" },
-                if turns.len() == 1 {
-                    "that job reads"
-                } else {
-                    "those jobs read"
-                },
-                agent::INTERRUPTED
-            ),
-        };
-        if waiting > 0 {
-            note.push_str(&format!(
-                "{waiting} waiting turn{} will run at the next start.",
-                if waiting == 1 { "" } else { "s" }
-            ));
-        }
-        Some(note.trim_end().to_owned())
+        Some(stopping::words(&running, waiting, self.reruns_interrupted))
     }
 
     /// Stops accepting requests, lets those in flight finish, and stops the agent. Turns

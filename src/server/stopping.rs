@@ -1,0 +1,66 @@
+//! What `serve` says when it is stopped with turns under way: which turns end, how they
+//! read after a restart, and the turns still waiting.
+
+use super::agent;
+
+/// The stopping note's words: `running` turns (job, turn), `waiting` turns, and whether
+/// the agent runs an interrupted turn again (`reruns`).
+pub(super) fn words(running: &[(String, i64)], waiting: i64, reruns: bool) -> String {
+    let turns: Vec<String> = running
+        .iter()
+        .map(|(job, turn)| format!("turn {turn} of {job}"))
+        .collect();
+    let mut note = match (turns.is_empty(), reruns) {
+        (true, _) => String::new(),
+        (false, true) => format!(
+            "Stopping interrupts {}; the simulated agent runs {} again at the next start. ",
+            turns.join(", "),
+            if turns.len() == 1 { "it" } else { "them" }
+        ),
+        (false, false) => format!(
+            "Stopping ends {} and kills {}; at the next start {} `failed` with \"{}\" (a follow-up retries). ",
+            turns.join(", "),
+            if turns.len() == 1 {
+                "its agent"
+            } else {
+                "their agents"
+            },
+            if turns.len() == 1 {
+                "that job reads"
+            } else {
+                "those jobs read"
+            },
+            agent::INTERRUPTED
+        ),
+    };
+    if waiting > 0 {
+        note.push_str(&format!(
+            "{waiting} waiting turn{} will run at the next start.",
+            if waiting == 1 { "" } else { "s" }
+        ));
+    }
+    note.trim_end().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+
+    /// Two turns ended by a stop read "kills their agent" (the soak, 2026-11-27).
+    #[test]
+    fn the_stopping_note_counts_agents_as_it_counts_turns() {
+        let one = [("job_a".to_owned(), 1)];
+        let two = [("job_a".to_owned(), 1), ("job_b".to_owned(), 2)];
+        assert!(words(&one, 0, false).contains("turn 1 of job_a and kills its agent;"));
+        let both = words(&two, 1, false);
+        assert!(
+            both.contains("turn 1 of job_a, turn 2 of job_b and kills their agents;"),
+            "{both}"
+        );
+        assert!(
+            both.ends_with("1 waiting turn will run at the next start."),
+            "{both}"
+        );
+        assert!(words(&two, 0, true).contains("runs them again"));
+    }
+}
