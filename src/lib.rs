@@ -5,6 +5,7 @@ pub mod api;
 pub mod cli;
 pub mod config;
 pub(crate) mod export;
+pub mod github;
 pub mod insight;
 pub mod journal;
 pub(crate) mod launch;

@@ -3,10 +3,8 @@
 //! the pull request's `merged_at` on GitHub (with `GITHUB_TOKEN`). Where none can tell,
 //! every reason is kept, so the error says why and what to do.
 
-use std::time::Duration;
-
 use chrono::{DateTime, Utc};
-use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderValue};
+use reqwest::header::{ACCEPT, AUTHORIZATION};
 use serde_json::Value;
 
 use super::CliError;
@@ -141,16 +139,7 @@ async fn from_github(job: &Job) -> Result<Merged, String> {
 /// GitHub's answer to a GET, or why there is none. The token goes only into a
 /// sensitive header and never into a message.
 async fn get(url: &str, token: &Secret) -> Result<Value, String> {
-    crate::tls::install_crypto_provider();
-    let mut auth = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
-        .map_err(|_| "GITHUB_TOKEN holds characters that cannot be sent in a header".to_owned())?;
-    auth.set_sensitive(true);
-    let http = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(10))
-        .timeout(Duration::from_secs(30))
-        .user_agent(concat!("docdeck/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|err| format!("cannot set up HTTP: {err}"))?;
+    let crate::github::GitHubHttp { http, auth } = crate::github::connect(token)?;
     let response = http
         .get(url)
         .header(AUTHORIZATION, auth)

@@ -2,8 +2,6 @@
 //! API (`--forge github`), else the compare page of a recognisable GitHub, GitLab or
 //! Bitbucket remote, else (decided by the caller) the service's own `/changes` page.
 
-use std::time::Duration;
-
 use base64::Engine as _;
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
@@ -128,16 +126,7 @@ pub struct PullRequest<'a> {
 impl GitHub {
     /// A client of `api` for `owner/name`. The token goes only into a sensitive header.
     pub fn new(api: &str, token: &Secret, owner: String, name: String) -> Result<Self, String> {
-        crate::tls::install_crypto_provider();
-        let mut auth = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
-            .map_err(|_| "GITHUB_TOKEN holds characters that cannot be sent in a header: check that it was copied whole".to_owned())?;
-        auth.set_sensitive(true);
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(30))
-            .user_agent(concat!("docdeck/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|err| format!("cannot set up HTTP: {err}"))?;
+        let crate::github::GitHubHttp { http, auth } = crate::github::connect(token)?;
         Ok(Self {
             http,
             api: api.trim_end_matches('/').to_owned(),
