@@ -18,6 +18,7 @@ use crate::server::analytics::{self, VisitorsRequest};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, MessageRefusal};
 use crate::server::ratelimit::Bucket;
+use crate::server::store;
 use crate::text::excerpt;
 
 /// Longest query string read; anything longer is refused before parsing.
@@ -38,19 +39,23 @@ pub async fn create_job(
     state.authorize(&headers, client, &project).await?;
     state.may_run_agent(&project)?;
     let prompt = read_prompt(&headers, body)?;
-    let permit = state.acquire(&project, Bucket::Create)?;
+    let permit = state.acquire(&project, Bucket::Create).await?;
     let defaults = state.defaults.clone();
     let created = state
         .db
-        .call({
+        .write({
             let project = project.clone();
-            move |conn| jobs::create(conn, &project, &prompt, &defaults, now_ms())
+            move |sql| {
+                let record = jobs::record::create(sql, &project, &prompt, &defaults, now_ms())?;
+                store::announce(sql)?;
+                Ok(record)
+            }
         })
         .await
         .map_err(ServiceError::from);
-    let record = state.settle(permit, created)?;
-    state.worker.kick(record.id.clone());
-    let limits = state.limits(&project, Bucket::Create);
+    let record = state.settle(permit, created).await?;
+    state.kick(&record.id);
+    let limits = state.limits(&project, Bucket::Create).await;
     Ok((StatusCode::CREATED, limits, Json(state.wire(&record))))
 }
 
@@ -65,13 +70,26 @@ pub async fn send_message(
     state.authorize(&headers, client, &project).await?;
     state.may_run_agent(&project)?;
     let prompt = read_prompt(&headers, body)?;
-    let permit = state.acquire(&project, Bucket::Message)?;
+    let permit = state.acquire(&project, Bucket::Message).await?;
     let archive_after = state.archive_after_ms;
     let queued = state
         .db
-        .call({
+        .write({
             let project = project.clone();
-            move |conn| jobs::add_message(conn, &project, &id, &prompt, now_ms(), archive_after)
+            move |sql| {
+                let queued = jobs::record::add_message(
+                    sql,
+                    &project,
+                    &id,
+                    &prompt,
+                    now_ms(),
+                    archive_after,
+                )?;
+                if queued.is_ok() {
+                    store::announce(sql)?;
+                }
+                Ok(queued)
+            }
         })
         .await
         .map_err(ServiceError::from)
@@ -83,10 +101,10 @@ pub async fn send_message(
                 ),
             })
         });
-    let record = state.settle(permit, queued)?;
-    state.worker.kick(record.id.clone());
+    let record = state.settle(permit, queued).await?;
+    state.kick(&record.id);
     Ok((
-        state.limits(&project, Bucket::Message),
+        state.limits(&project, Bucket::Message).await,
         Json(state.wire(&record)),
     ))
 }
@@ -104,8 +122,8 @@ pub async fn get_job(
         let (project, id) = (project.clone(), id.clone());
         state
             .db
-            .read(ReadKind::Quick, move |conn| {
-                jobs::peek(conn, &project, &id, now_ms(), archive_after)
+            .read_sql(ReadKind::Quick, move |sql| {
+                jobs::record::peek(sql, &project, &id, now_ms(), archive_after)
             })
             .await?
     };
@@ -115,7 +133,7 @@ pub async fn get_job(
         jobs::Peek::DueForArchive => {
             state
                 .db
-                .call(move |conn| jobs::get(conn, &project, &id, now_ms(), archive_after))
+                .write(move |sql| jobs::record::get(sql, &project, &id, now_ms(), archive_after))
                 .await?
         }
     };
@@ -129,6 +147,14 @@ impl AppState {
     fn wire(&self, record: &jobs::JobRecord) -> ServiceJob {
         ServiceJob(record.to_wire_at(&self.service_url))
     }
+
+    /// Tells the SQLite worker that a job has a turn to run (PostgreSQL's nodes were
+    /// told by the `NOTIFY` committed with it).
+    fn kick(&self, id: &str) {
+        if let Some(worker) = &self.worker {
+            worker.kick(id.to_owned());
+        }
+    }
 }
 
 pub async fn visitors(
@@ -140,13 +166,16 @@ pub async fn visitors(
 ) -> Result<axum::response::Response, ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
+    state
+        .db
+        .sqlite("the visitors count (/v1/analytics/{project}/visitors)")?;
     let pairs = query_pairs(raw)?;
     let query = VisitorsQuery::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|err| ServiceError::bad_request("Invalid query parameters", [err.to_string()]))?;
     state.seed.wait().await.map_err(|reason| {
         ServiceError::internal(&format!("the demo data could not be written: {reason}"))
     })?;
-    let permit = state.acquire(&project, Bucket::Analytics)?;
+    let permit = state.acquire(&project, Bucket::Analytics).await?;
     let request = VisitorsRequest {
         from_ms: query.date_from.map(|d| d.millis()),
         to_ms: query.date_to.map(|d| d.millis()),
@@ -164,8 +193,8 @@ pub async fn visitors(
         })
         .await
         .map_err(ServiceError::from);
-    let (page, span) = state.settle(permit, read)?;
-    let mut answer = (state.limits(&project, Bucket::Analytics), Json(page)).into_response();
+    let (page, span) = state.settle(permit, read).await?;
+    let mut answer = (state.limits(&project, Bucket::Analytics).await, Json(page)).into_response();
     if let Some(value) = span.and_then(|(first, last)| ViewsSpan::from_millis(first, last)) {
         answer.headers_mut().insert(VIEWS_SPAN, value.header());
     }

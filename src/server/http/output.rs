@@ -42,6 +42,9 @@ pub async fn output(
 ) -> Result<impl IntoResponse, ServiceError> {
     let Path((project, id, turn)) =
         path.map_err(|_| ServiceError::not_found("No such turn output"))?;
+    state
+        .db
+        .sqlite("a turn's output page (/output/{project}/{job}/{turn})")?;
     let kept = state
         .db
         .read(ReadKind::Quick, move |conn| {

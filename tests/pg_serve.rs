@@ -1,0 +1,64 @@
+//! `docdeck serve` on PostgreSQL (issue 26), in process: jobs, follow-ups, keys and rate
+//! limits through the real client, on one or two nodes sharing a throwaway database; what
+//! is not on PostgreSQL yet answers 501 naming it.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{PROJECT, client, client_with, eventually, fast_options, start};
+use docdeck::api::{ApiError, JobStatus};
+use docdeck::server::db::DbLocation;
+
+fn pg_options(url: &str) -> docdeck::server::ServeOptions {
+    let mut options = fast_options(DbLocation::parse(url));
+    options.poll = Duration::from_millis(200);
+    options.lease = Duration::from_secs(3);
+    options
+}
+
+#[tokio::test]
+async fn jobs_run_and_follow_up_on_postgres() {
+    let url = pg_or_skip_async!();
+    let server = start(pg_options(&url)).await;
+    let client = client(&server);
+    let created = client.create_job("Fix the broken links").await.unwrap();
+    assert_eq!(created.status, Some(JobStatus::Active));
+    let id = created.id.clone().unwrap();
+    let done = eventually("the job to complete", || async {
+        let job = client.get_job(&id).await.unwrap();
+        (job.status == Some(JobStatus::Completed)).then_some(job)
+    })
+    .await;
+    assert!(done.pr_link.unwrap().contains("/pull/1"));
+    let again = client.send_message(&id, "Also the images").await.unwrap();
+    assert_eq!(again.status, Some(JobStatus::Active));
+    let done = eventually("the follow-up to complete", || async {
+        let job = client.get_job(&id).await.unwrap();
+        (job.status == Some(JobStatus::Completed)).then_some(job)
+    })
+    .await;
+    assert!(done.pr_link.unwrap().contains("/pull/2"));
+    let missing = client.get_job("job_nope").await.unwrap_err();
+    assert!(matches!(missing, ApiError::NotFound { .. }), "{missing:?}");
+    let bad = client_with(&server.base_url(), PROJECT, "mint_wrong_key_123456");
+    let err = bad.get_job(&id).await.unwrap_err();
+    assert!(matches!(err, ApiError::Unauthorized { .. }), "{err:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn what_is_not_on_postgres_yet_is_a_501_that_names_it() {
+    let url = pg_or_skip_async!();
+    let server = start(pg_options(&url)).await;
+    let err = client(&server)
+        .visitors(&Default::default())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("501"), "{err}");
+    assert!(err.contains("the visitors count"), "{err}");
+    assert!(err.contains("PostgreSQL"), "{err}");
+    server.shutdown().await;
+}
