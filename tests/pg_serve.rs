@@ -49,6 +49,37 @@ async fn jobs_run_and_follow_up_on_postgres() {
 }
 
 #[tokio::test]
+async fn two_nodes_count_one_rate_limit_and_record_where_turns_ran() {
+    let url = pg_or_skip_async!();
+    let mut first = pg_options(&url);
+    first.rate_limit = 3;
+    first.node_name = "first".to_owned();
+    let mut second = first.clone();
+    second.node_name = "second".to_owned();
+    let (a, b) = (start(first).await, start(second).await);
+    let (on_a, on_b) = (client(&a), client(&b));
+    let one = on_a.create_job("one").await.unwrap().id.unwrap();
+    on_b.create_job("two").await.unwrap();
+    on_a.create_job("three").await.unwrap();
+    for refused in [on_a.create_job("four").await, on_b.create_job("four").await] {
+        assert!(
+            matches!(refused, Err(ApiError::RateLimited { .. })),
+            "{refused:?}"
+        );
+    }
+    let done = eventually("the first job to complete", || async {
+        let job = on_b.get_job(&one).await.unwrap();
+        (job.status == Some(JobStatus::Completed)).then_some(job)
+    })
+    .await;
+    let node = done.node.clone().expect("the node that ran the turn");
+    assert!(node == "first" || node == "second", "{node}");
+    assert_eq!(on_a.get_job(&one).await.unwrap(), done);
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+#[tokio::test]
 async fn what_is_not_on_postgres_yet_is_a_501_that_names_it() {
     let url = pg_or_skip_async!();
     let server = start(pg_options(&url)).await;

@@ -144,6 +144,13 @@ pub struct Job {
         skip_serializing_if = "Option::is_none"
     )]
     pub queue_position: Option<u64>,
+    /// The service node that ran the job's latest started turn (local service only).
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node: Option<String>,
 }
 
 impl Job {

@@ -216,6 +216,10 @@ CREATE TABLE assistant (
 );
 CREATE INDEX assistant_by_time ON assistant (project, ts_ms);
 ",
+    r"
+-- The service node that ran each turn (`serve --node-name`), as on PostgreSQL (issue 26).
+ALTER TABLE turns ADD COLUMN node TEXT;
+",
 ];
 
 /// How many read-only connections a file database gets beside its writer, for each kind

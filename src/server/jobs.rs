@@ -127,6 +127,7 @@ impl JobRecord {
                 JobStatus::Active => self.progress.queue_position,
                 _ => None,
             },
+            node: self.progress.node.clone(),
         }
     }
 

@@ -297,7 +297,9 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
     let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
     let (worker, worker_task) = match &store {
         Store::Sqlite(db) => {
-            let (worker, task) = prepare::start_worker(db, agent.clone(), archive_after_ms).await?;
+            let (worker, task) =
+                prepare::start_worker(db, agent.clone(), archive_after_ms, &options.node_name)
+                    .await?;
             (Some(worker), task)
         }
         Store::Postgres(pg) => {

@@ -90,6 +90,7 @@ pub(super) async fn start_worker(
     db: &Db,
     agent: Arc<dyn Agent>,
     archive_after_ms: i64,
+    node: &str,
 ) -> Result<(Worker, JoinHandle<()>), StoreError> {
     if !agent.reruns_interrupted_turns() {
         let kept = agent.clone();
@@ -104,7 +105,7 @@ pub(super) async fn start_worker(
             tracing::warn!(job = %id, "a turn was running when the service stopped: {}", agent::INTERRUPTED);
         }
     }
-    let (worker, task) = Worker::start(db.clone(), agent, archive_after_ms);
+    let (worker, task) = Worker::start(db.clone(), agent, archive_after_ms, node);
     let active = db.call(jobs::active_ids).await?;
     for id in active {
         worker.kick(id);

@@ -190,7 +190,7 @@ impl RealAgent {
         let branch = Self::branch(job_id);
         self.git.run(dir, &["worktree", "prune"]).await?;
         let target = path.to_string_lossy().into_owned();
-        let has_branch = self
+        let mut has_branch = self
             .git
             .line(
                 dir,
@@ -203,6 +203,21 @@ impl RealAgent {
             )
             .await
             .is_some();
+        if !has_branch && let Some(remote) = self.repo.upstream() {
+            // A follow-up of a job whose earlier turns another node ran (nodes sharing a
+            // PostgreSQL database) continues from the branch that node pushed; a job
+            // never pushed has none there, and starts from the base branch.
+            let refspec = format!("+refs/heads/{branch}:refs/heads/{branch}");
+            has_branch = self
+                .git
+                .run_with(
+                    dir,
+                    &["fetch", "--quiet", remote, &refspec],
+                    &self.remote_env(),
+                )
+                .await
+                .is_ok();
+        }
         if has_branch {
             self.git
                 .run(dir, &["worktree", "add", &target, &branch])

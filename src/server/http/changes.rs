@@ -84,10 +84,7 @@ pub async fn changes(
                 &"cannot read the job's change from git",
             ))
         }
-        Some(Ok(_)) => Ok(page(no_change(
-            &id,
-            record.map(|r| r.to_wire_at(&state.service_url)),
-        ))),
+        Some(Ok(_)) => Ok(page(no_change(&id, record.map(|r| state.wire(&r).0)))),
         None => Err(ServiceError::not_found(
             "This job has no change page here: its agent runs elsewhere (the simulated agent keeps none)",
         )),

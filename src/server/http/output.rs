@@ -18,7 +18,13 @@ use crate::server::db::ReadKind;
 use crate::server::jobs;
 
 /// The fields of the local service's job that the hosted contract does not have.
-pub const LOCAL_FIELDS: [&str; 4] = ["failureReason", "outputLink", "runState", "queuePosition"];
+pub const LOCAL_FIELDS: [&str; 5] = [
+    "failureReason",
+    "outputLink",
+    "runState",
+    "queuePosition",
+    "node",
+];
 
 /// A job as the local service sends it: the client's type leaves out the local fields
 /// it was not sent; the service sends every one, null when it has nothing to say.

@@ -20,6 +20,8 @@ pub struct Progress {
     pub last_failure: Option<String>,
     /// The job's last finished turn whose output is kept.
     pub output_turn: Option<i64>,
+    /// The node (`serve --node-name`) that ran, or runs, the job's latest started turn.
+    pub node: Option<String>,
 }
 
 /// Reads the progress of the job stored as `seq`, whose status is `active` when `active`.
@@ -41,10 +43,20 @@ pub fn read(sql: &mut dyn Sql, seq: i64, active: bool) -> Result<Progress, Store
         )?
         .map(|row| row.int(0))
         .transpose()?;
+    let node = sql
+        .opt(
+            "SELECT node FROM turns WHERE job_seq = $1 AND started_ms IS NOT NULL
+             ORDER BY turn DESC LIMIT 1",
+            args![seq],
+        )?
+        .map(|row| row.opt_text(0))
+        .transpose()?
+        .flatten();
     if !active {
         return Ok(Progress {
             last_failure,
             output_turn,
+            node,
             ..Progress::default()
         });
     }
@@ -79,6 +91,7 @@ pub fn read(sql: &mut dyn Sql, seq: i64, active: bool) -> Result<Progress, Store
         queue_position,
         last_failure,
         output_turn,
+        node,
     })
 }
 
