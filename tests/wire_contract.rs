@@ -180,6 +180,7 @@ fn our_types_and_the_local_document_use_the_public_property_names() {
         output_link: Some("http://h/output/p/j/1".into()),
         run_state: Some("queued".into()),
         queue_position: Some(2),
+        node: Some("build-3:4121".into()),
         ..Job::default()
     };
     let job = serde_json::to_value(local_job).unwrap();
