@@ -73,7 +73,7 @@ async fn two_nodes_count_one_rate_limit_and_record_where_turns_ran() {
     })
     .await;
     let node = done.node.clone().expect("the node that ran the turn");
-    assert!(node == "first" || node == "second", "{node}");
+    assert!(&*node == "first" || &*node == "second", "{node}");
     assert_eq!(on_a.get_job(&one).await.unwrap(), done);
     a.shutdown().await;
     b.shutdown().await;

@@ -172,7 +172,7 @@ fn two_nodes_run_each_turn_once_while_one_is_killed_and_restarted() {
                 Some(&1),
                 "the follow-up of {id} ran once"
             );
-            if runs.get(&(id.clone(), "1".to_owned())).is_none() {
+            if !runs.contains_key(&(id.clone(), "1".to_owned())) {
                 interrupted += 1;
             }
             assert_eq!(job.status, Some(JobStatus::Completed), "{job:?}");

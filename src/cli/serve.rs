@@ -108,7 +108,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
     #[command(flatten)]
-    pub faults: FaultArgs,
+    pub faults: Box<FaultArgs>,
     #[command(flatten)]
     pub agent: super::agent_args::AgentArgs,
 }

@@ -127,7 +127,7 @@ impl JobRecord {
                 JobStatus::Active => self.progress.queue_position,
                 _ => None,
             },
-            node: self.progress.node.clone(),
+            node: self.progress.node.as_deref().map(Box::from),
         }
     }
 
