@@ -1,6 +1,6 @@
 //! Issue 26's test of many nodes, one truth: two `docdeck serve` processes on one
 //! PostgreSQL database (free ports), each with a fast fake agent script that notes every
-//! turn it runs (and changes nothing), take 100 jobs and a follow-up of each; one node is killed (SIGKILL) in the
+//! turn it runs (and writes a page of that turn), take 100 jobs and a follow-up of each; one node is killed (SIGKILL) in the
 //! middle and started again under a new name and with a new key. Each turn runs at most
 //! once (a turn of the killed node is failed as interrupted by the other, never run
 //! again), every other turn exactly once, and both nodes answer alike for every job, its
@@ -105,7 +105,8 @@ fn two_nodes_run_each_turn_once_while_one_is_killed_and_restarted() {
         repos.script(
             name,
             &format!(
-                "echo \"$DOCDECK_JOB_ID $DOCDECK_TURN {name}\" >> '{}'",
+                "echo \"$DOCDECK_JOB_ID $DOCDECK_TURN {name}\" >> '{}'\n\
+                 echo \"turn $DOCDECK_TURN\" > \"page-$DOCDECK_TURN.md\"",
                 trace.display()
             ),
         )
@@ -195,7 +196,11 @@ fn two_nodes_run_each_turn_once_while_one_is_killed_and_restarted() {
             let (status_b, page_b) = get(&b.base_url, &format!("/changes/{PROJECT}/{id}"));
             assert_eq!((status_a, &page_a), (status_b, &page_b));
             assert_eq!(status_a, 200, "{page_a}");
-            assert!(page_a.contains("changed nothing"), "{page_a}");
+            // The follow-up ran on the other node, from the branch the first one pushed.
+            assert!(page_a.contains("page-2.md"), "{page_a}");
+            if runs.contains_key(&(id.clone(), "1".to_owned())) {
+                assert!(page_a.contains("page-1.md"), "{page_a}");
+            }
         }
         // The key node a2 added at its start is accepted by node b, which never restarted.
         let second = client_with(&b.base_url, PROJECT, SECOND_KEY);
