@@ -183,6 +183,7 @@ impl RealAgent {
     async fn ensure_worktree(&self, job_id: &str) -> Result<PathBuf, String> {
         let path = self.worktree(job_id);
         if path.join(".git").exists() {
+            self.catch_up(job_id, &path).await;
             return Ok(path);
         }
         let _shared = self.shared.lock().await;
@@ -241,6 +242,32 @@ impl RealAgent {
         }
         make_dir_private(&path);
         Ok(path)
+    }
+
+    /// Brings a kept worktree up to the job's branch as pushed, when another node ran a
+    /// later turn of the job (nodes sharing a PostgreSQL database): fast-forward only. A
+    /// branch never pushed, or not ahead, leaves it as it is.
+    async fn catch_up(&self, job_id: &str, tree: &Path) {
+        let Some(remote) = self.repo.upstream() else {
+            return;
+        };
+        let refspec = format!("refs/heads/{}", Self::branch(job_id));
+        let fetched = self
+            .git
+            .run_with(
+                tree,
+                &["fetch", "--quiet", remote, &refspec],
+                &self.remote_env(),
+            )
+            .await;
+        if fetched.is_ok()
+            && let Err(err) = self
+                .git
+                .run(tree, &["merge", "--ff-only", "--quiet", "FETCH_HEAD"])
+                .await
+        {
+            tracing::warn!(job = %job_id, "the job's pushed branch cannot be fast-forwarded to: {err}");
+        }
     }
 
     /// The agent command, behind the launcher when there is one.
