@@ -10,6 +10,8 @@ use std::time::Duration;
 use common::{PROJECT, client, client_with, eventually, fast_options, start};
 use docdeck::api::{ApiError, JobStatus};
 use docdeck::server::db::DbLocation;
+use docdeck::server::keys;
+use docdeck::server::pg::{PgStore, PgUrl};
 
 fn pg_options(url: &str) -> docdeck::server::ServeOptions {
     let mut options = fast_options(DbLocation::parse(url));
@@ -75,6 +77,31 @@ async fn two_nodes_count_one_rate_limit_and_record_where_turns_ran() {
     let node = done.node.clone().expect("the node that ran the turn");
     assert!(&*node == "first" || &*node == "second", "{node}");
     assert_eq!(on_a.get_job(&one).await.unwrap(), done);
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_key_revoked_elsewhere_is_refused_by_every_node_at_its_next_request() {
+    let url = pg_or_skip_async!();
+    let (a, b) = (start(pg_options(&url)).await, start(pg_options(&url)).await);
+    let (on_a, on_b) = (client(&a), client(&b));
+    let id = on_a.create_job("first").await.unwrap().id.unwrap();
+    on_b.get_job(&id).await.unwrap();
+    // As `docdeck serve keys revoke` would: another connection to the same database.
+    let revoked = tokio::task::spawn_blocking(move || {
+        let store = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+        store.blocking(|client| Ok(keys::revoke(client, "mint_tes", 1)))
+    })
+    .await
+    .unwrap()
+    .unwrap()
+    .unwrap();
+    assert_eq!(revoked.project, PROJECT);
+    for refused in [on_a.get_job(&id).await, on_b.get_job(&id).await] {
+        let err = refused.unwrap_err();
+        assert!(matches!(err, ApiError::Unauthorized { .. }), "{err:?}");
+    }
     a.shutdown().await;
     b.shutdown().await;
 }
