@@ -1,10 +1,12 @@
 //! Issue 26's test of many nodes, one truth: two `docdeck serve` processes on one
 //! PostgreSQL database (free ports), each with a fast fake agent script that notes every
-//! turn it runs (and writes a page of that turn), take 100 jobs and two follow-ups of each; one node is killed (SIGKILL) in the
-//! middle and started again under a new name and with a new key. Each turn runs at most
-//! once (a turn of the killed node is failed as interrupted by the other, never run
-//! again), every other turn exactly once, and both nodes answer alike for every job, its
-//! `/changes` page, the new key and the rate limit.
+//! turn it runs and writes a page of that turn, take 100 jobs and two follow-ups of each;
+//! one node is killed (SIGKILL) in the middle and started again under a new name and with
+//! a new key. Each turn runs at most once (a turn of the killed node is failed as
+//! interrupted by the other, never run again), every other turn exactly once, a follow-up
+//! on either node continues from the job's pushed branch, and both nodes answer alike for
+//! every job, its `/changes` page and its output, and the new key. (One rate limit over
+//! two nodes is checked in `pg_serve.rs`.)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agent_common;
@@ -106,7 +108,8 @@ fn two_nodes_run_each_turn_once_while_one_is_killed_and_restarted() {
             name,
             &format!(
                 "echo \"$DOCDECK_JOB_ID $DOCDECK_TURN {name}\" >> '{}'\n\
-                 echo \"turn $DOCDECK_TURN\" > \"page-$DOCDECK_TURN.md\"",
+                 echo \"turn $DOCDECK_TURN\" > \"page-$DOCDECK_TURN.md\"\n\
+                 echo \"{name} ran turn $DOCDECK_TURN of $DOCDECK_JOB_ID\"",
                 trace.display()
             ),
         )
@@ -203,7 +206,34 @@ fn two_nodes_run_each_turn_once_while_one_is_killed_and_restarted() {
                 client_a.get_job(id).await.unwrap(),
                 client_b.get_job(id).await.unwrap(),
             );
-            assert_eq!(from_a, from_b);
+            // The same job, but for the link to its last output: each node links to itself.
+            let path = |job: &Job| {
+                let link = job
+                    .output_link
+                    .clone()
+                    .expect("the last turn's output is kept");
+                link.split_once("/output/").map(|(_, path)| path.to_owned())
+            };
+            assert_eq!(path(&from_a), path(&from_b));
+            assert_eq!(
+                Job {
+                    output_link: None,
+                    ..from_a.clone()
+                },
+                Job {
+                    output_link: None,
+                    ..from_b
+                }
+            );
+            let output = format!("/output/{}", path(&from_a).unwrap());
+            let (out_a, out_b) = (get(&a.base_url, &output), get(&b.base_url, &output));
+            assert_eq!(out_a, out_b);
+            assert_eq!(out_a.0, 200, "{}", out_a.1);
+            assert!(
+                out_a.1.contains(&format!("ran turn 3 of {id}")),
+                "{}",
+                out_a.1
+            );
             let (status_a, page_a) = get(&a.base_url, &format!("/changes/{PROJECT}/{id}"));
             let (status_b, page_b) = get(&b.base_url, &format!("/changes/{PROJECT}/{id}"));
             assert_eq!((status_a, &page_a), (status_b, &page_b));

@@ -144,14 +144,8 @@ pub async fn get_job(
 
 impl AppState {
     /// A stored job as this service sends it.
-    /// On PostgreSQL without `outputLink`: a turn's output stays on the node that ran
-    /// it and `/output` is not served from the database yet, so no node links to it.
     pub(super) fn wire(&self, record: &jobs::JobRecord) -> ServiceJob {
-        if self.db.is_postgres() {
-            ServiceJob(record.to_wire())
-        } else {
-            ServiceJob(record.to_wire_at(&self.service_url))
-        }
+        ServiceJob(record.to_wire_at(&self.service_url))
     }
 
     /// Tells the SQLite worker that a job has a turn to run (PostgreSQL's nodes were

@@ -120,6 +120,11 @@ END $$;
 CREATE TRIGGER turns_project BEFORE INSERT ON turns
     FOR EACH ROW EXECUTE FUNCTION docdeck_turn_project();
 "#,
+    r#"
+-- What the agent printed in a turn (up to the 1 MiB the agent keeps), so that every node
+-- serves /output alike; `output` stays the file on the node that ran the turn.
+ALTER TABLE turns ADD COLUMN output_text TEXT;
+"#,
 ];
 
 /// Applies the steps the database has not seen yet, in one transaction.
