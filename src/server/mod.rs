@@ -283,6 +283,11 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             let real = RealAgent::prepare(config, &format!("http://{addr}"))
                 .await
                 .map_err(ServeError::Agent)?;
+            if store.is_postgres() && !real.pushes() {
+                tracing::warn!(
+                    "the real agent has no remote to push a job's branch to: a follow-up that another node takes starts from the base branch, without this node's work; give --push-remote (or --repo a URL) to share jobs between nodes"
+                );
+            }
             // Jobs say where they really work and what runs them.
             defaults = JobDefaults {
                 repository: real.repository(),

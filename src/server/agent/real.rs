@@ -18,6 +18,8 @@ use super::{Agent, BoxFuture};
 use crate::secret::Secret;
 use crate::server::jobs::{PendingTurn, TurnOutcome, TurnResult};
 
+mod shared;
+
 /// The reason kept with a turn that was running when the service stopped.
 pub const INTERRUPTED: &str = "interrupted by a restart; send a follow-up to retry";
 
@@ -138,6 +140,13 @@ impl RealAgent {
             .unwrap_or_default()
     }
 
+    /// Whether a job's branch is pushed after each turn that changed something, so that
+    /// another node can continue it.
+    #[must_use]
+    pub fn pushes(&self) -> bool {
+        self.repo.remote.is_some()
+    }
+
     /// The base branch jobs start from.
     #[must_use]
     pub fn base_branch(&self) -> &str {
@@ -204,20 +213,10 @@ impl RealAgent {
             )
             .await
             .is_some();
-        if !has_branch && let Some(remote) = self.repo.upstream() {
-            // A follow-up of a job whose earlier turns another node ran (nodes sharing a
-            // PostgreSQL database) continues from the branch that node pushed; a job
-            // never pushed has none there, and starts from the base branch.
-            let refspec = format!("+refs/heads/{branch}:refs/heads/{branch}");
-            has_branch = self
-                .git
-                .run_with(
-                    dir,
-                    &["fetch", "--quiet", remote, &refspec],
-                    &self.remote_env(),
-                )
-                .await
-                .is_ok();
+        if !has_branch {
+            // A follow-up of a job whose earlier turns another node ran continues from
+            // the branch that node pushed.
+            has_branch = self.fetch_pushed(dir, &branch).await;
         }
         if has_branch {
             self.git
@@ -242,32 +241,6 @@ impl RealAgent {
         }
         make_dir_private(&path);
         Ok(path)
-    }
-
-    /// Brings a kept worktree up to the job's branch as pushed, when another node ran a
-    /// later turn of the job (nodes sharing a PostgreSQL database): fast-forward only. A
-    /// branch never pushed, or not ahead, leaves it as it is.
-    async fn catch_up(&self, job_id: &str, tree: &Path) {
-        let Some(remote) = self.repo.upstream() else {
-            return;
-        };
-        let refspec = format!("refs/heads/{}", Self::branch(job_id));
-        let fetched = self
-            .git
-            .run_with(
-                tree,
-                &["fetch", "--quiet", remote, &refspec],
-                &self.remote_env(),
-            )
-            .await;
-        if fetched.is_ok()
-            && let Err(err) = self
-                .git
-                .run(tree, &["merge", "--ff-only", "--quiet", "FETCH_HEAD"])
-                .await
-        {
-            tracing::warn!(job = %job_id, "the job's pushed branch cannot be fast-forwarded to: {err}");
-        }
     }
 
     /// The agent command, behind the launcher when there is one.
