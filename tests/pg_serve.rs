@@ -7,11 +7,13 @@ mod common;
 
 use std::time::Duration;
 
-use common::{PROJECT, client, client_with, eventually, fast_options, start};
+use common::{KEY, PROJECT, client, client_with, eventually, fast_options, start};
 use docdeck::api::{ApiError, JobStatus};
+use docdeck::server::analytics::{Traffic, ViewEvent};
 use docdeck::server::db::DbLocation;
 use docdeck::server::keys;
-use docdeck::server::pg::{PgStore, PgUrl};
+use docdeck::server::pg::{PgStore, PgUrl, bulk};
+use docdeck::server::traffic::store::view_key;
 
 fn pg_options(url: &str) -> docdeck::server::ServeOptions {
     let mut options = fast_options(DbLocation::parse(url));
@@ -110,13 +112,65 @@ async fn a_key_revoked_elsewhere_is_refused_by_every_node_at_its_next_request() 
 async fn what_is_not_on_postgres_yet_is_a_501_that_names_it() {
     let url = pg_or_skip_async!();
     let server = start(pg_options(&url)).await;
-    let err = client(&server)
-        .visitors(&Default::default())
+    docdeck::api::client::install_crypto_provider();
+    let answer = reqwest::Client::new()
+        .get(format!(
+            "{}/v1/analytics/{PROJECT}/searches",
+            server.base_url()
+        ))
+        .bearer_auth(KEY)
+        .send()
         .await
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("501"), "{err}");
-    assert!(err.contains("the visitors count"), "{err}");
-    assert!(err.contains("PostgreSQL"), "{err}");
+        .unwrap();
+    assert_eq!(answer.status(), 501);
+    let body = answer.text().await.unwrap();
+    assert!(body.contains("searches"), "{body}");
+    assert!(body.contains("does not run on PostgreSQL yet"), "{body}");
     server.shutdown().await;
+}
+
+#[tokio::test]
+async fn visitors_are_counted_in_postgres_alike_on_two_nodes() {
+    let url = pg_or_skip_async!();
+    let views = [
+        (1_000, "/a", "v1", Traffic::Human),
+        (2_000, "/a", "v2", Traffic::Ai),
+        (3_000, "/b", "v1", Traffic::Human),
+        (4_000, "/a", "v1", Traffic::Human),
+    ]
+    .map(|(ts_ms, path, visitor, traffic)| {
+        let event = ViewEvent {
+            ts_ms,
+            path: path.to_owned(),
+            visitor: visitor.to_owned(),
+            traffic,
+        };
+        (view_key(PROJECT, None, ts_ms, visitor, path), event)
+    });
+    let copy_url = url.clone();
+    tokio::task::spawn_blocking(move || {
+        let store = PgStore::open(&PgUrl::parse(&copy_url).unwrap()).unwrap();
+        store.blocking(|client| bulk::copy_views(client, PROJECT, &views))
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let (a, b) = (start(pg_options(&url)).await, start(pg_options(&url)).await);
+    let page = client(&a).visitors(&Default::default()).await.unwrap();
+    assert_eq!(
+        page,
+        client(&b).visitors(&Default::default()).await.unwrap()
+    );
+    assert_eq!(
+        (page.totals.human, page.totals.ai, page.totals.total),
+        (1, 1, 2)
+    );
+    let rows: Vec<(String, u64)> = page
+        .visitors
+        .iter()
+        .map(|row| (row.path.clone(), row.total))
+        .collect();
+    assert_eq!(rows, [("/a".to_owned(), 2), ("/b".to_owned(), 1)]);
+    a.shutdown().await;
+    b.shutdown().await;
 }

@@ -18,7 +18,7 @@ use crate::server::analytics::{self, VisitorsRequest};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, MessageRefusal};
 use crate::server::ratelimit::Bucket;
-use crate::server::store;
+use crate::server::store::{self, Lite, Store};
 use crate::text::excerpt;
 
 /// Longest query string read; anything longer is refused before parsing.
@@ -166,9 +166,6 @@ pub async fn visitors(
 ) -> Result<axum::response::Response, ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
-    state
-        .db
-        .sqlite("the visitors count (/v1/analytics/{project}/visitors)")?;
     let pairs = query_pairs(raw)?;
     let query = VisitorsQuery::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|err| ServiceError::bad_request("Invalid query parameters", [err.to_string()]))?;
@@ -182,17 +179,25 @@ pub async fn visitors(
         limit: query.effective_limit(),
         offset: query.effective_offset(),
     };
-    let read = state
-        .db
-        .read(ReadKind::Scan, {
-            let project = project.clone();
-            move |conn| {
-                let page = analytics::visitors(conn, &project, &request)?;
-                Ok((page, analytics::span(conn, &project)?))
-            }
-        })
-        .await
-        .map_err(ServiceError::from);
+    let project_of = project.clone();
+    let read = match &state.db {
+        Store::Sqlite(db) => {
+            db.read(ReadKind::Scan, move |conn| {
+                let page = analytics::visitors(conn, &project_of, &request)?;
+                Ok((page, analytics::span(&mut Lite(conn), &project_of)?))
+            })
+            .await
+        }
+        // Counted inside PostgreSQL: one row per page comes back (`pg::views`).
+        Store::Postgres(pg) => {
+            pg.call(move |client| {
+                let page = crate::server::pg::views::visitors(client, &project_of, &request)?;
+                Ok((page, analytics::span(client, &project_of)?))
+            })
+            .await
+        }
+    }
+    .map_err(ServiceError::from);
     let (page, span) = state.settle(permit, read).await?;
     let mut answer = (state.limits(&project, Bucket::Analytics).await, Json(page)).into_response();
     if let Some(value) = span.and_then(|(first, last)| ViewsSpan::from_millis(first, last)) {
