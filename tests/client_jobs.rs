@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{KEY, PROJECT, client, client_with, eventually, fast_options, start};
+use common::{KEY, PROJECT, client, client_with, eventually, fast_options, options_on, start};
 use docdeck::api::{ApiError, Client, Job, JobStatus};
 use docdeck::server::agent::OutcomeWeights;
 use docdeck::server::db::DbLocation;
@@ -19,161 +19,160 @@ async fn until_status(client: &Client, id: &str, wanted: JobStatus) -> Job {
     .await
 }
 
-#[tokio::test]
-async fn create_poll_and_complete_with_a_pull_request() {
-    let server = start(fast_options(DbLocation::Memory)).await;
-    let client = client(&server);
-    let created = client.create_job("Fix the broken links").await.unwrap();
-    assert_eq!(created.status, Some(JobStatus::Active));
-    assert_eq!(created.pr_link, None);
-    let id = created.id.clone().unwrap();
-    let done = until_status(&client, &id, JobStatus::Completed).await;
-    assert!(
-        done.pr_link
-            .unwrap()
-            .starts_with("https://forge.invalid/acme/docs/pull/")
-    );
-    assert_eq!(done.created_at, created.created_at);
-    assert_eq!(done.archived_at, None);
-    let source = done.source.unwrap();
-    assert_eq!(
-        source.repository.as_deref(),
-        Some("https://forge.invalid/acme/docs")
-    );
-    assert_eq!(source.git_ref.as_deref(), Some("main"));
-    server.shutdown().await;
-}
+// The job operations on both stores (SQLite and PostgreSQL), one body each.
+on_both_stores! {
+    async fn create_poll_and_complete_with_a_pull_request(db: DbLocation) {
+        let server = start(options_on(&db)).await;
+        let client = client(&server);
+        let created = client.create_job("Fix the broken links").await.unwrap();
+        assert_eq!(created.status, Some(JobStatus::Active));
+        assert_eq!(created.pr_link, None);
+        let id = created.id.clone().unwrap();
+        let done = until_status(&client, &id, JobStatus::Completed).await;
+        assert!(
+            done.pr_link
+                .unwrap()
+                .starts_with("https://forge.invalid/acme/docs/pull/")
+        );
+        assert_eq!(done.created_at, created.created_at);
+        let node = done.node.clone().expect("the node that ran the turn");
+        assert!(node.ends_with(&format!(":{}", std::process::id())), "{node}");
+        assert_eq!(done.archived_at, None);
+        let source = done.source.unwrap();
+        assert_eq!(
+            source.repository.as_deref(),
+            Some("https://forge.invalid/acme/docs")
+        );
+        assert_eq!(source.git_ref.as_deref(), Some("main"));
+        server.shutdown().await;
+    }
 
-#[tokio::test]
-async fn a_failing_agent_fails_the_job_and_no_change_keeps_no_link() {
-    let mut options = fast_options(DbLocation::Memory);
-    options.agent.weights = OutcomeWeights {
-        pr: 0,
-        nochange: 0,
-        fail: 1,
-    };
-    let server = start(options).await;
-    let client = client(&server);
-    let id = client
-        .create_job("Do something impossible")
-        .await
-        .unwrap()
-        .id
-        .unwrap();
-    let failed = until_status(&client, &id, JobStatus::Failed).await;
-    assert_eq!(failed.pr_link, None);
-    server.shutdown().await;
-
-    let mut options = fast_options(DbLocation::Memory);
-    options.agent.weights = OutcomeWeights {
-        pr: 0,
-        nochange: 1,
-        fail: 0,
-    };
-    let server = start(options).await;
-    let client = common::client(&server);
-    let id = client
-        .create_job("Check spelling")
-        .await
-        .unwrap()
-        .id
-        .unwrap();
-    assert_eq!(
-        until_status(&client, &id, JobStatus::Completed)
+    async fn a_failing_agent_fails_the_job_and_no_change_keeps_no_link(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.agent.weights = OutcomeWeights {
+            pr: 0,
+            nochange: 0,
+            fail: 1,
+        };
+        let server = start(options).await;
+        let client = client(&server);
+        let id = client
+            .create_job("Do something impossible")
             .await
-            .pr_link,
-        None
-    );
-    server.shutdown().await;
-}
+            .unwrap()
+            .id
+            .unwrap();
+        let failed = until_status(&client, &id, JobStatus::Failed).await;
+        assert_eq!(failed.pr_link, None);
+        server.shutdown().await;
 
-#[tokio::test]
-async fn follow_up_on_a_completed_job_reactivates_it() {
-    let server = start(fast_options(DbLocation::Memory)).await;
-    let client = client(&server);
-    let id = client.create_job("First pass").await.unwrap().id.unwrap();
-    let first = until_status(&client, &id, JobStatus::Completed).await;
-    let reply = client
-        .send_message(&id, "Also fix the images")
-        .await
-        .unwrap();
-    assert_eq!(reply.status, Some(JobStatus::Active));
-    assert_eq!(reply.pr_link, None, "prLink is null while active");
-    let second = until_status(&client, &id, JobStatus::Completed).await;
-    assert_ne!(
-        second.pr_link, first.pr_link,
-        "the new turn opened a new pull request"
-    );
-    server.shutdown().await;
-}
+        let mut options = options_on(&db);
+        options.agent.weights = OutcomeWeights {
+            pr: 0,
+            nochange: 1,
+            fail: 0,
+        };
+        let server = start(options).await;
+        let client = common::client(&server);
+        let id = client
+            .create_job("Check spelling")
+            .await
+            .unwrap()
+            .id
+            .unwrap();
+        assert_eq!(
+            until_status(&client, &id, JobStatus::Completed)
+                .await
+                .pr_link,
+            None
+        );
+        server.shutdown().await;
+    }
 
-#[tokio::test]
-async fn follow_up_on_an_active_job_is_queued_after_the_current_turn() {
-    let mut options = fast_options(DbLocation::Memory);
-    options.agent.delay = Duration::from_millis(300);
-    let server = start(options).await;
-    let client = client(&server);
-    let id = client.create_job("Long task").await.unwrap().id.unwrap();
-    let queued = client
-        .send_message(&id, "And one more thing")
-        .await
-        .unwrap();
-    assert_eq!(queued.status, Some(JobStatus::Active));
-    let done = until_status(&client, &id, JobStatus::Completed).await;
-    // Two turns, each opening a pull request, ran one after the other.
-    assert!(done.pr_link.unwrap().ends_with("/pull/2"));
-    server.shutdown().await;
-}
+    async fn follow_up_on_a_completed_job_reactivates_it(db: DbLocation) {
+        let server = start(options_on(&db)).await;
+        let client = client(&server);
+        let id = client.create_job("First pass").await.unwrap().id.unwrap();
+        let first = until_status(&client, &id, JobStatus::Completed).await;
+        let reply = client
+            .send_message(&id, "Also fix the images")
+            .await
+            .unwrap();
+        assert_eq!(reply.status, Some(JobStatus::Active));
+        assert_eq!(reply.pr_link, None, "prLink is null while active");
+        let second = until_status(&client, &id, JobStatus::Completed).await;
+        assert_ne!(
+            second.pr_link, first.pr_link,
+            "the new turn opened a new pull request"
+        );
+        server.shutdown().await;
+    }
 
-#[tokio::test]
-async fn follow_up_on_an_archived_job_is_a_conflict() {
-    let mut options = fast_options(DbLocation::Memory);
-    options.archive_after = Duration::from_millis(200);
-    let server = start(options).await;
-    let client = client(&server);
-    let id = client
-        .create_job("Soon forgotten")
-        .await
-        .unwrap()
-        .id
-        .unwrap();
-    let archived = until_status(&client, &id, JobStatus::Archived).await;
-    let archived_at = archived.archived_at.expect("archivedAt is set");
-    assert!(archived_at > archived.created_at.unwrap());
-    assert!(
-        archived.pr_link.is_some(),
-        "archiving keeps the pull request"
-    );
-    let err = client.send_message(&id, "Wake up").await.unwrap_err();
-    assert!(matches!(err, ApiError::Conflict { .. }), "{err:?}");
-    assert!(err.to_string().contains("archived"), "{err}");
-    server.shutdown().await;
-}
+    async fn follow_up_on_an_active_job_is_queued_after_the_current_turn(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.agent.delay = Duration::from_millis(300);
+        let server = start(options).await;
+        let client = client(&server);
+        let id = client.create_job("Long task").await.unwrap().id.unwrap();
+        let queued = client
+            .send_message(&id, "And one more thing")
+            .await
+            .unwrap();
+        assert_eq!(queued.status, Some(JobStatus::Active));
+        let done = until_status(&client, &id, JobStatus::Completed).await;
+        // Two turns, each opening a pull request, ran one after the other.
+        assert!(done.pr_link.unwrap().ends_with("/pull/2"));
+        server.shutdown().await;
+    }
 
-#[tokio::test]
-async fn unknown_jobs_and_other_projects_are_not_found() {
-    let server = start(fast_options(DbLocation::Memory)).await;
-    let client = client(&server);
-    let err = client.get_job("job_does_not_exist").await.unwrap_err();
-    assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
-    assert!(
-        err.to_string().ends_with(
-            "check the job id and the project id (and the base URL if no job is ever found)"
-        ),
-        "{err}"
-    );
-    let err = client
-        .send_message("job_does_not_exist", "hello")
-        .await
-        .unwrap_err();
-    assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
-    let id = client.create_job("mine").await.unwrap().id.unwrap();
-    let weird = client.get_job(&format!("{id}/../{id}")).await.unwrap_err();
-    assert!(
-        matches!(weird, ApiError::NotFound { .. }),
-        "path segments are encoded: {weird:?}"
-    );
-    server.shutdown().await;
+    async fn follow_up_on_an_archived_job_is_a_conflict(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.archive_after = Duration::from_millis(200);
+        let server = start(options).await;
+        let client = client(&server);
+        let id = client
+            .create_job("Soon forgotten")
+            .await
+            .unwrap()
+            .id
+            .unwrap();
+        let archived = until_status(&client, &id, JobStatus::Archived).await;
+        let archived_at = archived.archived_at.expect("archivedAt is set");
+        assert!(archived_at > archived.created_at.unwrap());
+        assert!(
+            archived.pr_link.is_some(),
+            "archiving keeps the pull request"
+        );
+        let err = client.send_message(&id, "Wake up").await.unwrap_err();
+        assert!(matches!(err, ApiError::Conflict { .. }), "{err:?}");
+        assert!(err.to_string().contains("archived"), "{err}");
+        server.shutdown().await;
+    }
+
+    async fn unknown_jobs_and_other_projects_are_not_found(db: DbLocation) {
+        let server = start(options_on(&db)).await;
+        let client = client(&server);
+        let err = client.get_job("job_does_not_exist").await.unwrap_err();
+        assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
+        assert!(
+            err.to_string().ends_with(
+                "check the job id and the project id (and the base URL if no job is ever found)"
+            ),
+            "{err}"
+        );
+        let err = client
+            .send_message("job_does_not_exist", "hello")
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ApiError::NotFound { .. }), "{err:?}");
+        let id = client.create_job("mine").await.unwrap().id.unwrap();
+        let weird = client.get_job(&format!("{id}/../{id}")).await.unwrap_err();
+        assert!(
+            matches!(weird, ApiError::NotFound { .. }),
+            "path segments are encoded: {weird:?}"
+        );
+        server.shutdown().await;
+    }
 }
 
 #[tokio::test]

@@ -314,7 +314,7 @@ fn bench_claiming_10000_turns_across_4_nodes() {
     for id in &ids {
         db.blocking(|c| {
             let turn = jobs::next_turn(c, id)?.unwrap();
-            jobs::mark_started(c, &turn, 1)?;
+            jobs::mark_started(c, &turn, None, 1)?;
             jobs::finish_turn(c, &turn, &TurnResult::of(TurnOutcome::NoChange), 2)
         })
         .unwrap();

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{KEY, PROJECT, eventually, fast_options, start};
+use common::{KEY, PROJECT, eventually, fast_options, options_on, start};
 use docdeck::server::db::{Db, DbLocation};
 use docdeck::server::listen::ConnLimits;
 use docdeck::server::throttle::FREE_FAILURES;
@@ -17,6 +17,8 @@ use tokio::net::TcpStream;
 
 /// Far longer than any limit set here: a connection still open then was not closed.
 const PATIENCE: Duration = Duration::from_secs(10);
+/// How long an answer past the free wrong keys is held back here.
+const PENALTY: Duration = Duration::from_millis(1500);
 
 fn http() -> reqwest::Client {
     docdeck::api::client::install_crypto_provider();
@@ -39,33 +41,71 @@ async fn error_of(response: reqwest::Response) -> String {
     body.to_string()
 }
 
-#[tokio::test]
-async fn a_prompt_with_a_nul_is_refused_with_400_on_create_and_follow_up() {
-    let server = start(fast_options(DbLocation::Memory)).await;
-    let base = server.base_url();
-    let refused = create(&base, KEY, "fix the typo\u{0}; rm -rf /").await;
-    assert_eq!(refused.status(), 400);
-    let text = error_of(refused).await;
-    assert!(text.contains("NUL"), "{text}");
+// On both stores (SQLite and PostgreSQL), one body each.
+on_both_stores! {
+    async fn a_prompt_with_a_nul_is_refused_with_400_on_create_and_follow_up(db: DbLocation) {
+        let server = start(options_on(&db)).await;
+        let base = server.base_url();
+        let refused = create(&base, KEY, "fix the typo\u{0}; rm -rf /").await;
+        assert_eq!(refused.status(), 400);
+        let text = error_of(refused).await;
+        assert!(text.contains("NUL"), "{text}");
 
-    let created = create(&base, KEY, "fix the typo")
-        .await
-        .bytes()
-        .await
-        .unwrap();
-    let created: Value = serde_json::from_slice(&created).unwrap();
-    let id = created["id"].as_str().unwrap();
-    let follow_up = http()
-        .post(format!("{base}/v2/agent/{PROJECT}/job/{id}/message"))
-        .bearer_auth(KEY)
-        .header("content-type", "application/json")
-        .body(json!({ "prompt": "and\u{0}this" }).to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(follow_up.status(), 400);
-    assert!(error_of(follow_up).await.contains("NUL"));
-    server.shutdown().await;
+        let created = create(&base, KEY, "fix the typo")
+            .await
+            .bytes()
+            .await
+            .unwrap();
+        let created: Value = serde_json::from_slice(&created).unwrap();
+        let id = created["id"].as_str().unwrap();
+        let follow_up = http()
+            .post(format!("{base}/v2/agent/{PROJECT}/job/{id}/message"))
+            .bearer_auth(KEY)
+            .header("content-type", "application/json")
+            .body(json!({ "prompt": "and\u{0}this" }).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(follow_up.status(), 400);
+        assert!(error_of(follow_up).await.contains("NUL"));
+        server.shutdown().await;
+    }
+
+    async fn wrong_keys_from_one_address_are_slowed_but_a_valid_key_never_is(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.auth_penalty = PENALTY;
+        let server = start(options).await;
+        let base = server.base_url();
+        for i in 0..FREE_FAILURES {
+            let started = Instant::now();
+            let status = create(&base, "mint_guess_0123456789abc", "x")
+                .await
+                .status();
+            assert_eq!(status, 401, "failure {i}");
+            assert!(started.elapsed() < PENALTY, "failure {i} was held back");
+        }
+        let started = Instant::now();
+        let malformed = http()
+            .get(format!("{base}/v2/agent/{PROJECT}/job/x"))
+            .header("authorization", "Basic abc")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(malformed.status(), 401, "still the documented answer");
+        assert!(
+            started.elapsed() >= PENALTY,
+            "a malformed header counts too"
+        );
+
+        let started = Instant::now();
+        assert_eq!(create(&base, KEY, "still welcome").await.status(), 201);
+        assert!(
+            started.elapsed() < PENALTY,
+            "a valid key waited {:?}",
+            started.elapsed()
+        );
+        server.shutdown().await;
+    }
 }
 
 #[tokio::test]
@@ -87,44 +127,6 @@ async fn a_key_revoked_while_the_service_runs_is_refused_at_its_next_request() {
     let refused = create(&base, KEY, "second").await;
     assert_eq!(refused.status(), 401);
     assert!(error_of(refused).await.contains("revoked"));
-    server.shutdown().await;
-}
-
-#[tokio::test]
-async fn wrong_keys_from_one_address_are_slowed_but_a_valid_key_never_is() {
-    const PENALTY: Duration = Duration::from_millis(1500);
-    let mut options = fast_options(DbLocation::Memory);
-    options.auth_penalty = PENALTY;
-    let server = start(options).await;
-    let base = server.base_url();
-    for i in 0..FREE_FAILURES {
-        let started = Instant::now();
-        let status = create(&base, "mint_guess_0123456789abc", "x")
-            .await
-            .status();
-        assert_eq!(status, 401, "failure {i}");
-        assert!(started.elapsed() < PENALTY, "failure {i} was held back");
-    }
-    let started = Instant::now();
-    let malformed = http()
-        .get(format!("{base}/v2/agent/{PROJECT}/job/x"))
-        .header("authorization", "Basic abc")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(malformed.status(), 401, "still the documented answer");
-    assert!(
-        started.elapsed() >= PENALTY,
-        "a malformed header counts too"
-    );
-
-    let started = Instant::now();
-    assert_eq!(create(&base, KEY, "still welcome").await.status(), 201);
-    assert!(
-        started.elapsed() < PENALTY,
-        "a valid key waited {:?}",
-        started.elapsed()
-    );
     server.shutdown().await;
 }
 

@@ -181,6 +181,7 @@ fn our_types_and_the_local_document_use_the_public_property_names() {
         run_state: Some("queued".into()),
         queue_position: Some(2),
         change: Some(Box::default()),
+        node: Some("build-3:4121".into()),
         ..Job::default()
     };
     let job = serde_json::to_value(local_job).unwrap();

@@ -152,6 +152,15 @@ pub struct Job {
         skip_serializing_if = "Option::is_none"
     )]
     pub change: Option<Box<super::change::JobChange>>,
+    /// The service node that ran the job's latest started turn (local service only). A
+    /// boxed `str`, not a `String`: a job travels inside enums whose variants are kept
+    /// close in size.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node: Option<Box<str>>,
 }
 
 impl Job {

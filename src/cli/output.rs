@@ -189,6 +189,7 @@ fn local_fields(job: &Job) -> Vec<(&'static str, String)> {
         ("runState", state),
         ("failureReason", job.failure_reason.as_deref().map(sanitize)),
         ("outputLink", job.output_link.as_deref().map(sanitize)),
+        ("node", job.node.as_deref().map(sanitize)),
     ]
     .into_iter()
     .filter_map(|(name, value)| Some((name, value?)))

@@ -15,6 +15,7 @@ use crate::server::db::DbLocation;
 use crate::server::faults::{FaultPlan, Latency, Rate};
 use crate::server::jobs::JobDefaults;
 use crate::server::listen::ConnLimits;
+use crate::server::pg::node::NodeConfig;
 use crate::server::{self, DEFAULT_ADDR, SeedKind, ServeOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,6 +72,15 @@ pub struct ServeArgs {
     /// Finished jobs idle this long become archived, such as 7d or 90s
     #[arg(long, value_name = "DURATION", default_value = "7d", value_parser = duration_arg)]
     pub archive_after: Duration,
+    /// On PostgreSQL: this node's name, recorded with each turn it runs and shown by
+    /// `jobs get` [default: host name and process id]
+    #[arg(long, value_name = "NAME")]
+    pub node_name: Option<String>,
+    /// On PostgreSQL: how long a turn stays this node's without a renewal (renewed every
+    /// third of it while the agent runs); once it has run out, another node fails the
+    /// turn as interrupted
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = duration_arg)]
+    pub lease: Duration,
     /// Repository URL new jobs work on (pull request links are made from it)
     #[arg(
         long,
@@ -98,7 +108,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
     #[command(flatten)]
-    pub faults: FaultArgs,
+    pub faults: Box<FaultArgs>,
     #[command(flatten)]
     pub agent: super::agent_args::AgentArgs,
 }
@@ -260,6 +270,16 @@ fn options(args: ServeArgs, addr: SocketAddr) -> Result<ServeOptions, CliError> 
             max_connections: args.max_connections as usize,
         },
         auth_penalty: Duration::from_secs(1),
+        node_name: match args.node_name {
+            Some(name) if name.trim().is_empty() => {
+                return Err(CliError::usage("--node-name must not be empty"));
+            }
+            Some(name) => name,
+            None => NodeConfig::default_name(),
+        },
+        max_agents: usize::from(args.agent.max_agents),
+        lease: args.lease,
+        poll: Duration::from_secs(5),
     })
 }
 

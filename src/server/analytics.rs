@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, params};
 
 use super::db::StoreError;
+use super::store::Sql;
 use crate::api::{PathVisitors, VisitorTotals, VisitorsPage};
 
 /// Which column a view counts in. Crawler views are never stored.
@@ -146,13 +147,12 @@ fn page_paths(conn: &Connection, project: &str) -> Result<HashMap<i64, String>, 
 
 /// The first and last instants of `project`'s views, in ms (`None` without a view): what
 /// an empty range is told, so a client can offer the dates that hold views.
-pub fn span(conn: &Connection, project: &str) -> Result<Option<(i64, i64)>, StoreError> {
-    let (first, last): (Option<i64>, Option<i64>) = conn.query_row(
-        "SELECT MIN(ts_ms), MAX(ts_ms) FROM views WHERE project = ?1",
-        [project],
-        |row| Ok((row.get(0)?, row.get(1)?)),
+pub fn span(sql: &mut dyn Sql, project: &str) -> Result<Option<(i64, i64)>, StoreError> {
+    let row = sql.one(
+        "SELECT MIN(ts_ms), MAX(ts_ms) FROM views WHERE project = $1",
+        crate::args![project],
     )?;
-    Ok(first.zip(last))
+    Ok(row.opt_int(0)?.zip(row.opt_int(1)?))
 }
 
 /// Whether any view of `project` is stored (the demo seed runs only on an empty project).

@@ -217,6 +217,10 @@ CREATE TABLE assistant (
 CREATE INDEX assistant_by_time ON assistant (project, ts_ms);
 ",
     r"
+-- The service node that ran each turn (`serve --node-name`), as on PostgreSQL (issue 26).
+ALTER TABLE turns ADD COLUMN node TEXT;
+",
+    r"
 -- A search read from an access log keeps a key (its time, visitor and words), so that
 -- importing the same log again adds no search twice, and its visitor, so that the page
 -- they open from it, read by this import or a later one, is its result (issue 27).

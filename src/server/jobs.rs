@@ -4,9 +4,10 @@
 use chrono::{DateTime, Utc};
 use rand::Rng;
 use rand::distr::Alphanumeric;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::db::StoreError;
+use super::store::{Lite, Sql};
 use crate::api::{Job, JobStatus, Source};
 
 /// What a finished agent turn produced.
@@ -127,6 +128,7 @@ impl JobRecord {
                 _ => None,
             },
             change: None,
+            node: self.progress.node.as_deref().map(Box::from),
         }
     }
 
@@ -144,23 +146,6 @@ impl JobRecord {
             )
         });
         job
-    }
-
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Self> {
-        Ok(Self {
-            seq: row.get("seq")?,
-            id: row.get("id")?,
-            project: row.get("project")?,
-            status: JobStatus::parse(&row.get::<_, String>("status")?),
-            repository: row.get("repository")?,
-            git_ref: row.get("git_ref")?,
-            model: row.get("model")?,
-            pr_link: row.get("pr_link")?,
-            created_ms: row.get("created_ms")?,
-            updated_ms: row.get("updated_ms")?,
-            archived_ms: row.get("archived_ms")?,
-            progress: Progress::default(),
-        })
     }
 }
 
@@ -208,29 +193,9 @@ pub fn create(
     defaults: &JobDefaults,
     now_ms: i64,
 ) -> Result<JobRecord, StoreError> {
-    let tx = crate::sqlite::write_transaction(conn)?;
-    let id = new_job_id();
-    tx.execute(
-        "INSERT INTO jobs (id, project, status, repository, git_ref, model, created_ms, updated_ms)
-         VALUES (?1, ?2, 'active', ?3, ?4, ?5, ?6, ?6)",
-        params![
-            id,
-            project,
-            defaults.repository,
-            defaults.git_ref,
-            defaults.model,
-            now_ms
-        ],
-    )?;
-    let seq = tx.last_insert_rowid();
-    tx.execute(
-        "INSERT INTO turns (job_seq, turn, prompt, received_ms) VALUES (?1, 1, ?2, ?3)",
-        params![seq, prompt, now_ms],
-    )?;
-    let record =
-        load(&tx, project, &id)?.ok_or(StoreError::Sql(rusqlite::Error::QueryReturnedNoRows))?;
-    tx.commit()?;
-    Ok(record)
+    in_write(conn, |sql| {
+        record::create(sql, project, prompt, defaults, now_ms)
+    })
 }
 
 /// Reads a job of `project`, archiving it first if it has been idle for `archive_after_ms`.
@@ -241,16 +206,9 @@ pub fn get(
     now_ms: i64,
     archive_after_ms: i64,
 ) -> Result<Option<JobRecord>, StoreError> {
-    let tx = crate::sqlite::write_transaction(conn)?;
-    let record = match load(&tx, project, id)? {
-        Some(mut record) => {
-            archive_if_idle(&tx, &mut record, now_ms, archive_after_ms)?;
-            Some(record)
-        }
-        None => None,
-    };
-    tx.commit()?;
-    Ok(record)
+    in_write(conn, |sql| {
+        record::get(sql, project, id, now_ms, archive_after_ms)
+    })
 }
 
 /// What a read-only look at a job found.
@@ -270,13 +228,7 @@ pub fn peek(
     now_ms: i64,
     archive_after_ms: i64,
 ) -> Result<Peek, StoreError> {
-    Ok(match load(conn, project, id)? {
-        None => Peek::Missing,
-        Some(record) if archive_due(&record, now_ms, archive_after_ms).is_some() => {
-            Peek::DueForArchive
-        }
-        Some(record) => Peek::Current(Box::new(record)),
-    })
+    record::peek(&mut Lite(conn), project, id, now_ms, archive_after_ms)
 }
 
 /// Queues a follow-up turn. A completed or failed job becomes active again; an active job
@@ -289,28 +241,20 @@ pub fn add_message(
     now_ms: i64,
     archive_after_ms: i64,
 ) -> Result<Result<JobRecord, MessageRefusal>, StoreError> {
+    in_write(conn, |sql| {
+        record::add_message(sql, project, id, prompt, now_ms, archive_after_ms)
+    })
+}
+
+/// Runs `work` in one SQLite write transaction.
+fn in_write<T>(
+    conn: &mut Connection,
+    work: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
     let tx = crate::sqlite::write_transaction(conn)?;
-    let Some(mut record) = load(&tx, project, id)? else {
-        return Ok(Err(MessageRefusal::NotFound));
-    };
-    archive_if_idle(&tx, &mut record, now_ms, archive_after_ms)?;
-    if record.status == JobStatus::Archived {
-        tx.commit()?;
-        return Ok(Err(MessageRefusal::Archived));
-    }
-    tx.execute(
-        "INSERT INTO turns (job_seq, turn, prompt, received_ms)
-         SELECT ?1, COALESCE(MAX(turn), 0) + 1, ?2, ?3 FROM turns WHERE job_seq = ?1",
-        params![record.seq, prompt, now_ms],
-    )?;
-    tx.execute(
-        "UPDATE jobs SET status = 'active', updated_ms = ?2 WHERE seq = ?1",
-        params![record.seq, now_ms],
-    )?;
-    let updated =
-        load(&tx, project, id)?.ok_or(StoreError::Sql(rusqlite::Error::QueryReturnedNoRows))?;
+    let result = work(&mut Lite(&tx))?;
     tx.commit()?;
-    Ok(Ok(updated))
+    Ok(result)
 }
 
 /// The oldest unfinished turn of a job, if any.
@@ -409,47 +353,6 @@ pub fn active_ids(conn: &mut Connection) -> Result<Vec<String>, StoreError> {
     Ok(ids)
 }
 
-fn load(conn: &Connection, project: &str, id: &str) -> Result<Option<JobRecord>, StoreError> {
-    let record = conn
-        .query_row(
-            "SELECT * FROM jobs WHERE project = ?1 AND id = ?2",
-            [project, id],
-            JobRecord::from_row,
-        )
-        .optional()?;
-    let Some(mut record) = record else {
-        return Ok(None);
-    };
-    record.progress = progress::read(conn, record.seq, record.status == JobStatus::Active)?;
-    Ok(Some(record))
-}
-
-/// Archiving is applied when a job is next looked at, at the exact instant it became due,
-/// so the service needs no timer and every reader sees the same `archivedAt`.
-fn archive_if_idle(
-    conn: &Connection,
-    record: &mut JobRecord,
-    now_ms: i64,
-    archive_after_ms: i64,
-) -> Result<(), StoreError> {
-    if let Some(due) = archive_due(record, now_ms, archive_after_ms) {
-        conn.execute(
-            "UPDATE jobs SET status = 'archived', archived_ms = ?2 WHERE seq = ?1",
-            params![record.seq, due],
-        )?;
-        record.status = JobStatus::Archived;
-        record.archived_ms = Some(due);
-    }
-    Ok(())
-}
-
-/// When a finished job idle past `archive_after_ms` became archived, if it has.
-fn archive_due(record: &JobRecord, now_ms: i64, archive_after_ms: i64) -> Option<i64> {
-    let ended = matches!(record.status, JobStatus::Completed | JobStatus::Failed);
-    let due = record.updated_ms.saturating_add(archive_after_ms);
-    (ended && now_ms >= due).then_some(due)
-}
-
 fn next_pr_number(conn: &Connection, repository: &str) -> Result<i64, StoreError> {
     let number = conn.query_row(
         "INSERT INTO pr_numbers (repository, next) VALUES (?1, 2)
@@ -463,6 +366,7 @@ fn next_pr_number(conn: &Connection, repository: &str) -> Result<i64, StoreError
 
 mod lifecycle;
 mod progress;
+pub mod record;
 #[cfg(test)]
 mod tests;
 

@@ -12,10 +12,12 @@ pub mod jobs;
 pub mod keys;
 pub mod listen;
 pub mod pg;
+mod prepare;
 pub mod ratelimit;
 pub mod seed;
 pub mod signals;
 mod stopping;
+pub mod store;
 pub mod throttle;
 pub mod traffic;
 pub mod worker;
@@ -30,16 +32,16 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use self::agent::{Agent, RealAgent, RealAgentConfig, SimulatedAgent};
-use self::db::{Db, DbLocation, StoreError, now_ms};
+use self::db::{DbLocation, StoreError};
 use self::faults::{FaultPlan, Faults};
 use self::gate::SeedGate;
 use self::http::AppState;
 use self::jobs::JobDefaults;
-use self::keys::{KeyError, KeyHasher};
+use self::keys::KeyError;
 use self::listen::ConnLimits;
 use self::ratelimit::RateLimiter;
+use self::store::Store;
 use self::throttle::AuthThrottle;
-use self::worker::Worker;
 use crate::secret::Secret;
 
 /// The address `docdeck serve` listens on by default.
@@ -82,6 +84,15 @@ pub struct ServeOptions {
     pub limits: ConnLimits,
     /// How long an answer to a client past its free wrong keys is held back.
     pub auth_penalty: Duration,
+    /// On PostgreSQL: this node's name, recorded with each turn it runs (`--node-name`).
+    pub node_name: String,
+    /// On PostgreSQL: turns this node runs at once when the agent sets no limit.
+    pub max_agents: usize,
+    /// On PostgreSQL: how long a turn stays this node's without a renewal; another node
+    /// fails it as interrupted once it has run out (`--lease`).
+    pub lease: Duration,
+    /// On PostgreSQL: the longest a waiting turn goes unnoticed if a notification is lost.
+    pub poll: Duration,
 }
 
 impl ServeOptions {
@@ -111,6 +122,10 @@ impl ServeOptions {
             faults: FaultPlan::default(),
             limits: ConnLimits::default(),
             auth_penalty: Duration::from_secs(1),
+            node_name: pg::node::NodeConfig::default_name(),
+            max_agents: 4,
+            lease: Duration::from_secs(30),
+            poll: Duration::from_secs(5),
         }
     }
 }
@@ -151,7 +166,7 @@ pub struct RunningServer {
     worker: JoinHandle<()>,
     /// Stopped with the service: a real agent's processes end with it.
     agent: Arc<dyn Agent>,
-    db: Db,
+    db: Store,
     /// The agent runs an interrupted turn again at the next start (else it is failed).
     reruns_interrupted: bool,
 }
@@ -228,27 +243,8 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
     {
         return Err(ServeError::RemoteAgent { addr: options.addr });
     }
-    if let DbLocation::Postgres(url) = &options.db {
-        // The schema is made or brought up to date, so the database is ready for the
-        // nodes of a build that serves from it; this one does not yet.
-        let url = url.clone();
-        let store = tokio::task::spawn_blocking(move || pg::PgStore::open(&url))
-            .await
-            .map_err(|err| StoreError::Task(err.to_string()))??;
-        tracing::info!(db = %store.url(), "the PostgreSQL schema is up to date");
-        return Err(StoreError::NotOnPostgres {
-            what: "serving jobs and views",
-        }
-        .into());
-    }
-    let location = options.db.clone();
-    let db = tokio::task::spawn_blocking(move || Db::open(&location))
-        .await
-        .map_err(|err| StoreError::Task(err.to_string()))??;
-    let prepared = {
-        let options = options.clone();
-        db.call(move |conn| prepare(conn, &options)).await??
-    };
+    let store = prepare::open(&options.db).await?;
+    let prepared = prepare::prepare(&store, &options).await??;
     let listener = TcpListener::bind(options.addr)
         .await
         .map_err(|err| ServeError::Bind {
@@ -265,6 +261,11 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             let real = RealAgent::prepare(config, &format!("http://{addr}"))
                 .await
                 .map_err(ServeError::Agent)?;
+            if store.is_postgres() && !real.pushes() {
+                tracing::warn!(
+                    "the real agent has no remote to push a job's branch to: a follow-up that another node takes starts from the base branch, without this node's work; give --push-remote (or --repo a URL) to share jobs between nodes"
+                );
+            }
             // Jobs say where they really work and what runs them.
             defaults = JobDefaults {
                 repository: real.repository(),
@@ -276,26 +277,28 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         None => Arc::new(options.agent.clone()),
     };
     let reruns_interrupted = agent.reruns_interrupted_turns();
-    let kept_db = db.clone();
-    if !reruns_interrupted {
-        let kept = agent.clone();
-        let failed = db
-            .call(move |conn| {
-                jobs::fail_interrupted(conn, agent::INTERRUPTED, now_ms(), |id, turn| {
-                    kept.output_of(id, turn)
-                })
-            })
-            .await?;
-        for id in failed {
-            tracing::warn!(job = %id, "a turn was running when the service stopped: {}", agent::INTERRUPTED);
-        }
-    }
     let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
-    let (worker, worker_task) = Worker::start(db.clone(), agent.clone(), archive_after_ms);
-    let active = db.call(jobs::active_ids).await?;
-    for id in active {
-        worker.kick(id);
-    }
+    let (worker, worker_task) = match &store {
+        Store::Sqlite(db) => {
+            let (worker, task) =
+                prepare::start_worker(db, agent.clone(), archive_after_ms, &options.node_name)
+                    .await?;
+            (Some(worker), task)
+        }
+        Store::Postgres(pg) => {
+            let config = pg::node::NodeConfig {
+                name: options.node_name.clone(),
+                max_agents: agent.max_concurrent().unwrap_or(options.max_agents),
+                lease: options.lease,
+                poll: options.poll,
+            };
+            tracing::info!(node = %config.name, db = %pg.url(), "this node claims turns from PostgreSQL");
+            (
+                None,
+                tokio::spawn(pg::node::run(pg.clone(), agent.clone(), config)),
+            )
+        }
+    };
     let (seeding, seed_gate) = match prepared.pending_views {
         Some(views) => {
             let (done, gate) = SeedGate::closed();
@@ -305,7 +308,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
     };
     let state = Arc::new(AppState {
         agent: Arc::clone(&agent),
-        db: db.clone(),
+        db: store.clone(),
         seed: seed_gate,
         keys: prepared.keys,
         throttle: AuthThrottle::new(options.auth_penalty),
@@ -330,12 +333,13 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             faults::inject,
         ));
     }
+    let kept = store.clone();
     let serving = tokio::spawn(listen::serve(listener, app, options.limits, stopped));
     tracing::info!(%addr, project = %options.project, "local service ready");
     // Last, once the service answers: the seed's views take a few hundred ms.
     let seeding = match seeding {
         Some((views, done)) => Seeding::Writing(tokio::spawn(async move {
-            let written = write_seed_views(&db, views).await;
+            let written = prepare::write_seed_views(&store, views).await;
             done.finish(written.as_ref().map(|_| ()).map_err(ToString::to_string));
             written
         })),
@@ -351,110 +355,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         serving,
         worker: worker_task,
         agent,
-        db: kept_db,
+        db: kept,
         reruns_interrupted,
     })
-}
-
-/// Writes the demo seed's views a day per call, so other requests get the writer in
-/// between.
-async fn write_seed_views(
-    db: &Db,
-    views: seed::PendingViews,
-) -> Result<(usize, usize), StoreError> {
-    let mut days = tokio::task::spawn_blocking(move || views.days())
-        .await
-        .map_err(|err| StoreError::Task(err.to_string()))??;
-    loop {
-        let (back, more) = db
-            .call(move |conn| {
-                let more = days.next(conn)?;
-                Ok((days, more))
-            })
-            .await?;
-        days = back;
-        if !more {
-            return Ok(days.written());
-        }
-    }
-}
-
-struct Prepared {
-    keys: KeyHasher,
-    generated_key: Option<Secret>,
-    seeded_jobs: Vec<seed::SeededJob>,
-    pending_views: Option<seed::PendingViews>,
-    seed_refused: Option<seed::Footprint>,
-}
-
-/// The seed's claim and the keys; the outer error is the database's, the inner one says
-/// why the key given cannot be used.
-fn prepare(
-    conn: &mut rusqlite::Connection,
-    options: &ServeOptions,
-) -> Result<Result<Prepared, KeyError>, StoreError> {
-    let now = now_ms();
-    let hasher = KeyHasher::load(conn)?;
-    // A key that cannot be used stops the start before anything is written.
-    if let Some(key) = &options.api_key {
-        match keys::stored(conn, &hasher, &options.project, key) {
-            Ok(_) => {}
-            Err(KeyError::Store(err)) => return Err(err),
-            Err(refused) => return Ok(Err(refused)),
-        }
-    }
-    // The seed's claim first: the key registered below would otherwise make every project
-    // look as if it had existed before. Its views are written later, in the background.
-    let claim = match options.seed {
-        SeedKind::Demo => {
-            let today = chrono::Utc::now().date_naive();
-            // Beside a real agent, invented jobs get no made-up pull request links.
-            let links = if options.real_agent.is_some() {
-                seed::Links::None
-            } else {
-                seed::Links::Invented
-            };
-            Some(seed::claim_demo(
-                conn,
-                &options.project,
-                today,
-                &options.defaults,
-                links,
-            )?)
-        }
-        SeedKind::None => None,
-    };
-    let (mut seeded_jobs, pending_views, seed_refused) = match claim {
-        Some(seed::Claim::Seed { jobs, views }) => (jobs, Some(views), None),
-        Some(seed::Claim::Resume(views)) => (Vec::new(), Some(views), None),
-        Some(seed::Claim::Refused(footprint)) => (Vec::new(), None, Some(footprint)),
-        Some(seed::Claim::AlreadySeeded) | None => (Vec::new(), None, None),
-    };
-    // As a client first reads them: a seeded job idle past --archive-after is archived
-    // (the demo's 20-day-old job), not remembered as completed until its next read.
-    let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
-    for seeded in &mut seeded_jobs {
-        if let Some(record) = jobs::get(conn, &options.project, &seeded.id, now, archive_after_ms)?
-        {
-            seeded.job = record.to_wire();
-        }
-    }
-    let generated_key = match keys::at_start(
-        conn,
-        &hasher,
-        &options.project,
-        options.api_key.as_ref(),
-        now,
-    ) {
-        Ok(generated) => generated,
-        Err(KeyError::Store(err)) => return Err(err),
-        Err(refused) => return Ok(Err(refused)),
-    };
-    Ok(Ok(Prepared {
-        keys: hasher,
-        generated_key,
-        seeded_jobs,
-        pending_views,
-        seed_refused,
-    }))
 }

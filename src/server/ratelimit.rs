@@ -86,6 +86,12 @@ impl RateLimiter {
         u32::try_from(self.limit).unwrap_or(u32::MAX)
     }
 
+    /// The rolling window the limit counts over.
+    #[must_use]
+    pub fn window(&self) -> Duration {
+        self.window
+    }
+
     /// What `bucket` of `project` has left at `now`.
     pub fn usage(&self, project: &str, bucket: Bucket, now: Instant) -> Usage {
         let uses = self

@@ -31,10 +31,12 @@ impl Worker {
     /// it to stop every turn in flight (their turns stay queued and resume on restart).
     /// Also sweeps, now and every few minutes, what the agent keeps for jobs idle past
     /// `archive_after_ms` (they are archived, or will be at their next read).
+    /// Each turn is recorded as run by `node` (`serve --node-name`).
     pub fn start(
         db: Db,
         agent: Arc<dyn Agent>,
         archive_after_ms: i64,
+        node: &str,
     ) -> (Self, tokio::task::JoinHandle<()>) {
         let (signals, inbox) = mpsc::unbounded_channel();
         let worker = Self { signals };
@@ -42,7 +44,7 @@ impl Worker {
             .max_concurrent()
             .map(|n| Arc::new(Semaphore::new(n.max(1))));
         let sweeper = sweep(db.clone(), agent.clone(), archive_after_ms);
-        let dispatcher = dispatch(db, agent, slots, inbox, worker.clone());
+        let dispatcher = dispatch(db, agent, slots, inbox, worker.clone(), Arc::from(node));
         let task = tokio::spawn(async move {
             tokio::join!(dispatcher, sweeper);
         });
@@ -62,6 +64,7 @@ async fn dispatch(
     slots: Option<Arc<Semaphore>>,
     mut inbox: mpsc::UnboundedReceiver<Signal>,
     worker: Worker,
+    node: Arc<str>,
 ) {
     // Job id -> whether it was kicked again while its task ran.
     let mut running: HashMap<String, bool> = HashMap::new();
@@ -88,6 +91,7 @@ async fn dispatch(
             slots.clone(),
             job_id,
             worker.clone(),
+            node.clone(),
         ));
     }
 }
@@ -98,6 +102,7 @@ async fn run_job(
     slots: Option<Arc<Semaphore>>,
     job_id: String,
     worker: Worker,
+    node: Arc<str>,
 ) {
     loop {
         // The slot is taken before the turn is read and marked started: a turn that waits
@@ -118,9 +123,9 @@ async fn run_job(
                 break;
             }
         };
-        let started = turn.clone();
+        let (started, on) = (turn.clone(), node.clone());
         if let Err(err) = db
-            .call(move |conn| jobs::mark_started(conn, &started, now_ms()))
+            .call(move |conn| jobs::mark_started(conn, &started, Some(&on), now_ms()))
             .await
         {
             tracing::error!(job = %job_id, "cannot record a turn's start: {err}");

@@ -111,7 +111,7 @@ impl Default for Budget {
 /// How a submission ended.
 #[derive(Debug)]
 pub enum Submitted {
-    Accepted(Job),
+    Accepted(Box<Job>),
     Failed(ApiError),
     /// Failed before anything was sent (the journal could not record the prompt).
     NotSent(LocalError),

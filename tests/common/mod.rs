@@ -246,3 +246,42 @@ pub async fn visitors_in(db: &Path) -> (Vec<(String, u64, u64, u64)>, (u64, u64,
     rows.sort();
     (rows, (page.totals.human, page.totals.ai, page.totals.total))
 }
+
+/// The store a test of `on_both_stores!` runs on: SQLite in memory, or a fresh PostgreSQL
+/// database (the test is skipped where there is none, see `pg.rs`).
+pub fn options_on(db: &DbLocation) -> ServeOptions {
+    let mut options = fast_options(db.clone());
+    if matches!(db, DbLocation::Postgres(_)) {
+        options.poll = Duration::from_millis(200);
+        options.lease = Duration::from_secs(5);
+    }
+    options
+}
+
+/// Each `async fn NAME(db: DbLocation) { … }` becomes a module `NAME` with two tests,
+/// `sqlite` (in memory) and `postgres` (a fresh database on the tests' PostgreSQL), so
+/// that the service's behaviour is checked on both stores by one body.
+#[macro_export]
+macro_rules! on_both_stores {
+    ($(async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+        $(
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+
+                async fn run($db: DbLocation) $body
+
+                #[tokio::test]
+                async fn sqlite() {
+                    run(DbLocation::Memory).await;
+                }
+
+                #[tokio::test]
+                async fn postgres() {
+                    let url = pg_or_skip_async!();
+                    run(DbLocation::parse(&url)).await;
+                }
+            }
+        )*
+    };
+}

@@ -258,3 +258,22 @@ macro_rules! pg_or_skip {
         }
     };
 }
+
+/// [`fresh_database`] from async code (the client owns a runtime of its own, which must
+/// not be started on an async thread).
+pub async fn fresh_database_async() -> Option<String> {
+    tokio::task::spawn_blocking(fresh_database)
+        .await
+        .expect("the PostgreSQL set-up thread")
+}
+
+/// [`pg_or_skip`] in an async test.
+#[macro_export]
+macro_rules! pg_or_skip_async {
+    () => {
+        match common::pg::fresh_database_async().await {
+            Some(url) => url,
+            None => return,
+        }
+    };
+}

@@ -11,7 +11,7 @@ mod adopt;
 mod forge;
 mod git;
 mod orphans;
-mod output;
+pub mod output;
 mod pages;
 mod process;
 mod real;

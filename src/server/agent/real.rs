@@ -18,6 +18,8 @@ use super::{Agent, BoxFuture};
 use crate::secret::Secret;
 use crate::server::jobs::{PendingTurn, TurnOutcome, TurnResult};
 
+mod shared;
+
 /// The reason kept with a turn that was running when the service stopped.
 pub const INTERRUPTED: &str = "interrupted by a restart; send a follow-up to retry";
 
@@ -138,6 +140,13 @@ impl RealAgent {
             .unwrap_or_default()
     }
 
+    /// Whether a job's branch is pushed after each turn that changed something, so that
+    /// another node can continue it.
+    #[must_use]
+    pub fn pushes(&self) -> bool {
+        self.repo.remote.is_some()
+    }
+
     /// The base branch jobs start from.
     #[must_use]
     pub fn base_branch(&self) -> &str {
@@ -183,6 +192,7 @@ impl RealAgent {
     async fn ensure_worktree(&self, job_id: &str) -> Result<PathBuf, String> {
         let path = self.worktree(job_id);
         if path.join(".git").exists() {
+            self.catch_up(job_id, &path).await;
             return Ok(path);
         }
         let _shared = self.shared.lock().await;
@@ -190,7 +200,7 @@ impl RealAgent {
         let branch = Self::branch(job_id);
         self.git.run(dir, &["worktree", "prune"]).await?;
         let target = path.to_string_lossy().into_owned();
-        let has_branch = self
+        let mut has_branch = self
             .git
             .line(
                 dir,
@@ -203,6 +213,11 @@ impl RealAgent {
             )
             .await
             .is_some();
+        if !has_branch {
+            // A follow-up of a job whose earlier turns another node ran continues from
+            // the branch that node pushed.
+            has_branch = self.fetch_pushed(dir, &branch).await;
+        }
         if has_branch {
             self.git
                 .run(dir, &["worktree", "add", &target, &branch])

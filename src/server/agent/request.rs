@@ -21,6 +21,11 @@ pub(super) async fn write_prompt(path: &Path, prompt: &str) -> Result<(), String
     let mut file = options.open(path).await.map_err(failed)?;
     tokio::io::AsyncWriteExt::write_all(&mut file, prompt.as_bytes())
         .await
+        .map_err(failed)?;
+    // tokio writes in the background: only a flush says the bytes are in the file, before
+    // the agent or `git commit --file` reads it.
+    tokio::io::AsyncWriteExt::flush(&mut file)
+        .await
         .map_err(failed)
 }
 

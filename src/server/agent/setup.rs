@@ -84,7 +84,7 @@ impl Repo {
 
     /// The remote the base branch is fetched from: the push remote, else the team's
     /// folder docdeck cloned.
-    fn upstream(&self) -> Option<&str> {
+    pub(super) fn upstream(&self) -> Option<&str> {
         self.remote
             .as_deref()
             .or(self.given.as_ref().map(|_| adopt::SOURCE_REMOTE))

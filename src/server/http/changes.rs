@@ -15,8 +15,10 @@ use axum::response::IntoResponse;
 
 use super::{AppState, ServiceError};
 use crate::api::{Job, JobStatus};
+use crate::args;
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, Peek};
+use crate::server::store::Engine;
 
 pub async fn changes(
     State(state): State<Arc<AppState>>,
@@ -27,10 +29,27 @@ pub async fn changes(
     let job = id.clone();
     let found = state
         .db
-        .read(ReadKind::Quick, move |conn| {
-            jobs::peek(conn, &project, &job, now_ms(), archive_after)
+        .read_sql(ReadKind::Quick, move |sql| {
+            let peeked = jobs::record::peek(sql, &project, &job, now_ms(), archive_after)?;
+            // On PostgreSQL the change is the one stored with the job's last turn that
+            // kept one, so that every node answers alike.
+            let stored = match (sql.engine(), &peeked) {
+                (Engine::Postgres, Peek::Current(_) | Peek::DueForArchive) => sql
+                    .opt(
+                        "SELECT t.diff FROM turns t JOIN jobs j ON j.seq = t.job_seq
+                         WHERE j.project = $1 AND j.id = $2 AND t.diff IS NOT NULL
+                         ORDER BY t.turn DESC LIMIT 1",
+                        args![project.as_str(), job.as_str()],
+                    )?
+                    .map(|row| row.text(0))
+                    .transpose()?
+                    .map(Ok),
+                _ => None,
+            };
+            Ok((peeked, stored))
         })
         .await?;
+    let (found, stored) = found;
     let record = match found {
         Peek::Missing => return Err(ServiceError::not_found("Job not found")),
         Peek::Current(record) => Some(*record),
@@ -52,7 +71,10 @@ pub async fn changes(
             .acquire()
             .await
             .map_err(|err| ServiceError::internal(&err))?;
-        state.agent.changes(&id).await
+        match stored {
+            Some(diff) => Some(diff),
+            None => state.agent.changes(&id).await,
+        }
     };
     match diff {
         Some(Ok(diff)) if !diff.is_empty() => Ok(page(diff)),
@@ -62,10 +84,7 @@ pub async fn changes(
                 &"cannot read the job's change from git",
             ))
         }
-        Some(Ok(_)) => Ok(page(no_change(
-            &id,
-            record.map(|r| r.to_wire_at(&state.service_url)),
-        ))),
+        Some(Ok(_)) => Ok(page(no_change(&id, record.map(|r| state.wire(&r).0)))),
         None => Err(ServiceError::not_found(
             "This job has no change page here: its agent runs elsewhere (the simulated agent keeps none)",
         )),

@@ -129,6 +129,14 @@ impl From<StoreError> for ServiceError {
             StoreError::Sql(rusqlite::Error::SqliteFailure(failure, _)) => Some(failure.code),
             _ => None,
         };
+        if let StoreError::NotOnPostgres { what } = &err {
+            return Self::new(
+                StatusCode::NOT_IMPLEMENTED,
+                format!(
+                    "{what} does not run on PostgreSQL yet (issue 26): this node serves jobs and keys from PostgreSQL; serve this from a SQLite --db meanwhile"
+                ),
+            );
+        }
         match code {
             Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
                 tracing::warn!("a request waited too long for the database: {err}");
@@ -230,5 +238,16 @@ mod tests {
         assert_eq!(full.status(), StatusCode::INSUFFICIENT_STORAGE);
         let other = ServiceError::from(failure(rusqlite::ffi::SQLITE_CORRUPT)).into_response();
         assert_eq!(other.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let missing = ServiceError::from(StoreError::NotOnPostgres {
+            what: "the visitors count",
+        });
+        assert_eq!(missing.status, StatusCode::NOT_IMPLEMENTED);
+        assert!(
+            missing
+                .error
+                .starts_with("the visitors count does not run on PostgreSQL"),
+            "{}",
+            missing.error
+        );
     }
 }

@@ -18,6 +18,7 @@ use crate::server::analytics::{self, VisitorsRequest};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, MessageRefusal};
 use crate::server::ratelimit::Bucket;
+use crate::server::store::{self, Lite, Store};
 use crate::text::excerpt;
 
 /// Longest query string read; anything longer is refused before parsing.
@@ -38,19 +39,23 @@ pub async fn create_job(
     state.authorize(&headers, client, &project).await?;
     state.may_run_agent(&project)?;
     let prompt = read_prompt(&headers, body)?;
-    let permit = state.acquire(&project, Bucket::Create)?;
+    let permit = state.acquire(&project, Bucket::Create).await?;
     let defaults = state.defaults.clone();
     let created = state
         .db
-        .call({
+        .write({
             let project = project.clone();
-            move |conn| jobs::create(conn, &project, &prompt, &defaults, now_ms())
+            move |sql| {
+                let record = jobs::record::create(sql, &project, &prompt, &defaults, now_ms())?;
+                store::announce(sql)?;
+                Ok(record)
+            }
         })
         .await
         .map_err(ServiceError::from);
-    let record = state.settle(permit, created)?;
-    state.worker.kick(record.id.clone());
-    let limits = state.limits(&project, Bucket::Create);
+    let record = state.settle(permit, created).await?;
+    state.kick(&record.id);
+    let limits = state.limits(&project, Bucket::Create).await;
     Ok((StatusCode::CREATED, limits, Json(state.wire(&record))))
 }
 
@@ -65,13 +70,26 @@ pub async fn send_message(
     state.authorize(&headers, client, &project).await?;
     state.may_run_agent(&project)?;
     let prompt = read_prompt(&headers, body)?;
-    let permit = state.acquire(&project, Bucket::Message)?;
+    let permit = state.acquire(&project, Bucket::Message).await?;
     let archive_after = state.archive_after_ms;
     let queued = state
         .db
-        .call({
+        .write({
             let project = project.clone();
-            move |conn| jobs::add_message(conn, &project, &id, &prompt, now_ms(), archive_after)
+            move |sql| {
+                let queued = jobs::record::add_message(
+                    sql,
+                    &project,
+                    &id,
+                    &prompt,
+                    now_ms(),
+                    archive_after,
+                )?;
+                if queued.is_ok() {
+                    store::announce(sql)?;
+                }
+                Ok(queued)
+            }
         })
         .await
         .map_err(ServiceError::from)
@@ -83,10 +101,10 @@ pub async fn send_message(
                 ),
             })
         });
-    let record = state.settle(permit, queued)?;
-    state.worker.kick(record.id.clone());
+    let record = state.settle(permit, queued).await?;
+    state.kick(&record.id);
     Ok((
-        state.limits(&project, Bucket::Message),
+        state.limits(&project, Bucket::Message).await,
         Json(state.wire(&record)),
     ))
 }
@@ -109,8 +127,8 @@ pub async fn get_job(
         let (project, id) = (project.clone(), id.clone());
         state
             .db
-            .read(ReadKind::Quick, move |conn| {
-                jobs::peek(conn, &project, &id, now_ms(), archive_after)
+            .read_sql(ReadKind::Quick, move |sql| {
+                jobs::record::peek(sql, &project, &id, now_ms(), archive_after)
             })
             .await?
     };
@@ -120,7 +138,7 @@ pub async fn get_job(
         jobs::Peek::DueForArchive => {
             state
                 .db
-                .call(move |conn| jobs::get(conn, &project, &id, now_ms(), archive_after))
+                .write(move |sql| jobs::record::get(sql, &project, &id, now_ms(), archive_after))
                 .await?
         }
     };
@@ -134,8 +152,16 @@ pub async fn get_job(
 
 impl AppState {
     /// A stored job as this service sends it.
-    fn wire(&self, record: &jobs::JobRecord) -> ServiceJob {
+    pub(super) fn wire(&self, record: &jobs::JobRecord) -> ServiceJob {
         ServiceJob(record.to_wire_at(&self.service_url))
+    }
+
+    /// Tells the SQLite worker that a job has a turn to run (PostgreSQL's nodes were
+    /// told by the `NOTIFY` committed with it).
+    fn kick(&self, id: &str) {
+        if let Some(worker) = &self.worker {
+            worker.kick(id.to_owned());
+        }
     }
 }
 
@@ -154,26 +180,34 @@ pub async fn visitors(
     state.seed.wait().await.map_err(|reason| {
         ServiceError::internal(&format!("the demo data could not be written: {reason}"))
     })?;
-    let permit = state.acquire(&project, Bucket::Analytics)?;
+    let permit = state.acquire(&project, Bucket::Analytics).await?;
     let request = VisitorsRequest {
         from_ms: query.date_from.map(|d| d.millis()),
         to_ms: query.date_to.map(|d| d.millis()),
         limit: query.effective_limit(),
         offset: query.effective_offset(),
     };
-    let read = state
-        .db
-        .read(ReadKind::Scan, {
-            let project = project.clone();
-            move |conn| {
-                let page = analytics::visitors(conn, &project, &request)?;
-                Ok((page, analytics::span(conn, &project)?))
-            }
-        })
-        .await
-        .map_err(ServiceError::from);
-    let (page, span) = state.settle(permit, read)?;
-    let mut answer = (state.limits(&project, Bucket::Analytics), Json(page)).into_response();
+    let project_of = project.clone();
+    let read = match &state.db {
+        Store::Sqlite(db) => {
+            db.read(ReadKind::Scan, move |conn| {
+                let page = analytics::visitors(conn, &project_of, &request)?;
+                Ok((page, analytics::span(&mut Lite(conn), &project_of)?))
+            })
+            .await
+        }
+        // Counted inside PostgreSQL: one row per page comes back (`pg::views`).
+        Store::Postgres(pg) => {
+            pg.call(move |client| {
+                let page = crate::server::pg::views::visitors(client, &project_of, &request)?;
+                Ok((page, analytics::span(client, &project_of)?))
+            })
+            .await
+        }
+    }
+    .map_err(ServiceError::from);
+    let (page, span) = state.settle(permit, read).await?;
+    let mut answer = (state.limits(&project, Bucket::Analytics).await, Json(page)).into_response();
     if let Some(value) = span.and_then(|(first, last)| ViewsSpan::from_millis(first, last)) {
         answer.headers_mut().insert(VIEWS_SPAN, value.header());
     }

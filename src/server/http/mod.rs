@@ -4,6 +4,7 @@ mod changes;
 pub mod deadline;
 mod error;
 mod handlers;
+mod limits;
 mod output;
 mod signals;
 mod widget;
@@ -14,9 +15,9 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, FromRequestParts};
+use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::routing::{get, post};
 
 pub use error::ServiceError;
@@ -24,11 +25,12 @@ pub use output::{LOCAL_FIELDS, ServiceJob};
 pub use widget::{PER_ADDRESS_HOURLY as WIDGET_HOURLY, limiter as widget_limiter};
 
 use super::agent::Agent;
-use super::db::{Db, ReadKind, now_ms};
+use super::db::{ReadKind, now_ms};
 use super::gate::SeedGate;
 use super::jobs::JobDefaults;
 use super::keys::{self, AuthFailure, KeyHasher};
-use super::ratelimit::{Bucket, Permit, RateLimiter, retry_after_secs};
+use super::ratelimit::RateLimiter;
+use super::store::Store;
 use super::throttle::AuthThrottle;
 use super::worker::Worker;
 
@@ -39,14 +41,18 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 pub struct AppState {
     /// For the `/changes` page of the agent's work.
     pub agent: Arc<dyn Agent>,
-    pub db: Db,
+    /// SQLite, or PostgreSQL shared with other nodes.
+    pub db: Store,
     /// Analytics answers wait here while the demo seed's views are written.
     pub seed: SeedGate,
     pub keys: KeyHasher,
     /// Slows down clients that keep sending wrong keys.
     pub throttle: AuthThrottle,
+    /// The limit and its window; the uses are counted here on SQLite only (in the
+    /// database on PostgreSQL).
     pub limiter: RateLimiter,
-    pub worker: Worker,
+    /// Runs the turns on SQLite; on PostgreSQL the node loop claims them (`None`).
+    pub worker: Option<Worker>,
     pub defaults: JobDefaults,
     pub archive_after_ms: i64,
     /// Diffs made at once for `/changes`: each holds up to its limit in memory.
@@ -81,8 +87,8 @@ impl AppState {
             Ok(key) => {
                 let (hasher, key, owner) = (self.keys.clone(), key.to_owned(), project.to_owned());
                 self.db
-                    .read(ReadKind::Quick, move |conn| {
-                        hasher.check(conn, &key, &owner, now_ms())
+                    .read_sql(ReadKind::Quick, move |sql| {
+                        hasher.check(sql, &key, &owner, now_ms())
                     })
                     .await?
             }
@@ -93,7 +99,7 @@ impl AppState {
                     let db = self.db.clone();
                     tokio::spawn(async move {
                         let touched = db
-                            .call(move |conn| keys::touch(conn, accepted.id, now_ms()))
+                            .write(move |sql| keys::touch(sql, accepted.id, now_ms()))
                             .await;
                         if let Err(err) = touched {
                             tracing::info!("cannot note when a key was last used: {err}");
@@ -131,38 +137,6 @@ impl AppState {
             )),
             _ => Ok(()),
         }
-    }
-
-    /// Keeps the use of the budget when the call succeeded and gives it back when it was
-    /// refused or failed: only calls that did something count.
-    fn settle<T>(
-        &self,
-        permit: Permit,
-        result: Result<T, ServiceError>,
-    ) -> Result<T, ServiceError> {
-        if result.is_err() {
-            self.limiter.release(permit);
-        }
-        result
-    }
-
-    fn acquire(&self, project: &str, bucket: Bucket) -> Result<Permit, ServiceError> {
-        self.limiter
-            .try_acquire(project, bucket, Instant::now())
-            .map_err(|wait| {
-                let what = match bucket {
-                    Bucket::Create => "creating agent jobs",
-                    Bucket::Message => "sending messages to agent jobs",
-                    Bucket::Analytics => "analytics",
-                    Bucket::Feedback => "feedback",
-                };
-                ServiceError::rate_limited(what, self.limiter.limit(), retry_after_secs(wait))
-            })
-    }
-
-    /// The `RateLimit-*` headers of `bucket` for `project`, after this call's use.
-    fn limits(&self, project: &str, bucket: Bucket) -> [(HeaderName, HeaderValue); 3] {
-        error::rate_limit_headers(self.limiter.usage(project, bucket, Instant::now()))
     }
 }
 

@@ -14,16 +14,18 @@ use serde_json::Value;
 
 use super::{AppState, ServiceError};
 use crate::api::Job;
+use crate::args;
 use crate::server::db::ReadKind;
 use crate::server::jobs;
 
 /// The fields of the local service's job that the hosted contract does not have.
-pub const LOCAL_FIELDS: [&str; 5] = [
+pub const LOCAL_FIELDS: [&str; 6] = [
     "failureReason",
     "outputLink",
     "runState",
     "queuePosition",
     "change",
+    "node",
 ];
 
 /// A job as the local service sends it: the client's type leaves out the local fields
@@ -48,6 +50,36 @@ pub async fn output(
 ) -> Result<impl IntoResponse, ServiceError> {
     let Path((project, id, turn)) =
         path.map_err(|_| ServiceError::not_found("No such turn output"))?;
+    let page = |text: String| {
+        (
+            [
+                (CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (CACHE_CONTROL, "no-store"),
+            ],
+            text,
+        )
+    };
+    if state.db.is_postgres() {
+        // Stored with the turn by the node that ran it, so every node answers alike.
+        let stored = state
+            .db
+            .read_sql(ReadKind::Quick, move |sql| {
+                sql.opt(
+                    "SELECT t.output_text FROM turns t JOIN jobs j ON j.seq = t.job_seq
+                     WHERE j.project = $1 AND j.id = $2 AND t.turn = $3",
+                    args![project.as_str(), id.as_str(), turn],
+                )?
+                .map(|row| row.opt_text(0))
+                .transpose()
+                .map(Option::flatten)
+            })
+            .await?;
+        return stored.map(page).ok_or_else(|| {
+            ServiceError::not_found(
+                "No output is kept for this turn: the job or turn does not exist, or its agent keeps none",
+            )
+        });
+    }
     let kept = state
         .db
         .read(ReadKind::Quick, move |conn| {
@@ -60,13 +92,7 @@ pub async fn output(
         ));
     };
     match tokio::fs::read(&file).await {
-        Ok(bytes) => Ok((
-            [
-                (CONTENT_TYPE, "text/plain; charset=utf-8"),
-                (CACHE_CONTROL, "no-store"),
-            ],
-            String::from_utf8_lossy(&bytes).into_owned(),
-        )),
+        Ok(bytes) => Ok(page(String::from_utf8_lossy(&bytes).into_owned())),
         Err(err) => {
             tracing::warn!(file = %file, "cannot read a turn's output: {err}");
             Err(ServiceError::not_found(

@@ -116,6 +116,9 @@ where
 {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
+    state
+        .db
+        .sqlite("searches, feedback and assistant reads (/v1/analytics/{project}/searches, /feedback, /assistant)")?;
     let pairs = query_pairs(raw)?;
     let invalid = |err: crate::api::signals::SignalsQueryError| {
         ServiceError::bad_request("Invalid query parameters", [err.to_string()])
@@ -137,7 +140,7 @@ where
     state.seed.wait().await.map_err(|reason| {
         ServiceError::internal(&format!("the demo data could not be written: {reason}"))
     })?;
-    let permit = state.acquire(&project, Bucket::Analytics)?;
+    let permit = state.acquire(&project, Bucket::Analytics).await?;
     let page = state
         .db
         .read(ReadKind::Scan, {
@@ -146,11 +149,11 @@ where
         })
         .await
         .map_err(ServiceError::from);
-    let mut page = state.settle(permit, page)?;
+    let mut page = state.settle(permit, page).await?;
     if let Some(next) = page.next_cursor() {
         let tag = state.keys.tag(next);
         next.push('~');
         next.push_str(&tag);
     }
-    Ok((state.limits(&project, Bucket::Analytics), Json(page)).into_response())
+    Ok((state.limits(&project, Bucket::Analytics).await, Json(page)).into_response())
 }

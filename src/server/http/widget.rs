@@ -89,6 +89,9 @@ async fn receive(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<i64, ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
+    state
+        .db
+        .sqlite("feedback sent by a page widget (POST /v1/feedback/{project})")?;
     let invalid = |detail: &str| ServiceError::bad_request("Invalid feedback", [detail.to_owned()]);
     let body = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -131,7 +134,7 @@ async fn receive(
         let project = project.clone();
         state
             .db
-            .read(ReadKind::Quick, move |conn| project_has_key(conn, &project))
+            .read_sql(ReadKind::Quick, move |sql| project_has_key(sql, &project))
             .await?
     };
     if !known {

@@ -11,11 +11,12 @@ use crate::server::db::StoreError;
 pub fn mark_started(
     conn: &mut Connection,
     turn: &PendingTurn,
+    node: Option<&str>,
     now_ms: i64,
 ) -> Result<(), StoreError> {
     conn.execute(
-        "UPDATE turns SET started_ms = ?3 WHERE job_seq = ?1 AND turn = ?2",
-        params![turn.job_seq, turn.turn, now_ms],
+        "UPDATE turns SET started_ms = ?3, node = ?4 WHERE job_seq = ?1 AND turn = ?2",
+        params![turn.job_seq, turn.turn, now_ms, node],
     )?;
     Ok(())
 }

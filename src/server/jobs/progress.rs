@@ -4,6 +4,10 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::args;
+use crate::server::db::StoreError;
+use crate::server::store::Sql;
+
 /// A job's progress, read with the job.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Progress {
@@ -16,55 +20,70 @@ pub struct Progress {
     pub last_failure: Option<String>,
     /// The job's last finished turn whose output is kept.
     pub output_turn: Option<i64>,
+    /// The node (`serve --node-name`) that ran, or runs, the job's latest started turn.
+    pub node: Option<String>,
 }
 
 /// Reads the progress of the job stored as `seq`, whose status is `active` when `active`.
-pub fn read(conn: &Connection, seq: i64, active: bool) -> rusqlite::Result<Progress> {
-    let last: Option<(String, Option<String>)> = conn
-        .query_row(
-            "SELECT outcome, reason FROM turns WHERE job_seq = ?1 AND outcome IS NOT NULL
-             ORDER BY turn DESC LIMIT 1",
-            [seq],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
-        .optional()?;
-    let last_failure = last.and_then(|(outcome, reason)| (outcome == "fail").then_some(reason)?);
-    let output_turn = conn
-        .query_row(
-            "SELECT turn FROM turns WHERE job_seq = ?1 AND outcome IS NOT NULL
+pub fn read(sql: &mut dyn Sql, seq: i64, active: bool) -> Result<Progress, StoreError> {
+    let last = sql.opt(
+        "SELECT outcome, reason FROM turns WHERE job_seq = $1 AND outcome IS NOT NULL
+         ORDER BY turn DESC LIMIT 1",
+        args![seq],
+    )?;
+    let last_failure = match last {
+        Some(row) if row.text(0)? == "fail" => row.opt_text(1)?,
+        _ => None,
+    };
+    let output_turn = sql
+        .opt(
+            "SELECT turn FROM turns WHERE job_seq = $1 AND outcome IS NOT NULL
              AND output IS NOT NULL ORDER BY turn DESC LIMIT 1",
-            [seq],
-            |row| row.get(0),
-        )
-        .optional()?;
+            args![seq],
+        )?
+        .map(|row| row.int(0))
+        .transpose()?;
+    let node = sql
+        .opt(
+            "SELECT node FROM turns WHERE job_seq = $1 AND started_ms IS NOT NULL
+             ORDER BY turn DESC LIMIT 1",
+            args![seq],
+        )?
+        .map(|row| row.opt_text(0))
+        .transpose()?
+        .flatten();
     if !active {
         return Ok(Progress {
             last_failure,
             output_turn,
+            node,
             ..Progress::default()
         });
     }
-    let running: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM turns WHERE job_seq = ?1
-         AND started_ms IS NOT NULL AND outcome IS NULL)",
-        [seq],
-        |row| row.get(0),
-    )?;
+    let running = sql
+        .one(
+            "SELECT COUNT(*) FROM turns WHERE job_seq = $1
+             AND started_ms IS NOT NULL AND outcome IS NULL",
+            args![seq],
+        )?
+        .int(0)?
+        > 0;
     let queue_position = if running {
         None
     } else {
-        let ahead: i64 = conn.query_row(
-            "WITH waiting AS (
-               SELECT j.seq, MIN(t.received_ms) AS since FROM jobs j
-               JOIN turns t ON t.job_seq = j.seq AND t.outcome IS NULL
-               WHERE j.status = 'active' GROUP BY j.seq
-               HAVING MAX(t.started_ms IS NOT NULL) = 0
-             )
-             SELECT COUNT(*) FROM waiting w, waiting me
-             WHERE me.seq = ?1 AND (w.since < me.since OR (w.since = me.since AND w.seq < me.seq))",
-            params![seq],
-            |row| row.get(0),
-        )?;
+        let ahead = sql
+            .one(
+                "WITH waiting AS (
+                   SELECT j.seq, MIN(t.received_ms) AS since FROM jobs j
+                   JOIN turns t ON t.job_seq = j.seq AND t.outcome IS NULL
+                   WHERE j.status = 'active' GROUP BY j.seq
+                   HAVING COUNT(t.started_ms) = 0
+                 )
+                 SELECT COUNT(*) FROM waiting w, waiting me
+                 WHERE me.seq = $1 AND (w.since < me.since OR (w.since = me.since AND w.seq < me.seq))",
+                args![seq],
+            )?
+            .int(0)?;
         Some(u64::try_from(ahead).unwrap_or(0) + 1)
     };
     Ok(Progress {
@@ -72,6 +91,7 @@ pub fn read(conn: &Connection, seq: i64, active: bool) -> rusqlite::Result<Progr
         queue_position,
         last_failure,
         output_turn,
+        node,
     })
 }
 

@@ -11,11 +11,12 @@ mod tests;
 
 use rand::Rng;
 use rand::distr::Alphanumeric;
-use rusqlite::{Connection, OptionalExtension as _};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use super::db::StoreError;
+use super::store::Sql;
+use crate::args;
 use crate::secret::Secret;
 
 pub use store::{
@@ -88,8 +89,8 @@ impl std::fmt::Debug for KeyHasher {
 
 impl KeyHasher {
     /// The secret of this database (made by [`upgrade`] when the database is opened).
-    pub fn load(conn: &Connection) -> Result<Self, StoreError> {
-        store::secret(conn).map(|secret| Self { secret })
+    pub fn load(sql: &mut dyn Sql) -> Result<Self, StoreError> {
+        store::secret(sql).map(|secret| Self { secret })
     }
 
     /// What is stored for `key`.
@@ -120,18 +121,20 @@ impl KeyHasher {
     /// Checks `key` against `project` at `now_ms`.
     pub fn check(
         &self,
-        conn: &Connection,
+        sql: &mut dyn Sql,
         key: &str,
         project: &str,
         now_ms: i64,
     ) -> Result<Result<Accepted, AuthFailure>, StoreError> {
-        let found: Option<(i64, String, Option<i64>, Option<i64>)> = conn
-            .query_row(
-                "SELECT id, project, last_used_ms, revoked_ms FROM api_keys WHERE hash = ?1",
-                [self.digest(key)],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
-            )
-            .optional()?;
+        let found = sql
+            .opt(
+                "SELECT id, project, last_used_ms, revoked_ms FROM api_keys WHERE hash = $1",
+                args![self.digest(key)],
+            )?
+            .map(|row| -> Result<_, StoreError> {
+                Ok((row.int(0)?, row.text(1)?, row.opt_int(2)?, row.opt_int(3)?))
+            })
+            .transpose()?;
         Ok(match found {
             None => Err(AuthFailure::Unknown),
             Some((_, _, _, Some(_))) => Err(AuthFailure::Revoked),

@@ -2,11 +2,13 @@
 //! older docdeck (plain SHA-256) to the keyed hash when the database is opened.
 
 use rand::Rng as _;
-use rusqlite::{Connection, OptionalExtension as _, params};
+use rusqlite::{Connection, params};
 
 use super::{KeyError, KeyHasher, hex, prefix};
+use crate::args;
 use crate::secret::Secret;
 use crate::server::db::StoreError;
+use crate::server::store::{Lite, Sql};
 
 const SECRET_NAME: &str = "api_key_secret";
 
@@ -31,28 +33,22 @@ pub enum Registered {
 }
 
 /// The hashing secret, made the first time.
-pub(super) fn secret(conn: &Connection) -> Result<[u8; 32], StoreError> {
-    let stored: Option<String> = conn
-        .query_row(
-            "SELECT value FROM meta WHERE key = ?1",
-            [SECRET_NAME],
-            |r| r.get(0),
-        )
-        .optional()?;
+pub(super) fn secret(sql: &mut dyn Sql) -> Result<[u8; 32], StoreError> {
+    let stored = sql
+        .opt("SELECT value FROM meta WHERE key = $1", args![SECRET_NAME])?
+        .map(|row| row.text(0))
+        .transpose()?;
     let text = match stored {
         Some(text) => text,
         None => {
             let fresh: [u8; 32] = rand::rng().random();
             // Two processes opening a new database at once: the first one's secret wins.
-            conn.execute(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES (?1, ?2)",
-                params![SECRET_NAME, hex(&fresh)],
+            sql.exec(
+                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+                args![SECRET_NAME, hex(&fresh)],
             )?;
-            conn.query_row(
-                "SELECT value FROM meta WHERE key = ?1",
-                [SECRET_NAME],
-                |r| r.get(0),
-            )?
+            sql.one("SELECT value FROM meta WHERE key = $1", args![SECRET_NAME])?
+                .text(0)?
         }
     };
     let mut secret = [0u8; 32];
@@ -88,7 +84,7 @@ pub fn upgrade(conn: &mut Connection) -> Result<(), StoreError> {
     }
     let tx = crate::sqlite::write_transaction(conn)?;
     let hasher = KeyHasher {
-        secret: secret(&tx)?,
+        secret: secret(&mut Lite(&tx))?,
     };
     let legacy: Vec<(i64, String)> = {
         let mut statement = tx.prepare("SELECT id, hash FROM api_keys WHERE keyed = 0")?;
@@ -109,107 +105,107 @@ pub fn upgrade(conn: &mut Connection) -> Result<(), StoreError> {
 /// The id of `key` when it is stored for `project`, `None` when it is not stored; an error
 /// when it is stored for another project or revoked. Writes nothing.
 pub fn stored(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     hasher: &KeyHasher,
     project: &str,
     key: &Secret,
 ) -> Result<Option<i64>, KeyError> {
-    let found: Option<(i64, String, Option<i64>)> = conn
-        .query_row(
-            "SELECT id, project, revoked_ms FROM api_keys WHERE hash = ?1",
-            [hasher.digest(key.expose())],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-        )
-        .optional()?;
-    match found {
-        Some((id, _, Some(_))) => Err(KeyError::Revoked { id }),
-        Some((_, owner, None)) if owner != project => Err(KeyError::OtherProject {
+    let found = sql.opt(
+        "SELECT id, project, revoked_ms FROM api_keys WHERE hash = $1",
+        args![hasher.digest(key.expose())],
+    )?;
+    let Some(row) = found else {
+        return Ok(None);
+    };
+    let (id, owner, revoked) = (row.int(0)?, row.text(1)?, row.opt_int(2)?);
+    match revoked {
+        Some(_) => Err(KeyError::Revoked { id }),
+        None if owner != project => Err(KeyError::OtherProject {
             owner,
             wanted: project.to_owned(),
         }),
-        Some((id, _, None)) => Ok(Some(id)),
-        None => Ok(None),
+        None => Ok(Some(id)),
     }
 }
 
 /// Makes `key` valid for `project`, unless it is stored for another project or revoked.
 pub fn register(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     hasher: &KeyHasher,
     project: &str,
     key: &Secret,
     now_ms: i64,
 ) -> Result<Registered, KeyError> {
-    if let Some(id) = stored(conn, hasher, project, key)? {
+    if let Some(id) = stored(sql, hasher, project, key)? {
         // A key stored before prefixes were kept gets its prefix now.
-        conn.execute(
-            "UPDATE api_keys SET prefix = ?2 WHERE id = ?1 AND prefix IS NULL",
-            params![id, prefix(key.expose())],
+        sql.exec(
+            "UPDATE api_keys SET prefix = $2 WHERE id = $1 AND prefix IS NULL",
+            args![id, prefix(key.expose())],
         )?;
         return Ok(Registered::AlreadyThere { id });
     }
-    conn.execute(
-        "INSERT INTO api_keys (hash, keyed, project, prefix, created_ms)
-         VALUES (?1, 1, ?2, ?3, ?4)",
-        params![
-            hasher.digest(key.expose()),
-            project,
-            prefix(key.expose()),
-            now_ms
-        ],
-    )?;
-    Ok(Registered::Added {
-        id: conn.last_insert_rowid(),
-    })
+    let id = sql
+        .one(
+            "INSERT INTO api_keys (hash, keyed, project, prefix, created_ms)
+             VALUES ($1, 1, $2, $3, $4) RETURNING id",
+            args![
+                hasher.digest(key.expose()),
+                project,
+                prefix(key.expose()),
+                now_ms
+            ],
+        )?
+        .int(0)?;
+    Ok(Registered::Added { id })
 }
 
 /// The keys of a start: `key` (given) is added for `project` if it is not stored; without
 /// one, a key is generated and added when the project has none that is not revoked, and
 /// returned (it cannot be shown again).
 pub fn at_start(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     hasher: &KeyHasher,
     project: &str,
     key: Option<&Secret>,
     now_ms: i64,
 ) -> Result<Option<Secret>, KeyError> {
     if let Some(key) = key {
-        register(conn, hasher, project, key, now_ms)?;
+        register(sql, hasher, project, key, now_ms)?;
         return Ok(None);
     }
-    if project_has_key(conn, project)? {
+    if project_has_key(sql, project)? {
         return Ok(None);
     }
     let generated = super::generate();
-    register(conn, hasher, project, &generated, now_ms)?;
+    register(sql, hasher, project, &generated, now_ms)?;
     Ok(Some(generated))
 }
 
 /// Every stored key, revoked ones included, oldest first.
-pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, StoreError> {
-    let mut statement = conn.prepare(
+pub fn list(sql: &mut dyn Sql) -> Result<Vec<KeyRow>, StoreError> {
+    sql.rows(
         "SELECT id, prefix, project, created_ms, last_used_ms, revoked_ms FROM api_keys
          ORDER BY id",
-    )?;
-    let rows = statement
-        .query_map([], |row| {
-            Ok(KeyRow {
-                id: row.get(0)?,
-                prefix: row.get(1)?,
-                project: row.get(2)?,
-                created_ms: row.get(3)?,
-                last_used_ms: row.get(4)?,
-                revoked_ms: row.get(5)?,
-            })
-        })?
-        .collect::<Result<_, _>>()?;
-    Ok(rows)
+        &[],
+    )?
+    .iter()
+    .map(|row| {
+        Ok(KeyRow {
+            id: row.int(0)?,
+            prefix: row.opt_text(1)?,
+            project: row.text(2)?,
+            created_ms: row.int(3)?,
+            last_used_ms: row.opt_int(4)?,
+            revoked_ms: row.opt_int(5)?,
+        })
+    })
+    .collect()
 }
 
 /// Revokes the key whose id is `which`, or the one key not yet revoked whose prefix is
 /// `which`. Revoking a revoked key changes nothing and is not an error.
-pub fn revoke(conn: &Connection, which: &str, now_ms: i64) -> Result<KeyRow, KeyError> {
-    let rows = list(conn)?;
+pub fn revoke(sql: &mut dyn Sql, which: &str, now_ms: i64) -> Result<KeyRow, KeyError> {
+    let rows = list(sql)?;
     let by_id = which.parse::<i64>().ok();
     let mut matching: Vec<&KeyRow> = rows.iter().filter(|row| by_id == Some(row.id)).collect();
     if matching.is_empty() {
@@ -223,9 +219,9 @@ pub fn revoke(conn: &Connection, which: &str, now_ms: i64) -> Result<KeyRow, Key
         [row] => (*row).clone(),
         _ => return Err(KeyError::Ambiguous(which.to_owned())),
     };
-    conn.execute(
-        "UPDATE api_keys SET revoked_ms = ?2 WHERE id = ?1 AND revoked_ms IS NULL",
-        params![row.id, now_ms],
+    sql.exec(
+        "UPDATE api_keys SET revoked_ms = $2 WHERE id = $1 AND revoked_ms IS NULL",
+        args![row.id, now_ms],
     )?;
     Ok(KeyRow {
         revoked_ms: row.revoked_ms.or(Some(now_ms)),
@@ -234,19 +230,22 @@ pub fn revoke(conn: &Connection, which: &str, now_ms: i64) -> Result<KeyRow, Key
 }
 
 /// Notes that key `id` was used at `now_ms`.
-pub fn touch(conn: &Connection, id: i64, now_ms: i64) -> Result<(), StoreError> {
-    conn.execute(
-        "UPDATE api_keys SET last_used_ms = max(coalesce(last_used_ms, 0), ?2) WHERE id = ?1",
-        params![id, now_ms],
+pub fn touch(sql: &mut dyn Sql, id: i64, now_ms: i64) -> Result<(), StoreError> {
+    sql.exec(
+        "UPDATE api_keys SET last_used_ms = $2
+         WHERE id = $1 AND (last_used_ms IS NULL OR last_used_ms < $2)",
+        args![id, now_ms],
     )?;
     Ok(())
 }
 
 /// Whether `project` has a key that is not revoked.
-pub fn project_has_key(conn: &Connection, project: &str) -> Result<bool, StoreError> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM api_keys WHERE project = ?1 AND revoked_ms IS NULL)",
-        [project],
-        |row| row.get(0),
-    )?)
+pub fn project_has_key(sql: &mut dyn Sql, project: &str) -> Result<bool, StoreError> {
+    Ok(sql
+        .one(
+            "SELECT COUNT(*) FROM api_keys WHERE project = $1 AND revoked_ms IS NULL",
+            args![project],
+        )?
+        .int(0)?
+        > 0)
 }

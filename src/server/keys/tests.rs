@@ -43,7 +43,7 @@ fn keys_are_stored_keyed_and_checked_by_project() {
             "a plain SHA-256 can be checked without the secret"
         );
         let header = format!("Bearer {}", key.expose());
-        let check = |project: &str| hasher.check(conn, header_key(&header), project, 10);
+        let mut check = |project: &str| hasher.check(conn, header_key(&header), project, 10);
         assert!(check("p")?.is_ok());
         assert_eq!(check("q")?, Err(AuthFailure::OtherProject));
         assert_eq!(

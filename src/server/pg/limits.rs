@@ -75,3 +75,20 @@ pub fn used(
         )?
         .get(0))
 }
+
+/// Uses counted in the window ending at `now_ms`, and when the oldest of them was counted,
+/// for the `RateLimit-*` headers.
+pub fn usage(
+    client: &mut Client,
+    project: &str,
+    bucket: &str,
+    window_ms: i64,
+    now_ms: i64,
+) -> Result<(i64, Option<i64>), StoreError> {
+    let row = client.query_one(
+        "SELECT count(*), min(at_ms) FROM rate_uses
+         WHERE project = $1 AND kind = $2 AND at_ms > $3",
+        &[&project, &bucket, &now_ms.saturating_sub(window_ms)],
+    )?;
+    Ok((row.get(0), row.get(1)))
+}

@@ -24,12 +24,17 @@ use super::db::StoreError;
 
 /// How many idle connections a node keeps.
 const IDLE_CONNECTIONS: usize = 8;
+/// How many calls from the async side run at once: each holds a connection, and a burst
+/// of requests must not open more connections than the server allows (100 by default,
+/// shared by every node). Further calls wait their turn.
+const PARALLEL_CALLS: usize = 16;
 
 /// A PostgreSQL database shared by any number of service nodes. Cheap to clone.
 #[derive(Clone)]
 pub struct PgStore {
     url: PgUrl,
     idle: Arc<Idle>,
+    calls: Arc<tokio::sync::Semaphore>,
 }
 
 /// Connections not in use. Dropped on a thread of their own: a client owns a runtime,
@@ -80,6 +85,7 @@ impl PgStore {
         let store = Self {
             url: url.clone(),
             idle: Arc::new(Idle(Mutex::new(Vec::new()))),
+            calls: Arc::new(tokio::sync::Semaphore::new(PARALLEL_CALLS)),
         };
         store.blocking(|client| schema::migrate(client, url))?;
         Ok(store)
@@ -140,8 +146,16 @@ impl PgStore {
         F: FnOnce(&mut Client) -> Result<T, StoreError> + Send + 'static,
     {
         let store = self.clone();
+        // Never closed, so acquiring cannot fail.
+        let turn = self
+            .calls
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|err| StoreError::Task(err.to_string()))?;
         tokio::task::spawn_blocking(move || {
             let result = store.blocking(work);
+            drop(turn);
             // The last handle may be this one: its connections go on this blocking thread.
             drop(store);
             result

@@ -12,6 +12,7 @@ use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinSet;
 
 use super::{PgStore, claim};
+use crate::server::agent::output::OUTPUT_LIMIT;
 use crate::server::agent::{Agent, INTERRUPTED};
 use crate::server::db::now_ms;
 use crate::server::jobs::PendingTurn;
@@ -120,6 +121,10 @@ async fn run_turn(store: &PgStore, agent: &dyn Agent, config: &NodeConfig, turn:
             }
         }
     };
+    let output = match &result.output {
+        Some(file) => read_output(file).await,
+        None => None,
+    };
     let diff = match agent.changes(&turn.job_id).await {
         Some(Ok(diff)) => Some(diff),
         _ => None,
@@ -131,9 +136,43 @@ async fn run_turn(store: &PgStore, agent: &dyn Agent, config: &NodeConfig, turn:
         .call(move |c| claim::finish(c, &name, &done, &result, diff.as_deref(), now_ms()))
         .await;
     match finished {
-        Ok(true) => {}
+        Ok(true) => keep_output(store, &turn, output).await,
         Ok(false) => tracing::warn!(job = %job, "finished a turn no longer held: not recorded"),
         Err(err) => tracing::error!(job = %job, "cannot record a finished turn: {err}"),
+    }
+}
+
+/// What the agent printed, as kept in `file` (the agent keeps at most its output limit).
+async fn read_output(file: &str) -> Option<String> {
+    match tokio::fs::read(file).await {
+        Ok(mut bytes) => {
+            bytes.truncate(usize::try_from(OUTPUT_LIMIT).unwrap_or(usize::MAX));
+            Some(String::from_utf8_lossy(&bytes).into_owned())
+        }
+        Err(err) => {
+            tracing::warn!(file, "cannot read a turn's output to store it: {err}");
+            None
+        }
+    }
+}
+
+/// Stores a finished turn's output in the database, so that every node serves it.
+async fn keep_output(store: &PgStore, turn: &PendingTurn, output: Option<String>) {
+    let Some(text) = output else {
+        return;
+    };
+    let (seq, number) = (turn.job_seq, turn.turn);
+    let kept = store
+        .call(move |c| {
+            c.execute(
+                "UPDATE turns SET output_text = $3 WHERE job_seq = $1 AND turn = $2",
+                &[&seq, &number, &text],
+            )?;
+            Ok(())
+        })
+        .await;
+    if let Err(err) = kept {
+        tracing::warn!(job = %turn.job_id, "cannot store a turn's output: {err}");
     }
 }
 

@@ -102,14 +102,14 @@ pub(super) async fn submit(s: &Services, draft: DraftKey, prompt: String) -> Msg
                 })
                 .await
             {
-                Ok(Recorded::Followed) => Submitted::Accepted(job),
+                Ok(Recorded::Followed) => Submitted::Accepted(Box::new(job)),
                 // A reused id: shown as a send that may have arrived; nothing is merged.
                 Ok(Recorded::Refused { reason, .. }) => {
                     Submitted::Failed(ApiError::Contradiction { reason })
                 }
                 Err(reason) => {
                     tracing::warn!("journal: {reason}");
-                    Submitted::Accepted(job)
+                    Submitted::Accepted(Box::new(job))
                 }
             }
         }

@@ -40,3 +40,18 @@ fn the_commit_body_holds_the_whole_prompt_and_the_job() {
         "Fix the typo\n\nDocdeck-Job: job_abc\nDocdeck-Turn: 2\n"
     );
 }
+
+/// A file written by tokio is only complete once flushed: without it, a reader that runs
+/// as soon as `write_prompt` returns (`git commit --file`) could find it empty or short,
+/// as a turn did on a loaded machine ("Aborting commit due to empty commit message").
+#[tokio::test]
+async fn a_prompt_file_is_whole_as_soon_as_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let prompt = "Fix the typos in the quickstart\n".repeat(40_000);
+    for n in 0..20 {
+        let path = dir.path().join(format!("turn-{n}.commit"));
+        write_prompt(&path, &prompt).await.unwrap();
+        let read = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(read.len(), prompt.len(), "write {n}");
+    }
+}

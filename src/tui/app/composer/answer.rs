@@ -56,7 +56,7 @@ impl Composer {
                 let first_prompt = (draft == DraftKey::NewJob).then_some(prompt);
                 Answered::Accepted(Box::new(Accepted {
                     draft,
-                    job,
+                    job: *job,
                     first_prompt,
                     from_marks,
                 }))

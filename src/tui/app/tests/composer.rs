@@ -124,7 +124,7 @@ fn an_accepted_job_is_listed_selected_polled_and_its_draft_cleared() {
     h.ctrl('s');
     let effects = h.send(Msg::Submitted {
         draft: DraftKey::NewJob,
-        outcome: Submitted::Accepted(job("j9", "active", 0)),
+        outcome: Submitted::Accepted(Box::new(job("j9", "active", 0))),
     });
     assert!(effects.contains(&Effect::Io(Io::SaveDraft {
         draft: DraftKey::NewJob,
@@ -188,7 +188,7 @@ fn an_accepted_follow_up_says_whether_it_runs_or_waits() {
     waiting.queue_position = Some(1);
     h.send(Msg::Submitted {
         draft: DraftKey::FollowUp("a".into()),
-        outcome: Submitted::Accepted(waiting),
+        outcome: Submitted::Accepted(Box::new(waiting)),
     });
     let said = h.app.notice.as_ref().map(|n| n.text()).unwrap_or_default();
     assert_eq!(said, "follow-up sent to a; it waits for an agent (#1)");
@@ -206,7 +206,7 @@ fn a_read_sent_before_a_follow_up_was_accepted_is_not_believed() {
     h.ctrl('s');
     h.send(Msg::Submitted {
         draft: DraftKey::FollowUp("b".into()),
-        outcome: Submitted::Accepted(job("b", "active", 1)),
+        outcome: Submitted::Accepted(Box::new(job("b", "active", 1))),
     });
     // ...and then the old read answers "completed": the row stays active, and the job is
     // read again.
@@ -229,7 +229,7 @@ fn a_follow_up_accepted_with_an_empty_answer_keeps_the_job_and_reads_it() {
     h.ctrl('s');
     let effects = h.send(Msg::Submitted {
         draft: DraftKey::FollowUp("c".into()),
-        outcome: Submitted::Accepted(Job::default()),
+        outcome: Submitted::Accepted(Box::default()),
     });
     assert_eq!(h.app.focus, Pane::Jobs);
     assert_eq!(

@@ -175,7 +175,7 @@ fn the_marks_are_cleared_once_the_job_made_of_them_is_accepted() {
     h.ctrl('s');
     h.send(Msg::Submitted {
         draft: DraftKey::NewJob,
-        outcome: Submitted::Accepted(job("job_new", "active", 0)),
+        outcome: Submitted::Accepted(Box::new(job("job_new", "active", 0))),
     });
     assert!(h.app.visitors.marks.is_empty());
     assert!(h.app.composer.fill.is_none());

@@ -1,0 +1,217 @@
+//! What `docdeck serve` does before it answers: opening the store (SQLite, or PostgreSQL
+//! shared with other nodes), the keys of the start and the demo seed, and on SQLite the
+//! worker that runs the turns (on PostgreSQL the node loop does, `pg::node`).
+
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+use super::agent::{self, Agent};
+use super::db::{Db, DbLocation, StoreError, now_ms};
+use super::keys::{self, KeyError, KeyHasher};
+use super::store::{Sql, Store};
+use super::worker::Worker;
+use super::{SeedKind, ServeOptions, jobs, pg, seed};
+use crate::secret::Secret;
+
+/// Opens (creating and migrating) the store `location` names.
+pub(super) async fn open(location: &DbLocation) -> Result<Store, StoreError> {
+    let location = location.clone();
+    tokio::task::spawn_blocking(move || match &location {
+        DbLocation::Postgres(url) => pg::PgStore::open(url).map(Store::Postgres),
+        _ => Db::open(&location).map(Store::Sqlite),
+    })
+    .await
+    .map_err(|err| StoreError::Task(err.to_string()))?
+}
+
+/// The keys of the start, and on SQLite the demo seed's claim; the outer error is the
+/// database's, the inner one says why the key given cannot be used.
+pub(super) async fn prepare(
+    store: &Store,
+    options: &ServeOptions,
+) -> Result<Result<Prepared, KeyError>, StoreError> {
+    let options = options.clone();
+    match store {
+        Store::Sqlite(db) => db.call(move |conn| prepare_sqlite(conn, &options)).await,
+        Store::Postgres(pg) => {
+            if options.seed == SeedKind::Demo {
+                tracing::info!(
+                    "the demo seed is not written to PostgreSQL: its projects start empty"
+                );
+            }
+            pg.call(move |client| {
+                let mut tx = client.transaction()?;
+                let prepared = keys_of_start(&mut tx, &options)?;
+                tx.commit()?;
+                Ok(prepared.map(|(keys, generated_key)| Prepared {
+                    keys,
+                    generated_key,
+                    seeded_jobs: Vec::new(),
+                    pending_views: None,
+                    seed_refused: None,
+                }))
+            })
+            .await
+        }
+    }
+}
+
+/// The hasher and the key made at this start, if one was.
+fn keys_of_start(
+    sql: &mut dyn Sql,
+    options: &ServeOptions,
+) -> Result<Result<(KeyHasher, Option<Secret>), KeyError>, StoreError> {
+    let hasher = KeyHasher::load(sql)?;
+    let refused = |err: KeyError| match err {
+        KeyError::Store(err) => Err(err),
+        refused => Ok(Err(refused)),
+    };
+    if let Some(key) = &options.api_key
+        && let Err(err) = keys::stored(sql, &hasher, &options.project, key)
+    {
+        return refused(err);
+    }
+    match keys::at_start(
+        sql,
+        &hasher,
+        &options.project,
+        options.api_key.as_ref(),
+        now_ms(),
+    ) {
+        Ok(generated) => Ok(Ok((hasher, generated))),
+        Err(err) => refused(err),
+    }
+}
+
+/// On SQLite: fails the turns a stop interrupted (unless the agent runs them again),
+/// starts the worker and gives it the jobs with turns to run.
+pub(super) async fn start_worker(
+    db: &Db,
+    agent: Arc<dyn Agent>,
+    archive_after_ms: i64,
+    node: &str,
+) -> Result<(Worker, JoinHandle<()>), StoreError> {
+    if !agent.reruns_interrupted_turns() {
+        let kept = agent.clone();
+        let failed = db
+            .call(move |conn| {
+                jobs::fail_interrupted(conn, agent::INTERRUPTED, now_ms(), |id, turn| {
+                    kept.output_of(id, turn)
+                })
+            })
+            .await?;
+        for id in failed {
+            tracing::warn!(job = %id, "a turn was running when the service stopped: {}", agent::INTERRUPTED);
+        }
+    }
+    let (worker, task) = Worker::start(db.clone(), agent, archive_after_ms, node);
+    let active = db.call(jobs::active_ids).await?;
+    for id in active {
+        worker.kick(id);
+    }
+    Ok((worker, task))
+}
+
+/// Writes the demo seed's views a day per call, so other requests get the writer in
+/// between.
+pub(super) async fn write_seed_views(
+    store: &Store,
+    views: seed::PendingViews,
+) -> Result<(usize, usize), StoreError> {
+    let mut days = tokio::task::spawn_blocking(move || views.days())
+        .await
+        .map_err(|err| StoreError::Task(err.to_string()))??;
+    loop {
+        let (back, more) = store
+            .call(move |conn| {
+                let more = days.next(conn)?;
+                Ok((days, more))
+            })
+            .await?;
+        days = back;
+        if !more {
+            return Ok(days.written());
+        }
+    }
+}
+
+pub(super) struct Prepared {
+    pub keys: KeyHasher,
+    pub generated_key: Option<Secret>,
+    pub seeded_jobs: Vec<seed::SeededJob>,
+    pub pending_views: Option<seed::PendingViews>,
+    pub seed_refused: Option<seed::Footprint>,
+}
+
+/// The seed's claim and the keys; the outer error is the database's, the inner one says
+/// why the key given cannot be used.
+fn prepare_sqlite(
+    conn: &mut rusqlite::Connection,
+    options: &ServeOptions,
+) -> Result<Result<Prepared, KeyError>, StoreError> {
+    let now = now_ms();
+    let hasher = KeyHasher::load(conn)?;
+    // A key that cannot be used stops the start before anything is written.
+    if let Some(key) = &options.api_key {
+        match keys::stored(conn, &hasher, &options.project, key) {
+            Ok(_) => {}
+            Err(KeyError::Store(err)) => return Err(err),
+            Err(refused) => return Ok(Err(refused)),
+        }
+    }
+    // The seed's claim first: the key registered below would otherwise make every project
+    // look as if it had existed before. Its views are written later, in the background.
+    let claim = match options.seed {
+        SeedKind::Demo => {
+            let today = chrono::Utc::now().date_naive();
+            // Beside a real agent, invented jobs get no made-up pull request links.
+            let links = if options.real_agent.is_some() {
+                seed::Links::None
+            } else {
+                seed::Links::Invented
+            };
+            Some(seed::claim_demo(
+                conn,
+                &options.project,
+                today,
+                &options.defaults,
+                links,
+            )?)
+        }
+        SeedKind::None => None,
+    };
+    let (mut seeded_jobs, pending_views, seed_refused) = match claim {
+        Some(seed::Claim::Seed { jobs, views }) => (jobs, Some(views), None),
+        Some(seed::Claim::Resume(views)) => (Vec::new(), Some(views), None),
+        Some(seed::Claim::Refused(footprint)) => (Vec::new(), None, Some(footprint)),
+        Some(seed::Claim::AlreadySeeded) | None => (Vec::new(), None, None),
+    };
+    // As a client first reads them: a seeded job idle past --archive-after is archived
+    // (the demo's 20-day-old job), not remembered as completed until its next read.
+    let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
+    for seeded in &mut seeded_jobs {
+        if let Some(record) = jobs::get(conn, &options.project, &seeded.id, now, archive_after_ms)?
+        {
+            seeded.job = record.to_wire();
+        }
+    }
+    let generated_key = match keys::at_start(
+        conn,
+        &hasher,
+        &options.project,
+        options.api_key.as_ref(),
+        now,
+    ) {
+        Ok(generated) => generated,
+        Err(KeyError::Store(err)) => return Err(err),
+        Err(refused) => return Ok(Err(refused)),
+    };
+    Ok(Ok(Prepared {
+        keys: hasher,
+        generated_key,
+        seeded_jobs,
+        pending_views,
+        seed_refused,
+    }))
+}
