@@ -65,8 +65,13 @@ impl Console {
             let p = prompt.to_owned();
             match (outcome.as_str(), job_id) {
                 ("rejected", _) => {
+                    // Said once the send fails, and again in other words once the service
+                    // answers (another read may bring it back first).
                     self.wait_for("the offer to send again", move |s| {
-                        flat(s).contains("Ctrl+S sends it again") && s.contains(&p)
+                        let flat = flat(s);
+                        (flat.contains("Ctrl+S sends it again")
+                            || flat.contains("Ctrl+S sends the kept text"))
+                            && s.contains(&p)
                     })
                     .await;
                     counts.resent += 1;

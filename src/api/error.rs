@@ -34,7 +34,7 @@ pub enum ApiError {
         message: String,
         retry_after: Option<Duration>,
     },
-    #[error("the service failed ({status}{}): try again later", detail(.message))]
+    #[error("{}", server_message(*.status, .message))]
     Server { status: u16, message: String },
     #[error("unexpected answer from the service ({status}{})", detail(.message))]
     UnexpectedStatus { status: u16, message: String },
@@ -267,6 +267,22 @@ fn retry_hint(retry_after: Option<Duration>) -> String {
     }
 }
 
+/// A 5xx in words: 501 is a service that does not offer the operation (a PostgreSQL node
+/// before searches are built there), which waiting does not change; others pass.
+fn server_message(status: u16, message: &str) -> String {
+    if status == 501 {
+        format!(
+            "the service does not offer this ({status}{}): ask a service that does, or see what its message names",
+            detail(message)
+        )
+    } else {
+        format!(
+            "the service failed ({status}{}): try again later",
+            detail(message)
+        )
+    }
+}
+
 fn network_message(host: &str, reason: &str, may_have_reached_server: bool) -> String {
     if may_have_reached_server {
         format!(
@@ -321,6 +337,8 @@ mod tests {
             (409, "state"),
             (429, "hourly limit"),
             (502, "try again later"),
+            // A node that lacks an operation: waiting will not bring it (issue 26's 501).
+            (501, "does not offer this"),
             (418, "unexpected"),
         ];
         for (status, hint) in cases {
