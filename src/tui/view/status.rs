@@ -104,9 +104,13 @@ fn notice_lines(text: &str, width: u16) -> Vec<String> {
         return vec![text.to_owned()];
     }
     let head: String = text.chars().take(room + 1).collect();
-    let split = head
+    // A last word that fits the second line whole (a link) goes there whole, however
+    // short the first line is left: a link cut in two cannot be copied.
+    let whole_last = head
         .rfind(' ')
-        .filter(|at| *at > room / 2)
+        .filter(|at| text[*at..].trim().chars().count() <= room);
+    let split = whole_last
+        .or_else(|| head.rfind(' ').filter(|at| *at > room / 2))
         .unwrap_or_else(|| {
             head.char_indices()
                 .nth(room)
@@ -283,5 +287,23 @@ fn next_poll_text(app: &App, cx: &ViewContext) -> String {
                     .unwrap_or_default();
             format!("next poll {}", cx.clock_time(wall))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::notice_lines;
+
+    /// At 80 columns a finished job's notice cut its link inside the job id (the soak):
+    /// the link goes to the second line whole.
+    #[test]
+    fn a_link_that_fits_the_second_line_is_not_cut() {
+        let link = "http://127.0.0.1:51805/changes/demo/job_7mjjg3afdb7jt2fy8ojf";
+        let text = format!("job job_7mjjg3af completed · {link}");
+        let lines = notice_lines(&text, 80);
+        assert_eq!(
+            lines,
+            vec!["job job_7mjjg3af completed ·".to_owned(), link.to_owned()]
+        );
     }
 }
