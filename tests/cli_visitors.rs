@@ -139,6 +139,11 @@ fn page_numbers_out_of_range_say_which_are_valid() {
             &["visitors", "--offset", "99999999999999999999"],
             "from 0 to",
         ),
+        // Said with the flags typed, not the interface's parameter names (a trial).
+        (
+            &["visitors", "--from", "2015-05-21", "--to", "2015-05-17"],
+            "--from 2015-05-21 is after --to 2015-05-17",
+        ),
     ] {
         let out = run_cli(home.path(), url, args);
         let stderr = text(&out.stderr);

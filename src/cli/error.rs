@@ -29,10 +29,23 @@ impl CliError {
     }
 }
 
+impl CliError {
+    /// A query the checks refused, said with the flags the person typed: the checks name
+    /// the interface's parameters (`dateFrom`), shared with the service.
+    pub fn of_query(err: &impl std::fmt::Display) -> Self {
+        Self::usage(
+            err.to_string()
+                .replace("dateFrom", "--from")
+                .replace("dateTo", "--to"),
+        )
+    }
+}
+
 impl From<ApiError> for CliError {
     fn from(err: ApiError) -> Self {
         match err {
-            ApiError::InvalidInput(_) | ApiError::InvalidQuery(_) => Self::usage(err.to_string()),
+            ApiError::InvalidQuery(_) => Self::of_query(&err),
+            ApiError::InvalidInput(_) => Self::usage(err.to_string()),
             other => Self::failed(other.to_string()),
         }
     }

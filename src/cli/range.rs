@@ -39,6 +39,6 @@ pub(super) fn require_range(
         ..VisitorsQuery::default()
     }
     .validate()
-    .map_err(|err| CliError::usage(err.to_string()))?;
+    .map_err(|err| CliError::of_query(&err))?;
     Ok((from.instant(), to.instant()))
 }

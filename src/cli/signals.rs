@@ -140,9 +140,7 @@ fn query(kind: Kind, args: &SignalsArgs) -> Result<SignalsQuery, CliError> {
         cursor: args.cursor.clone(),
         ..SignalsQuery::new(kind)
     };
-    query
-        .validate()
-        .map_err(|err| CliError::usage(err.to_string()))?;
+    query.validate().map_err(|err| CliError::of_query(&err))?;
     Ok(query)
 }
 

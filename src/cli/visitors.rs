@@ -138,9 +138,7 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         limit,
         offset,
     };
-    query
-        .validate()
-        .map_err(|err| CliError::usage(err.to_string()))?;
+    query.validate().map_err(|err| CliError::of_query(&err))?;
     let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
