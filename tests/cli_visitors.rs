@@ -274,4 +274,35 @@ fn an_empty_range_names_the_dates_that_hold_views() {
     let page: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(page["totals"]["total"], 2);
     assert!(common::text(&again.stderr).is_empty());
+    // --compare and the trend say so too (a trial found them silent).
+    for args in [
+        &[
+            "visitors",
+            "--compare",
+            "--from",
+            "2026-11-01",
+            "--to",
+            "2026-11-03",
+        ][..],
+        &[
+            "visitors",
+            "trend",
+            "--from",
+            "2026-11-01",
+            "--to",
+            "2026-11-03",
+        ],
+    ] {
+        let out = common::run_cli(
+            home.path(),
+            &service.base_url,
+            &[args, &["--format", "json"]].concat(),
+        );
+        let said = common::text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {said}");
+        assert!(
+            said.contains("--from 2015-05-17 --to 2015-05-21 shows them"),
+            "{args:?}: {said}"
+        );
+    }
 }

@@ -135,6 +135,12 @@ pub async fn run(args: TrendArgs) -> Outcome {
         (_, Some(totals)) => totals,
         (_, None) => return Err(CliError::failed("the trend stopped before its end")),
     };
+    // No visitor in any bucket: say where the views are, as `visitors` does.
+    if totals.iter().all(|t| t.total == 0)
+        && let Some(span) = client.views_span()
+    {
+        super::warn(&super::visitors::empty_range_hint(span));
+    }
     let format = Format::resolve(args.format);
     emit_data(&render(by, &buckets, &totals, format, (from, to))?, format)?;
     Ok(ExitCode::SUCCESS)

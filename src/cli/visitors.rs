@@ -191,7 +191,7 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
 
 /// What an empty range is told when the service said when its views begin and end: the
 /// flags that show them (`--to` is exclusive, so the day after the last view).
-fn empty_range_hint(span: crate::api::limit::ViewsSpan) -> String {
+pub(super) fn empty_range_hint(span: crate::api::limit::ViewsSpan) -> String {
     let after = span
         .last
         .date_naive()

@@ -83,6 +83,13 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
         [now, before] => [now, before],
         _ => return Err(CliError::failed("no rows were fetched")),
     };
+    // Nothing in either period: say where the views are, as `visitors` does.
+    if now.visitors.is_empty()
+        && before.visitors.is_empty()
+        && let Some(span) = client.views_span()
+    {
+        super::warn(&super::visitors::empty_range_hint(span));
+    }
     let pattern = Pattern::new(args.filter.as_deref().unwrap_or_default());
     let rows = compare::compare_rows(
         &now.visitors,
