@@ -59,8 +59,10 @@ pub struct Stored {
     pub changed: u64,
     /// The times of the first and last view stored (ms).
     pub span: Option<(i64, i64)>,
-    /// Site searches stored, and results recorded as clicked after one.
+    /// Site searches stored, those stored by an earlier import, and results recorded as
+    /// clicked after one.
     pub searches: u64,
+    pub searches_known: u64,
     pub clicks: u64,
 }
 
@@ -71,6 +73,7 @@ impl Stored {
         summary.ai += self.ai;
         summary.changed += self.changed;
         summary.searches += self.searches;
+        summary.searches_known += self.searches_known;
         summary.clicks += self.clicks;
         if let Some((first, last)) = self.span {
             summary.saw(first);
@@ -111,6 +114,7 @@ impl Writer {
                 let added = search::store(tx, &self.project, &found)?;
                 Ok(Stored {
                     searches: u64::from(added),
+                    searches_known: u64::from(!added),
                     ..Stored::default()
                 })
             }

@@ -67,6 +67,8 @@ pub struct Summary {
     /// Searches of the site's own search page stored, and those a result was clicked
     /// after (a later view by the same visitor referred by it).
     pub searches: u64,
+    /// Site searches an earlier import stored (nothing is added twice).
+    pub searches_known: u64,
     pub clicks: u64,
     /// Events of other types in an event stream, by name (the first [`NAMED_EVENTS`]
     /// names; the rest under `…`): stored nowhere yet, and said so.
@@ -126,6 +128,7 @@ impl Summary {
         self.broken += other.broken;
         self.changed += other.changed;
         self.searches += other.searches;
+        self.searches_known += other.searches_known;
         self.clicks += other.clicks;
         if let Some((first, last)) = other.span {
             self.saw(first);
@@ -164,13 +167,20 @@ impl fmt::Display for Summary {
                 write!(f, " from {first} to {last} (UTC)")?;
             }
         }
-        if self.searches > 0 || self.clicks > 0 {
+        if self.searches > 0 || self.clicks > 0 || self.searches_known > 0 {
             write!(
                 f,
                 "\n  site searches: {} stored, {} clicked through",
                 crate::text::thousands(self.searches),
                 crate::text::thousands(self.clicks)
             )?;
+            if self.searches_known > 0 {
+                write!(
+                    f,
+                    " ({} stored before, not added again)",
+                    crate::text::thousands(self.searches_known)
+                )?;
+            }
         }
         if self.changed > 0 {
             write!(
