@@ -174,3 +174,67 @@ async fn visitors_are_counted_in_postgres_alike_on_two_nodes() {
     a.shutdown().await;
     b.shutdown().await;
 }
+
+/// `docdeck serve keys` on PostgreSQL: a key added, listed and revoked from the command
+/// line counts on a running node at its next request (the command refused PostgreSQL).
+#[tokio::test]
+async fn serve_keys_add_list_and_revoke_on_postgres_and_a_node_follows() {
+    let url = pg_or_skip_async!();
+    let node = start(pg_options(&url)).await;
+    let home = tempfile::tempdir().unwrap();
+    let keys_cli = |args: Vec<String>| {
+        let home = home.path().to_owned();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                common::docdeck_command(&home)
+                    .args(["serve", "keys"])
+                    .args(&args)
+                    .output()
+                    .unwrap()
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let arg = |text: &str| text.to_owned();
+    let added = keys_cli(vec![
+        arg("add"),
+        arg("--db"),
+        url.clone(),
+        arg("--project"),
+        arg(PROJECT),
+    ])
+    .await;
+    let said = common::text(&added.stderr);
+    assert!(added.status.success(), "{said}");
+    assert!(!said.contains("password"), "{said}");
+    let new_key = common::text(&added.stdout).trim().to_owned();
+    assert!(new_key.starts_with("mint_"), "{new_key}");
+    let with_new = client_with(&node.base_url(), PROJECT, &new_key);
+    with_new
+        .create_job("from a key added on the command line")
+        .await
+        .unwrap();
+
+    let listed = keys_cli(vec![arg("list"), arg("--db"), url.clone()]).await;
+    let listed = common::text(&listed.stdout);
+    assert!(
+        listed.lines().count() >= 3,
+        "the test key and the new one: {listed}"
+    );
+    let id = listed
+        .lines()
+        .find(|line| line.contains(&new_key[..8]))
+        .and_then(|line| line.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{listed}"))
+        .to_owned();
+    let revoked = keys_cli(vec![arg("revoke"), arg("--db"), url.clone(), id]).await;
+    assert!(
+        revoked.status.success(),
+        "{}",
+        common::text(&revoked.stderr)
+    );
+    let err = with_new.create_job("after the revoke").await.unwrap_err();
+    assert!(matches!(err, ApiError::Unauthorized { .. }), "{err:?}");
+    node.shutdown().await;
+}

@@ -11,8 +11,10 @@ use clap::{Args, Subcommand};
 use super::serve::{db_location, wrap};
 use super::{CliError, Outcome};
 use crate::config::Secret;
-use crate::server::db::{Db, now_ms};
+use crate::server::db::{Db, DbLocation, StoreError, now_ms};
 use crate::server::keys::{self, KeyHasher, KeyRow};
+use crate::server::pg::PgStore;
+use crate::server::store::Sql;
 
 /// The variable `serve` and `serve keys add` read a key from.
 pub const KEY_VARIABLE: &str = "DOCDECK_SERVE_API_KEY";
@@ -141,10 +143,46 @@ pub struct RevokeArgs {
     pub which: String,
 }
 
+/// The service's database the keys are in: a SQLite file, or PostgreSQL shared by nodes
+/// (which read keys live: a key added or revoked here counts at their next request).
+enum KeysDb {
+    Lite(Db),
+    Pg(PgStore),
+}
+
+impl KeysDb {
+    fn open(args: &KeysDbArgs) -> Result<Self, CliError> {
+        let failed = |err: StoreError| CliError::failed(err.to_string());
+        match db_location(args.db.as_deref())? {
+            // The synchronous client runs a runtime of its own: not on this one's thread.
+            DbLocation::Postgres(url) => {
+                std::thread::scope(|s| s.spawn(|| PgStore::open(&url)).join())
+                    .map_err(|_| CliError::failed("opening PostgreSQL failed"))?
+                    .map(Self::Pg)
+                    .map_err(failed)
+            }
+            other => Db::open(&other).map(Self::Lite).map_err(failed),
+        }
+    }
+
+    /// Runs `work` on the database, off the async runtime's thread.
+    fn blocking<T: Send>(
+        &self,
+        work: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError> + Send,
+    ) -> Result<T, StoreError> {
+        match self {
+            Self::Lite(db) => db.blocking(|conn| work(conn)),
+            Self::Pg(pg) => std::thread::scope(|s| {
+                s.spawn(|| pg.blocking(|client| work(client)))
+                    .join()
+                    .unwrap_or_else(|_| Err(StoreError::Task("the keys' work panicked".into())))
+            }),
+        }
+    }
+}
+
 pub fn run(command: KeysCommand) -> Outcome {
-    let open = |args: &KeysDbArgs| -> Result<Db, CliError> {
-        Db::open(&db_location(args.db.as_deref())?).map_err(|err| CliError::failed(err.to_string()))
-    };
+    let open = KeysDb::open;
     let failed = |err: keys::KeyError| CliError::failed(err.to_string());
     let mut stdout = std::io::stdout();
     match command {
