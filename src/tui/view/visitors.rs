@@ -238,7 +238,7 @@ fn draw_rows(
     let room = usize::from(area.width).saturating_sub(PATH_MIN + 4 + usize::from(bar_width));
     let (widths, compact) = number_columns(&page.visitors, room);
     // The feedback of the range, once known: its columns take what the path can spare.
-    let feedback = table.feedback.of_range(&shown_query(table));
+    let feedback = table.feedback.of_range(&thumbs::shown_query(table));
     let of_row =
         |row: &crate::api::PathVisitors| (feedback.and_then(|f| f.of(&row.path)), row.human);
     let thumbs = match feedback {
@@ -316,15 +316,6 @@ fn draw_rows(
             cells
         },
     );
-}
-
-/// The range of the page on screen (the feedback joined to it must be of the same).
-fn shown_query(table: &crate::tui::app::VisitorsTable) -> VisitorsQuery {
-    table
-        .load()
-        .shown()
-        .map(|shown| shown.query.clone())
-        .unwrap_or_default()
 }
 
 /// The footer's key hints, longest first, with the keys in force: those of the whole
@@ -428,6 +419,7 @@ fn draw_footer(
         ));
     }
     spans.extend(whole::state_span(&table.whole, theme));
+    spans.extend(thumbs::footer_span(table, query, cx));
     if table.load().is_fetching() {
         spans.push(Span::styled(" · loading…", theme.warning()));
     }

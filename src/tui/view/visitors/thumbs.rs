@@ -3,13 +3,15 @@
 //! widths before the path does: 👍 first, then the rate, 👎 last.
 
 use ratatui::layout::Constraint;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 
 use super::super::table::{Column, sorted_header};
 use super::super::{ViewContext, thousands};
 use super::cells::compact_count;
+use crate::api::VisitorsQuery;
 use crate::listing::Direction;
-use crate::tui::app::{Thumbs, VisitorsColumn};
+use crate::text::sanitize;
+use crate::tui::app::{FEEDBACK_PAGES, Thumbs, VisitorsColumn, VisitorsTable};
 
 /// Which feedback columns fit, and how wide each is (`None`: it gave way).
 #[derive(Debug, Clone, Copy, Default)]
@@ -139,6 +141,40 @@ impl ThumbColumns {
         }
         cells
     }
+}
+
+/// What keeps the feedback columns from being whole: a read that failed, or a list
+/// that names only the pages one request holds.
+pub(super) fn footer_span(
+    table: &VisitorsTable,
+    query: &VisitorsQuery,
+    cx: &ViewContext,
+) -> Option<Span<'static>> {
+    if let Some(error) = table.feedback.error() {
+        return Some(Span::styled(
+            format!(" · feedback: {}", sanitize(error)),
+            cx.theme.error(),
+        ));
+    }
+    let partial = table.feedback.of_range(query)?.partial;
+    partial.then(|| {
+        Span::styled(
+            format!(
+                " · feedback of the top {} pages only (?: not known)",
+                FEEDBACK_PAGES
+            ),
+            cx.theme.warning(),
+        )
+    })
+}
+
+/// The range of the page on screen (the feedback joined to it must be of the same).
+pub(super) fn shown_query(table: &VisitorsTable) -> VisitorsQuery {
+    table
+        .load()
+        .shown()
+        .map(|shown| shown.query.clone())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
