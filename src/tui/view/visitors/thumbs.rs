@@ -47,7 +47,7 @@ pub(super) fn rate_text((thumbs, human): Feedback) -> String {
     };
     match thumbs.down_per_thousand(human) {
         None => "-".to_owned(),
-        Some(rate) if rate == 0.0 => "0".to_owned(),
+        Some(0.0) => "0".to_owned(),
         Some(rate) if rate < 100.0 => format!("{rate:.1}"),
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         Some(rate) => thousands(rate.round() as u64),
@@ -74,7 +74,7 @@ impl ThumbColumns {
         }
         let mut left = room;
         let mut take = |width: usize| {
-            let fits = width + 1 <= left;
+            let fits = width < left;
             if fits {
                 left -= width + 1;
             }
