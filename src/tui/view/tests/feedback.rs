@@ -120,3 +120,17 @@ fn the_whole_range_held_sorted_by_thumbs_down() {
     assert!(first.contains("/guides/page-03"), "{screen}");
     both("visitors_feedback_held", &scene);
 }
+
+#[test]
+fn at_the_narrowest_width_the_thumbs_up_and_the_rate_give_way_before_the_path() {
+    let scene = with_feedback(false);
+    let screen = scene.render(60, 20);
+    let header = screen.lines().find(|l| l.contains("PATH")).unwrap();
+    assert!(header.contains('👎'), "{header}");
+    assert!(
+        !header.contains('👍') && !header.contains("/1k"),
+        "{header}"
+    );
+    let row = screen.lines().find(|l| l.contains("page-03")).unwrap();
+    assert!(row.contains("/guides/page-03"), "the path is whole: {row}");
+}
