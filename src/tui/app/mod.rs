@@ -57,7 +57,7 @@ use viewport::scrolled;
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, FEEDBACK_PAGES, FeedbackLoad, Held, HeldRow, Marks,
     PAGE_SIZES, PageLoad, PageThumbs, PreviousLoad, Shown, Thumbs, TrendLoad, VisitorsColumn,
-    VisitorsTable, WholeLoad, compare_rates,
+    VisitorsTable, WholeLoad,
 };
 use wake::RowsChange;
 pub use wake::countdown_text;

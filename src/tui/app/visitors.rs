@@ -28,7 +28,7 @@ mod whole;
 pub use chart::CHART_MIN_HEIGHT;
 pub use compare::PreviousLoad;
 pub(in crate::tui::app) use ctx::Ctx;
-pub use feedback::{FEEDBACK_PAGES, FeedbackLoad, PageThumbs, Thumbs, compare_rates};
+pub use feedback::{FEEDBACK_PAGES, FeedbackLoad, PageThumbs, Thumbs};
 pub use load::{PageLoad, Shown};
 pub use marks::Marks;
 pub use range::DateRange;
