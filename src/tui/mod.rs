@@ -245,7 +245,11 @@ fn draw<B: Backend>(
     let cx = ViewContext {
         wall: chrono::Utc::now(),
         mono: Instant::now(),
-        theme: options.theme,
+        theme: if options.ascii {
+            options.theme.in_words()
+        } else {
+            options.theme
+        },
         utc: options.utc,
     };
     let frame = terminal

@@ -55,8 +55,9 @@ pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay, Said};
 use viewport::scrolled;
 pub use visitors::{
-    BarScale, CHART_MIN_HEIGHT, DateRange, Held, Marks, PAGE_SIZES, PageLoad, PreviousLoad, Shown,
-    TrendLoad, VisitorsTable, WholeLoad,
+    BarScale, CHART_MIN_HEIGHT, DateRange, FEEDBACK_PAGES, FeedbackLoad, Held, HeldRow, Marks,
+    PAGE_SIZES, PageLoad, PageThumbs, PreviousLoad, Shown, Thumbs, TrendLoad, VisitorsColumn,
+    VisitorsTable, WholeLoad,
 };
 use wake::RowsChange;
 pub use wake::countdown_text;

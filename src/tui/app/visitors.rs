@@ -15,6 +15,7 @@ mod chart;
 mod compare;
 mod ctx;
 mod export;
+mod feedback;
 mod holding;
 mod keys;
 mod load;
@@ -27,11 +28,12 @@ mod whole;
 pub use chart::CHART_MIN_HEIGHT;
 pub use compare::PreviousLoad;
 pub(in crate::tui::app) use ctx::Ctx;
+pub use feedback::{FEEDBACK_PAGES, FeedbackLoad, PageThumbs, Thumbs};
 pub use load::{PageLoad, Shown};
 pub use marks::Marks;
 pub use range::DateRange;
 pub use trend::TrendLoad;
-pub use whole::{Held, WholeLoad};
+pub use whole::{Held, HeldRow, VisitorsColumn, WholeLoad};
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -76,12 +78,16 @@ pub struct VisitorsTable {
     pub trend: TrendLoad,
     /// The period before, while comparing.
     pub previous: PreviousLoad,
+    /// The range's 👍 and 👎 per page, for the feedback columns.
+    pub feedback: FeedbackLoad,
+    /// `r` asked for the feedback again: read with the next page even for the same range.
+    feedback_again: bool,
     /// Every row of the range, from `w` on.
     pub whole: WholeLoad,
     /// The range of the whole-range fetch out.
     whole_query: Option<VisitorsQuery>,
     /// The sort last chosen for a held range, kept for the next one.
-    sort_choice: Option<(crate::insight::SortKey, crate::listing::Direction)>,
+    sort_choice: Option<(VisitorsColumn, crate::listing::Direction)>,
 }
 
 /// The largest row of a range, and which range.
@@ -128,6 +134,8 @@ impl Default for VisitorsTable {
             chart: None,
             trend: TrendLoad::Idle,
             previous: PreviousLoad::Off,
+            feedback: FeedbackLoad::Idle,
+            feedback_again: false,
             whole: WholeLoad::Off,
             whole_query: None,
             sort_choice: None,
@@ -321,13 +329,16 @@ impl VisitorsTable {
         if matches!(self.load, PageLoad::Shown(_)) {
             self.want_trend(ctx, effects);
             self.want_previous(ctx, effects);
+            let again = std::mem::take(&mut self.feedback_again);
+            self.want_feedback(again, ctx, effects);
         }
         Outcome::Changed
     }
 
-    /// The page, its chart and its comparison, read again.
+    /// The page, its chart, its comparison and its feedback, read again.
     pub(in crate::tui::app) fn reload(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) {
         self.refresh_trend(effects);
+        self.feedback_again = true;
         if self.previous.is_on() {
             self.previous = PreviousLoad::NeedsDates;
         }

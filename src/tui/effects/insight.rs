@@ -1,8 +1,10 @@
 //! The runner's side of the visitors pane's insight: the chart's trend and the whole
-//! range run as one task each (a new one stops the old), the period before as a single
-//! request; every analytics request is counted in the journal.
+//! range run as one task each (a new one stops the old), the period before and the
+//! feedback per page as a single request each; every analytics request is counted in
+//! the journal.
 
 use super::{Effects, spawn, stop, trend, whole};
+use crate::api::signals::FeedbackByPage;
 use crate::insight::Cancel;
 use crate::tui::message::{InsightIo, InsightMsg, Msg};
 
@@ -53,6 +55,12 @@ impl Effects {
                 let result = s.client.visitors(&query).await;
                 let mut msgs = s.counted(super::reached(&result)).await;
                 msgs.push(Msg::Insight(InsightMsg::Previous { generation, result }));
+                msgs
+            }),
+            InsightIo::FetchFeedback { generation, query } => spawn(tx, async move {
+                let result = s.client.signals::<FeedbackByPage>(&query).await;
+                let mut msgs = s.counted(super::reached(&result)).await;
+                msgs.push(Msg::Insight(InsightMsg::Feedback { generation, result }));
                 msgs
             }),
         }

@@ -3,6 +3,7 @@
 //! other messages so each side matches them in one place.
 
 use super::TrendPlan;
+use crate::api::signals::{FeedbackByPage, SignalsQuery};
 use crate::api::{ApiError, PathVisitors, VisitorTotals, VisitorsPage, VisitorsQuery};
 use crate::tui::message::Generation;
 
@@ -34,6 +35,12 @@ pub enum InsightMsg {
         generation: Generation,
         result: Result<VisitorsPage, ApiError>,
     },
+    /// The range's feedback counted per page (👍, 👎), for the table's feedback
+    /// columns; dropped when its generation is not the latest.
+    Feedback {
+        generation: Generation,
+        result: Result<FeedbackByPage, ApiError>,
+    },
     /// How far the whole-range fetch of `generation` has come.
     WholeProgress {
         generation: Generation,
@@ -63,6 +70,7 @@ impl InsightMsg {
                 result, requests, ..
             } => (*requests > 0 || result.is_err()).then(|| result.as_ref().map(|_| ())),
             Self::Previous { result, .. } => Some(result.as_ref().map(|_| ())),
+            Self::Feedback { result, .. } => Some(result.as_ref().map(|_| ())),
             Self::Whole { result, .. } => Some(result.as_ref().map(|_| ())),
         }
     }
@@ -87,6 +95,12 @@ pub enum InsightIo {
     FetchPrevious {
         generation: Generation,
         query: VisitorsQuery,
+    },
+    /// Reads the range's feedback per page (one request, the most pages a request
+    /// holds); answers `Feedback`.
+    FetchFeedback {
+        generation: Generation,
+        query: SignalsQuery,
     },
     /// Fetches every row of `query`'s range (pages of 250) up to `max_rows`, then those
     /// of `previous` when comparing; answers `WholeProgress` as pages come, then `Whole`.

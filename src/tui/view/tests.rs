@@ -19,6 +19,7 @@ use crate::tui::app::{ConsoleOptions, NotifyMode, Prefs};
 use crate::tui::message::{Budget, Clock, Msg, Startup};
 
 mod composer;
+mod feedback;
 mod insight;
 mod themes;
 mod visitors;

@@ -3,7 +3,7 @@
 //! or a light background), each element open to a `[theme.styles]` override. With
 //! `NO_COLOR` every style drops its colours but keeps its modifiers (a background becomes
 //! reversed, dim text dim), and every status keeps its glyph and word, so nothing
-//! depends on colour.
+//! depends on colour; the feedback's emoji become words (`up`, `down`), as in ASCII.
 
 mod style;
 
@@ -73,6 +73,9 @@ pub struct ThemeError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
     styles: [Style; ELEMENTS.len()],
+    /// Words stand in for the console's emoji (`up` for 👍): under `NO_COLOR` and in
+    /// ASCII, where an emoji would be a `?` or lean on colour.
+    words: bool,
 }
 
 impl Default for Theme {
@@ -93,7 +96,23 @@ const fn bold(style: Style) -> Style {
 impl Theme {
     /// A palette in the order of [`ELEMENTS`].
     const fn of(styles: [Style; ELEMENTS.len()]) -> Self {
-        Self { styles }
+        Self {
+            styles,
+            words: false,
+        }
+    }
+
+    /// The theme with words for the emoji (a locale that is not UTF-8).
+    #[must_use]
+    pub fn in_words(mut self) -> Self {
+        self.words = true;
+        self
+    }
+
+    /// Whether words stand in for the emoji.
+    #[must_use]
+    pub fn words(self) -> bool {
+        self.words
     }
 
     fn terminal() -> Self {
@@ -216,7 +235,10 @@ impl Theme {
             }
             *style = plain;
         }
-        Self { styles }
+        Self {
+            styles,
+            words: true,
+        }
     }
 
     /// The style of one element.

@@ -12,6 +12,7 @@ mod chart;
 mod compare;
 mod export_line;
 mod held;
+mod thumbs;
 mod whole;
 
 use super::table::{self, Column, Look, TableState};
@@ -236,8 +237,21 @@ fn draw_rows(
     let bar_width: u16 = if area.width >= 110 { 30 } else { 12 };
     let room = usize::from(area.width).saturating_sub(PATH_MIN + 4 + usize::from(bar_width));
     let (widths, compact) = number_columns(&page.visitors, room);
+    // The feedback of the range, once known: its columns take what the path can spare.
+    let feedback = table.feedback.of_range(&thumbs::shown_query(table));
+    let of_row =
+        |row: &crate::api::PathVisitors| (feedback.and_then(|f| f.of(&row.path)), row.human);
+    let thumbs = match feedback {
+        Some(_) => thumbs::ThumbColumns::fit(
+            page.visitors.iter().map(of_row),
+            room.saturating_sub(widths.iter().map(|w| usize::from(*w)).sum()),
+            false,
+            cx,
+        ),
+        None => thumbs::ThumbColumns::default(),
+    };
     let path_width = usize::from(area.width)
-        .saturating_sub(4 + usize::from(bar_width))
+        .saturating_sub(4 + usize::from(bar_width) + usize::from(thumbs.used()))
         .saturating_sub(widths.iter().map(|w| usize::from(*w)).sum());
     let scale = table
         .bar_scale()
@@ -249,7 +263,7 @@ fn draw_rows(
             thousands(v)
         }
     };
-    let columns = [
+    let mut columns = vec![
         Column::new(
             "PATH",
             Constraint::Min(u16::try_from(PATH_MIN).unwrap_or(16)),
@@ -258,8 +272,12 @@ fn draw_rows(
         Column::new("HUMAN", Constraint::Length(widths[0])).right(),
         Column::new("AI", Constraint::Length(widths[1])).right(),
         Column::new("TOTAL", Constraint::Length(widths[2])).right(),
-        Column::new(bar_header(scale, bar_width), Constraint::Length(bar_width)),
     ];
+    columns.extend(thumbs.columns(|_| None));
+    columns.push(Column::new(
+        bar_header(scale, bar_width),
+        Constraint::Length(bar_width),
+    ));
     let look = Look {
         block,
         header: theme.dim(),
@@ -287,18 +305,19 @@ fn draw_rows(
             } else {
                 path_cell(&row.path, path_width.saturating_sub(2))
             };
-            vec![
+            let mut cells = vec![
                 Line::from(vec![mark, Span::raw(path)]),
                 Line::from(n(row.human)),
                 Line::from(n(row.ai)),
                 Line::from(n(row.total)),
-                bar(row, scale.value(), bar_width, cx),
-            ]
+            ];
+            cells.extend(thumbs.cells(of_row(row)));
+            cells.push(bar(row, scale.value(), bar_width, cx));
+            cells
         },
     );
 }
 
-/// The footer's key hints, longest first, with the keys in force.
 /// The footer's key hints, longest first, with the keys in force: those of the whole
 /// range held (sort, filter) or of the service's pages.
 fn footer_hints(keys: super::hints::Hints<'_>, held: bool) -> Vec<String> {
@@ -400,6 +419,7 @@ fn draw_footer(
         ));
     }
     spans.extend(whole::state_span(&table.whole, theme));
+    spans.extend(thumbs::footer_span(table, query, cx));
     if table.load().is_fetching() {
         spans.push(Span::styled(" · loading…", theme.warning()));
     }

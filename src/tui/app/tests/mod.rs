@@ -4,6 +4,7 @@
 mod composer;
 mod connection;
 mod copy;
+mod feedback;
 mod insight;
 mod keys;
 mod lists;

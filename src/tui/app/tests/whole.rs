@@ -7,7 +7,7 @@ use super::*;
 use crate::api::VisitorsQuery;
 use crate::insight::SortKey;
 use crate::listing::Direction;
-use crate::tui::app::{Overlay, WholeLoad};
+use crate::tui::app::{Overlay, VisitorsColumn, WholeLoad};
 use crate::tui::message::{InsightIo, InsightMsg, WholeEnd};
 
 fn page(rows: Vec<PathVisitors>) -> VisitorsPage {
@@ -67,7 +67,7 @@ fn shown(h: &Harness) -> Vec<String> {
     held.arrangement
         .order()
         .iter()
-        .map(|&i| held.rows[i].path.clone())
+        .map(|&i| held.rows[i].visitors.path.clone())
         .collect()
 }
 
@@ -98,11 +98,23 @@ fn s_sorts_by_the_next_column_and_ties_stay_by_path_ascending_either_way() {
     held(&mut h, None);
     h.key(KeyCode::Char('s'));
     let sort = h.app.visitors.whole.held().unwrap().arrangement.sort();
-    assert_eq!(sort, Some((SortKey::AiShare, Direction::Descending)));
+    assert_eq!(
+        sort,
+        Some((
+            VisitorsColumn::Visitors(SortKey::AiShare),
+            Direction::Descending
+        ))
+    );
     h.key(KeyCode::Char('s'));
     // No comparison: the change column is skipped, back to the path.
     let sort = h.app.visitors.whole.held().unwrap().arrangement.sort();
-    assert_eq!(sort, Some((SortKey::Path, Direction::Ascending)));
+    assert_eq!(
+        sort,
+        Some((
+            VisitorsColumn::Visitors(SortKey::Path),
+            Direction::Ascending
+        ))
+    );
     h.key(KeyCode::Char('s'));
     // Human: /api/auth and /api/users tie at 20; the path decides, ascending.
     assert_eq!(
@@ -192,13 +204,18 @@ fn compared_rows_carry_their_change_and_a_new_path_says_so() {
     }));
     let held = h.app.visitors.whole.held().unwrap();
     assert!(held.compared);
-    let intro = held.rows.iter().find(|r| r.path == "/intro").unwrap();
-    assert_eq!(intro.total_change().absolute(), 20);
+    let intro = held
+        .rows
+        .iter()
+        .find(|r| r.visitors.path == "/intro")
+        .unwrap();
+    assert_eq!(intro.visitors.total_change().absolute(), 20);
     assert!(
         held.rows
             .iter()
-            .find(|r| r.path == "/api/auth")
+            .find(|r| r.visitors.path == "/api/auth")
             .unwrap()
+            .visitors
             .is_new()
     );
 }

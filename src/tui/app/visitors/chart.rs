@@ -199,6 +199,7 @@ impl VisitorsTable {
                 requests: _,
             } => self.on_trend(generation, result),
             InsightMsg::Previous { generation, result } => self.on_previous(generation, result),
+            InsightMsg::Feedback { generation, result } => self.on_feedback(generation, result),
             InsightMsg::WholeProgress {
                 generation,
                 requests,

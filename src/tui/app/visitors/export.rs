@@ -47,7 +47,7 @@ impl VisitorsTable {
             .arrangement
             .order()
             .iter()
-            .filter_map(|&i| held.rows.get(i))
+            .filter_map(|&i| held.rows.get(i).map(|row| &row.visitors))
             .collect();
         let filtered = !held.arrangement.filter().as_typed().is_empty();
         let previous = match (&self.previous, held.compared) {

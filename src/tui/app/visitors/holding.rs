@@ -181,6 +181,7 @@ impl VisitorsTable {
             ),
         };
         self.whole = whole;
+        self.join_feedback();
         outcome
     }
 

@@ -1,17 +1,65 @@
 //! The whole range in the console: every row held (when the range has at most the
 //! threshold of rows, 5,000 by default), so the table sorts by any column and filters
-//! by path as you type, through the shared table helper. Above the threshold the pane
-//! stays with the service's pages and says why. The page on screen stays usable while
-//! the rows come.
+//! by path as you type, through the shared table helper (by the feedback's 👍, 👎 and 👎
+//! per 1,000 human visitors too, once the range's feedback is known). Above the threshold
+//! the pane stays with the service's pages and says why. The page on screen stays usable
+//! while the rows come.
 
 use crate::tui::message::Generation;
 use std::cmp::Ordering;
 
+use super::feedback::{Thumbs, compare_rates};
 use crate::api::{VisitorTotals, VisitorsQuery};
 use crate::insight::order::compare_key;
 use crate::insight::{ComparedRow, SortKey};
 use crate::listing::{Direction, Pattern};
 use crate::tui::app::table::{self, Arrangeable, Arrangement};
+
+/// A row held: the page's visitors (and change) and its feedback over the range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeldRow {
+    pub visitors: ComparedRow,
+    /// `None` while the range's feedback is not known (or the page is not among the
+    /// pages a partial list named).
+    pub thumbs: Option<Thumbs>,
+}
+
+impl HeldRow {
+    /// 👎 per 1,000 human visitors of the page; `None` without thumbs or human visitors.
+    #[must_use]
+    pub fn down_per_thousand(&self) -> Option<f64> {
+        self.thumbs?.down_per_thousand(self.visitors.now.human)
+    }
+}
+
+/// What the held table sorts by: the visitors' columns, and the feedback's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VisitorsColumn {
+    Visitors(SortKey),
+    ThumbsUp,
+    ThumbsDown,
+    /// 👎 per 1,000 human visitors.
+    DownPerThousand,
+}
+
+impl VisitorsColumn {
+    /// Every column, in the table's order.
+    pub const ALL: [Self; 9] = [
+        Self::Visitors(SortKey::Path),
+        Self::Visitors(SortKey::Human),
+        Self::Visitors(SortKey::Ai),
+        Self::Visitors(SortKey::Total),
+        Self::Visitors(SortKey::AiShare),
+        Self::Visitors(SortKey::Change),
+        Self::ThumbsUp,
+        Self::ThumbsDown,
+        Self::DownPerThousand,
+    ];
+
+    fn is_feedback(self) -> bool {
+        !matches!(self, Self::Visitors(_))
+    }
+}
 
 /// The rows of a range, as held: sorted and filtered by the user's choice.
 #[derive(Debug, Clone)]
@@ -20,12 +68,13 @@ pub struct Held {
     pub query: VisitorsQuery,
     pub totals: VisitorTotals,
     /// Every row, in path order (so ties of any sort stay by path ascending).
-    pub rows: Vec<ComparedRow>,
+    pub rows: Vec<HeldRow>,
     /// Whether `rows` carry the period before (each row's change, "new").
     pub compared: bool,
-    pub arrangement: Arrangement<SortKey, String>,
+    /// Whether `rows` carry the range's feedback (the 👍 and 👎 columns).
+    pub feedback: bool,
+    pub arrangement: Arrangement<VisitorsColumn, String>,
 }
-
 /// The whole range, from `w` on.
 #[derive(Debug, Clone, Default)]
 pub enum WholeLoad {
@@ -90,41 +139,76 @@ impl Held {
         totals: VisitorTotals,
         mut rows: Vec<ComparedRow>,
         compared: bool,
-        choice: Option<(SortKey, Direction)>,
+        choice: Option<(VisitorsColumn, Direction)>,
     ) -> Self {
         rows.sort_by(|a, b| a.path.cmp(&b.path));
-        let mut arrangement = Arrangement::default();
-        let sort = choice
-            .filter(|(key, _)| compared || *key != SortKey::Change)
-            .unwrap_or((SortKey::Total, Direction::Descending));
-        arrangement.sort_by(Some(sort));
-        arrangement.arrange(&rows);
-        arrangement.place_cursor(&rows, 0);
-        Self {
+        let rows = rows
+            .into_iter()
+            .map(|visitors| HeldRow {
+                visitors,
+                thumbs: None,
+            })
+            .collect();
+        let mut held = Self {
             query,
             totals,
             rows,
             compared,
-            arrangement,
+            feedback: false,
+            arrangement: Arrangement::default(),
+        };
+        let sort = choice
+            .filter(|(column, _)| held.sorts_by(*column))
+            .unwrap_or((
+                VisitorsColumn::Visitors(SortKey::Total),
+                Direction::Descending,
+            ));
+        held.arrangement.sort_by(Some(sort));
+        held.arrangement.arrange(&held.rows);
+        held.arrangement.place_cursor(&held.rows, 0);
+        held
+    }
+
+    /// Whether `s` offers `column`: the change only when compared, the feedback only
+    /// when it is known.
+    fn sorts_by(&self, column: VisitorsColumn) -> bool {
+        match column {
+            VisitorsColumn::Visitors(SortKey::Change) => self.compared,
+            column if column.is_feedback() => self.feedback,
+            _ => true,
         }
+    }
+
+    /// Gives every row its thumbs of `thumbs` (`None`: the feedback is not known), and
+    /// arranges again; the cursor stays on its row.
+    pub fn set_feedback(&mut self, thumbs: Option<&super::PageThumbs>) {
+        for row in &mut self.rows {
+            row.thumbs = thumbs.and_then(|t| t.of(&row.visitors.path));
+        }
+        self.feedback = thumbs.is_some();
+        self.arrangement.arrange(&self.rows);
     }
 
     /// The row under the cursor.
     #[must_use]
     pub fn cursor_row(&self) -> Option<&ComparedRow> {
-        self.arrangement.cursor_row().and_then(|i| self.rows.get(i))
+        self.arrangement
+            .cursor_row()
+            .and_then(|i| self.rows.get(i))
+            .map(|row| &row.visitors)
     }
 
-    /// `s`: the next column (the change only when compared), from its top.
+    /// `s`: the next column it offers (see `sorts_by`), from its top.
     pub fn cycle_sort(&mut self) {
-        self.arrangement.cycle_sort();
-        if !self.compared
-            && self
+        for _ in 0..VisitorsColumn::ALL.len() {
+            self.arrangement.cycle_sort();
+            if self
                 .arrangement
                 .sort()
-                .is_some_and(|(key, _)| key == SortKey::Change)
-        {
-            self.arrangement.cycle_sort();
+                .is_none_or(|(column, _)| self.sorts_by(column))
+            {
+                break;
+            }
         }
         self.arrangement.arrange(&self.rows);
         // A new order is read from its top: the first rows are what it was asked for.
@@ -145,26 +229,39 @@ impl Held {
     }
 }
 
-impl table::SortKey for SortKey {
-    const CYCLE: &'static [Self] = &SortKey::ALL;
+impl table::SortKey for VisitorsColumn {
+    const CYCLE: &'static [Self] = &Self::ALL;
 
     fn first_direction(self) -> Direction {
-        self.default_direction()
+        match self {
+            Self::Visitors(key) => key.default_direction(),
+            _ => Direction::Descending,
+        }
     }
 }
 
-impl Arrangeable<SortKey> for ComparedRow {
+impl Arrangeable<VisitorsColumn> for HeldRow {
     type Id = String;
 
     fn id(&self) -> String {
-        self.path.clone()
+        self.visitors.path.clone()
     }
 
     fn matches(&self, pattern: &Pattern) -> bool {
-        pattern.matches(&self.path)
+        pattern.matches(&self.visitors.path)
     }
 
-    fn compare(&self, other: &Self, column: SortKey) -> Ordering {
-        compare_key(self, other, column)
+    /// Unknown thumbs sort below any count, as a page without human visitors sorts below
+    /// any rate.
+    fn compare(&self, other: &Self, column: VisitorsColumn) -> Ordering {
+        let thumbs = |row: &Self, get: fn(Thumbs) -> u64| row.thumbs.map(get);
+        match column {
+            VisitorsColumn::Visitors(key) => compare_key(&self.visitors, &other.visitors, key),
+            VisitorsColumn::ThumbsUp => thumbs(self, |t| t.up).cmp(&thumbs(other, |t| t.up)),
+            VisitorsColumn::ThumbsDown => thumbs(self, |t| t.down).cmp(&thumbs(other, |t| t.down)),
+            VisitorsColumn::DownPerThousand => {
+                compare_rates(self.down_per_thousand(), other.down_per_thousand())
+            }
+        }
     }
 }

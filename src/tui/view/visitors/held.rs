@@ -1,6 +1,7 @@
 //! The visitors table when the whole range is held: every row, sorted by the column the
 //! user chose (its header carries the arrow) and filtered by path as typed (the filter
-//! and "3 of 120" in the title), with each row's change while comparing.
+//! and "3 of 120" in the title), with each row's change while comparing and its 👍, 👎
+//! and 👎 per 1,000 human visitors once the range's feedback is known.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
@@ -12,10 +13,11 @@ use super::super::table::{
 };
 use super::super::{ViewContext, thousands};
 use super::cells::{bar, compact_count, number_columns, path_cell};
+use super::thumbs::ThumbColumns;
 use crate::api::PathVisitors;
 use crate::insight::compare::{change_text, share_text};
 use crate::insight::{ComparedRow, SortKey};
-use crate::tui::app::{App, Held};
+use crate::tui::app::{App, Held, HeldRow, VisitorsColumn};
 
 const PATH_MIN: u16 = 16;
 
@@ -74,7 +76,9 @@ pub(super) fn draw(
             thousands(v)
         }
     };
-    let header = |title: &str, key: SortKey| sorted_header(title, direction_of(list, key));
+    let header = |title: &str, key: SortKey| {
+        sorted_header(title, direction_of(list, VisitorsColumn::Visitors(key)))
+    };
     let mut columns = vec![
         Column::new(header("PATH", SortKey::Path), Constraint::Min(PATH_MIN)).keep_end(),
         Column::new(
@@ -103,7 +107,33 @@ pub(super) fn draw(
             .right(),
         );
     }
-    let scale = held.rows.iter().map(|r| r.now.total).max().unwrap_or(1);
+    // The feedback, once known, takes what the path can spare beside the rest.
+    let used: u16 = columns
+        .iter()
+        .skip(1)
+        .map(|c| match c.width {
+            Constraint::Length(w) => w + 1,
+            _ => 0,
+        })
+        .sum();
+    let spare = area
+        .width
+        .saturating_sub(used + PATH_MIN + 1 + if bar_width > 0 { bar_width + 1 } else { 0 });
+    let thumbs = if held.feedback {
+        ThumbColumns::fit(
+            held.rows.iter().map(feedback_of),
+            usize::from(spare),
+            true,
+            cx,
+        )
+    } else {
+        ThumbColumns::default()
+    };
+    columns.extend(thumbs.columns(|column| direction_of(list, column)));
+    let scale = (held.rows.iter())
+        .map(|r| r.visitors.now.total)
+        .max()
+        .unwrap_or(1);
     if bar_width > 0 {
         columns.push(Column::new("█human░AI", Constraint::Length(bar_width)));
     }
@@ -132,7 +162,8 @@ pub(super) fn draw(
         (selected, list.len()),
         state,
         |i| {
-            let row = &held.rows[list.order()[i]];
+            let held_row = &held.rows[list.order()[i]];
+            let row = &held_row.visitors;
             let mark = if marks.contains(&row.path) {
                 Span::styled("● ", theme.accent())
             } else if marks.is_empty() {
@@ -155,12 +186,18 @@ pub(super) fn draw(
             if held.compared {
                 cells.push(change_cell(row, percent, cx));
             }
+            cells.extend(thumbs.cells(feedback_of(held_row)));
             if bar_width > 0 {
                 cells.push(bar(&row.as_path_visitors(), scale, bar_width, cx));
             }
             cells
         },
     );
+}
+
+/// A held row's feedback, as its columns need it.
+fn feedback_of(row: &HeldRow) -> super::thumbs::Feedback {
+    (row.thumbs, row.visitors.now.human)
 }
 
 /// `+12 (+5.0%)`, `-9 (gone)` for a path with no visitors now, or `new` for a path the
@@ -182,7 +219,11 @@ fn change_column(held: &Held) -> (u16, bool) {
     let widest = |percent: bool| {
         held.rows
             .iter()
-            .map(|r| change_text(r.total_change(), percent).chars().count())
+            .map(|r| {
+                change_text(r.visitors.total_change(), percent)
+                    .chars()
+                    .count()
+            })
             .max()
             .unwrap_or(0)
             .max("CHANGE▼".chars().count())
