@@ -213,15 +213,20 @@ impl VisitorTotals {
 }
 
 impl VisitorsPage {
-    /// Where this page sits, as people read it: `page 3 · rows 101–150 · more`.
+    /// Where this page sits, as people read it: `page 3 · rows 101–150 · more: ]`, with
+    /// `next` the key that shows the next page.
     #[must_use]
-    pub fn position(&self, query: &crate::api::VisitorsQuery) -> String {
+    pub fn position(&self, query: &crate::api::VisitorsQuery, next: &str) -> String {
         let count = self.visitors.len() as u64;
         if count == 0 {
             return format!("page {} · no rows", query.page_number());
         }
         let first = query.effective_offset() + 1;
-        let more = if self.has_more { " · more" } else { "" };
+        let more = if self.has_more {
+            format!(" · more: {next}")
+        } else {
+            String::new()
+        };
         format!(
             "page {} · rows {first}–{}{more}",
             query.page_number(),

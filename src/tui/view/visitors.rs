@@ -404,7 +404,15 @@ fn draw_footer(
             theme.bold(),
         )),
         (None, Some(shown)) => {
-            spans.push(Span::styled(shown.page.position(query), theme.bold()));
+            // "more" names the key that shows it: a bare "more" said nothing to do.
+            let next = app.keymap().key_or_name(
+                crate::tui::keymap::KeyContext::Visitors,
+                crate::tui::keymap::Action::NextPage,
+            );
+            spans.push(Span::styled(
+                shown.page.position(query, &next),
+                theme.bold(),
+            ));
             spans.push(Span::styled(
                 format!(" · {} per page", table.limit),
                 theme.dim(),
