@@ -203,8 +203,9 @@ impl FilterForm {
                 .map_err(|e| *slot = Some(e.to_string()))
                 .ok()
         };
-        let from = date("dateFrom", &self.from, &mut problems.from);
-        let to = date("dateTo", &self.to, &mut problems.to);
+        // Named as the form names its fields, not as the interface's parameters.
+        let from = date("from", &self.from, &mut problems.from);
+        let to = date("to", &self.to, &mut problems.to);
         let rows = value(&self.rows);
         let limit = rows
             .parse::<u32>()
@@ -224,7 +225,11 @@ impl FilterForm {
             offset: None,
         };
         if problems.from.is_none() && problems.to.is_none() {
-            problems.range = query.validate().err().map(|e| e.to_string());
+            problems.range = query.validate().err().map(|e| {
+                e.to_string()
+                    .replace("dateFrom", "from")
+                    .replace("dateTo", "to")
+            });
         }
         match limit {
             Some(limit) if problems == FilterProblems::default() => Ok((range, limit)),

@@ -105,7 +105,7 @@ fn the_filter_form_validates_inline_and_saves_the_choice() {
             .range
             .as_deref()
             .unwrap()
-            .contains("dateTo is exclusive")
+            .contains("to is exclusive")
     );
     for _ in 0..2 {
         h.key(KeyCode::Backspace);
