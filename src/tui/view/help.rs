@@ -57,6 +57,7 @@ pub fn draw(
         KeyContext::Jobs => "Jobs",
         KeyContext::Composer => "Composer",
         KeyContext::Visitors => "Visitors",
+        KeyContext::Searches => "Searches",
         KeyContext::Detail => "Job detail",
         KeyContext::Form => "Form",
         KeyContext::Help => "Help",

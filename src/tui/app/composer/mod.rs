@@ -237,6 +237,11 @@ impl Composer {
             return Err("no template to change to now");
         }
         let text = self.text();
+        if (self.fill.as_ref())
+            .is_some_and(|f| f.filled == text && f.name == crate::insight::templates::MISSING_PAGE)
+        {
+            return Err("the missing-page prompt has no other template: edit it, or Ctrl+U undoes it");
+        }
         let (index, before, marks) = match &self.fill {
             Some(fill) if fill.filled == text => (
                 (fill.index + 1) % templates.len(),
@@ -266,6 +271,51 @@ impl Composer {
             return;
         };
         let prompt = crate::insight::templates::fill(template, &marks);
+        let (before, filled) = self.put_prompt(prompt, before, effects);
+        self.fill = Some(TemplateFill {
+            index,
+            name: template.name.clone(),
+            before,
+            filled,
+            marks,
+        });
+    }
+
+    /// `n` in the searches pane: the new-job draft gets the missing-page prompt after
+    /// the text it has (a template's own text is replaced). Returns what to say, or why
+    /// not.
+    pub(in crate::tui::app) fn fill_missing_page(
+        &mut self,
+        prompt: String,
+        effects: &mut Vec<Effect>,
+    ) -> Result<String, &'static str> {
+        if self.sending.is_some() {
+            return Err("a prompt is being sent: n works again once it is answered");
+        }
+        self.retarget(DraftKey::NewJob);
+        let before = match &self.fill {
+            Some(fill) if fill.filled == self.text() => fill.before.clone(),
+            _ => self.text().trim_end().to_owned(),
+        };
+        let (before, filled) = self.put_prompt(prompt, before, effects);
+        self.fill = Some(TemplateFill {
+            index: 0,
+            name: crate::insight::templates::MISSING_PAGE.to_owned(),
+            before,
+            filled,
+            marks: Marked::default(),
+        });
+        Ok("the missing-page prompt: read and edit it, then Ctrl+S sends".to_owned())
+    }
+
+    /// Puts `prompt` after `before` as the new-job draft's text; returns the `before`
+    /// kept and the whole text.
+    fn put_prompt(
+        &mut self,
+        prompt: String,
+        before: String,
+        effects: &mut Vec<Effect>,
+    ) -> (String, String) {
         // The draft already ends with this very prompt (kept from an earlier start, whose
         // fill is not remembered): it is not put in a second time.
         let before = match before.trim_end().strip_suffix(prompt.trim_end()) {
@@ -291,13 +341,7 @@ impl Composer {
             None => self.set_text(&filled),
         }
         self.edited(effects);
-        self.fill = Some(TemplateFill {
-            index,
-            name: template.name.clone(),
-            before,
-            filled,
-            marks,
-        });
+        (before, filled)
     }
 
     /// Forgets a draft that was sent; clears the text if it is the one shown.
