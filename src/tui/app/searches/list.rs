@@ -177,14 +177,14 @@ impl<T: Listed> SignalList<T> {
 
     /// The reply to request `generation`: a first page replaces the rows held, a next
     /// page of the same range adds to them. Returns whether it was taken.
-    pub fn answer(&mut self, generation: Generation, result: Result<T::Page, String>) -> bool {
+    pub fn answer(&mut self, generation: Generation, result: Result<T::Page, ListError>) -> bool {
         let Some((_, query)) = self.out.take_if(|(g, _)| *g == generation) else {
             return false;
         };
         let page = match result {
             Ok(page) => T::take(page),
             Err(error) => {
-                self.error = Some(ListError::Failed(error));
+                self.error = Some(error);
                 return true;
             }
         };
@@ -288,7 +288,8 @@ mod tests {
         assert!(!list.answer(Generation::test(1), Ok(page())));
         assert!(list.answer(Generation::test(2), Ok(page())));
         list.fetch(Generation::test(3), query(None));
-        assert!(list.answer(Generation::test(3), Err("the service is down".into())));
+        let down = ListError::Failed("the service is down".into());
+        assert!(list.answer(Generation::test(3), Err(down)));
         assert_eq!(order(&list), ["a"]);
         assert_eq!(list.error, Some(ListError::Failed("the service is down".into())));
         list.fetch(Generation::test(4), query(None));

@@ -207,7 +207,12 @@ impl SearchesPane {
             Ok(SignalsPage::Searches(page)) => self.searches.answer(generation, Ok(page)),
             Ok(SignalsPage::Assistant(page)) => self.questions.answer(generation, Ok(page)),
             Err(err) => {
-                let error = err.to_string();
+                // A 429 pauses analytics: the list is read again when the pause ends.
+                let error = if matches!(err, ApiError::RateLimited { .. }) {
+                    ListError::Paused(err.to_string())
+                } else {
+                    ListError::Failed(err.to_string())
+                };
                 self.searches.answer(generation, Err(error.clone()))
                     || self.questions.answer(generation, Err(error))
             }
