@@ -234,7 +234,11 @@ fn searches_table(
             Constraint::Length(u16::try_from(count_width).unwrap_or(8)),
         )
         .right(),
-        Column::new("CLICKED", Constraint::Length(7)).right(),
+        Column::new(
+            if wide { "CLICK RATE" } else { "CLICKED" },
+            Constraint::Length(if wide { 10 } else { 7 }),
+        )
+        .right(),
         Column::new("TOP CLICKED PAGE", Constraint::Length(page_width)).keep_end(),
         Column::new(
             if wide { "LAST SEARCHED (UTC)" } else { "LAST (UTC)" },

@@ -21,7 +21,6 @@ pub fn tabs(
 ) -> [Option<(Rect, Pane)>; 4] {
     let theme = cx.theme;
     let mut hits = [None; 4];
-    let mut spans = vec![Span::styled(" docdeck ", theme.accent())];
     let jobs = format!(" 1 Jobs ({}) ", app.jobs.tracked_count());
     let mut panes = vec![(Pane::Jobs, jobs)];
     if !app.config.read_only {
@@ -30,8 +29,19 @@ pub fn tabs(
     }
     panes.push((Pane::Visitors, " 3 Visitors ".to_owned()));
     panes.push((Pane::Searches, " 4 Searches ".to_owned()));
+    // Where the tabs and the shortest hint do not fit beside the name, the name and the
+    // gaps between tabs go first (at 60 columns): every tab stays whole.
+    let tabs_width: usize = panes.iter().map(|(_, label)| label.chars().count() + 1).sum();
+    let compact = " docdeck ".len() + tabs_width + "? help".len() + 2 > usize::from(area.width);
+    let mut spans = if compact {
+        Vec::new()
+    } else {
+        vec![Span::styled(" docdeck ", theme.accent())]
+    };
     for (slot, (pane, label)) in hits.iter_mut().zip(panes) {
-        spans.push(Span::raw(" "));
+        if !compact {
+            spans.push(Span::raw(" "));
+        }
         let style = if pane == app.focus {
             theme.selected()
         } else {

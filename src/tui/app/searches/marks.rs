@@ -79,10 +79,10 @@ impl SignalMarks {
     /// What the notice line says when something was just marked or unmarked.
     #[must_use]
     pub fn said(&self, what: &str, marked: bool, job_key: Option<&str>) -> String {
-        let job = |them: &str| job_key.map_or(String::new(), |key| format!(": {key} asks for the missing page in {them}"));
+        let job = |them: &str| job_key.map_or(String::new(), |key| format!(": {key} makes a job of {them}"));
         match (marked, self.len()) {
-            (true, 1) => format!("marked {what}{}", job("a job")),
-            (true, n) => format!("marked {what} ({n} marked){}", job("one job")),
+            (true, 1) => format!("marked {what}{}", job("it")),
+            (true, n) => format!("marked {what} ({n} marked){}", job("them")),
             (false, 0) => format!("unmarked {what}: nothing is marked"),
             (false, n) => format!("unmarked {what} ({n} still marked)"),
         }
