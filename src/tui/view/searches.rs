@@ -226,7 +226,20 @@ fn searches_table(
         .max()
         .unwrap_or(1)
         .max("SEARCHES".len());
-    let page_width: u16 = if wide { 32 } else { 18 };
+    // The page column as wide as its longest page, unless the queries need the room:
+    // then they share it, the page cut at its start (its end tells pages apart).
+    let rate_width = if wide { 10 } else { 7 };
+    let last_width = if wide { 19 } else { 10 };
+    let fixed = count_width + rate_width + last_width + 4;
+    let rest = usize::from(area.width).saturating_sub(fixed + 1);
+    let longest = |texts: &mut dyn Iterator<Item = usize>| texts.max().unwrap_or(0);
+    let pages = longest(&mut rows.iter().filter_map(|r| r.top_clicked_page.as_deref()).map(|p| sanitize(p).chars().count()));
+    let queries = longest(&mut rows.iter().map(|r| sanitize(&r.search_query).chars().count() + 4));
+    let page_width = pages
+        .max("TOP CLICKED PAGE".len())
+        .min(rest.saturating_sub(queries.clamp(16, rest / 2)))
+        .max(16);
+    let page_width = u16::try_from(page_width).unwrap_or(16);
     let columns = [
         Column::new("QUERY", Constraint::Min(16)),
         Column::new(
@@ -236,13 +249,13 @@ fn searches_table(
         .right(),
         Column::new(
             if wide { "CLICK RATE" } else { "CLICKED" },
-            Constraint::Length(if wide { 10 } else { 7 }),
+            Constraint::Length(u16::try_from(rate_width).unwrap_or(7)),
         )
         .right(),
         Column::new("TOP CLICKED PAGE", Constraint::Length(page_width)).keep_end(),
         Column::new(
             if wide { "LAST SEARCHED (UTC)" } else { "LAST (UTC)" },
-            Constraint::Length(if wide { 19 } else { 10 }),
+            Constraint::Length(u16::try_from(last_width).unwrap_or(10)),
         ),
     ];
     let any = !pane.marks.is_empty();
@@ -354,9 +367,10 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
             if let Some(held) = &pane.questions.held {
                 spans.push(Span::styled(
                     format!(
-                        "{} unanswered of {} questions read{}",
+                        "{} unanswered of {} question{} read{}",
                         thousands(held.rows.len() as u64),
                         thousands(held.read as u64),
+                        if held.read == 1 { "" } else { "s" },
                         more(held.next_cursor.is_some())
                     ),
                     theme.bold(),

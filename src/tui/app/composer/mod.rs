@@ -51,6 +51,9 @@ pub struct TemplateFill {
     filled: String,
     /// The pages the prompt names.
     pub marks: Marked,
+    /// The pane whose marks filled it: the visitors (pages), or the searches (the
+    /// missing-page prompt, which has no other template).
+    pub from: Pane,
 }
 
 impl Composer {
@@ -237,9 +240,7 @@ impl Composer {
             return Err("no template to change to now");
         }
         let text = self.text();
-        if (self.fill.as_ref())
-            .is_some_and(|f| f.filled == text && f.name == crate::insight::templates::MISSING_PAGE)
-        {
+        if (self.fill.as_ref()).is_some_and(|f| f.filled == text && f.from == Pane::Searches) {
             return Err("the missing-page prompt has no other template: edit it, or Ctrl+U undoes it");
         }
         let (index, before, marks) = match &self.fill {
@@ -278,6 +279,7 @@ impl Composer {
             before,
             filled,
             marks,
+            from: Pane::Visitors,
         });
     }
 
@@ -304,6 +306,7 @@ impl Composer {
             before,
             filled,
             marks: Marked::default(),
+            from: Pane::Searches,
         });
         Ok("the missing-page prompt: read and edit it, then Ctrl+S sends".to_owned())
     }

@@ -174,6 +174,19 @@ fn marks_of_both_lists_become_the_missing_page_prompt_and_nothing_is_sent() {
     h.key(KeyCode::Esc);
     assert_eq!(h.app.focus, Pane::Searches);
     assert_eq!(h.app.searches.marks.len(), 3);
+    // Sent with Ctrl+S: the prompt as shown, and the marks are in a job now.
+    h.key(KeyCode::Char('n'));
+    let sent = h.ctrl('s');
+    let prompt = sent.iter().find_map(|e| match e {
+        Effect::Io(Io::Submit { prompt, .. }) => Some(prompt.clone()),
+        _ => None,
+    });
+    assert_eq!(prompt.as_deref().map(str::trim_end), Some(expected.trim_end()));
+    h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Accepted(Box::new(job("job_new", "active", 0))),
+    });
+    assert!(h.app.searches.marks.is_empty(), "marking starts over");
 }
 
 #[test]
