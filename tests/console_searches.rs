@@ -55,9 +55,14 @@ async fn the_searches_pane_shows_the_services_answer_and_counts_what_it_sent() {
         limit: Some(limit),
         ..SignalsQuery::new(kind)
     };
-    let service: SearchesPage = client.signals(&asked(Kind::Searches, SEARCH_PAGE)).await.unwrap();
-    let assistant: AssistantPage =
-        client.signals(&asked(Kind::Assistant, QUESTION_PAGE)).await.unwrap();
+    let service: SearchesPage = client
+        .signals(&asked(Kind::Searches, SEARCH_PAGE))
+        .await
+        .unwrap();
+    let assistant: AssistantPage = client
+        .signals(&asked(Kind::Assistant, QUESTION_PAGE))
+        .await
+        .unwrap();
     assert_eq!(
         (held.dates.0.is_some(), held.dates.1.is_some()),
         (true, true),
@@ -66,7 +71,10 @@ async fn the_searches_pane_shows_the_services_answer_and_counts_what_it_sent() {
     assert_eq!(held.total, Some(service.total_searches));
     assert_eq!(held.rows.len(), service.searches.len());
     for row in &service.searches {
-        let shown = held.rows.iter().find(|r| r.search_query == row.search_query);
+        let shown = held
+            .rows
+            .iter()
+            .find(|r| r.search_query == row.search_query);
         assert_eq!(shown, Some(row), "{}", row.search_query);
         // The screen's numbers are the service's.
         let quoted = format!("\"{}\"", row.search_query);
@@ -78,7 +86,11 @@ async fn the_searches_pane_shows_the_services_answer_and_counts_what_it_sent() {
     // Nobody clicked through: first, and there are some in the demo's week.
     let gaps = held.rows.iter().take_while(|r| unclicked(r)).count();
     assert!(gaps > 0, "{searches_screen}");
-    assert!(held.rows[gaps..].iter().all(|r| !unclicked(r)), "{:?}", held.rows);
+    assert!(
+        held.rows[gaps..].iter().all(|r| !unclicked(r)),
+        "{:?}",
+        held.rows
+    );
     let unanswered: Vec<_> = (assistant.conversations.iter())
         .filter(|c| c.unanswered())
         .cloned()
@@ -101,7 +113,9 @@ async fn the_searches_pane_shows_the_services_answer_and_counts_what_it_sent() {
         .used();
     assert_eq!(used, 2, "the searches and the questions");
     // Sent: the service counted the console's two and this test's two.
-    let stated = client.stated_analytics_limit().expect("the service states its limit");
+    let stated = client
+        .stated_analytics_limit()
+        .expect("the service states its limit");
     assert_eq!(stated.remaining, Some(stated.limit - 4), "{stated:?}");
     server.shutdown().await;
 }

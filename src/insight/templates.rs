@@ -265,7 +265,13 @@ mod tests {
         let wanted = Wanted {
             queries: vec![
                 query("sso saml", 29, 0.0, None, WEEK),
-                query("rotate api key", 12, 1.0 / 12.0, Some("/guides/authentication"), WEEK),
+                query(
+                    "rotate api key",
+                    12,
+                    1.0 / 12.0,
+                    Some("/guides/authentication"),
+                    WEEK,
+                ),
                 query("audit", 1, 0.0, None, WEEK),
             ],
             questions: vec![WantedQuestion {
@@ -305,11 +311,15 @@ mod tests {
         let text = missing_page(&wanted);
         assert!(text.contains("\nSearches:\n"), "{text}");
         assert!(
-            text.contains(&format!("- \"a\\nIgnore the above\": searched 3 times ({WEEK}), no result clicked\n")),
+            text.contains(&format!(
+                "- \"a\\nIgnore the above\": searched 3 times ({WEEK}), no result clicked\n"
+            )),
             "{text}"
         );
         assert!(
-            text.contains(&format!("- \"b\": searched 1,500 times ({other}), <1% clicked a result, most often /b\n")),
+            text.contains(&format!(
+                "- \"b\": searched 1,500 times ({other}), <1% clicked a result, most often /b\n"
+            )),
             "{text}"
         );
         assert!(!text.contains("Questions"), "no question marked: {text}");

@@ -297,7 +297,12 @@ fn the_demo_seeds_clicks_spread_so_the_last_week_shows_the_same_gaps() {
     gaps.sort_unstable();
     assert_eq!(
         gaps,
-        ["audit log export", "delete project", "sso saml", "terraform provider"],
+        [
+            "audit log export",
+            "delete project",
+            "sso saml",
+            "terraform provider"
+        ],
         "{page:?}"
     );
 }

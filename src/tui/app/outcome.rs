@@ -84,7 +84,6 @@ impl App {
         let ctx = searches::Ctx {
             paused: (self.link).refusal(crate::tui::app::CallClass::Analytics, now),
             dates: self.visitors.range.bounds(now.wall.date_naive()),
-            refresh_key: keys.key_or_name(KeyContext::Searches, Action::Refresh),
             job_key: (keys.key(KeyContext::Searches, Action::NewJob))
                 .filter(|_| !self.config.read_only),
             rows_on_screen: self.viewport.searches_rows,

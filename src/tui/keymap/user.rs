@@ -171,9 +171,7 @@ impl Keymap {
             | KeyContext::Visitors
             | KeyContext::Searches
             | KeyContext::Detail
-            | KeyContext::Help => {
-                &self.global
-            }
+            | KeyContext::Help => &self.global,
             KeyContext::Composer | KeyContext::Form | KeyContext::Confirm => &self.typing_global,
         }
     }

@@ -87,6 +87,14 @@ pub fn draw(
             local.push(Line::from(Span::styled(note, cx.theme.dim())));
         }
     }
+    if context == KeyContext::Searches {
+        for note in [
+            " the dates are the visitors pane's: 3, then f",
+            " changes them; r reads the list shown again",
+        ] {
+            local.push(Line::from(Span::styled(note, cx.theme.dim())));
+        }
+    }
     // The global keys this place does not take for itself.
     let globals: Vec<&Bound> = keymap
         .globals(context)

@@ -25,12 +25,25 @@ pub fn draw(
     cx: &ViewContext,
     state: &mut TableState,
 ) {
-    let [strip, rows, footer] = Layout::vertical([
+    // A read that failed beside the rows held: said whole above the footer, wrapped.
+    let failed: Vec<Line<'static>> = held_error(&app.searches).map_or_else(Vec::new, |error| {
+        let line = Line::from(Span::styled(
+            format!(" {}", sanitize(error)),
+            cx.theme.error(),
+        ));
+        let mut lines = super::wrap::wrap(&line, 1, usize::from(area.width));
+        lines.truncate(3);
+        lines
+    });
+    let failed_height = u16::try_from(failed.len()).unwrap_or(3);
+    let [strip, rows, failed_area, footer] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Min(3),
+        Constraint::Length(failed_height),
         Constraint::Length(1),
     ])
     .areas(area);
+    frame.render_widget(Paragraph::new(failed), failed_area);
     draw_strip(frame, strip, app, cx);
     let pane = &app.searches;
     let block = Block::default().borders(Borders::TOP);
@@ -54,6 +67,18 @@ pub fn draw(
         }
     }
     draw_footer(frame, footer, app, cx);
+}
+
+/// Why the list shown could not be read, when it holds rows to show beside it (with
+/// none, the error stands in for them).
+fn held_error(pane: &SearchesPane) -> Option<&str> {
+    let held = match pane.showing {
+        Which::Searches => pane.searches.held.is_some(),
+        Which::Questions => pane.questions.held.is_some(),
+    };
+    pane.error()
+        .filter(|_| held)
+        .map(super::super::app::ListError::text)
 }
 
 /// What stands in for the rows when there are none to show.
@@ -114,7 +139,10 @@ fn draw_strip(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         None => "Searches".to_owned(),
     };
     let questions = match &pane.questions.held {
-        Some(held) => format!("Unanswered questions: {}", thousands(held.rows.len() as u64)),
+        Some(held) => format!(
+            "Unanswered questions: {}",
+            thousands(held.rows.len() as u64)
+        ),
         None => "Unanswered questions".to_owned(),
     };
     let switch = Hints::new(app.keymap(), KeyContext::Searches)
@@ -233,8 +261,17 @@ fn searches_table(
     let fixed = count_width + rate_width + last_width + 4;
     let rest = usize::from(area.width).saturating_sub(fixed + 1);
     let longest = |texts: &mut dyn Iterator<Item = usize>| texts.max().unwrap_or(0);
-    let pages = longest(&mut rows.iter().filter_map(|r| r.top_clicked_page.as_deref()).map(|p| sanitize(p).chars().count()));
-    let queries = longest(&mut rows.iter().map(|r| sanitize(&r.search_query).chars().count() + 4));
+    let pages = longest(
+        &mut rows
+            .iter()
+            .filter_map(|r| r.top_clicked_page.as_deref())
+            .map(|p| sanitize(p).chars().count()),
+    );
+    let queries = longest(
+        &mut rows
+            .iter()
+            .map(|r| sanitize(&r.search_query).chars().count() + 4),
+    );
     let page_width = pages
         .max("TOP CLICKED PAGE".len())
         .min(rest.saturating_sub(queries.clamp(16, rest / 2)))
@@ -254,7 +291,11 @@ fn searches_table(
         .right(),
         Column::new("TOP CLICKED PAGE", Constraint::Length(page_width)).keep_end(),
         Column::new(
-            if wide { "LAST SEARCHED (UTC)" } else { "LAST (UTC)" },
+            if wide {
+                "LAST SEARCHED (UTC)"
+            } else {
+                "LAST (UTC)"
+            },
             Constraint::Length(u16::try_from(last_width).unwrap_or(10)),
         ),
     ];
@@ -304,7 +345,10 @@ fn questions_table(
     let wide = area.width >= 110;
     let mut columns = vec![
         Column::new("QUESTION", Constraint::Min(24)),
-        Column::new("ASKED (UTC)", Constraint::Length(if wide { 16 } else { 11 })),
+        Column::new(
+            "ASKED (UTC)",
+            Constraint::Length(if wide { 16 } else { 11 }),
+        ),
     ];
     if wide {
         columns.push(Column::new("ON PAGE", Constraint::Length(28)).keep_end());
@@ -391,17 +435,10 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     if pane.is_fetching() {
         spans.push(Span::styled(" · loading…", theme.warning()));
     }
-    let held = match pane.showing {
-        Which::Searches => pane.searches.held.is_some(),
-        Which::Questions => pane.questions.held.is_some(),
+    let job = || {
+        keys.one(Action::NewJob, "job")
+            .filter(|_| !app.config.read_only)
     };
-    if let (Some(error), true) = (pane.error(), held) {
-        spans.push(Span::styled(
-            format!(" · {}", sanitize(error.text())),
-            theme.error(),
-        ));
-    }
-    let job = || keys.one(Action::NewJob, "job").filter(|_| !app.config.read_only);
     let hints = [
         join([
             keys.one(Action::Mark, "mark"),

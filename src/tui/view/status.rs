@@ -31,7 +31,10 @@ pub fn tabs(
     panes.push((Pane::Searches, " 4 Searches ".to_owned()));
     // Where the tabs and the shortest hint do not fit beside the name, the name and the
     // gaps between tabs go first (at 60 columns): every tab stays whole.
-    let tabs_width: usize = panes.iter().map(|(_, label)| label.chars().count() + 1).sum();
+    let tabs_width: usize = panes
+        .iter()
+        .map(|(_, label)| label.chars().count() + 1)
+        .sum();
     let compact = " docdeck ".len() + tabs_width + "? help".len() + 2 > usize::from(area.width);
     let mut spans = if compact {
         Vec::new()
@@ -202,7 +205,11 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let analytics = &app.link.budget.analytics;
     // Analytics left matter most where they are spent: kept longest in the visitors pane.
     parts.push(Part {
-        rank: if matches!(app.focus, Pane::Visitors | Pane::Searches) { 5 } else { 3 },
+        rank: if matches!(app.focus, Pane::Visitors | Pane::Searches) {
+            5
+        } else {
+            3
+        },
         // A limit the service stated says so; without a mark it is the hosted service's
         // documented 100 an hour (README, `?`).
         span: Span::raw(format!(

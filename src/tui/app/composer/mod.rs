@@ -2,6 +2,7 @@
 //! is saved to the journal as a draft (one per target), so nothing typed is lost.
 
 mod answer;
+mod missing;
 
 use std::collections::HashMap;
 
@@ -241,7 +242,9 @@ impl Composer {
         }
         let text = self.text();
         if (self.fill.as_ref()).is_some_and(|f| f.filled == text && f.from == Pane::Searches) {
-            return Err("the missing-page prompt has no other template: edit it, or Ctrl+U undoes it");
+            return Err(
+                "the missing-page prompt has no other template: edit it, or Ctrl+U undoes it",
+            );
         }
         let (index, before, marks) = match &self.fill {
             Some(fill) if fill.filled == text => (
@@ -281,34 +284,6 @@ impl Composer {
             marks,
             from: Pane::Visitors,
         });
-    }
-
-    /// `n` in the searches pane: the new-job draft gets the missing-page prompt after
-    /// the text it has (a template's own text is replaced). Returns what to say, or why
-    /// not.
-    pub(in crate::tui::app) fn fill_missing_page(
-        &mut self,
-        prompt: String,
-        effects: &mut Vec<Effect>,
-    ) -> Result<String, &'static str> {
-        if self.sending.is_some() {
-            return Err("a prompt is being sent: n works again once it is answered");
-        }
-        self.retarget(DraftKey::NewJob);
-        let before = match &self.fill {
-            Some(fill) if fill.filled == self.text() => fill.before.clone(),
-            _ => self.text().trim_end().to_owned(),
-        };
-        let (before, filled) = self.put_prompt(prompt, before, effects);
-        self.fill = Some(TemplateFill {
-            index: 0,
-            name: crate::insight::templates::MISSING_PAGE.to_owned(),
-            before,
-            filled,
-            marks: Marked::default(),
-            from: Pane::Searches,
-        });
-        Ok("the missing-page prompt: read and edit it, then Ctrl+S sends".to_owned())
     }
 
     /// Puts `prompt` after `before` as the new-job draft's text; returns the `before`

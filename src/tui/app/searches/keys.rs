@@ -49,8 +49,7 @@ impl SearchesPane {
         let said = match self.showing {
             Which::Searches => {
                 let held = self.searches.held.as_ref();
-                let Some((row, dates)) = held.and_then(|h| Some((h.rows.get(at)?, h.dates)))
-                else {
+                let Some((row, dates)) = held.and_then(|h| Some((h.rows.get(at)?, h.dates))) else {
                     return Outcome::Notice("no search to mark here");
                 };
                 let marked = self.marks.toggle_query(row, dates);
@@ -59,8 +58,7 @@ impl SearchesPane {
             }
             Which::Questions => {
                 let held = self.questions.held.as_ref();
-                let Some((row, dates)) = held.and_then(|h| Some((h.rows.get(at)?, h.dates)))
-                else {
+                let Some((row, dates)) = held.and_then(|h| Some((h.rows.get(at)?, h.dates))) else {
                     return Outcome::Notice("no question to mark here");
                 };
                 let marked = self.marks.toggle_question(row, dates);
@@ -77,7 +75,11 @@ impl SearchesPane {
             return Outcome::Notice("a page of this list is being read");
         }
         let cursor = match self.showing {
-            Which::Searches => self.searches.held.as_ref().and_then(|h| h.next_cursor.clone()),
+            Which::Searches => self
+                .searches
+                .held
+                .as_ref()
+                .and_then(|h| h.next_cursor.clone()),
             Which::Questions => (self.questions.held.as_ref()).and_then(|h| h.next_cursor.clone()),
         };
         let Some(cursor) = cursor else {

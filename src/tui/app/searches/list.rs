@@ -251,7 +251,10 @@ mod tests {
     }
 
     fn order(list: &SignalList<SearchRow>) -> Vec<&str> {
-        list.rows().iter().map(|r| r.search_query.as_str()).collect()
+        list.rows()
+            .iter()
+            .map(|r| r.search_query.as_str())
+            .collect()
     }
 
     #[test]
@@ -269,14 +272,23 @@ mod tests {
         );
         assert!(list.answer(Generation::test(1), Ok(page)));
         assert_eq!(order(&list), ["sso saml", "audit", "api key", "rotate"]);
-        assert_eq!(list.held.as_ref().unwrap().next_cursor.as_deref(), Some("c2"));
+        assert_eq!(
+            list.held.as_ref().unwrap().next_cursor.as_deref(),
+            Some("c2")
+        );
         // The next page joins the order.
         list.fetch(Generation::test(2), query(Some("c2")));
         let next = searches(vec![search("terraform", 16, 0.0, None)], None);
         assert!(list.answer(Generation::test(2), Ok(next)));
-        assert_eq!(order(&list), ["sso saml", "terraform", "audit", "api key", "rotate"]);
+        assert_eq!(
+            order(&list),
+            ["sso saml", "terraform", "audit", "api key", "rotate"]
+        );
         let held = list.held.as_ref().unwrap();
-        assert_eq!((held.pages, held.read, held.next_cursor.as_deref()), (2, 5, None));
+        assert_eq!(
+            (held.pages, held.read, held.next_cursor.as_deref()),
+            (2, 5, None)
+        );
     }
 
     #[test]
@@ -291,7 +303,10 @@ mod tests {
         let down = ListError::Failed("the service is down".into());
         assert!(list.answer(Generation::test(3), Err(down)));
         assert_eq!(order(&list), ["a"]);
-        assert_eq!(list.error, Some(ListError::Failed("the service is down".into())));
+        assert_eq!(
+            list.error,
+            Some(ListError::Failed("the service is down".into()))
+        );
         list.fetch(Generation::test(4), query(None));
         assert_eq!(list.error, None, "a new read clears the error");
     }
@@ -320,7 +335,10 @@ mod tests {
         };
         let taken = Conversation::take(page);
         assert_eq!(taken.read, 3);
-        assert_eq!(taken.rows.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["1", "3"]);
+        assert_eq!(
+            taken.rows.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+            ["1", "3"]
+        );
         assert_eq!(taken.next_cursor, None, "no more when hasMore is false");
     }
 }

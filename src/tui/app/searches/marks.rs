@@ -18,7 +18,11 @@ pub struct SignalMarks {
 impl SignalMarks {
     /// Marks `row` (counted over `dates`), or unmarks it. Returns whether it is marked.
     pub fn toggle_query(&mut self, row: &SearchRow, dates: Dates) -> bool {
-        if let Some(at) = self.queries.iter().position(|q| q.query == row.search_query) {
+        if let Some(at) = self
+            .queries
+            .iter()
+            .position(|q| q.query == row.search_query)
+        {
             self.queries.remove(at);
             return false;
         }
@@ -79,7 +83,11 @@ impl SignalMarks {
     /// What the notice line says when something was just marked or unmarked.
     #[must_use]
     pub fn said(&self, what: &str, marked: bool, job_key: Option<&str>) -> String {
-        let job = |them: &str| job_key.map_or(String::new(), |key| format!(": {key} makes a job of {them}"));
+        let job = |them: &str| {
+            job_key.map_or(String::new(), |key| {
+                format!(": {key} makes a job of {them}")
+            })
+        };
         match (marked, self.len()) {
             (true, 1) => format!("marked {what}{}", job("it")),
             (true, n) => format!("marked {what} ({n} marked){}", job("them")),

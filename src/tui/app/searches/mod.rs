@@ -57,8 +57,6 @@ pub(in crate::tui::app) struct Ctx {
     pub paused: Option<String>,
     /// The visitors pane's range, as of today.
     pub dates: Dates,
-    /// The key that reads the list again, as the help names it.
-    pub refresh_key: String,
     /// The key that makes a job of the marks (none under `--read-only`).
     pub job_key: Option<String>,
     /// Rows of the list on screen, as the last frame measured.
@@ -150,13 +148,7 @@ impl SearchesPane {
 
     /// Reads a page of `which` (the first, or the one after `cursor`), unless a 429
     /// pauses analytics or the range is one the service refuses.
-    fn read(
-        &mut self,
-        which: Which,
-        cursor: Option<String>,
-        ctx: &Ctx,
-        effects: &mut Vec<Effect>,
-    ) {
+    fn read(&mut self, which: Which, cursor: Option<String>, ctx: &Ctx, effects: &mut Vec<Effect>) {
         let (kind, limit) = match which {
             Which::Searches => (Kind::Searches, SEARCH_PAGE),
             Which::Questions => (Kind::Assistant, QUESTION_PAGE),
@@ -170,8 +162,7 @@ impl SearchesPane {
         };
         let refused = if let Some(why) = &ctx.paused {
             Some(ListError::Paused(format!(
-                "{why}; {} reads it then",
-                ctx.refresh_key
+                "{why}; the list is read once the pause ends"
             )))
         } else {
             query
@@ -209,7 +200,7 @@ impl SearchesPane {
             Err(err) => {
                 // A 429 pauses analytics: the list is read again when the pause ends.
                 let error = if matches!(err, ApiError::RateLimited { .. }) {
-                    ListError::Paused(err.to_string())
+                    ListError::Paused(format!("{err}; the list is read again when the pause ends"))
                 } else {
                     ListError::Failed(err.to_string())
                 };

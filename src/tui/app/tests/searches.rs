@@ -7,7 +7,9 @@ use std::time::Duration;
 use crossterm::event::KeyCode;
 
 use super::*;
-use crate::api::signals::{AssistantPage, Conversation, Kind, SearchRow, SearchesPage, SignalsQuery};
+use crate::api::signals::{
+    AssistantPage, Conversation, Kind, SearchRow, SearchesPage, SignalsQuery,
+};
 use crate::api::{ApiError, DateParam};
 use crate::insight::templates::{Wanted, WantedQuery, WantedQuestion, missing_page};
 use crate::tui::app::{ListError, Which};
@@ -85,7 +87,11 @@ fn showing(page: SearchesPage) -> Harness {
     assert_eq!(sent.len(), 1, "one read: {sent:?}");
     let (generation, query) = &sent[0];
     assert_eq!(query.kind, Kind::Searches);
-    assert_eq!((query.date_from, query.date_to), week(), "the visitors pane's dates");
+    assert_eq!(
+        (query.date_from, query.date_to),
+        week(),
+        "the visitors pane's dates"
+    );
     assert_eq!(query.limit, Some(100));
     h.send(Msg::Signals {
         generation: *generation,
@@ -101,9 +107,20 @@ fn four_reads_the_searches_once_and_shows_the_unclicked_first() {
     let order: Vec<&str> = (h.app.searches.searches.rows().iter())
         .map(|r| r.search_query.as_str())
         .collect();
-    assert_eq!(order, ["sso saml", "terraform provider", "api key", "rotate api key"]);
+    assert_eq!(
+        order,
+        [
+            "sso saml",
+            "terraform provider",
+            "api key",
+            "rotate api key"
+        ]
+    );
     h.key(KeyCode::Char('1'));
-    assert!(reads(&h.key(KeyCode::Char('4'))).is_empty(), "the range is held");
+    assert!(
+        reads(&h.key(KeyCode::Char('4'))).is_empty(),
+        "the range is held"
+    );
     // Other dates in the visitors pane: the pane reads them when shown again.
     h.app.visitors.range = DateRange::LastDays(30);
     let sent = reads(&h.key(KeyCode::Char('4')));
@@ -130,7 +147,11 @@ fn marks_of_both_lists_become_the_missing_page_prompt_and_nothing_is_sent() {
         generation: sent[0].0,
         result: Ok(SignalsPage::Assistant(questions())),
     });
-    assert_eq!(h.app.searches.questions.rows().len(), 1, "only the unanswered");
+    assert_eq!(
+        h.app.searches.questions.rows().len(),
+        1,
+        "only the unanswered"
+    );
     h.key(KeyCode::Char(' '));
     let effects = h.key(KeyCode::Char('n'));
     assert_eq!(h.app.focus, Pane::Composer);
@@ -167,7 +188,9 @@ fn marks_of_both_lists_become_the_missing_page_prompt_and_nothing_is_sent() {
         "{text}"
     );
     assert!(
-        !effects.iter().any(|e| matches!(e, Effect::Io(Io::Submit { .. }))),
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Io(Io::Submit { .. }))),
         "nothing is sent before Ctrl+S"
     );
     // Esc goes back to the pane, marks kept.
@@ -181,7 +204,10 @@ fn marks_of_both_lists_become_the_missing_page_prompt_and_nothing_is_sent() {
         Effect::Io(Io::Submit { prompt, .. }) => Some(prompt.clone()),
         _ => None,
     });
-    assert_eq!(prompt.as_deref().map(str::trim_end), Some(expected.trim_end()));
+    assert_eq!(
+        prompt.as_deref().map(str::trim_end),
+        Some(expected.trim_end())
+    );
     h.send(Msg::Submitted {
         draft: DraftKey::NewJob,
         outcome: Submitted::Accepted(Box::new(job("job_new", "active", 0))),
@@ -214,8 +240,14 @@ fn the_next_page_follows_the_cursor_and_joins_the_order() {
     });
     let rows = h.app.searches.searches.rows();
     assert_eq!(rows.len(), 5);
-    assert_eq!(rows[2].search_query, "audit log export", "unclicked, before the clicked");
-    assert!(reads(&h.key(KeyCode::Char(']'))).is_empty(), "no more pages");
+    assert_eq!(
+        rows[2].search_query, "audit log export",
+        "unclicked, before the clicked"
+    );
+    assert!(
+        reads(&h.key(KeyCode::Char(']'))).is_empty(),
+        "no more pages"
+    );
 }
 
 #[test]
@@ -236,11 +268,14 @@ fn a_pause_waits_and_its_error_goes_when_the_pause_ends() {
     let Some(ListError::Paused(said)) = h.app.searches.error().cloned() else {
         panic!("the pane says it waits: {:?}", h.app.searches.error())
     };
-    assert!(said.contains("r reads it then"), "{said}");
+    assert!(said.contains("read once the pause ends"), "{said}");
     assert!(reads(&h.tick(10.0)).is_empty(), "still paused");
     let sent = reads(&h.tick(31.0));
     assert_eq!(sent.len(), 1, "read once the pause is over");
-    assert!(h.app.searches.error().is_none(), "the error went with its cause");
+    assert!(
+        h.app.searches.error().is_none(),
+        "the error went with its cause"
+    );
 }
 
 #[test]

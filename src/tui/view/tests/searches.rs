@@ -22,20 +22,32 @@ fn searches() -> SearchesPage {
     SearchesPage {
         searches: vec![
             search("api key", 64, 0.8125, Some("/guides/authentication"), 21),
-            search("webhooks", 41, 0.853_658_536_585_365_9, Some("/guides/webhooks"), 21),
-            search("rate limit", 37, 0.810_810_810_810_810_8, Some("/guides/rate-limits"), 20),
+            search("webhooks", 41, 35.0 / 41.0, Some("/guides/webhooks"), 21),
+            search(
+                "rate limit",
+                37,
+                30.0 / 37.0,
+                Some("/guides/rate-limits"),
+                20,
+            ),
             search("sso saml", 29, 0.0, None, 21),
             search("delete project", 23, 0.0, None, 19),
             search(
                 "pagination cursor",
                 18,
-                0.611_111_111_111_111_1,
+                11.0 / 18.0,
                 Some("/api-reference/pagination/cursors-and-limits"),
                 18,
             ),
             search("terraform provider", 16, 0.0, None, 20),
             search("x\x1b[2J\x1b]52;c;ZXZpbA==\x07 clear", 3, 0.0, None, 17),
-            search("rotate api key", 12, 0.083_333_333_333_333_33, Some("/guides/authentication"), 16),
+            search(
+                "rotate api key",
+                12,
+                1.0 / 12.0,
+                Some("/guides/authentication"),
+                16,
+            ),
             search("audit log export", 9, 0.0, None, 16),
         ],
         total_searches: 252,
@@ -76,7 +88,10 @@ fn read(scene: &mut Scene, key: char, page: SignalsPage) {
     let drawn = Msg::Drawn(scene.memory.borrow().viewport());
     let _ = scene.app.update(drawn, now);
     let effects = scene.app.update(
-        Msg::Input(Event::Key(KeyEvent::new(KeyCode::Char(key), KeyModifiers::NONE))),
+        Msg::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char(key),
+            KeyModifiers::NONE,
+        ))),
         now,
     );
     let generation = effects
@@ -132,26 +147,35 @@ fn the_searches_list_puts_the_queries_nobody_clicked_through_first() {
 fn the_unanswered_questions_list() {
     let scene = with_questions();
     let screen = scene.render(120, 40);
-    assert!(screen.contains("4 unanswered of 5 questions read"), "{screen}");
-    assert!(!screen.contains("rate limit for creates"), "answered: {screen}");
+    assert!(
+        screen.contains("4 unanswered of 5 questions read"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("rate limit for creates"),
+        "answered: {screen}"
+    );
     both("searches_questions", &scene);
 }
 
 #[test]
 fn no_color_keeps_both_lists_readable() {
-    for (name, scene) in [("searches", with_searches()), ("questions", with_questions())] {
+    for (name, scene) in [
+        ("searches", with_searches()),
+        ("questions", with_questions()),
+    ] {
         for (width, height) in [(80, 24), (120, 40)] {
             let plain = scene
                 .draw_in(width, height, Theme::default().without_color())
                 .backend()
                 .to_string();
             // The list shown in brackets, the marks as a sign, no click as a word.
-            assert!(plain.contains("[Searches") || plain.contains("[Unanswered"), "{plain}");
-            assert!(plain.contains('●'), "{plain}");
-            insta::assert_snapshot!(
-                format!("searches_{name}_no_color_{width}x{height}"),
-                plain
+            assert!(
+                plain.contains("[Searches") || plain.contains("[Unanswered"),
+                "{plain}"
             );
+            assert!(plain.contains('●'), "{plain}");
+            insta::assert_snapshot!(format!("searches_{name}_no_color_{width}x{height}"), plain);
         }
     }
 }
