@@ -42,7 +42,7 @@ async fn the_searches_pane_shows_the_services_answer_and_counts_what_it_sent() {
         .await;
     console.key(KeyCode::Char('a'));
     let questions_screen = console
-        .wait_for("the questions", |s| s.contains("questions read"))
+        .wait_for("the questions", |s| s.contains("unanswered of"))
         .await;
     let app = console.quit().await;
 
