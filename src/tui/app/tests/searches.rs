@@ -299,3 +299,21 @@ fn a_failed_first_read_is_said_in_the_pane_and_r_reads_again() {
     });
     assert_eq!(h.app.searches.searches.rows().len(), 4);
 }
+
+#[test]
+fn a_read_failed_while_the_service_was_down_is_read_again_when_it_answers() {
+    let mut h = showing(searches(None));
+    let sent = reads(&h.key(KeyCode::Char('r')));
+    h.send(Msg::Signals {
+        generation: sent[0].0,
+        result: Err(network_error(false)),
+    });
+    assert!(matches!(h.app.searches.error(), Some(ListError::Failed(_))));
+    assert_eq!(h.app.searches.searches.rows().len(), 4, "the rows stay");
+    let sent = reads(&h.send(Msg::ConnectionChecked(Ok(()))));
+    assert_eq!(sent.len(), 1, "read again once the service answers");
+    assert!(
+        h.app.searches.error().is_none(),
+        "the error went with its cause"
+    );
+}
