@@ -255,6 +255,17 @@ impl Effects {
                 msgs
             }),
             Io::Insight(io) => self.run_insight(io),
+            Io::ReadSignals { generation, query } => spawn(tx, async move {
+                use crate::api::signals::Kind;
+                use crate::tui::message::SignalsPage;
+                let result = match query.kind {
+                    Kind::Assistant => s.client.signals(&query).await.map(SignalsPage::Assistant),
+                    _ => s.client.signals(&query).await.map(SignalsPage::Searches),
+                };
+                let mut msgs = s.counted(reached(&result)).await;
+                msgs.push(Msg::Signals { generation, result });
+                msgs
+            }),
             Io::Export {
                 query,
                 format,

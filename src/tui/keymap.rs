@@ -21,6 +21,8 @@ pub enum KeyContext {
     Jobs,
     Composer,
     Visitors,
+    /// The searches pane: searches with no click, unanswered questions.
+    Searches,
     Detail,
     Form,
     Help,
@@ -30,10 +32,11 @@ pub enum KeyContext {
 
 impl KeyContext {
     /// Every place keys are read.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Jobs,
         Self::Composer,
         Self::Visitors,
+        Self::Searches,
         Self::Detail,
         Self::Form,
         Self::Help,
@@ -99,6 +102,7 @@ pub const GLOBAL: &[Binding] = &[
     bind!([ch('1')], "1", "jobs", FocusJobs),
     bind!([ch('2')], "2", "composer", FocusComposer),
     bind!([ch('3')], "3", "visitors", FocusVisitors),
+    bind!([ch('4')], "4", "searches and questions", FocusSearches),
     bind!([ch('r')], "r", "refresh now", Refresh),
     bind!([ch('P')], "P", "pause or resume polling", TogglePause),
     bind!([ch('L')], "L", "log of recent notices", Notices),
@@ -261,6 +265,35 @@ pub const VISITORS: &[Binding] = &[
     ),
 ];
 
+/// The searches pane: its two lists, marking, and the job made of the marks.
+pub const SEARCHES: &[Binding] = &[
+    MOVES[0],
+    MOVES[1],
+    MOVES[2],
+    MOVES[3],
+    PAGES[0],
+    PAGES[1],
+    bind!(
+        [ch('a')],
+        "a",
+        "searches or unanswered assistant questions",
+        SwitchList
+    ),
+    bind!([ch(' ')], "Space", "mark or unmark this row", Mark),
+    bind!(
+        [ch('n')],
+        "n",
+        "new job asking for the missing page",
+        NewJob
+    ),
+    bind!(
+        [ch(']')],
+        "]",
+        "read the list's next page (when there is more)",
+        MoreRows
+    ),
+];
+
 /// The question before work that costs more than a few analytics requests.
 pub const CONFIRM: &[Binding] = &[
     bind!(
@@ -323,6 +356,7 @@ pub fn bindings(context: KeyContext) -> &'static [Binding] {
         KeyContext::Jobs => JOBS,
         KeyContext::Composer => COMPOSER,
         KeyContext::Visitors => VISITORS,
+        KeyContext::Searches => SEARCHES,
         KeyContext::Detail => DETAIL,
         KeyContext::Form => FORM,
         KeyContext::Help => HELP,

@@ -15,6 +15,7 @@ mod frame;
 mod generation;
 mod insight;
 mod local;
+mod signals;
 mod trend;
 
 use crate::journal::{
@@ -25,6 +26,7 @@ pub use frame::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use generation::{Generation, Generations};
 pub use insight::{InsightIo, InsightMsg, WholeEnd};
 pub use local::{EditorError, LocalError};
+pub use signals::SignalsPage;
 pub use trend::TrendPlan;
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
@@ -162,6 +164,12 @@ pub enum Msg {
     },
     /// The chart, the comparison or the whole range heard back.
     Insight(InsightMsg),
+    /// A page of searches or assistant questions for the searches pane, or why not;
+    /// dropped when its generation is not the list's latest.
+    Signals {
+        generation: Generation,
+        result: Result<SignalsPage, ApiError>,
+    },
     /// Rows and pages fetched so far by the running export, shown under the table.
     ExportProgress { rows: u64, pages: u64 },
     /// How the export ended.
@@ -282,6 +290,12 @@ pub enum Io {
     },
     /// Reads for the chart, the comparison or the whole range.
     Insight(InsightIo),
+    /// Reads one page of searches or assistant questions (the query's kind says which);
+    /// answers `Signals` with the same generation.
+    ReadSignals {
+        generation: Generation,
+        query: crate::api::signals::SignalsQuery,
+    },
     /// Writes every row of a range to a file in the background; answers
     /// `ExportProgress` as pages come and `ExportDone` at the end.
     Export {

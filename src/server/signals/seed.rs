@@ -13,8 +13,9 @@ use crate::server::db::StoreError;
 
 const DAY_MS: i64 = 86_400_000;
 
-/// Queries: the words, how many times searched, and the page clicked on each of the
-/// first `clicked` searches (none for the rest).
+/// Queries: the words, how many times searched, and the page clicked on `clicked` of
+/// those searches, spread evenly over the month (none for the rest), so a week's range
+/// tells the same gaps as the month's.
 const SEARCHES: [(&str, u32, u32, &str); 10] = [
     ("api key", 64, 52, "/guides/authentication"),
     ("webhooks", 41, 35, "/guides/webhooks"),
@@ -102,7 +103,9 @@ fn write_seed(conn: &Connection, project: &str, today: NaiveDate) -> Result<(), 
     };
     for (text, hits, clicked, page) in SEARCHES {
         for n in 0..hits {
-            let click = (n < clicked).then_some(page);
+            // Exactly `clicked` clicks, spread as the thumbs down are: with clicks all
+            // at the start of the month, "api key" read as a gap over the last week.
+            let click = ((n + 1) * clicked / hits != n * clicked / hits).then_some(page);
             record_search(conn, project, at(n, hits), text, click)?;
         }
     }

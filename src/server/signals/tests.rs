@@ -276,3 +276,33 @@ fn the_demo_seed_holds_gaps_a_thumbed_down_page_and_unanswered_questions() {
     assert_eq!(first.query, "How do I set up SAML single sign-on?");
     assert!(first.sources.is_empty());
 }
+
+#[test]
+fn the_demo_seeds_clicks_spread_so_the_last_week_shows_the_same_gaps() {
+    let conn = db();
+    let today = NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
+    seed(&conn, "demo", today).unwrap();
+    let week = SignalsQuery {
+        date_from: Some(DateParam::parse("dateFrom", "2026-11-21").unwrap()),
+        date_to: Some(DateParam::parse("dateTo", "2026-11-28").unwrap()),
+        ..query(Kind::Searches)
+    };
+    let page = searches(&conn, "demo", &week, Cursor::First).unwrap();
+    let mut gaps: Vec<&str> = page
+        .searches
+        .iter()
+        .filter(|r| r.top_clicked_page.is_none())
+        .map(|r| r.search_query.as_str())
+        .collect();
+    gaps.sort_unstable();
+    assert_eq!(
+        gaps,
+        [
+            "audit log export",
+            "delete project",
+            "sso saml",
+            "terraform provider"
+        ],
+        "{page:?}"
+    );
+}

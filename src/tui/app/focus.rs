@@ -21,15 +21,16 @@ impl App {
                 Pane::Jobs => KeyContext::Jobs,
                 Pane::Composer => KeyContext::Composer,
                 Pane::Visitors => KeyContext::Visitors,
+                Pane::Searches => KeyContext::Searches,
             },
         }
     }
 
     pub(super) fn panes(&self) -> &'static [Pane] {
         if self.config.read_only {
-            &[Pane::Jobs, Pane::Visitors]
+            &[Pane::Jobs, Pane::Visitors, Pane::Searches]
         } else {
-            &[Pane::Jobs, Pane::Composer, Pane::Visitors]
+            &[Pane::Jobs, Pane::Composer, Pane::Visitors, Pane::Searches]
         }
     }
 
@@ -60,6 +61,10 @@ impl App {
                     Outcome::Done
                 });
             }
+            Pane::Searches => self.in_searches(now, effects, |s, ctx, fx| {
+                s.show(ctx, fx);
+                Outcome::Changed
+            }),
             Pane::Composer => {
                 if let Some(target) = self.jobs.aim(&self.composer.target) {
                     self.composer.retarget(target);

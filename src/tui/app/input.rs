@@ -110,6 +110,7 @@ impl App {
             Action::FocusJobs => self.focus(Pane::Jobs, now, effects),
             Action::FocusComposer => self.focus(Pane::Composer, now, effects),
             Action::FocusVisitors => self.focus(Pane::Visitors, now, effects),
+            Action::FocusSearches => self.focus(Pane::Searches, now, effects),
             Action::Refresh => self.refresh(now, effects),
             Action::TogglePause => {
                 let paused = !self.jobs.poll.is_paused();
@@ -131,6 +132,9 @@ impl App {
             }
             _ if self.focus == Pane::Visitors => {
                 self.in_visitors(now, effects, |v, ctx, fx| v.on_key(action, ctx, fx));
+            }
+            _ if self.focus == Pane::Searches => {
+                self.in_searches(now, effects, |s, ctx, fx| s.on_key(action, ctx, fx));
             }
             _ => {}
         }

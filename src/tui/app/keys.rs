@@ -64,7 +64,8 @@ impl App {
             | Action::PrevPane
             | Action::FocusJobs
             | Action::FocusComposer
-            | Action::FocusVisitors => {
+            | Action::FocusVisitors
+            | Action::FocusSearches => {
                 self.overlay = None;
                 self.under_help = None;
                 self.on_action(action, now, effects);
@@ -107,7 +108,8 @@ impl App {
             | Action::SortReverse
             | Action::ClearFilter
             | Action::NextMatch
-            | Action::PrevMatch => {}
+            | Action::PrevMatch
+            | Action::SwitchList => {}
         }
     }
 

@@ -11,7 +11,8 @@
 //!   ├─ jobs/     JobList: keys, reads, tracking, the poll schedule    ┐ each owns its
 //!   ├─ composer/ Composer: keys, the send, $EDITOR, templates         │ state, hands
 //!   ├─ visitors/ VisitorsTable: keys, the page, trend, period before, │ back an Outcome
-//!   │            whole range and export (reads the app through Ctx)   ┘ App::route runs
+//!   │            whole range and export (reads the app through Ctx)   │ App::route runs
+//!   ├─ searches/ SearchesPane: searches, unanswered questions, marks  ┘ it
 //!   └─ forms/    track, dates, export: keys; Enter's value goes to the pane it is about
 //! message/ (Msg, Effect, Generation, Viewport, Pane…): the ground floor all of them use
 //! ```
@@ -31,6 +32,7 @@ mod options;
 mod outcome;
 mod overlay;
 mod reload;
+mod searches;
 pub mod table;
 mod viewport;
 mod visitors;
@@ -53,6 +55,10 @@ pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RateP
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay, Said};
+pub use searches::{
+    Held as SignalsHeld, ListError, QUESTION_PAGE, SEARCH_PAGE, SearchesPane, SignalList,
+    SignalMarks, Which, unclicked,
+};
 use viewport::scrolled;
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, DateRange, FEEDBACK_PAGES, FeedbackLoad, Held, HeldRow, Marks,
@@ -75,6 +81,8 @@ pub struct App {
     pub jobs: JobList,
     pub composer: Composer,
     pub visitors: VisitorsTable,
+    /// `4`: what readers searched for and asked the assistant without finding it.
+    pub searches: SearchesPane,
     /// The link to the service, its rate pauses and the hourly budgets.
     pub link: Link,
     /// When something on screen next changes with the clock alone.
@@ -118,6 +126,7 @@ impl App {
             jobs: JobList::new(poll),
             composer: Composer::new(),
             visitors: VisitorsTable::default(),
+            searches: SearchesPane::default(),
             link: Link::default(),
             display_due: None,
             notice,
@@ -150,6 +159,11 @@ impl App {
                 // Relative times on screen move with the clock: redraw when one changed.
                 self.dirty |= self.jobs.clock_ticking(now.mono)
                     || self.display_due.is_some_and(|due| due <= now.mono);
+                if self.focus == Pane::Searches {
+                    self.in_searches(now, &mut effects, |s, ctx, fx| {
+                        outcome::changed(s.pause_over(ctx, fx))
+                    });
+                }
             }
             Msg::ConnectionChecked(result) => {
                 let recorded = self.link.checked(result, now);
@@ -240,6 +254,10 @@ impl App {
                     self.record_call(call, CallClass::Analytics, None, now);
                 }
                 self.in_visitors(now, &mut effects, |v, ctx, _| v.on_insight(msg, ctx));
+            }
+            Msg::Signals { generation, result } => {
+                self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
+                self.in_searches(now, &mut effects, |s, _, _| s.on_reply(generation, result));
             }
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);

@@ -45,6 +45,7 @@ impl App {
                 Pane::Jobs => Action::FocusJobs,
                 Pane::Composer => Action::FocusComposer,
                 Pane::Visitors => Action::FocusVisitors,
+                Pane::Searches => Action::FocusSearches,
             };
             self.on_global(action, now, effects);
             return true;
@@ -73,6 +74,10 @@ impl App {
                     Some(held) => held.arrangement.place_cursor(&held.rows, at),
                     None => self.visitors.selected = at,
                 }
+                true
+            }
+            Pane::Searches => {
+                self.searches.select(at);
                 true
             }
             Pane::Composer => false,
@@ -105,6 +110,11 @@ impl App {
                 Pane::Visitors => {
                     for _ in 0..WHEEL_ROWS {
                         self.in_visitors(now, effects, |v, ctx, fx| v.on_key(way, ctx, fx));
+                    }
+                }
+                Pane::Searches => {
+                    for _ in 0..WHEEL_ROWS {
+                        self.in_searches(now, effects, |s, ctx, fx| s.on_key(way, ctx, fx));
                     }
                 }
                 Pane::Composer => return false,

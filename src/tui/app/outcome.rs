@@ -4,7 +4,9 @@
 //! panes, the question before spending analytics requests) it hands back here as an
 //! [`Outcome`], and `App` routes it.
 
+use crate::insight::templates::Wanted;
 use crate::tui::app::confirm::Ask;
+use crate::tui::app::searches::{self, SearchesPane};
 use crate::tui::app::visitors::{Ctx, VisitorsTable};
 use crate::tui::app::{App, NoticeKind, Overlay, Pane, Said};
 use crate::tui::keymap::{Action, KeyContext};
@@ -37,6 +39,8 @@ pub(in crate::tui::app) enum Outcome {
     Compose(DraftKey),
     /// `n` in the visitors pane: a new job from the marked pages.
     NewJob,
+    /// `n` in the searches pane: a new job asking for the page readers did not find.
+    MissingPage(Wanted),
     /// Esc in the composer: back to the pane it was opened from, as it was left.
     Back(Pane),
     /// Quit the console.
@@ -66,6 +70,26 @@ impl App {
             overlay_open: self.overlay.is_some(),
             rows_on_screen: self.viewport.visitors_rows,
         }
+    }
+
+    /// Hands a key or a message to the searches pane, with what it reads of the app (the
+    /// visitors pane's dates among it), and routes what it hands back.
+    pub(in crate::tui::app) fn in_searches(
+        &mut self,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+        handle: impl FnOnce(&mut SearchesPane, &searches::Ctx, &mut Vec<Effect>) -> Outcome,
+    ) {
+        let keys = self.keymap();
+        let ctx = searches::Ctx {
+            paused: (self.link).refusal(crate::tui::app::CallClass::Analytics, now),
+            dates: self.visitors.range.bounds(now.wall.date_naive()),
+            job_key: (keys.key(KeyContext::Searches, Action::NewJob))
+                .filter(|_| !self.config.read_only),
+            rows_on_screen: self.viewport.searches_rows,
+        };
+        let outcome = handle(&mut self.searches, &ctx, effects);
+        self.route(outcome, now, effects);
     }
 
     /// Hands a key or a message to the visitors pane, with what it reads of the app, and
@@ -131,6 +155,14 @@ impl App {
                 }
                 self.notify_here(NoticeKind::Info, filled.unwrap_or_else(str::to_owned));
             }
+            Outcome::MissingPage(wanted) => {
+                let prompt = crate::insight::templates::missing_page(&wanted);
+                let filled = self.composer.fill_missing_page(prompt, effects);
+                if filled.is_ok() {
+                    self.focus(Pane::Composer, now, effects);
+                }
+                self.notify_here(NoticeKind::Info, filled.unwrap_or_else(str::to_owned));
+            }
             Outcome::Back(pane) => self.focus = pane,
             Outcome::Quit => self.quit = true,
             Outcome::Then(first, then) => {
@@ -142,5 +174,14 @@ impl App {
                 self.consider(ask, requests, now, effects);
             }
         }
+    }
+}
+
+/// `Changed` when `changed`, else `Done`.
+pub(in crate::tui::app) fn changed(changed: bool) -> Outcome {
+    if changed {
+        Outcome::Changed
+    } else {
+        Outcome::Done
     }
 }

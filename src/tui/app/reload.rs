@@ -16,6 +16,12 @@ impl App {
                 Outcome::Done
             });
         }
+        if self.focus == Pane::Searches {
+            self.in_searches(now, effects, |s, ctx, fx| {
+                s.reload(ctx, fx);
+                Outcome::Changed
+            });
+        }
         effects.push(Effect::Io(Io::RefreshBudget));
         effects.push(Effect::Io(Io::ReloadTracked));
         effects.push(Effect::Io(Io::LoadUnsure));
@@ -36,6 +42,12 @@ impl App {
             self.in_visitors(now, effects, |v, ctx, fx| {
                 v.reload(ctx, fx);
                 Outcome::Done
+            });
+        }
+        if self.focus == Pane::Searches {
+            self.in_searches(now, effects, |s, ctx, fx| {
+                s.recovered(ctx, fx);
+                Outcome::Changed
             });
         }
     }

@@ -69,6 +69,7 @@ impl RowsChange {
             | Msg::Tick
             | Msg::Detail { .. }
             | Msg::Visitors { .. }
+            | Msg::Signals { .. }
             | Msg::ViewsSpan(_)
             | Msg::Insight(_)
             | Msg::ExportProgress { .. }

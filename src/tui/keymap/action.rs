@@ -17,6 +17,8 @@ pub enum Action {
     FocusJobs,
     FocusComposer,
     FocusVisitors,
+    /// `4`: the searches pane (what readers looked for and did not find).
+    FocusSearches,
     Refresh,
     TogglePause,
     Up,
@@ -70,6 +72,8 @@ pub enum Action {
     PrevMatch,
     /// `L`: the log of recent notices with their times.
     Notices,
+    /// `a` in the searches pane: from the searches to the unanswered questions and back.
+    SwitchList,
 }
 
 impl Action {
@@ -86,6 +90,7 @@ impl Action {
                 | Self::FocusJobs
                 | Self::FocusComposer
                 | Self::FocusVisitors
+                | Self::FocusSearches
                 | Self::Refresh
                 | Self::TogglePause
                 | Self::Notices

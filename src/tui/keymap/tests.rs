@@ -156,7 +156,7 @@ fn an_unknown_place_names_the_line_and_the_places() {
     );
     assert!(
         err.message
-            .contains("global, jobs, detail, composer, visitors, forms")
+            .contains("global, jobs, detail, composer, visitors, searches, forms")
     );
 }
 

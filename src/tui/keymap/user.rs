@@ -54,12 +54,13 @@ fn label(keys: &[Key]) -> String {
 }
 
 /// A `[keys.<context>]` table's name, and where its bindings are in force.
-const CONTEXTS: [(&str, Table); 6] = [
+const CONTEXTS: [(&str, Table); 7] = [
     ("global", Table::Global),
     ("jobs", Table::Own(KeyContext::Jobs)),
     ("detail", Table::Own(KeyContext::Detail)),
     ("composer", Table::Own(KeyContext::Composer)),
     ("visitors", Table::Own(KeyContext::Visitors)),
+    ("searches", Table::Own(KeyContext::Searches)),
     ("forms", Table::Own(KeyContext::Form)),
 ];
 
@@ -166,9 +167,11 @@ impl Keymap {
     #[must_use]
     pub fn globals(&self, context: KeyContext) -> &[Bound] {
         match context {
-            KeyContext::Jobs | KeyContext::Visitors | KeyContext::Detail | KeyContext::Help => {
-                &self.global
-            }
+            KeyContext::Jobs
+            | KeyContext::Visitors
+            | KeyContext::Searches
+            | KeyContext::Detail
+            | KeyContext::Help => &self.global,
             KeyContext::Composer | KeyContext::Form | KeyContext::Confirm => &self.typing_global,
         }
     }

@@ -11,6 +11,8 @@ pub enum Pane {
     Jobs,
     Composer,
     Visitors,
+    /// What readers searched for and did not find, and asked the assistant in vain.
+    Searches,
 }
 
 /// What the last frame measured, reported by the loop after each draw as
@@ -22,6 +24,8 @@ pub struct Viewport {
     pub jobs_rows: usize,
     /// Rows of the visitors table on screen as last drawn.
     pub visitors_rows: usize,
+    /// Rows of the searches pane's list on screen as last drawn.
+    pub searches_rows: usize,
     /// The detail overlay as last drawn; `None` when the text changed since.
     pub detail: Option<TextExtent>,
     /// The help overlay as last drawn; `None` when it was opened since.
@@ -37,7 +41,7 @@ pub struct Viewport {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Hits {
     /// The tabs of the top line, left to right (as many as are shown).
-    pub tabs: [Option<(Rect, Pane)>; 3],
+    pub tabs: [Option<(Rect, Pane)>; 4],
     /// The rows of the jobs list or the visitors table, whichever is on screen.
     pub rows: Option<RowsArea>,
 }

@@ -49,7 +49,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
                     "template \"{}\"",
                     crate::text::sanitize(&fill.name)
                 )),
-                keys.one(Action::NextTemplate, "next template"),
+                keys.one(Action::NextTemplate, "next template")
+                    .filter(|_| fill.name != crate::insight::templates::MISSING_PAGE),
             ])),
             (DraftKey::NewJob, None) => keys.one(Action::NextTemplate, "template"),
             (DraftKey::FollowUp(_), _) => None,

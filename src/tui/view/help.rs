@@ -57,6 +57,7 @@ pub fn draw(
         KeyContext::Jobs => "Jobs",
         KeyContext::Composer => "Composer",
         KeyContext::Visitors => "Visitors",
+        KeyContext::Searches => "Searches",
         KeyContext::Detail => "Job detail",
         KeyContext::Form => "Form",
         KeyContext::Help => "Help",
@@ -82,6 +83,14 @@ pub fn draw(
             "   (Enter says why; r reads it again)",
             " ◌ queued #2: waits for a free agent",
             " no change: completed, nothing changed",
+        ] {
+            local.push(Line::from(Span::styled(note, cx.theme.dim())));
+        }
+    }
+    if context == KeyContext::Searches {
+        for note in [
+            " the dates are the visitors pane's: 3, then f",
+            " changes them; r reads the list shown again",
         ] {
             local.push(Line::from(Span::styled(note, cx.theme.dim())));
         }

@@ -13,6 +13,7 @@ mod hints;
 mod jobs;
 mod notices;
 pub mod said;
+mod searches;
 mod status;
 mod table;
 pub mod theme;
@@ -99,6 +100,7 @@ impl ViewContext {
 pub struct ViewMemory {
     jobs: TableState,
     visitors: TableState,
+    searches: TableState,
     /// The detail and help overlays as drawn in the last frame, if they were.
     detail: Option<TextExtent>,
     help: Option<TextExtent>,
@@ -115,6 +117,7 @@ impl ViewMemory {
         Viewport {
             jobs_rows: self.jobs.visible(),
             visitors_rows: self.visitors.visible(),
+            searches_rows: self.searches.visible(),
             detail: self.detail,
             help: self.help,
             found: self.found,
@@ -155,6 +158,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, cx: &ViewContext, memory: &mut Vie
             memory.visitors.drawn_at(unclicked.0, &unclicked.1);
             visitors::draw(frame, body, app, cx, &mut memory.visitors);
             memory.hits.rows = Some(memory.visitors.rows_area());
+        }
+        Pane::Searches => {
+            memory.searches.drawn_at(unclicked.0, &unclicked.1);
+            searches::draw(frame, body, app, cx, &mut memory.searches);
+            memory.hits.rows = Some(memory.searches.rows_area());
         }
     }
     status::notice(frame, notice, app, cx);

@@ -18,10 +18,9 @@ pub fn tabs(
     area: Rect,
     app: &App,
     cx: &ViewContext,
-) -> [Option<(Rect, Pane)>; 3] {
+) -> [Option<(Rect, Pane)>; 4] {
     let theme = cx.theme;
-    let mut hits = [None; 3];
-    let mut spans = vec![Span::styled(" docdeck ", theme.accent())];
+    let mut hits = [None; 4];
     let jobs = format!(" 1 Jobs ({}) ", app.jobs.tracked_count());
     let mut panes = vec![(Pane::Jobs, jobs)];
     if !app.config.read_only {
@@ -29,8 +28,23 @@ pub fn tabs(
         panes.push((Pane::Composer, format!(" 2 Composer{drafts} ")));
     }
     panes.push((Pane::Visitors, " 3 Visitors ".to_owned()));
+    panes.push((Pane::Searches, " 4 Searches ".to_owned()));
+    // Where the tabs and the shortest hint do not fit beside the name, the name and the
+    // gaps between tabs go first (at 60 columns): every tab stays whole.
+    let tabs_width: usize = panes
+        .iter()
+        .map(|(_, label)| label.chars().count() + 1)
+        .sum();
+    let compact = " docdeck ".len() + tabs_width + "? help".len() + 2 > usize::from(area.width);
+    let mut spans = if compact {
+        Vec::new()
+    } else {
+        vec![Span::styled(" docdeck ", theme.accent())]
+    };
     for (slot, (pane, label)) in hits.iter_mut().zip(panes) {
-        spans.push(Span::raw(" "));
+        if !compact {
+            spans.push(Span::raw(" "));
+        }
         let style = if pane == app.focus {
             theme.selected()
         } else {
@@ -57,7 +71,7 @@ pub fn tabs(
                 keys.one(Action::LeaveComposer, "leave"),
             )
         }
-        Pane::Jobs | Pane::Visitors => {
+        Pane::Jobs | Pane::Visitors | Pane::Searches => {
             let keys = Hints::new(app.keymap(), KeyContext::Jobs);
             (
                 keys.one(Action::Help, "help"),
@@ -191,7 +205,11 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let analytics = &app.link.budget.analytics;
     // Analytics left matter most where they are spent: kept longest in the visitors pane.
     parts.push(Part {
-        rank: if app.focus == Pane::Visitors { 5 } else { 3 },
+        rank: if matches!(app.focus, Pane::Visitors | Pane::Searches) {
+            5
+        } else {
+            3
+        },
         // A limit the service stated says so; without a mark it is the hosted service's
         // documented 100 an hour (README, `?`).
         span: Span::raw(format!(

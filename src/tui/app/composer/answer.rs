@@ -17,8 +17,8 @@ pub(in crate::tui::app) struct Accepted {
     pub job: Job,
     /// The whole prompt, when it made a new job (a follow-up's job has its own).
     pub first_prompt: Option<String>,
-    /// The prompt was filled in from marked pages: they are in a job now.
-    pub from_marks: bool,
+    /// The prompt was filled in from the marks of this pane: they are in a job now.
+    pub from_marks: Option<Pane>,
 }
 
 /// What the composer made of an answer, for the other panes.
@@ -50,7 +50,8 @@ impl Composer {
         match outcome {
             Submitted::Accepted(job) => {
                 self.sent(&draft, effects);
-                let from_marks = draft == DraftKey::NewJob && self.fill.take().is_some();
+                let fill = self.fill.take().filter(|_| draft == DraftKey::NewJob);
+                let from_marks = fill.map(|fill| fill.from);
                 // The whole prompt, as rows loaded from the journal hold it: the view
                 // puts it on one line and cuts it to the column.
                 let first_prompt = (draft == DraftKey::NewJob).then_some(prompt);
@@ -112,9 +113,11 @@ impl App {
             .answered(draft, outcome, &self.config.prefs.keymap, effects)
         {
             Answered::Accepted(accepted) => {
-                if accepted.from_marks {
-                    // The job names the marked pages now: marking starts over.
-                    self.visitors.marks.clear();
+                // The job names the marked rows now: marking starts over there.
+                match accepted.from_marks {
+                    Some(Pane::Visitors) => self.visitors.marks.clear(),
+                    Some(Pane::Searches) => self.searches.marks = Default::default(),
+                    _ => {}
                 }
                 match self.jobs.accepted(*accepted, now) {
                     Ok(text) => {

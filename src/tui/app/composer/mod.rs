@@ -2,6 +2,7 @@
 //! is saved to the journal as a draft (one per target), so nothing typed is lost.
 
 mod answer;
+mod missing;
 
 use std::collections::HashMap;
 
@@ -51,6 +52,9 @@ pub struct TemplateFill {
     filled: String,
     /// The pages the prompt names.
     pub marks: Marked,
+    /// The pane whose marks filled it: the visitors (pages), or the searches (the
+    /// missing-page prompt, which has no other template).
+    pub from: Pane,
 }
 
 impl Composer {
@@ -237,6 +241,11 @@ impl Composer {
             return Err("no template to change to now");
         }
         let text = self.text();
+        if (self.fill.as_ref()).is_some_and(|f| f.filled == text && f.from == Pane::Searches) {
+            return Err(
+                "the missing-page prompt has no other template: edit it, or Ctrl+U undoes it",
+            );
+        }
         let (index, before, marks) = match &self.fill {
             Some(fill) if fill.filled == text => (
                 (fill.index + 1) % templates.len(),
@@ -266,6 +275,25 @@ impl Composer {
             return;
         };
         let prompt = crate::insight::templates::fill(template, &marks);
+        let (before, filled) = self.put_prompt(prompt, before, effects);
+        self.fill = Some(TemplateFill {
+            index,
+            name: template.name.clone(),
+            before,
+            filled,
+            marks,
+            from: Pane::Visitors,
+        });
+    }
+
+    /// Puts `prompt` after `before` as the new-job draft's text; returns the `before`
+    /// kept and the whole text.
+    fn put_prompt(
+        &mut self,
+        prompt: String,
+        before: String,
+        effects: &mut Vec<Effect>,
+    ) -> (String, String) {
         // The draft already ends with this very prompt (kept from an earlier start, whose
         // fill is not remembered): it is not put in a second time.
         let before = match before.trim_end().strip_suffix(prompt.trim_end()) {
@@ -291,13 +319,7 @@ impl Composer {
             None => self.set_text(&filled),
         }
         self.edited(effects);
-        self.fill = Some(TemplateFill {
-            index,
-            name: template.name.clone(),
-            before,
-            filled,
-            marks,
-        });
+        (before, filled)
     }
 
     /// Forgets a draft that was sent; clears the text if it is the one shown.

@@ -11,6 +11,7 @@ use crate::tui::keymap::KeyContext;
 enum Place {
     Jobs,
     Visitors,
+    Searches,
     Composer,
     Detail,
     Help,
@@ -40,6 +41,9 @@ fn place(at: Place) -> Harness {
         Place::Jobs => {}
         Place::Visitors => {
             h.key(KeyCode::Char('3'));
+        }
+        Place::Searches => {
+            h.key(KeyCode::Char('4'));
         }
         Place::Composer => {
             h.key(KeyCode::Char('n'));
@@ -121,10 +125,11 @@ fn the_keys_called_everywhere_work_in_every_place() {
         "1",
         "2",
         "3",
+        "4",
         "Tab",
         "Shift+Tab",
     ];
-    let table: [(Place, [Then; 11]); 6] = [
+    let table: [(Place, [Then; 12]); 7] = [
         (
             Place::Jobs,
             [
@@ -137,8 +142,9 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 P(Pane::Jobs),
                 P(Pane::Composer),
                 P(Pane::Visitors),
+                P(Pane::Searches),
                 P(Pane::Composer),
-                P(Pane::Visitors),
+                P(Pane::Searches),
             ],
         ),
         (
@@ -153,8 +159,26 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 P(Pane::Jobs),
                 P(Pane::Composer),
                 P(Pane::Visitors),
+                P(Pane::Searches),
+                P(Pane::Searches),
+                P(Pane::Composer),
+            ],
+        ),
+        (
+            Place::Searches,
+            [
+                Quits,
+                Quits,
+                HelpOver(KeyContext::Searches),
+                HelpOver(KeyContext::Searches),
+                Refreshes,
+                Pauses,
                 P(Pane::Jobs),
                 P(Pane::Composer),
+                P(Pane::Visitors),
+                P(Pane::Searches),
+                P(Pane::Jobs),
+                P(Pane::Visitors),
             ],
         ),
         (
@@ -170,8 +194,9 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 P(Pane::Jobs),
                 P(Pane::Composer),
                 P(Pane::Visitors),
+                P(Pane::Searches),
                 P(Pane::Composer),
-                P(Pane::Visitors),
+                P(Pane::Searches),
             ],
         ),
         (
@@ -186,8 +211,9 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 P(Pane::Jobs),
                 P(Pane::Composer),
                 P(Pane::Visitors),
+                P(Pane::Searches),
                 P(Pane::Composer),
-                P(Pane::Visitors),
+                P(Pane::Searches),
             ],
         ),
         (
@@ -198,6 +224,7 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 Quits,
                 Types,
                 HelpOver(KeyContext::Composer),
+                Types,
                 Types,
                 Types,
                 Types,
@@ -215,6 +242,7 @@ fn the_keys_called_everywhere_work_in_every_place() {
                 Quits,
                 Types,
                 HelpOver(KeyContext::Form),
+                Types,
                 Types,
                 Types,
                 Types,

@@ -14,6 +14,7 @@ fn drawn(h: &mut Harness) {
                 Some((Rect::new(10, 0, 10, 1), Pane::Jobs)),
                 Some((Rect::new(21, 0, 12, 1), Pane::Composer)),
                 Some((Rect::new(34, 0, 12, 1), Pane::Visitors)),
+                Some((Rect::new(47, 0, 12, 1), Pane::Searches)),
             ],
             rows: Some(RowsArea {
                 area: Rect::new(0, 2, 80, 10),
