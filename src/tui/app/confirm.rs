@@ -4,11 +4,10 @@
 //! with when enough requests free up (the journal's rule, `AnalyticsBudget::decide`).
 
 use super::outcome::Outcome;
-use super::{App, NoticeKind, Overlay};
-use crate::journal::Decision;
+use super::{NoticeKind, Overlay};
+use crate::journal::{AnalyticsBudget, Decision};
 use crate::tui::keymap::Action;
-use crate::tui::message::Generation;
-use crate::tui::message::{Clock, Effect, TrendPlan};
+use crate::tui::message::{Generation, TrendPlan};
 
 /// What the question is about, and what yes starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,25 +57,17 @@ impl Question {
     }
 }
 
-impl App {
+impl Question {
     /// Work of `requests` analytics requests: started when few, asked about when more
     /// than 10, refused (saying when enough free up) when more than are left.
-    pub(super) fn consider(
-        &mut self,
-        ask: Ask,
-        requests: u32,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        match self.link.budget.analytics.decide(requests) {
-            Decision::Go => self.answered(ask, Ok(requests), now, effects),
-            Decision::Ask { needed, left } => {
-                self.overlay = Some(Overlay::Confirm(Question {
-                    ask,
-                    requests: needed,
-                    left,
-                }));
-            }
+    pub(super) fn consider(ask: Ask, requests: u32, budget: &AnalyticsBudget) -> Outcome {
+        match budget.decide(requests) {
+            Decision::Go => Outcome::Answered(ask, Ok(requests)),
+            Decision::Ask { needed, left } => Outcome::Open(Overlay::Confirm(Self {
+                ask,
+                requests: needed,
+                left,
+            })),
             Decision::Refuse {
                 needed,
                 left,
@@ -89,46 +80,30 @@ impl App {
                 let why = format!(
                     "needs {needed} analytics requests and {left} are left this hour; {when}"
                 );
-                self.answered(ask, Err(why), now, effects);
+                Outcome::Answered(ask, Err(why))
             }
         }
     }
 
-    /// The answer reaches the pane that asked: yes with the requests allowed, or why not.
-    fn answered(
-        &mut self,
-        ask: Ask,
-        answer: Result<u32, String>,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        self.in_visitors(now, effects, |v, ctx, fx| {
-            v.answered(ask, answer, ctx, fx);
-            Outcome::Done
-        });
-    }
-
-    /// y or n.
-    pub(super) fn on_confirm_action(
-        &mut self,
-        action: Action,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        let Some(Overlay::Confirm(question)) = self.overlay.take() else {
-            return;
-        };
+    /// y or n: the answer goes to the pane that asked; another key leaves the question
+    /// open.
+    pub(super) fn on_action(self, action: Action) -> Outcome {
         match action {
-            Action::Apply => self.answered(question.ask, Ok(question.requests), now, effects),
+            Action::Apply => Outcome::Answered(self.ask, Ok(self.requests)),
             Action::Close => {
                 let why = format!(
                     "not read: it needs {} analytics requests; r asks again",
-                    question.requests
+                    self.requests
                 );
-                self.answered(question.ask, Err(why), now, effects);
-                self.notify(NoticeKind::Info, "nothing was read: r asks again");
+                Outcome::Then(
+                    Box::new(Outcome::Answered(self.ask, Err(why))),
+                    Box::new(Outcome::News(
+                        NoticeKind::Info,
+                        "nothing was read: r asks again".into(),
+                    )),
+                )
             }
-            _ => self.overlay = Some(Overlay::Confirm(question)),
+            _ => Outcome::Open(Overlay::Confirm(self)),
         }
     }
 }

@@ -4,9 +4,9 @@
 //! panes, the question before spending analytics requests) it hands back here as an
 //! [`Outcome`], and `App` routes it.
 
-use crate::tui::app::confirm::Ask;
+use crate::tui::app::confirm::{Ask, Question};
 use crate::tui::app::visitors::{Ctx, VisitorsTable};
-use crate::tui::app::{App, NoticeKind, Overlay, Pane, Said};
+use crate::tui::app::{App, CallClass, NoticeKind, Overlay, Pane, Said};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, DraftKey, Effect};
 
@@ -46,16 +46,24 @@ pub(in crate::tui::app) enum Outcome {
     /// Work of this many analytics requests: start it, ask first, or refuse (the
     /// question is an overlay, the budget the link's).
     Ask(Ask, u32),
+    /// The answer to work that costs analytics requests, for the pane that asked: yes
+    /// with the requests allowed, or why not.
+    Answered(Ask, Result<u32, String>),
 }
 
 impl App {
-    /// What the visitors pane reads of the rest of the app now.
-    fn visitors_ctx(&self, now: Clock) -> Ctx {
-        Ctx {
+    /// Hands a key or a message to the visitors pane, with what it reads of the app, and
+    /// routes what it hands back.
+    pub(in crate::tui::app) fn in_visitors(
+        &mut self,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+        handle: impl FnOnce(&mut VisitorsTable, &Ctx, &mut Vec<Effect>) -> Outcome,
+    ) {
+        // What the visitors pane reads of the rest of the app now.
+        let ctx = Ctx {
             now,
-            paused: self
-                .link
-                .refusal(crate::tui::app::CallClass::Analytics, now),
+            paused: self.link.refusal(CallClass::Analytics, now),
             analytics_left: self.link.budget.analytics.left(),
             whole_max_rows: self.config.whole_max_rows,
             size: self.size,
@@ -65,18 +73,7 @@ impl App {
             focused: self.focus == Pane::Visitors,
             overlay_open: self.overlay.is_some(),
             rows_on_screen: self.viewport.visitors_rows,
-        }
-    }
-
-    /// Hands a key or a message to the visitors pane, with what it reads of the app, and
-    /// routes what it hands back.
-    pub(in crate::tui::app) fn in_visitors(
-        &mut self,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-        handle: impl FnOnce(&mut VisitorsTable, &Ctx, &mut Vec<Effect>) -> Outcome,
-    ) {
-        let ctx = self.visitors_ctx(now);
+        };
         let outcome = handle(&mut self.visitors, &ctx, effects);
         self.route(outcome, now, effects);
     }
@@ -139,7 +136,14 @@ impl App {
             }
             Outcome::Ask(ask, requests) => {
                 self.dirty = true;
-                self.consider(ask, requests, now, effects);
+                let outcome = Question::consider(ask, requests, &self.link.budget.analytics);
+                self.route(outcome, now, effects);
+            }
+            Outcome::Answered(ask, answer) => {
+                self.in_visitors(now, effects, |v, ctx, fx| {
+                    v.answered(ask, answer, ctx, fx);
+                    Outcome::Done
+                });
             }
         }
     }

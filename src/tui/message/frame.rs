@@ -13,6 +13,28 @@ pub enum Pane {
     Visitors,
 }
 
+impl Pane {
+    /// The panes the focus moves between, in tab order: under `--read-only` the composer
+    /// is not one.
+    #[must_use]
+    pub fn all(read_only: bool) -> &'static [Self] {
+        if read_only {
+            &[Self::Jobs, Self::Visitors]
+        } else {
+            &[Self::Jobs, Self::Composer, Self::Visitors]
+        }
+    }
+
+    /// The pane `step` tabs away (round, as Tab and Shift+Tab move).
+    #[must_use]
+    pub fn step(self, step: isize, read_only: bool) -> Self {
+        let panes = Self::all(read_only);
+        let at = panes.iter().position(|p| *p == self).unwrap_or(0);
+        let len = panes.len().cast_signed();
+        panes[(at.cast_signed() + step).rem_euclid(len).cast_unsigned()]
+    }
+}
+
 /// What the last frame measured, reported by the loop after each draw as
 /// [`Msg::Drawn`](super::Msg::Drawn): how far page-wise keys move and where a text
 /// scroll ends.

@@ -44,7 +44,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) -> T
     };
     let visible = usize::from(rect.height.saturating_sub(2)).max(1);
     let last = rows.len().saturating_sub(visible);
-    let scroll = app.help_scroll.min(last);
+    let scroll = app.help.scroll.min(last);
     let below = rows.len().saturating_sub(scroll + visible);
     let mut block = Block::default()
         .borders(Borders::ALL)

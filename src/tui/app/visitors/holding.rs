@@ -234,6 +234,13 @@ impl VisitorsTable {
             .is_some_and(|held| held.arrangement.typing())
     }
 
+    /// Leaves the filter line as Enter does, if it is being typed in (the pane is left).
+    pub(in crate::tui::app) fn keep_filter(&mut self) {
+        if self.filter_typing() {
+            self.edit_filter(FilterKey::Enter);
+        }
+    }
+
     /// A key of the held table's filter line: what is typed narrows the rows at once.
     /// Returns whether the line took it.
     pub(in crate::tui::app) fn edit_filter(&mut self, key: FilterKey) -> bool {
