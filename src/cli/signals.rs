@@ -11,9 +11,9 @@ use serde::de::DeserializeOwned;
 
 use super::budget::{Analytics, Need};
 use super::output::{Format, emit_data};
+use super::range::{from_arg, to_arg};
 use super::setup::{ClientArgs, Setup};
 use super::signals_output as out;
-use super::visitors::{from_arg, to_arg};
 use super::{CliError, Outcome};
 use crate::api::signals::{
     AssistantPage, FEEDBACK_SOURCES, FEEDBACK_STATUSES, FeedbackByPage, FeedbackPage, Kind,
