@@ -44,6 +44,19 @@ pub(super) fn require_range(
     Ok((from.instant(), to.instant()))
 }
 
+/// The range a table covers, as its heading says it: `all time`, or `from … to …
+/// (exclusive)` with the open end named.
+pub(super) fn range_text(from: Option<DateParam>, to: Option<DateParam>) -> String {
+    match (from, to) {
+        (None, None) => "all time".to_owned(),
+        (from, to) => format!(
+            "from {} to {} (exclusive)",
+            from.map_or_else(|| "the start".to_owned(), |d| d.to_string()),
+            to.map_or_else(|| "now".to_owned(), |d| d.to_string())
+        ),
+    }
+}
+
 /// `--from`, as a flag's value parser.
 pub(super) fn from_arg(text: &str) -> Result<DateParam, String> {
     DateParam::parse("--from", text).map_err(|err| err.to_string())

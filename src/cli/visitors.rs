@@ -40,11 +40,7 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
     // Counted, and refused when none is left; --all's pages are not known before (it
     // stops at the first 429 instead).
-    analytics.allow(
-        "this request",
-        Need::Exactly(1),
-        "wait for the hour to pass",
-    )?;
+    analytics.allow_one()?;
     let (page, requests) = if args.all {
         let progress = super::progress::Line::spinner();
         let (mut rows, mut pages) = (0, 0);

@@ -41,14 +41,7 @@ pub fn table(
     width: Option<usize>,
 ) -> String {
     let t = page.totals;
-    let range = match (query.date_from, query.date_to) {
-        (None, None) => "all time".to_owned(),
-        (from, to) => format!(
-            "from {} to {} (exclusive)",
-            from.map_or_else(|| "the start".to_owned(), |d| d.to_string()),
-            to.map_or_else(|| "now".to_owned(), |d| d.to_string())
-        ),
-    };
+    let range = super::range::range_text(query.date_from, query.date_to);
     let counts = crate::insight::compare::totals_text(t);
     let heading = format!("unique visitors, {range}:");
     // One line when it fits, else the counts on a line of their own.

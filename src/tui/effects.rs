@@ -350,6 +350,17 @@ fn stop(task: &mut Option<(JoinHandle<()>, Cancel)>) {
     }
 }
 
+/// Starts a background read in `task`'s place; the one running there stops first.
+fn restart<F>(task: &mut Option<(JoinHandle<()>, Cancel)>, run: impl FnOnce(Cancel) -> F)
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    stop(task);
+    let cancel = Cancel::new();
+    let handle = tokio::spawn(run(cancel.clone()));
+    *task = Some((handle, cancel));
+}
+
 fn spawn(tx: UnboundedSender<Msg>, work: impl Future<Output = Vec<Msg>> + Send + 'static) {
     tokio::spawn(async move {
         for msg in work.await {

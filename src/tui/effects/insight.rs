@@ -3,9 +3,8 @@
 //! feedback per page as a single request each; every analytics request is counted in
 //! the journal.
 
-use super::{Effects, spawn, stop, trend, whole};
+use super::{Effects, restart, spawn, stop, trend, whole};
 use crate::api::signals::FeedbackByPage;
-use crate::insight::Cancel;
 use crate::tui::message::{InsightIo, InsightMsg, Msg};
 
 impl Effects {
@@ -19,16 +18,13 @@ impl Effects {
                 allow,
                 refresh,
             } => {
-                stop(&mut self.trend);
-                let cancel = Cancel::new();
                 let ask = trend::Ask {
                     generation,
                     plan,
                     allow,
                     refresh,
                 };
-                let task = tokio::spawn(trend::run(s, tx, ask, cancel.clone()));
-                self.trend = Some((task, cancel));
+                restart(&mut self.trend, |cancel| trend::run(s, tx, ask, cancel));
             }
             InsightIo::CancelTrend => stop(&mut self.trend),
             InsightIo::FetchWhole {
@@ -38,8 +34,6 @@ impl Effects {
                 max_rows,
                 allow,
             } => {
-                stop(&mut self.whole);
-                let cancel = Cancel::new();
                 let ask = whole::Ask {
                     generation,
                     query,
@@ -47,8 +41,7 @@ impl Effects {
                     max_rows,
                     allow,
                 };
-                let task = tokio::spawn(whole::run(s, tx, ask, cancel.clone()));
-                self.whole = Some((task, cancel));
+                restart(&mut self.whole, |cancel| whole::run(s, tx, ask, cancel));
             }
             InsightIo::CancelWhole => stop(&mut self.whole),
             InsightIo::FetchPrevious { generation, query } => spawn(tx, async move {
