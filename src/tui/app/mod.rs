@@ -12,7 +12,10 @@
 //!   ├─ composer/ Composer: keys, the send, $EDITOR, templates         │ state, hands
 //!   ├─ visitors/ VisitorsTable: keys, the page, trend, period before, │ back an Outcome
 //!   │            whole range and export (reads the app through Ctx)   ┘ App::route runs
-//!   └─ forms/    track, dates, export: keys; Enter's value goes to the pane it is about
+//!   ├─ forms/    track, dates, export: keys; Enter's value goes to the pane it is about
+//!   ├─ confirm   Question: asks before spending analytics requests, answers the pane
+//!   ├─ help      Help: the help and the log over what is open, and their scroll
+//!   └─ notices, wake: the log of notices; what follows every message, when to wake
 //! message/ (Msg, Effect, Generation, Viewport, Pane…): the ground floor all of them use
 //! ```
 
