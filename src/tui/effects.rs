@@ -122,7 +122,7 @@ pub fn read_startup(journal: &Arc<Mutex<Journal>>, scope: &Arc<Scope>) -> Startu
 }
 
 /// The runner: spawns a task per effect and hands terminal effects back to the loop.
-pub struct Effects {
+pub struct Runner {
     services: Services,
     tx: UnboundedSender<Msg>,
     drafts: Option<UnboundedSender<(DraftKey, String)>>,
@@ -139,7 +139,7 @@ pub struct Effects {
     _journal_watch: Option<watch::JournalWatch>,
 }
 
-impl Effects {
+impl Runner {
     #[must_use]
     pub fn new(services: Services, tx: UnboundedSender<Msg>) -> Self {
         let (drafts, queue) = unbounded_channel();

@@ -9,9 +9,10 @@ use crate::journal::{AnalyticsBudget, Decision};
 use crate::tui::keymap::Action;
 use crate::tui::message::{Generation, TrendPlan};
 
-/// What the question is about, and what yes starts.
+/// Work that costs several analytics requests: what the question is about, and what yes
+/// starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ask {
+pub enum Costly {
     /// The chart's trend of request `generation`.
     Trend {
         generation: Generation,
@@ -24,7 +25,7 @@ pub enum Ask {
 /// The question on screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Question {
-    pub ask: Ask,
+    pub work: Costly,
     /// Analytics requests the work needs.
     pub requests: u32,
     /// Analytics requests left this hour, as the journal counts them.
@@ -35,8 +36,8 @@ impl Question {
     /// What is asked, in words.
     #[must_use]
     pub fn text(&self) -> String {
-        let what = match &self.ask {
-            Ask::Trend { plan, .. } => format!(
+        let what = match &self.work {
+            Costly::Trend { plan, .. } => format!(
                 "The chart of {} → {} needs {} analytics requests (one per {} not kept in \
                  the journal yet).",
                 crate::insight::buckets::shown(plan.from),
@@ -44,7 +45,7 @@ impl Question {
                 self.requests,
                 plan.by.as_str()
             ),
-            Ask::Whole { .. } => format!(
+            Costly::Whole { .. } => format!(
                 "This range has more rows than 10 requests hold (250 each): holding all of \
                  them takes up to {} analytics requests, from the start.",
                 self.requests
@@ -60,11 +61,11 @@ impl Question {
 impl Question {
     /// Work of `requests` analytics requests: started when few, asked about when more
     /// than 10, refused (saying when enough free up) when more than are left.
-    pub(super) fn consider(ask: Ask, requests: u32, budget: &AnalyticsBudget) -> Outcome {
+    pub(super) fn consider(work: Costly, requests: u32, budget: &AnalyticsBudget) -> Outcome {
         match budget.decide(requests) {
-            Decision::Go => Outcome::Answered(ask, Ok(requests)),
+            Decision::Go => Outcome::Answered(work, Ok(requests)),
             Decision::Ask { needed, left } => Outcome::Open(Overlay::Confirm(Self {
-                ask,
+                work,
                 requests: needed,
                 left,
             })),
@@ -80,7 +81,7 @@ impl Question {
                 let why = format!(
                     "needs {needed} analytics requests and {left} are left this hour; {when}"
                 );
-                Outcome::Answered(ask, Err(why))
+                Outcome::Answered(work, Err(why))
             }
         }
     }
@@ -89,14 +90,14 @@ impl Question {
     /// open.
     pub(super) fn on_action(self, action: Action) -> Outcome {
         match action {
-            Action::Apply => Outcome::Answered(self.ask, Ok(self.requests)),
+            Action::Apply => Outcome::Answered(self.work, Ok(self.requests)),
             Action::Close => {
                 let why = format!(
                     "not read: it needs {} analytics requests; r asks again",
                     self.requests
                 );
                 Outcome::Then(
-                    Box::new(Outcome::Answered(self.ask, Err(why))),
+                    Box::new(Outcome::Answered(self.work, Err(why))),
                     Box::new(Outcome::News(
                         NoticeKind::Info,
                         "nothing was read: r asks again".into(),

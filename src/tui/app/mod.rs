@@ -48,7 +48,7 @@ use std::time::Instant;
 
 pub use super::message::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use composer::{Composer, TemplateFill};
-pub use confirm::{Ask, Question};
+pub use confirm::{Costly, Question};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub use help::Help;
 pub(crate) use jobs::poll;

@@ -4,7 +4,7 @@
 //! panes, the question before spending analytics requests) it hands back here as an
 //! [`Outcome`], and `App` routes it.
 
-use crate::tui::app::confirm::{Ask, Question};
+use crate::tui::app::confirm::{Costly, Question};
 use crate::tui::app::visitors::{Ctx, VisitorsTable};
 use crate::tui::app::{App, CallClass, NoticeKind, Overlay, Pane, Said};
 use crate::tui::keymap::{Action, KeyContext};
@@ -45,10 +45,10 @@ pub(in crate::tui::app) enum Outcome {
     Then(Box<Outcome>, Box<Outcome>),
     /// Work of this many analytics requests: start it, ask first, or refuse (the
     /// question is an overlay, the budget the link's).
-    Ask(Ask, u32),
+    Consider(Costly, u32),
     /// The answer to work that costs analytics requests, for the pane that asked: yes
     /// with the requests allowed, or why not.
-    Answered(Ask, Result<u32, String>),
+    Answered(Costly, Result<u32, String>),
 }
 
 impl App {
@@ -134,14 +134,14 @@ impl App {
                 self.route(*first, now, effects);
                 self.route(*then, now, effects);
             }
-            Outcome::Ask(ask, requests) => {
+            Outcome::Consider(work, requests) => {
                 self.dirty = true;
-                let outcome = Question::consider(ask, requests, &self.link.budget.analytics);
+                let outcome = Question::consider(work, requests, &self.link.budget.analytics);
                 self.route(outcome, now, effects);
             }
-            Outcome::Answered(ask, answer) => {
+            Outcome::Answered(work, answer) => {
                 self.in_visitors(now, effects, |v, ctx, fx| {
-                    v.answered(ask, answer, ctx, fx);
+                    v.answered(work, answer, ctx, fx);
                     Outcome::Done
                 });
             }

@@ -8,7 +8,7 @@ use crate::api::ApiError;
 use crate::insight::compare::compare_rows;
 use crate::insight::order::SortRow as _;
 use crate::journal::ASK_ABOVE;
-use crate::tui::app::confirm::Ask;
+use crate::tui::app::confirm::Costly;
 use crate::tui::app::outcome::Outcome;
 use crate::tui::app::table::{FilterEdit, FilterKey};
 use crate::tui::app::{NoticeKind, VisitorsTable};
@@ -172,7 +172,7 @@ impl VisitorsTable {
                         generation,
                         requests,
                     },
-                    Outcome::Ask(Ask::Whole { generation }, requests),
+                    Outcome::Consider(Costly::Whole { generation }, requests),
                 )
             }
             Err(err) => (
