@@ -86,3 +86,66 @@ impl Help {
         self.scroll = scrolled(self.scroll, extent, by);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(overlay: Option<&Overlay>) -> &'static str {
+        match overlay {
+            Some(Overlay::Help(_)) => "help",
+            Some(Overlay::Notices) => "log",
+            Some(Overlay::Confirm(_)) => "question",
+            None => "nothing",
+            Some(_) => "other",
+        }
+    }
+
+    fn question() -> Overlay {
+        Overlay::Confirm(super::super::Question {
+            work: super::super::Costly::Whole {
+                generation: crate::tui::message::Generation::test(1),
+            },
+            requests: 20,
+            left: 100,
+        })
+    }
+
+    #[test]
+    fn the_help_and_the_log_close_back_to_what_they_were_opened_over() {
+        let mut help = Help::default();
+        let mut overlay = Some(question());
+        assert!(help.toggle_help(&mut overlay, KeyContext::Confirm));
+        assert_eq!(shown(overlay.as_ref()), "help");
+        // `?` in the help closes it, back to the question.
+        assert!(!help.toggle_help(&mut overlay, KeyContext::Help));
+        assert_eq!(shown(overlay.as_ref()), "question");
+        assert!(help.toggle_log(&mut overlay));
+        assert_eq!(shown(overlay.as_ref()), "log");
+        assert!(help.on_action(&mut overlay, Some(Action::Close), None));
+        assert_eq!(shown(overlay.as_ref()), "question");
+        // Switching panes forgets what was below.
+        help.toggle_log(&mut overlay);
+        help.forget();
+        help.on_action(&mut overlay, Some(Action::Close), None);
+        assert_eq!(shown(overlay.as_ref()), "nothing");
+    }
+
+    #[test]
+    fn the_help_scrolls_from_where_the_last_frame_could_show_it() {
+        let mut help = Help::default();
+        let mut overlay = None;
+        help.toggle_help(&mut overlay, KeyContext::Jobs);
+        assert!(help.on_action(&mut overlay, Some(Action::Bottom), None));
+        let extent = Some(TextExtent { rows: 10, last: 7 });
+        assert!(help.on_action(&mut overlay, Some(Action::Up), extent));
+        assert_eq!(help.scroll, 6);
+        help.wheel(extent, 3);
+        assert_eq!(help.scroll, 9);
+        assert!(!help.on_action(&mut overlay, Some(Action::Apply), extent));
+        // Opened again, it starts at the top.
+        help.toggle_help(&mut overlay, KeyContext::Help);
+        help.toggle_help(&mut overlay, KeyContext::Jobs);
+        assert_eq!(help.scroll, 0);
+    }
+}

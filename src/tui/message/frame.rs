@@ -112,3 +112,19 @@ pub struct Found {
     pub matches: usize,
     pub scroll: usize,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Pane;
+
+    #[test]
+    fn tab_goes_round_the_panes_and_read_only_has_no_composer() {
+        assert_eq!(Pane::Jobs.step(1, false), Pane::Composer);
+        assert_eq!(Pane::Visitors.step(1, false), Pane::Jobs);
+        assert_eq!(Pane::Jobs.step(-1, false), Pane::Visitors);
+        assert_eq!(Pane::Jobs.step(1, true), Pane::Visitors);
+        assert_eq!(Pane::Visitors.step(-1, true), Pane::Jobs);
+        // The composer, not a pane under `--read-only`, steps as the first pane does.
+        assert_eq!(Pane::Composer.step(1, true), Pane::Visitors);
+    }
+}
