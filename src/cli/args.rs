@@ -112,7 +112,7 @@ fn refuse_client_flags(client: &ClientArgs, command: &str, why: &str) -> Result<
 
 /// `docdeck visitors --from D trend`: the flags of `visitors` itself do nothing for
 /// `trend`, so they are refused with where they go rather than ignored.
-fn refuse_visitors_flags(args: &super::visitors::VisitorsArgs) -> Result<(), clap::Error> {
+fn refuse_visitors_flags(args: &super::visitors_args::VisitorsArgs) -> Result<(), clap::Error> {
     let flags = [
         ("--from", args.from.is_some()),
         ("--to", args.to.is_some()),
@@ -158,7 +158,8 @@ impl Cli {
             Some(Command::Visitors(args)) => {
                 refuse_console_flags(&console, "visitors")?;
                 args.client = client.merged(std::mem::take(&mut args.client));
-                if let Some(super::visitors::VisitorsCommand::Trend(trend)) = &mut args.command {
+                if let Some(super::visitors_args::VisitorsCommand::Trend(trend)) = &mut args.command
+                {
                     trend.client = args
                         .client
                         .clone()
@@ -264,7 +265,8 @@ mod tests {
         let Some(Command::Visitors(visitors)) = cli.command else {
             panic!("not visitors")
         };
-        let Some(super::super::visitors::VisitorsCommand::Trend(trend)) = visitors.command else {
+        let Some(super::super::visitors_args::VisitorsCommand::Trend(trend)) = visitors.command
+        else {
             panic!("not trend")
         };
         assert_eq!(trend.client.profile.as_deref(), Some("a"));

@@ -83,6 +83,15 @@ impl<'a> Analytics<'a> {
         }
     }
 
+    /// One request: counted, and refused when none is left this hour.
+    pub fn allow_one(&self) -> Result<(), CliError> {
+        self.allow(
+            "this request",
+            Need::Exactly(1),
+            "wait for the hour to pass",
+        )
+    }
+
     /// Like [`Self::allow`], for work already past [`crate::journal::ASK_ABOVE`] requests: it asks
     /// (unless `--yes`) whatever `need` is, and refuses what would go over what is left.
     pub fn allow_past(&self, what: &str, need: Need, smaller: &str) -> Result<(), CliError> {

@@ -42,6 +42,8 @@ mod signals_output;
 mod table;
 mod trend;
 mod visitors;
+mod visitors_args;
+mod visitors_output;
 mod wait;
 mod whole;
 mod whole_output;
@@ -81,7 +83,7 @@ pub enum Command {
     /// Create, follow up, read and list agent jobs.
     Jobs(JobsArgs),
     /// Unique visitors per page, split into human and AI traffic.
-    Visitors(visitors::VisitorsArgs),
+    Visitors(visitors_args::VisitorsArgs),
     /// What readers searched for: searches per query, the share clicked through and the
     /// page clicked most; a query nobody clicked points at a page the docs lack.
     Searches(signals::SearchesArgs),

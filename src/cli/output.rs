@@ -11,7 +11,7 @@ use clap::ValueEnum;
 
 use super::CliError;
 use super::table::{self, Column, Fit};
-use crate::api::{Job, VisitorsPage, VisitorsQuery, format_timestamp};
+use crate::api::{Job, format_timestamp};
 use crate::export;
 use crate::journal::{Scope, TrackedJob};
 use crate::text::{age, first_line, sanitize};
@@ -92,7 +92,7 @@ fn csv_row(job: &Job) -> Vec<String> {
 }
 
 /// JSON for a single result: indented on a terminal, one line otherwise.
-fn json_line(value: &impl serde::Serialize) -> Result<String, CliError> {
+pub(super) fn json_line(value: &impl serde::Serialize) -> Result<String, CliError> {
     json_text(value, std::io::stdout().is_terminal())
 }
 
@@ -334,24 +334,4 @@ fn job_table(jobs: &[TrackedJob], now: DateTime<Utc>, width: Option<usize>) -> S
         })
         .collect();
     table::render(&LIST_COLUMNS, &rows, width)
-}
-
-/// A page (or, with `all`, every page) of visitors. Also writes the console's export
-/// (CSV and JSON), so those carry the data exactly.
-pub fn visitors(
-    page: &VisitorsPage,
-    query: &VisitorsQuery,
-    all: bool,
-    format: Format,
-) -> Result<String, CliError> {
-    match format {
-        Format::Json => Ok(json_line(page)? + "\n"),
-        Format::Csv => Ok(export::visitors_csv(page)?),
-        Format::Table => Ok(super::visitors::table(
-            page,
-            query,
-            all,
-            table::target_width(),
-        )),
-    }
 }

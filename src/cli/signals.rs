@@ -9,11 +9,11 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::de::DeserializeOwned;
 
-use super::budget::{Analytics, Need};
+use super::budget::Analytics;
 use super::output::{Format, emit_data};
+use super::range::{from_arg, to_arg};
 use super::setup::{ClientArgs, Setup};
 use super::signals_output as out;
-use super::visitors::{from_arg, to_arg};
 use super::{CliError, Outcome};
 use crate::api::signals::{
     AssistantPage, FEEDBACK_SOURCES, FEEDBACK_STATUSES, FeedbackByPage, FeedbackPage, Kind,
@@ -150,11 +150,7 @@ async fn fetch<T: Paged>(mut query: SignalsQuery, args: &SignalsArgs) -> Result<
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
     let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
-    analytics.allow(
-        "this request",
-        Need::Exactly(1),
-        "wait for the hour to pass",
-    )?;
+    analytics.allow_one()?;
     let mut sent = 1;
     let first = client.signals::<T>(&query).await;
     let result = match first {

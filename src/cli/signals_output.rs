@@ -22,14 +22,7 @@ fn csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<String, CliError> {
 
 /// The range a table covers, as its heading says it.
 fn range(query: &SignalsQuery) -> String {
-    match (query.date_from, query.date_to) {
-        (None, None) => "all time".to_owned(),
-        (from, to) => format!(
-            "from {} to {} (exclusive)",
-            from.map_or_else(|| "the start".to_owned(), |d| d.to_string()),
-            to.map_or_else(|| "now".to_owned(), |d| d.to_string())
-        ),
-    }
+    super::range::range_text(query.date_from, query.date_to)
 }
 
 /// The footer: every page fetched, or where the next page is.

@@ -29,10 +29,10 @@ const MOST_BUCKETS: u64 = 1_000;
 #[derive(Debug, Args)]
 pub struct TrendArgs {
     /// First instant included: YYYY-MM-DD (00:00 UTC) or an RFC 3339 time (required)
-    #[arg(long, value_name = "DATE", value_parser = super::visitors::from_arg)]
+    #[arg(long, value_name = "DATE", value_parser = super::range::from_arg)]
     pub from: Option<DateParam>,
     /// First instant excluded: YYYY-MM-DD or RFC 3339 (required)
-    #[arg(long, value_name = "DATE", value_parser = super::visitors::to_arg)]
+    #[arg(long, value_name = "DATE", value_parser = super::range::to_arg)]
     pub to: Option<DateParam>,
     /// Bucket width: day (UTC days) or week (ISO weeks from Monday) [default: day; week
     /// for ranges over 60 days]
@@ -139,7 +139,7 @@ pub async fn run(args: TrendArgs) -> Outcome {
     if totals.iter().all(|t| t.total == 0)
         && let Some(span) = client.views_span()
     {
-        super::warn(&super::visitors::empty_range_hint(span));
+        super::warn(&super::range::empty_range_hint(span));
     }
     let format = Format::resolve(args.format);
     emit_data(&render(by, &buckets, &totals, format, (from, to))?, format)?;

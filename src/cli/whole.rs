@@ -10,7 +10,7 @@ use super::budget::{Analytics, Need};
 use super::output::{Format, emit_data};
 use super::range::require_range;
 use super::setup::Setup;
-use super::visitors::VisitorsArgs;
+use super::visitors_args::VisitorsArgs;
 use super::whole_output::{Report, render};
 use super::{CliError, Outcome};
 use crate::api::{Client, VisitorsPage, VisitorsQuery};
@@ -88,7 +88,7 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
         && before.visitors.is_empty()
         && let Some(span) = client.views_span()
     {
-        super::warn(&super::visitors::empty_range_hint(span));
+        super::warn(&super::range::empty_range_hint(span));
     }
     let pattern = Pattern::new(args.filter.as_deref().unwrap_or_default());
     let rows = compare::compare_rows(

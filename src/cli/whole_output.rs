@@ -90,7 +90,7 @@ fn heading(report: &Report, width: Option<usize>) -> String {
 
 /// A page's columns, then each path's total before and its change.
 const COLUMNS: [Column; 6] = {
-    let page = super::visitors::COLUMNS;
+    let page = super::visitors_output::COLUMNS;
     [
         page[0],
         page[1],

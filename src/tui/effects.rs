@@ -122,7 +122,7 @@ pub fn read_startup(journal: &Arc<Mutex<Journal>>, scope: &Arc<Scope>) -> Startu
 }
 
 /// The runner: spawns a task per effect and hands terminal effects back to the loop.
-pub struct Effects {
+pub struct Runner {
     services: Services,
     tx: UnboundedSender<Msg>,
     drafts: Option<UnboundedSender<(DraftKey, String)>>,
@@ -139,7 +139,7 @@ pub struct Effects {
     _journal_watch: Option<watch::JournalWatch>,
 }
 
-impl Effects {
+impl Runner {
     #[must_use]
     pub fn new(services: Services, tx: UnboundedSender<Msg>) -> Self {
         let (drafts, queue) = unbounded_channel();
@@ -359,6 +359,17 @@ fn stop(task: &mut Option<(JoinHandle<()>, Cancel)>) {
     if let Some((_, cancel)) = task.take() {
         cancel.cancel();
     }
+}
+
+/// Starts a background read in `task`'s place; the one running there stops first.
+fn restart<F>(task: &mut Option<(JoinHandle<()>, Cancel)>, run: impl FnOnce(Cancel) -> F)
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    stop(task);
+    let cancel = Cancel::new();
+    let handle = tokio::spawn(run(cancel.clone()));
+    *task = Some((handle, cancel));
 }
 
 fn spawn(tx: UnboundedSender<Msg>, work: impl Future<Output = Vec<Msg>> + Send + 'static) {

@@ -34,7 +34,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::sync::watch;
 
 use app::App;
-use effects::{Effects, Services};
+use effects::{Runner, Services};
 use input::{KeyReader, input_msg};
 use message::{Clock, Effect, Msg, Tty};
 use terminal::Host;
@@ -102,7 +102,7 @@ pub async fn drive<B: Backend>(
     mut options: LoopOptions,
 ) -> Result<App, LoopError> {
     let (tx, mut rx) = unbounded_channel();
-    let mut effects = Effects::new(services, tx.clone());
+    let mut effects = Runner::new(services, tx.clone());
     effects.load(options.startup.take());
     // The app reads keys by the screen's size (below the minimum only quit works).
     if let Ok(size) = terminal.size() {

@@ -4,15 +4,15 @@
 //! with when enough requests free up (the journal's rule, `AnalyticsBudget::decide`).
 
 use super::outcome::Outcome;
-use super::{App, NoticeKind, Overlay};
-use crate::journal::Decision;
+use super::{NoticeKind, Overlay};
+use crate::journal::{AnalyticsBudget, Decision};
 use crate::tui::keymap::Action;
-use crate::tui::message::Generation;
-use crate::tui::message::{Clock, Effect, TrendPlan};
+use crate::tui::message::{Generation, TrendPlan};
 
-/// What the question is about, and what yes starts.
+/// Work that costs several analytics requests: what the question is about, and what yes
+/// starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ask {
+pub enum Costly {
     /// The chart's trend of request `generation`.
     Trend {
         generation: Generation,
@@ -25,7 +25,7 @@ pub enum Ask {
 /// The question on screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Question {
-    pub ask: Ask,
+    pub work: Costly,
     /// Analytics requests the work needs.
     pub requests: u32,
     /// Analytics requests left this hour, as the journal counts them.
@@ -36,8 +36,8 @@ impl Question {
     /// What is asked, in words.
     #[must_use]
     pub fn text(&self) -> String {
-        let what = match &self.ask {
-            Ask::Trend { plan, .. } => format!(
+        let what = match &self.work {
+            Costly::Trend { plan, .. } => format!(
                 "The chart of {} → {} needs {} analytics requests (one per {} not kept in \
                  the journal yet).",
                 crate::insight::buckets::shown(plan.from),
@@ -45,7 +45,7 @@ impl Question {
                 self.requests,
                 plan.by.as_str()
             ),
-            Ask::Whole { .. } => format!(
+            Costly::Whole { .. } => format!(
                 "This range has more rows than 10 requests hold (250 each): holding all of \
                  them takes up to {} analytics requests, from the start.",
                 self.requests
@@ -58,25 +58,17 @@ impl Question {
     }
 }
 
-impl App {
+impl Question {
     /// Work of `requests` analytics requests: started when few, asked about when more
     /// than 10, refused (saying when enough free up) when more than are left.
-    pub(super) fn consider(
-        &mut self,
-        ask: Ask,
-        requests: u32,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        match self.link.budget.analytics.decide(requests) {
-            Decision::Go => self.answered(ask, Ok(requests), now, effects),
-            Decision::Ask { needed, left } => {
-                self.overlay = Some(Overlay::Confirm(Question {
-                    ask,
-                    requests: needed,
-                    left,
-                }));
-            }
+    pub(super) fn consider(work: Costly, requests: u32, budget: &AnalyticsBudget) -> Outcome {
+        match budget.decide(requests) {
+            Decision::Go => Outcome::Answered(work, Ok(requests)),
+            Decision::Ask { needed, left } => Outcome::Open(Overlay::Confirm(Self {
+                work,
+                requests: needed,
+                left,
+            })),
             Decision::Refuse {
                 needed,
                 left,
@@ -89,46 +81,30 @@ impl App {
                 let why = format!(
                     "needs {needed} analytics requests and {left} are left this hour; {when}"
                 );
-                self.answered(ask, Err(why), now, effects);
+                Outcome::Answered(work, Err(why))
             }
         }
     }
 
-    /// The answer reaches the pane that asked: yes with the requests allowed, or why not.
-    fn answered(
-        &mut self,
-        ask: Ask,
-        answer: Result<u32, String>,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        self.in_visitors(now, effects, |v, ctx, fx| {
-            v.answered(ask, answer, ctx, fx);
-            Outcome::Done
-        });
-    }
-
-    /// y or n.
-    pub(super) fn on_confirm_action(
-        &mut self,
-        action: Action,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-    ) {
-        let Some(Overlay::Confirm(question)) = self.overlay.take() else {
-            return;
-        };
+    /// y or n: the answer goes to the pane that asked; another key leaves the question
+    /// open.
+    pub(super) fn on_action(self, action: Action) -> Outcome {
         match action {
-            Action::Apply => self.answered(question.ask, Ok(question.requests), now, effects),
+            Action::Apply => Outcome::Answered(self.work, Ok(self.requests)),
             Action::Close => {
                 let why = format!(
                     "not read: it needs {} analytics requests; r asks again",
-                    question.requests
+                    self.requests
                 );
-                self.answered(question.ask, Err(why), now, effects);
-                self.notify(NoticeKind::Info, "nothing was read: r asks again");
+                Outcome::Then(
+                    Box::new(Outcome::Answered(self.work, Err(why))),
+                    Box::new(Outcome::News(
+                        NoticeKind::Info,
+                        "nothing was read: r asks again".into(),
+                    )),
+                )
             }
-            _ => self.overlay = Some(Overlay::Confirm(question)),
+            _ => Outcome::Open(Overlay::Confirm(self)),
         }
     }
 }

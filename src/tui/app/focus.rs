@@ -3,7 +3,6 @@
 //! kept.
 
 use super::outcome::Outcome;
-use super::table::FilterKey;
 use super::{App, Overlay, Pane};
 use crate::tui::keymap::KeyContext;
 use crate::tui::message::{Clock, Effect, Io};
@@ -26,30 +25,22 @@ impl App {
         }
     }
 
-    pub(super) fn panes(&self) -> &'static [Pane] {
-        if self.config.read_only {
-            &[Pane::Jobs, Pane::Visitors, Pane::Searches]
-        } else {
-            &[Pane::Jobs, Pane::Composer, Pane::Visitors, Pane::Searches]
-        }
-    }
-
-    pub(super) fn cycle_pane(&mut self, step: isize, now: Clock, effects: &mut Vec<Effect>) {
-        let panes = self.panes();
-        let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
-        let len = panes.len().cast_signed();
-        let next = (at.cast_signed() + step).rem_euclid(len).cast_unsigned();
-        self.focus(panes[next], now, effects);
-    }
-
     /// Moves the focus; the visitors pane loads its first page the first time it is seen
     /// (so a console that never looks at analytics never spends that budget).
     pub(crate) fn focus(&mut self, pane: Pane, now: Clock, effects: &mut Vec<Effect>) {
         if pane == Pane::Composer && self.config.read_only {
             return;
         }
-        self.keep_filter();
-        self.left_pane(pane);
+        // A filter line being typed in is kept as Enter keeps it.
+        self.jobs.keep_filter();
+        self.visitors.keep_filter();
+        // A notice about what a key did in another pane leaves the notice line (it stays
+        // in the log).
+        if self.notice_pane.is_some_and(|about| about != pane) {
+            self.notice = None;
+            self.notice_pane = None;
+            self.dirty = true;
+        }
         if pane == Pane::Composer && self.focus != Pane::Composer {
             self.composer.came_from = self.focus;
         }
@@ -72,16 +63,6 @@ impl App {
                 effects.push(Effect::Io(Io::RefreshBudget));
             }
             _ => {}
-        }
-    }
-
-    /// Leaves the filter line as Enter does (the pane is left while it is typed in).
-    pub(in crate::tui::app) fn keep_filter(&mut self) {
-        if self.jobs.view().typing() {
-            self.jobs.edit_filter(FilterKey::Enter);
-        }
-        if self.visitors.filter_typing() {
-            self.visitors.edit_filter(FilterKey::Enter);
         }
     }
 }

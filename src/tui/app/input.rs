@@ -13,7 +13,17 @@ impl App {
     pub(super) fn on_event(&mut self, event: Event, now: Clock, effects: &mut Vec<Effect>) {
         match event {
             Event::Key(key) => self.on_key(&key, now, effects),
-            Event::Paste(text) => self.on_paste(&text, effects),
+            Event::Paste(text) => {
+                self.dirty |= !self.too_small()
+                    && match &mut self.overlay {
+                        Some(overlay) => overlay.paste(&text),
+                        None if self.focus == Pane::Composer => {
+                            self.composer.paste(&text, effects);
+                            true
+                        }
+                        None => false,
+                    };
+            }
             Event::Resize(width, height) => {
                 self.size = Some((width, height));
                 if self.focus == Pane::Visitors && self.loaded {
@@ -34,24 +44,11 @@ impl App {
         }
     }
 
-    pub(super) fn on_paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
-        if self.too_small() {
-            return;
-        }
-        match &mut self.overlay {
-            Some(Overlay::Track(form)) => form.paste(text),
-            Some(Overlay::Filter(form)) => form.paste(text),
-            Some(Overlay::Export(form)) => form.paste(text),
-            Some(_) => return,
-            None if self.focus == Pane::Composer => self.composer.paste(text, effects),
-            None => return,
-        }
-        self.dirty = true;
-    }
-
     pub(super) fn on_key(&mut self, key: &KeyEvent, now: Clock, effects: &mut Vec<Effect>) {
         if self.too_small() {
-            self.on_key_too_small(key, effects);
+            if let Some(action) = keys::too_small_key(self.keymap(), key) {
+                self.on_global(action, now, effects);
+            }
             return;
         }
         if self.on_typing_key(key) {
@@ -61,15 +58,22 @@ impl App {
         let context = self.context();
         let action = self.config.prefs.keymap.action(context, key);
         match (context, action) {
-            (_, Some(action)) if self.refused_read_only(action) => {}
+            // Under `--read-only`, a key that would write says so instead of doing nothing.
+            (_, Some(action)) if self.config.read_only && action.writes() => {
+                self.notify(NoticeKind::Warning, keys::READ_ONLY);
+            }
             (_, Some(action)) if action.is_global() => self.on_global(action, now, effects),
             (KeyContext::Help, action) => {
-                if !self.on_help_action(action) {
+                if !(self.help).on_action(&mut self.overlay, action, self.viewport.help) {
                     return;
                 }
             }
             (KeyContext::Form, action) => self.on_form_key(key, action, now, effects),
-            (KeyContext::Confirm, Some(action)) => self.on_confirm_action(action, now, effects),
+            (KeyContext::Confirm, Some(action)) => {
+                if let Some(Overlay::Confirm(question)) = self.overlay.take() {
+                    self.route(question.on_action(action), now, effects);
+                }
+            }
             (KeyContext::Confirm, None) => return,
             (KeyContext::Detail, Some(action)) => {
                 if let Some(Overlay::Detail(detail)) = &mut self.overlay {
@@ -91,7 +95,9 @@ impl App {
                 let outcome = self.composer.on_action(action, &ctx, effects);
                 self.route(outcome, now, effects);
             }
-            (_, None) if keys::is_ctrl_c(key) => self.say_how_to_quit(),
+            (_, None) if keys::is_ctrl_c(key) => {
+                self.notify(NoticeKind::Info, keys::how_to_quit(self.keymap()));
+            }
             (KeyContext::Composer, None) => self.composer.key(key, effects),
             (_, Some(action)) => self.on_action(action, now, effects),
             // An unbound key changes nothing; it leaves alone what an earlier message of
@@ -105,8 +111,12 @@ impl App {
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.overlay = Some(Overlay::Help(self.context())),
-            Action::NextPane => self.cycle_pane(1, now, effects),
-            Action::PrevPane => self.cycle_pane(-1, now, effects),
+            Action::NextPane => {
+                self.focus(self.focus.step(1, self.config.read_only), now, effects);
+            }
+            Action::PrevPane => {
+                self.focus(self.focus.step(-1, self.config.read_only), now, effects);
+            }
             Action::FocusJobs => self.focus(Pane::Jobs, now, effects),
             Action::FocusComposer => self.focus(Pane::Composer, now, effects),
             Action::FocusVisitors => self.focus(Pane::Visitors, now, effects),

@@ -13,7 +13,10 @@
 //!   ├─ visitors/ VisitorsTable: keys, the page, trend, period before, │ back an Outcome
 //!   │            whole range and export (reads the app through Ctx)   │ App::route runs
 //!   ├─ searches/ SearchesPane: searches, unanswered questions, marks  ┘ it
-//!   └─ forms/    track, dates, export: keys; Enter's value goes to the pane it is about
+//!   ├─ forms/    track, dates, export: keys; Enter's value goes to the pane it is about
+//!   ├─ confirm   Question: asks before spending analytics requests, answers the pane
+//!   ├─ help      Help: the help and the log over what is open, and their scroll
+//!   └─ notices, wake: the log of notices; what follows every message, when to wake
 //! message/ (Msg, Effect, Generation, Viewport, Pane…): the ground floor all of them use
 //! ```
 
@@ -22,6 +25,7 @@ mod confirm;
 mod cursor;
 mod focus;
 mod forms;
+mod help;
 mod input;
 mod jobs;
 mod keys;
@@ -46,8 +50,9 @@ use std::time::Instant;
 
 pub use super::message::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use composer::{Composer, TemplateFill};
-pub use confirm::{Ask, Question};
+pub use confirm::{Costly, Question};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
+pub use help::Help;
 pub(crate) use jobs::poll;
 pub use jobs::{DetailSearch, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
@@ -69,7 +74,7 @@ use wake::RowsChange;
 pub use wake::countdown_text;
 
 use super::keymap::Keymap;
-use super::message::{Clock, DraftKey, Effect, Io, Msg, Submitted, Tty};
+use super::message::{Clock, Effect, Io, Msg, Tty};
 use poll::{Cadences, Scheduler};
 
 /// All the console's state.
@@ -96,10 +101,8 @@ pub struct App {
     pub quit: bool,
     /// The terminal's size, once known: below the minimum only quit keys are read.
     pub size: Option<(u16, u16)>,
-    /// The overlay the help was opened over, back when the help closes.
-    under_help: Option<Box<Overlay>>,
-    /// The first help row shown, when the help scrolls (the view clamps it).
-    pub help_scroll: usize,
+    /// Where the help or the log was opened, and its scroll.
+    pub help: Help,
     /// What the last frame measured (see [`Viewport`]).
     viewport: Viewport,
     dirty: bool,
@@ -109,17 +112,7 @@ impl App {
     #[must_use]
     pub fn new(config: ConsoleOptions) -> Self {
         let poll = Scheduler::new(Cadences::with_interval(config.poll_interval), config.seed);
-        // What was printed before the screen opened is seen only after quitting: said
-        // again here, from the first frame.
-        let warnings = &config.prefs.warnings;
-        let notice = (!warnings.is_empty()).then(|| Notice {
-            kind: NoticeKind::Warning,
-            said: Said::Text(warnings.join(" · ")),
-        });
-        let mut log = NoticeLog::default();
-        if let Some(notice) = &notice {
-            log.note(notice.clone());
-        }
+        let (notice, log) = NoticeLog::starting(&config.prefs.warnings);
         Self {
             focus: Pane::Jobs,
             overlay: None,
@@ -135,17 +128,11 @@ impl App {
             loaded: false,
             quit: false,
             size: None,
-            under_help: None,
-            help_scroll: 0,
+            help: Help::default(),
             viewport: Viewport::default(),
             dirty: true,
             config,
         }
-    }
-
-    /// Whether something visible changed since the last call (and forgets it).
-    pub fn take_dirty(&mut self) -> bool {
-        std::mem::take(&mut self.dirty)
     }
 
     /// Takes in one message; returns what to do about it.
@@ -213,12 +200,6 @@ impl App {
                 self.route(outcome, now, &mut effects);
             }
             Msg::Submitted { draft, outcome } => {
-                // A new job that may have been created is listed until dismissed or tracked.
-                if draft == DraftKey::NewJob
-                    && matches!(&outcome, Submitted::Failed(err) if err.may_have_reached_server())
-                {
-                    effects.push(Effect::Io(Io::LoadUnsure));
-                }
                 self.on_submitted(draft, outcome, now, &mut effects);
             }
             Msg::Unsure(list) => {
@@ -292,38 +273,8 @@ impl App {
                 }
             }
         }
-        if was_failing && !self.link.connection.is_failing() {
-            self.on_recovered(now, &mut effects);
-        }
-        // Every read that is due starts.
-        if self.loaded {
-            if self.link.check.take_due(now.mono) {
-                effects.push(Effect::Io(Io::CheckConnection));
-            }
-            for id in self.jobs.poll.take_due(now.mono) {
-                effects.push(Effect::Io(Io::FetchJob(id)));
-            }
-        }
-        // The CHANGED column's ages move too, when it is shown.
-        let changed = self.config.columns.contains(&JobColumn::Changed);
-        self.jobs.note_rows(rows, now.wall, changed);
-        self.log.settle(now.wall);
-        self.display_due = self.next_display_change(now);
+        self.after_message(rows, was_failing, now, &mut effects);
         effects
-    }
-
-    /// When the loop must wake up even if nothing arrives: the next poll or link check, or
-    /// the next change of a relative time on screen. `None`: sleep until input.
-    #[must_use]
-    pub fn next_wake(&self) -> Option<Instant> {
-        [
-            self.jobs.poll.next_wake(),
-            self.link.check.due,
-            self.display_due,
-        ]
-        .into_iter()
-        .flatten()
-        .min()
     }
 
     /// The keys in force, for the help and the hints.

@@ -59,7 +59,8 @@ impl App {
         };
         match self.focus {
             Pane::Jobs => {
-                self.keep_filter();
+                self.jobs.keep_filter();
+                self.visitors.keep_filter();
                 if self.jobs.view().cursor_position() == Some(at) {
                     self.on_action(Action::Open, now, effects);
                 } else {
@@ -68,7 +69,8 @@ impl App {
                 true
             }
             Pane::Visitors => {
-                self.keep_filter();
+                self.jobs.keep_filter();
+                self.visitors.keep_filter();
                 match self.visitors.whole.held_mut() {
                     // The whole range held: `at` is a position among the rows shown.
                     Some(held) => held.arrangement.place_cursor(&held.rows, at),
@@ -97,8 +99,7 @@ impl App {
                     super::scrolled(detail.scroll, self.viewport.detail, by(WHEEL_ROWS));
             }
             Some(Overlay::Help(_) | Overlay::Notices) => {
-                self.help_scroll =
-                    super::scrolled(self.help_scroll, self.viewport.help, by(WHEEL_ROWS));
+                self.help.wheel(self.viewport.help, by(WHEEL_ROWS));
             }
             Some(_) => return false,
             None => match self.focus {

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 
 use chrono::{DateTime, Utc};
 
-use super::{App, Notice, NoticeKind, Overlay, Said};
+use super::{App, Notice, NoticeKind, Said};
 
 /// Notices kept in the log; older ones are dropped.
 pub const LOG_LENGTH: usize = 200;
@@ -29,6 +29,21 @@ pub struct NoticeLog {
 }
 
 impl NoticeLog {
+    /// The notice line and the log as the console opens: what was printed before the
+    /// screen opened is seen only after quitting, so it is said again, from the first
+    /// frame.
+    pub(super) fn starting(warnings: &[String]) -> (Option<Notice>, Self) {
+        let notice = (!warnings.is_empty()).then(|| Notice {
+            kind: NoticeKind::Warning,
+            said: Said::Text(warnings.join(" · ")),
+        });
+        let mut log = Self::default();
+        if let Some(notice) = &notice {
+            log.note(notice.clone());
+        }
+        (notice, log)
+    }
+
     /// Notes a notice to be dated when the message that said it is done.
     pub(super) fn note(&mut self, notice: Notice) {
         self.pending.push(notice);
@@ -78,28 +93,5 @@ impl App {
     pub(crate) fn notify_here(&mut self, kind: NoticeKind, said: impl Into<Said>) {
         self.notify(kind, said);
         self.notice_pane = Some(self.focus);
-    }
-
-    /// `L`: the log of recent notices over what is open (closed the same way as the
-    /// help, which it then goes back to).
-    pub(super) fn toggle_log(&mut self) {
-        if matches!(self.overlay, Some(Overlay::Notices)) {
-            self.close_help();
-            return;
-        }
-        self.under_help = self.overlay.take().map(Box::new);
-        self.overlay = Some(Overlay::Notices);
-        self.help_scroll = 0;
-        self.viewport.help = None;
-    }
-
-    /// The focus moves to `pane`: a notice about what a key did in another pane leaves
-    /// the notice line (it stays in the log).
-    pub(super) fn left_pane(&mut self, pane: super::Pane) {
-        if self.notice_pane.is_some_and(|about| about != pane) {
-            self.notice = None;
-            self.notice_pane = None;
-            self.dirty = true;
-        }
     }
 }

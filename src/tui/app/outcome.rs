@@ -5,10 +5,10 @@
 //! [`Outcome`], and `App` routes it.
 
 use crate::insight::templates::Wanted;
-use crate::tui::app::confirm::Ask;
+use crate::tui::app::confirm::{Costly, Question};
 use crate::tui::app::searches::{self, SearchesPane};
 use crate::tui::app::visitors::{Ctx, VisitorsTable};
-use crate::tui::app::{App, NoticeKind, Overlay, Pane, Said};
+use crate::tui::app::{App, CallClass, NoticeKind, Overlay, Pane, Said};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, DraftKey, Effect};
 
@@ -49,17 +49,25 @@ pub(in crate::tui::app) enum Outcome {
     Then(Box<Outcome>, Box<Outcome>),
     /// Work of this many analytics requests: start it, ask first, or refuse (the
     /// question is an overlay, the budget the link's).
-    Ask(Ask, u32),
+    Consider(Costly, u32),
+    /// The answer to work that costs analytics requests, for the pane that asked: yes
+    /// with the requests allowed, or why not.
+    Answered(Costly, Result<u32, String>),
 }
 
 impl App {
-    /// What the visitors pane reads of the rest of the app now.
-    fn visitors_ctx(&self, now: Clock) -> Ctx {
-        Ctx {
+    /// Hands a key or a message to the visitors pane, with what it reads of the app, and
+    /// routes what it hands back.
+    pub(in crate::tui::app) fn in_visitors(
+        &mut self,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+        handle: impl FnOnce(&mut VisitorsTable, &Ctx, &mut Vec<Effect>) -> Outcome,
+    ) {
+        // What the visitors pane reads of the rest of the app now.
+        let ctx = Ctx {
             now,
-            paused: self
-                .link
-                .refusal(crate::tui::app::CallClass::Analytics, now),
+            paused: self.link.refusal(CallClass::Analytics, now),
             analytics_left: self.link.budget.analytics.left(),
             whole_max_rows: self.config.whole_max_rows,
             size: self.size,
@@ -69,7 +77,9 @@ impl App {
             focused: self.focus == Pane::Visitors,
             overlay_open: self.overlay.is_some(),
             rows_on_screen: self.viewport.visitors_rows,
-        }
+        };
+        let outcome = handle(&mut self.visitors, &ctx, effects);
+        self.route(outcome, now, effects);
     }
 
     /// Hands a key or a message to the searches pane, with what it reads of the app (the
@@ -82,26 +92,13 @@ impl App {
     ) {
         let keys = self.keymap();
         let ctx = searches::Ctx {
-            paused: (self.link).refusal(crate::tui::app::CallClass::Analytics, now),
+            paused: self.link.refusal(CallClass::Analytics, now),
             dates: self.visitors.range.bounds(now.wall.date_naive()),
             job_key: (keys.key(KeyContext::Searches, Action::NewJob))
                 .filter(|_| !self.config.read_only),
             rows_on_screen: self.viewport.searches_rows,
         };
         let outcome = handle(&mut self.searches, &ctx, effects);
-        self.route(outcome, now, effects);
-    }
-
-    /// Hands a key or a message to the visitors pane, with what it reads of the app, and
-    /// routes what it hands back.
-    pub(in crate::tui::app) fn in_visitors(
-        &mut self,
-        now: Clock,
-        effects: &mut Vec<Effect>,
-        handle: impl FnOnce(&mut VisitorsTable, &Ctx, &mut Vec<Effect>) -> Outcome,
-    ) {
-        let ctx = self.visitors_ctx(now);
-        let outcome = handle(&mut self.visitors, &ctx, effects);
         self.route(outcome, now, effects);
     }
 
@@ -169,9 +166,16 @@ impl App {
                 self.route(*first, now, effects);
                 self.route(*then, now, effects);
             }
-            Outcome::Ask(ask, requests) => {
+            Outcome::Consider(work, requests) => {
                 self.dirty = true;
-                self.consider(ask, requests, now, effects);
+                let outcome = Question::consider(work, requests, &self.link.budget.analytics);
+                self.route(outcome, now, effects);
+            }
+            Outcome::Answered(work, answer) => {
+                self.in_visitors(now, effects, |v, ctx, fx| {
+                    v.answered(work, answer, ctx, fx);
+                    Outcome::Done
+                });
             }
         }
     }

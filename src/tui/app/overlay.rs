@@ -1,7 +1,8 @@
 //! What sits on top of the panes (an overlay that takes the keys: help, a job's detail,
 //! a form, a question) and the one-line notice above the status bar.
 
-use super::{ExportForm, FilterForm, JobDetail, Question, TrackForm};
+use super::{CallClass, ExportForm, FilterForm, JobDetail, Question, TrackForm};
+use crate::api::ApiError;
 use crate::tui::keymap::KeyContext;
 use std::sync::Arc;
 
@@ -49,6 +50,11 @@ impl Notice {
 #[derive(Debug, Clone)]
 pub enum Said {
     Text(String),
+    /// The link to the service fails: what the call that found it answered (it leaves
+    /// the notice line when the link recovers).
+    LinkFailed(ApiError),
+    /// A 429 paused this class of call; the others go on.
+    RateLimited(CallClass),
     /// An alert command could not run, or failed.
     AlertFailed(AlertError),
     /// No browser opened the link: it was copied instead (`copied` says how).
@@ -72,6 +78,8 @@ impl PartialEq for Said {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Self::Text(a), Self::Text(b)) => a == b,
+            (Self::LinkFailed(a), Self::LinkFailed(b)) => a == b,
+            (Self::RateLimited(a), Self::RateLimited(b)) => a == b,
             (Self::AlertFailed(a), Self::AlertFailed(b)) => a == b,
             (
                 Self::OpenFailed { reason, copied },

@@ -1,9 +1,10 @@
 //! What the console reads again: everything at start (the journal's jobs, each on its
-//! schedule), everything on `r`, and a visitors page that failed once the service answers.
+//! schedule) and everything on `r`. (A visitors page or searches list that failed is read
+//! again once the service answers: `wake.rs`, after every message.)
 
 use super::outcome::Outcome;
 use super::poll::FirstRead;
-use super::{App, CallClass, Notice, NoticeKind, PageLoad, Pane};
+use super::{App, CallClass, Notice, NoticeKind, Pane};
 use crate::tui::message::{Clock, Effect, Io, Startup};
 
 impl App {
@@ -32,23 +33,6 @@ impl App {
             .collect();
         if !paused.is_empty() {
             self.notify(NoticeKind::Warning, paused.join("; "));
-        }
-    }
-
-    /// The service answers again after failing: a visitors page that failed meanwhile is
-    /// read again (with its chart), so its error does not outlive its cause.
-    pub(super) fn on_recovered(&mut self, now: Clock, effects: &mut Vec<Effect>) {
-        if matches!(self.visitors.load(), PageLoad::Failed { .. }) {
-            self.in_visitors(now, effects, |v, ctx, fx| {
-                v.reload(ctx, fx);
-                Outcome::Done
-            });
-        }
-        if self.focus == Pane::Searches {
-            self.in_searches(now, effects, |s, ctx, fx| {
-                s.recovered(ctx, fx);
-                Outcome::Changed
-            });
         }
     }
 

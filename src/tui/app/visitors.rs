@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use chrono::NaiveDate;
 
-use super::confirm::Ask;
+use super::confirm::Costly;
 use super::{ExportForm, FilterForm, Overlay};
 use crate::api::limit::ViewsSpan;
 use crate::api::{ApiError, DateParam, VisitorsPage, VisitorsQuery};
@@ -240,22 +240,24 @@ impl VisitorsTable {
     /// the requests allowed starts the work, `Err` says on the pane why it was not done.
     pub(in crate::tui::app) fn answered(
         &mut self,
-        ask: Ask,
+        work: Costly,
         answer: Result<u32, String>,
         ctx: &Ctx,
         effects: &mut Vec<Effect>,
     ) {
-        match (ask, answer) {
-            (Ask::Trend { generation, plan }, Ok(requests)) => {
+        match (work, answer) {
+            (Costly::Trend { generation, plan }, Ok(requests)) => {
                 self.trend_confirmed(generation, plan, requests, effects);
             }
-            (Ask::Whole { generation }, Ok(requests)) => {
+            (Costly::Whole { generation }, Ok(requests)) => {
                 self.whole_confirmed(generation, requests, ctx, effects);
             }
-            (Ask::Trend { plan, .. }, Err(why)) => {
+            (Costly::Trend { plan, .. }, Err(why)) => {
                 self.trend_declined(plan, format!("the chart {why}"));
             }
-            (Ask::Whole { .. }, Err(why)) => self.whole_declined(format!("the whole range {why}")),
+            (Costly::Whole { .. }, Err(why)) => {
+                self.whole_declined(format!("the whole range {why}"))
+            }
         }
     }
 

@@ -1,19 +1,81 @@
-//! When something on screen next changes with the clock alone (the 1 Hz countdown while
-//! a read is due soon, a pause's countdown, an age in the jobs list), so the loop wakes
-//! only then.
+//! What follows every message: the reads that are due start, a page that failed while the
+//! service did not answer is read again, and when something on screen next changes with
+//! the clock alone (the 1 Hz countdown while a read is due soon, a pause's countdown, an
+//! age in the jobs list) is known, so the loop wakes only then.
 
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
-use super::{App, Overlay, Pane};
-use crate::tui::message::{Clock, Msg};
+use super::outcome::Outcome;
+use super::{App, JobColumn, Overlay, PageLoad, Pane};
+use crate::tui::message::{Clock, Effect, Io, Msg};
 
 impl App {
+    /// Whether something visible changed since the last call (and forgets it).
+    pub fn take_dirty(&mut self) -> bool {
+        std::mem::take(&mut self.dirty)
+    }
+
+    /// When the loop must wake up even if nothing arrives: the next poll or link check, or
+    /// the next change of a relative time on screen. `None`: sleep until input.
+    #[must_use]
+    pub fn next_wake(&self) -> Option<Instant> {
+        [
+            self.jobs.poll.next_wake(),
+            self.link.check.due,
+            self.display_due,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// What follows every message: a visitors page that failed while the service did not
+    /// answer is read again once it answers (`was_failing`: it did not before the
+    /// message), so its error does not outlive its cause; every read that is due starts;
+    /// and when something shown on screen next changes with the clock alone is known
+    /// again (see `display_due`).
+    pub(super) fn after_message(
+        &mut self,
+        rows: RowsChange,
+        was_failing: bool,
+        now: Clock,
+        effects: &mut Vec<Effect>,
+    ) {
+        if was_failing && !self.link.connection.is_failing() {
+            if matches!(self.visitors.load(), PageLoad::Failed { .. }) {
+                self.in_visitors(now, effects, |v, ctx, fx| {
+                    v.reload(ctx, fx);
+                    Outcome::Done
+                });
+            }
+            if self.focus == Pane::Searches {
+                self.in_searches(now, effects, |s, ctx, fx| {
+                    s.recovered(ctx, fx);
+                    Outcome::Changed
+                });
+            }
+        }
+        if self.loaded {
+            if self.link.check.take_due(now.mono) {
+                effects.push(Effect::Io(Io::CheckConnection));
+            }
+            for id in self.jobs.poll.take_due(now.mono) {
+                effects.push(Effect::Io(Io::FetchJob(id)));
+            }
+        }
+        // The CHANGED column's ages move too, when it is shown.
+        let changed = self.config.columns.contains(&JobColumn::Changed);
+        self.jobs.note_rows(rows, now.wall, changed);
+        self.log.settle(now.wall);
+        self.display_due = self.next_display_change(now);
+    }
+
     /// When something shown on screen next changes with the clock alone: the 1 Hz status
     /// countdown while a read is due within a minute, a pause's countdown, or an age in
     /// the jobs list (ages past a minute change once a minute, past an hour once an hour).
-    pub(crate) fn next_display_change(&self, now: Clock) -> Option<Instant> {
+    fn next_display_change(&self, now: Clock) -> Option<Instant> {
         let tick = self
             .jobs
             .clock_ticking(now.mono)

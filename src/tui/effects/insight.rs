@@ -3,12 +3,11 @@
 //! feedback per page as a single request each; every analytics request is counted in
 //! the journal.
 
-use super::{Effects, spawn, stop, trend, whole};
+use super::{Runner, restart, spawn, stop, trend, whole};
 use crate::api::signals::FeedbackByPage;
-use crate::insight::Cancel;
 use crate::tui::message::{InsightIo, InsightMsg, Msg};
 
-impl Effects {
+impl Runner {
     pub(super) fn run_insight(&mut self, io: InsightIo) {
         let s = self.services.clone();
         let tx = self.tx.clone();
@@ -19,16 +18,13 @@ impl Effects {
                 allow,
                 refresh,
             } => {
-                stop(&mut self.trend);
-                let cancel = Cancel::new();
-                let ask = trend::Ask {
+                let read = trend::Read {
                     generation,
                     plan,
                     allow,
                     refresh,
                 };
-                let task = tokio::spawn(trend::run(s, tx, ask, cancel.clone()));
-                self.trend = Some((task, cancel));
+                restart(&mut self.trend, |cancel| trend::run(s, tx, read, cancel));
             }
             InsightIo::CancelTrend => stop(&mut self.trend),
             InsightIo::FetchWhole {
@@ -38,17 +34,14 @@ impl Effects {
                 max_rows,
                 allow,
             } => {
-                stop(&mut self.whole);
-                let cancel = Cancel::new();
-                let ask = whole::Ask {
+                let read = whole::Read {
                     generation,
                     query,
                     previous,
                     max_rows,
                     allow,
                 };
-                let task = tokio::spawn(whole::run(s, tx, ask, cancel.clone()));
-                self.whole = Some((task, cancel));
+                restart(&mut self.whole, |cancel| whole::run(s, tx, read, cancel));
             }
             InsightIo::CancelWhole => stop(&mut self.whole),
             InsightIo::FetchPrevious { generation, query } => spawn(tx, async move {

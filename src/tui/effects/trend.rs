@@ -16,7 +16,7 @@ use crate::insight::trend::TrendEnd;
 use crate::tui::message::{Generation, InsightMsg, Msg, TrendPlan};
 
 /// What the app asked for.
-pub(super) struct Ask {
+pub(super) struct Read {
     pub generation: Generation,
     pub plan: TrendPlan,
     /// Requests it may send; more needed: `TrendNeeds`, and none sent.
@@ -81,13 +81,13 @@ impl From<Infallible> for Needs {
 /// Reads the trend asked for, or answers `TrendNeeds` when it would take more than
 /// `allow` requests. `cancel` stops it (Esc, another range): what was read is kept and
 /// counted all the same.
-pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, ask: Ask, cancel: Cancel) {
-    let generation = ask.generation;
-    let buckets = ask.plan.buckets();
+pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, read: Read, cancel: Cancel) {
+    let generation = read.generation;
+    let buckets = read.plan.buckets();
     let client = s.client.clone();
     let mut journal = Journaled { s, tx: tx.clone() };
     let spend = |_: &mut Journaled, cost: Cost| {
-        if cost.requests > ask.allow {
+        if cost.requests > read.allow {
             return Err(Needs(cost.requests));
         }
         Ok(())
@@ -103,7 +103,7 @@ pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, ask: Ask, cancel:
         &mut journal,
         &client,
         &buckets,
-        ask.refresh,
+        read.refresh,
         spend,
         progress,
         &cancel,

@@ -13,7 +13,7 @@ use crate::insight::whole::{Step, Whole, WholeRange};
 use crate::tui::message::{InsightMsg, Msg, WholeEnd};
 
 /// What the app asked for.
-pub(super) struct Ask {
+pub(super) struct Read {
     pub generation: Generation,
     pub query: VisitorsQuery,
     pub previous: Option<VisitorsQuery>,
@@ -31,18 +31,18 @@ enum Capped {
     Failed(ApiError),
 }
 
-pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, ask: Ask, cancel: Cancel) {
-    let generation = ask.generation;
+pub(super) async fn run(s: Services, tx: UnboundedSender<Msg>, read: Read, cancel: Cancel) {
+    let generation = read.generation;
     let mut sent = 0;
     let mut fetch = Fetch {
         client: &s.client,
         tx: &tx,
-        ask: &ask,
+        read: &read,
         cancel: &cancel,
         sent: &mut sent,
     };
-    let result = match fetch.period(&ask.query).await {
-        Capped::Done(Whole::All(page)) => match &ask.previous {
+    let result = match fetch.period(&read.query).await {
+        Capped::Done(Whole::All(page)) => match &read.previous {
             None => Some(Ok(all(page, None))),
             Some(query) => match fetch.period(query).await {
                 Capped::Done(Whole::All(old)) => Some(Ok(all(page, Some(old)))),
@@ -79,7 +79,7 @@ fn ended(capped: Capped) -> Option<Result<WholeEnd, ApiError>> {
 struct Fetch<'a> {
     client: &'a Client,
     tx: &'a UnboundedSender<Msg>,
-    ask: &'a Ask,
+    read: &'a Read,
     cancel: &'a Cancel,
     sent: &'a mut u32,
 }
@@ -87,10 +87,10 @@ struct Fetch<'a> {
 impl Fetch<'_> {
     /// Every row of `query`'s range, a page at a time, within what may be sent.
     async fn period(&mut self, query: &VisitorsQuery) -> Capped {
-        let mut range = WholeRange::new(query, self.ask.max_rows);
+        let mut range = WholeRange::new(query, self.read.max_rows);
         let before = *self.sent;
         loop {
-            if *self.sent >= self.ask.allow {
+            if *self.sent >= self.read.allow {
                 return Capped::NeedsMore;
             }
             let step = tokio::select! {
@@ -101,7 +101,7 @@ impl Fetch<'_> {
             *self.sent = before + range.requests();
             let progress = range.progress();
             let _ = self.tx.send(Msg::Insight(InsightMsg::WholeProgress {
-                generation: self.ask.generation,
+                generation: self.read.generation,
                 requests: *self.sent,
                 rows: progress.rows,
                 most: progress.most_requests,

@@ -15,6 +15,28 @@ pub enum Pane {
     Searches,
 }
 
+impl Pane {
+    /// The panes the focus moves between, in tab order: under `--read-only` the composer
+    /// is not one.
+    #[must_use]
+    pub fn all(read_only: bool) -> &'static [Self] {
+        if read_only {
+            &[Self::Jobs, Self::Visitors, Self::Searches]
+        } else {
+            &[Self::Jobs, Self::Composer, Self::Visitors, Self::Searches]
+        }
+    }
+
+    /// The pane `step` tabs away (round, as Tab and Shift+Tab move).
+    #[must_use]
+    pub fn step(self, step: isize, read_only: bool) -> Self {
+        let panes = Self::all(read_only);
+        let at = panes.iter().position(|p| *p == self).unwrap_or(0);
+        let len = panes.len().cast_signed();
+        panes[(at.cast_signed() + step).rem_euclid(len).cast_unsigned()]
+    }
+}
+
 /// What the last frame measured, reported by the loop after each draw as
 /// [`Msg::Drawn`](super::Msg::Drawn): how far page-wise keys move and where a text
 /// scroll ends.
@@ -93,4 +115,22 @@ pub struct TextExtent {
 pub struct Found {
     pub matches: usize,
     pub scroll: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pane;
+
+    #[test]
+    fn tab_goes_round_the_panes_and_read_only_has_no_composer() {
+        assert_eq!(Pane::Jobs.step(1, false), Pane::Composer);
+        assert_eq!(Pane::Visitors.step(1, false), Pane::Searches);
+        assert_eq!(Pane::Searches.step(1, false), Pane::Jobs);
+        assert_eq!(Pane::Jobs.step(-1, false), Pane::Searches);
+        assert_eq!(Pane::Jobs.step(1, true), Pane::Visitors);
+        assert_eq!(Pane::Searches.step(1, true), Pane::Jobs);
+        assert_eq!(Pane::Visitors.step(-1, true), Pane::Jobs);
+        // The composer, not a pane under `--read-only`, steps as the first pane does.
+        assert_eq!(Pane::Composer.step(1, true), Pane::Visitors);
+    }
 }

@@ -60,13 +60,7 @@ pub fn draw(
     cx: &ViewContext,
 ) -> (TextExtent, Option<Found>) {
     let theme = cx.theme;
-    let rect = super::overlay_area(
-        frame,
-        area,
-        area.width.saturating_sub(4).max(40),
-        area.height,
-    );
-    let columns = usize::from(rect.width.saturating_sub(2));
+    let (rect, columns) = super::text_overlay_area(frame, area);
     let height = usize::from(rect.height.saturating_sub(2)).max(1);
     // Every line wrapped here, so the scroll counts the rows the screen shows.
     let mut rows: Vec<Line<'static>> = lines(detail, app, cx)

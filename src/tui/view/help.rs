@@ -147,7 +147,7 @@ pub fn draw(
     let rect = super::overlay_area(frame, area, width, height);
     let visible = usize::from(rect.height.saturating_sub(2)).max(1);
     let last = lines.len().saturating_sub(visible);
-    let scroll = app.help_scroll.min(last);
+    let scroll = app.help.scroll.min(last);
     let below = lines.len().saturating_sub(scroll + visible);
     let (hint, marker) = if scroll + below == 0 {
         (" Esc close ".to_owned(), None)

@@ -222,6 +222,15 @@ pub(crate) fn overlay_area(frame: &mut Frame<'_>, area: Rect, width: u16, height
     rect
 }
 
+/// A long text over the panes (a job's detail, the log of notices): as tall as the
+/// screen and nearly as wide (40 columns at least), cleared. Returns it and the columns
+/// inside its border.
+pub(crate) fn text_overlay_area(frame: &mut Frame<'_>, area: Rect) -> (Rect, usize) {
+    let width = area.width.saturating_sub(4).max(40);
+    let rect = overlay_area(frame, area, width, area.height);
+    (rect, usize::from(rect.width.saturating_sub(2)))
+}
+
 pub use crate::text::thousands;
 
 #[cfg(test)]

@@ -13,13 +13,7 @@ use crate::tui::app::{App, LOG_LENGTH, TextExtent};
 
 /// Draws the log; returns how it scrolls as drawn.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) -> TextExtent {
-    let rect = super::overlay_area(
-        frame,
-        area,
-        area.width.saturating_sub(4).max(40),
-        area.height,
-    );
-    let columns = usize::from(rect.width.saturating_sub(2));
+    let (rect, columns) = super::text_overlay_area(frame, area);
     let rows: Vec<Line<'static>> = if app.log.is_empty() {
         vec![Line::from(Span::styled(
             " nothing said yet",
@@ -44,7 +38,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) -> T
     };
     let visible = usize::from(rect.height.saturating_sub(2)).max(1);
     let last = rows.len().saturating_sub(visible);
-    let scroll = app.help_scroll.min(last);
+    let scroll = app.help.scroll.min(last);
     let below = rows.len().saturating_sub(scroll + visible);
     let mut block = Block::default()
         .borders(Borders::ALL)

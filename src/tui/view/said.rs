@@ -1,5 +1,5 @@
-//! The words of the notices whose text depends on what failed (an alert, a browser, an
-//! export, the journal, `$EDITOR`): the app keeps them typed ([`Said`]); the view writes them, on the notice
+//! The words of the notices whose text depends on what failed (the link, a rate limit, an
+//! alert, a browser, an export, the journal, `$EDITOR`): the app keeps them typed ([`Said`]); the view writes them, on the notice
 //! line, in the log and under the visitors table.
 
 use std::fmt;
@@ -12,6 +12,14 @@ impl fmt::Display for Said {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Text(text) => f.write_str(text),
+            Self::LinkFailed(err) => write!(f, "{err}"),
+            // No wait in words here: it would go stale on screen; the status bar counts down.
+            Self::RateLimited(class) => write!(
+                f,
+                "{} paused by the service's rate limit (the status bar counts down); other \
+                 calls go on",
+                class.label()
+            ),
             Self::AlertFailed(err) => write!(f, "{err}"),
             Self::OpenFailed { reason, copied } => {
                 write!(f, "could not open a browser ({reason}): {copied}")

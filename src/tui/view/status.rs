@@ -106,7 +106,9 @@ pub fn notice_height(app: &App, width: u16) -> u16 {
 fn notice_text(app: &App) -> Option<(String, Option<NoticeKind>)> {
     match (&app.notice, &app.link.last_error) {
         (Some(notice), _) => Some((sanitize(&notice.text()), Some(notice.kind))),
-        (None, Some(error)) if app.link.connection.is_failing() => Some((sanitize(error), None)),
+        (None, Some(error)) if app.link.connection.is_failing() => {
+            Some((sanitize(&error.to_string()), None))
+        }
         _ => None,
     }
 }

@@ -97,6 +97,12 @@ impl App {
         now: Clock,
         effects: &mut Vec<Effect>,
     ) {
+        // A new job that may have been created is listed until dismissed or tracked.
+        if draft == DraftKey::NewJob
+            && matches!(&outcome, Submitted::Failed(err) if err.may_have_reached_server())
+        {
+            effects.push(Effect::Io(Io::LoadUnsure));
+        }
         match &outcome {
             Submitted::Accepted(_) => {
                 self.record_call(Ok(()), CallClass::of_draft(&draft), None, now);

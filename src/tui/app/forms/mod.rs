@@ -67,6 +67,19 @@ fn paste_into(area: &mut TextArea<'static>, text: &str) {
     let _ = area.insert_str(joined);
 }
 
+impl Overlay {
+    /// A paste into the form open, if one is; whether it took it.
+    pub(super) fn paste(&mut self, text: &str) -> bool {
+        match self {
+            Self::Track(form) => form.paste(text),
+            Self::Filter(form) => form.paste(text),
+            Self::Export(form) => form.paste(text),
+            Self::Help(_) | Self::Detail(_) | Self::Confirm(_) | Self::Notices => return false,
+        }
+        true
+    }
+}
+
 impl App {
     pub(super) fn on_form_key(
         &mut self,

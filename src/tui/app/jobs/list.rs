@@ -282,6 +282,13 @@ impl JobList {
         edit
     }
 
+    /// Leaves the filter line as Enter does, if it is being typed in (the pane is left).
+    pub(in crate::tui::app) fn keep_filter(&mut self) {
+        if self.view.typing() {
+            self.edit_filter(FilterKey::Enter);
+        }
+    }
+
     /// Esc in the list: drops an applied filter; whether there was one.
     pub(in crate::tui::app) fn clear_filter(&mut self) -> bool {
         if self.view.filter().as_typed().is_empty() {

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 
 pub use rate::{CallClass, RatePauses};
 
-use super::{App, NoticeKind};
+use super::{App, NoticeKind, Said};
 use crate::api::ApiError;
 use crate::tui::message::{Budget, Clock};
 
@@ -99,7 +99,7 @@ pub struct Link {
     pub connection: Connection,
     pub last_ok: Option<DateTime<Utc>>,
     /// Why the link is failing, until it recovers.
-    pub last_error: Option<String>,
+    pub last_error: Option<ApiError>,
     /// The 429 pause of each class of call.
     pub pauses: RatePauses,
     pub check: ConnectionCheck,
@@ -126,9 +126,9 @@ pub(crate) struct Recorded {
     /// A 429 paused the class until then.
     pub paused_until: Option<Instant>,
     /// What to say on the notice line, in order.
-    pub said: Vec<(NoticeKind, String)>,
-    /// The link recovered from this error: the notice line stops saying it.
-    pub recovered_from: Option<String>,
+    pub said: Vec<(NoticeKind, Said)>,
+    /// The link recovered from a failure: the notice line stops saying it.
+    pub recovered: bool,
     /// The status bar changed.
     pub changed: bool,
 }
@@ -154,13 +154,9 @@ impl Link {
         if let ApiError::RateLimited { retry_after, .. } = err {
             recorded.paused_until = Some(self.pauses.pause(class, now.mono, *retry_after));
             // No wait in words here: it would go stale on screen; the status bar counts down.
-            recorded.said.push((
-                NoticeKind::Warning,
-                format!(
-                    "{} paused by the service's rate limit (the status bar counts down); other calls go on",
-                    class.label(),
-                ),
-            ));
+            recorded
+                .said
+                .push((NoticeKind::Warning, Said::RateLimited(class)));
         }
         if let Some(link) = Connection::of(err) {
             self.set(link, Some(err), &mut recorded);
@@ -175,16 +171,23 @@ impl Link {
         self.connection = link;
         if !link.is_failing() {
             self.check.failures = 0;
-            if let Some(gone) = self.last_error.take() {
-                recorded.recovered_from = Some(gone);
+            if self.last_error.take().is_some() {
+                recorded.recovered = true;
                 recorded.changed = true;
             }
             return;
         }
-        let text = err.map(ToString::to_string).unwrap_or_default();
-        if self.last_error.as_deref() != Some(text.as_str()) {
-            recorded.said.push((NoticeKind::Error, text.clone()));
-            self.last_error = Some(text);
+        let Some(err) = err else {
+            return;
+        };
+        // The same words are not said again (two network errors differ only in what the
+        // screen does not show).
+        let said_before = self.last_error.as_ref().map(ToString::to_string);
+        if said_before != Some(err.to_string()) {
+            recorded
+                .said
+                .push((NoticeKind::Error, Said::LinkFailed(err.clone())));
+            self.last_error = Some(err.clone());
         }
     }
 
@@ -268,16 +271,11 @@ impl App {
                 .rate_limited(job, now.mono, Some(until - now.mono));
         }
         self.dirty |= recorded.changed;
-        let recovered = recorded.recovered_from.is_some();
-        if let Some(gone) = recorded.recovered_from
-            && self
-                .notice
-                .as_ref()
-                .is_some_and(|n| matches!(&n.said, super::Said::Text(text) if *text == gone))
-        {
-            self.notice = None;
-        }
-        if recovered {
+        if recorded.recovered {
+            // The link's failure leaves the notice line; any other notice stays.
+            if (self.notice.as_ref()).is_some_and(|n| matches!(n.said, Said::LinkFailed(_))) {
+                self.notice = None;
+            }
             let send = self.keymap().key_or_name(
                 crate::tui::keymap::KeyContext::Composer,
                 crate::tui::keymap::Action::Send,
@@ -315,7 +313,8 @@ mod tests {
         assert!(again.said.is_empty(), "the same failure is not said twice");
         let back = link.record(Ok(()), CallClass::Read, now);
         assert_eq!(link.connection, Connection::Online);
-        assert_eq!(back.recovered_from, Some(first.said[0].1.clone()));
+        assert!(back.recovered);
+        assert_eq!(first.said[0].1, Said::LinkFailed(server_error()));
         assert!(link.last_error.is_none());
     }
 

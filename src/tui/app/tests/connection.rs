@@ -216,11 +216,30 @@ fn a_visitors_page_that_failed_while_the_service_was_away_is_read_again_when_it_
 }
 
 #[test]
+fn a_recovery_clears_the_links_failure_not_a_notice_that_reads_like_it() {
+    let mut h = Harness::new(vec![]);
+    h.send(Msg::ConnectionChecked(Err(network_error(false))));
+    let error = h.app.link.last_error.clone().unwrap().to_string();
+    // Another notice in the same words (a read of one job that failed the same way).
+    h.app.notify(NoticeKind::Warning, error.clone());
+    h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
+        message: String::new(),
+        missing: crate::api::Missing::Job,
+    })));
+    assert_eq!(h.app.link.connection, Connection::Online);
+    assert_eq!(
+        h.app.notice.as_ref().map(Notice::text),
+        Some(error),
+        "only the link's own failure leaves the notice line"
+    );
+}
+
+#[test]
 fn an_unreachable_service_is_checked_again_with_a_growing_wait() {
     let mut h = Harness::new(vec![]);
     h.send(Msg::ConnectionChecked(Err(network_error(false))));
     assert_eq!(h.app.link.connection, Connection::Trouble);
-    let error = h.app.link.last_error.clone().unwrap();
+    let error = h.app.link.last_error.clone().unwrap().to_string();
     assert!(h.app.notice.as_ref().unwrap().text() == error);
     let first = h.app.next_wake().unwrap() - h.clock().mono;
     assert_eq!(first, Duration::from_secs(2));

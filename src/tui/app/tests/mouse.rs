@@ -122,7 +122,7 @@ fn the_wheel_moves_the_list_and_scrolls_the_detail_and_the_help() {
     assert!(matches!(&h.app.overlay, Some(Overlay::Detail(d)) if d.scroll == 3));
     h.key(KeyCode::Char('?'));
     mouse(&mut h, MouseEventKind::ScrollDown, 5, 5);
-    assert_eq!(h.app.help_scroll, 3);
+    assert_eq!(h.app.help.scroll, 3);
 }
 
 #[test]

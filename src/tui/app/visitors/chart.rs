@@ -6,7 +6,7 @@ use super::trend::TrendLoad;
 use super::{Ctx, VisitorsTable};
 use crate::api::{ApiError, VisitorTotals};
 use crate::journal::ASK_ABOVE;
-use crate::tui::app::confirm::Ask;
+use crate::tui::app::confirm::Costly;
 use crate::tui::app::outcome::Outcome;
 use crate::tui::message::Generation;
 use crate::tui::message::{Effect, InsightIo, InsightMsg, Io, TrendPlan};
@@ -100,7 +100,7 @@ impl VisitorsTable {
             plan,
             requests,
         };
-        Outcome::Ask(Ask::Trend { generation, plan }, requests)
+        Outcome::Consider(Costly::Trend { generation, plan }, requests)
     }
 
     pub(super) fn trend_confirmed(

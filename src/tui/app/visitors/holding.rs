@@ -8,7 +8,7 @@ use crate::api::ApiError;
 use crate::insight::compare::compare_rows;
 use crate::insight::order::SortRow as _;
 use crate::journal::ASK_ABOVE;
-use crate::tui::app::confirm::Ask;
+use crate::tui::app::confirm::Costly;
 use crate::tui::app::outcome::Outcome;
 use crate::tui::app::table::{FilterEdit, FilterKey};
 use crate::tui::app::{NoticeKind, VisitorsTable};
@@ -172,7 +172,7 @@ impl VisitorsTable {
                         generation,
                         requests,
                     },
-                    Outcome::Ask(Ask::Whole { generation }, requests),
+                    Outcome::Consider(Costly::Whole { generation }, requests),
                 )
             }
             Err(err) => (
@@ -232,6 +232,13 @@ impl VisitorsTable {
         self.whole
             .held()
             .is_some_and(|held| held.arrangement.typing())
+    }
+
+    /// Leaves the filter line as Enter does, if it is being typed in (the pane is left).
+    pub(in crate::tui::app) fn keep_filter(&mut self) {
+        if self.filter_typing() {
+            self.edit_filter(FilterKey::Enter);
+        }
     }
 
     /// A key of the held table's filter line: what is typed narrows the rows at once.

@@ -108,14 +108,7 @@ pub(super) fn draw(
         );
     }
     // The feedback, once known, takes what the path can spare beside the rest.
-    let used: u16 = columns
-        .iter()
-        .skip(1)
-        .map(|c| match c.width {
-            Constraint::Length(w) => w + 1,
-            _ => 0,
-        })
-        .sum();
+    let used = fixed_width(&columns);
     let spare = area
         .width
         .saturating_sub(used + PATH_MIN + 1 + if bar_width > 0 { bar_width + 1 } else { 0 });
@@ -137,14 +130,7 @@ pub(super) fn draw(
     if bar_width > 0 {
         columns.push(Column::new("█human░AI", Constraint::Length(bar_width)));
     }
-    let used: u16 = columns
-        .iter()
-        .skip(1)
-        .map(|c| match c.width {
-            Constraint::Length(w) => w + 1,
-            _ => 0,
-        })
-        .sum();
+    let used = fixed_width(&columns);
     let path_width = usize::from(area.width.saturating_sub(used + 1));
     let marks = &app.visitors.marks;
     let look = Look {
@@ -196,6 +182,18 @@ pub(super) fn draw(
 }
 
 /// A held row's feedback, as its columns need it.
+/// The columns after the path that have a width of their own, with the space after each.
+fn fixed_width(columns: &[Column<'_>]) -> u16 {
+    columns
+        .iter()
+        .skip(1)
+        .map(|c| match c.width {
+            Constraint::Length(w) => w + 1,
+            _ => 0,
+        })
+        .sum()
+}
+
 fn feedback_of(row: &HeldRow) -> super::thumbs::Feedback {
     (row.thumbs, row.visitors.now.human)
 }
