@@ -8,13 +8,13 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Value, json};
 
 use super::CliError;
-use super::impact_merge::Merged;
 use super::output::Format;
 use super::table::{self, Column, Fit, thousands};
 use crate::api::{ChangedFile, VisitorTotals, format_timestamp};
 use crate::export;
 use crate::insight::compare::{Delta, change_text};
 use crate::insight::impact::{CAVEAT, Impact, Windows};
+use crate::insight::impact_merge::Merged;
 use crate::text::sanitize;
 
 /// What `jobs impact` found, ready to print.
