@@ -16,6 +16,7 @@ mod export;
 mod insight;
 mod jobs;
 mod opener;
+mod signal;
 mod trend;
 mod watch;
 mod whole;
@@ -255,6 +256,7 @@ impl Effects {
                 msgs
             }),
             Io::Insight(io) => self.run_insight(io),
+            Io::Signal(io) => self.run_signal(io),
             Io::Export {
                 query,
                 format,

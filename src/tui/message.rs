@@ -15,6 +15,7 @@ mod frame;
 mod generation;
 mod insight;
 mod local;
+mod signal;
 mod trend;
 
 use crate::journal::{
@@ -25,6 +26,7 @@ pub use frame::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use generation::{Generation, Generations};
 pub use insight::{InsightIo, InsightMsg, WholeEnd};
 pub use local::{EditorError, LocalError};
+pub use signal::{Comments, ImpactFailed, ImpactRead, SignalIo, SignalMsg};
 pub use trend::TrendPlan;
 
 /// The instant `update` runs at: monotonic for schedules, wall time for what is shown.
@@ -162,6 +164,8 @@ pub enum Msg {
     },
     /// The chart, the comparison or the whole range heard back.
     Insight(InsightMsg),
+    /// A job's impact or a page's comments heard back.
+    Signal(SignalMsg),
     /// Rows and pages fetched so far by the running export, shown under the table.
     ExportProgress { rows: u64, pages: u64 },
     /// How the export ended.
@@ -282,6 +286,8 @@ pub enum Io {
     },
     /// Reads for the chart, the comparison or the whole range.
     Insight(InsightIo),
+    /// Reads a job's impact or a page's comments.
+    Signal(SignalIo),
     /// Writes every row of a range to a file in the background; answers
     /// `ExportProgress` as pages come and `ExportDone` at the end.
     Export {

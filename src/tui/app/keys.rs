@@ -107,7 +107,8 @@ impl App {
             | Action::SortReverse
             | Action::ClearFilter
             | Action::NextMatch
-            | Action::PrevMatch => {}
+            | Action::PrevMatch
+            | Action::Impact => {}
         }
     }
 

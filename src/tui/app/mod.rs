@@ -31,6 +31,7 @@ mod options;
 mod outcome;
 mod overlay;
 mod reload;
+mod signal;
 pub mod table;
 mod viewport;
 mod visitors;
@@ -47,7 +48,10 @@ pub use composer::{Composer, TemplateFill};
 pub use confirm::{Ask, Question};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub(crate) use jobs::poll;
-pub use jobs::{DetailSearch, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission};
+pub use jobs::{
+    DetailSearch, IMPACT_WINDOW_DAYS, ImpactLoad, Impacts, JobDetail, JobList, JobRow, JobSort,
+    humans_change, short_id, unsure_submission,
+};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RatePauses};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
@@ -55,9 +59,9 @@ pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay, Said};
 use viewport::scrolled;
 pub use visitors::{
-    BarScale, CHART_MIN_HEIGHT, DateRange, FEEDBACK_PAGES, FeedbackLoad, Held, HeldRow, Marks,
-    PAGE_SIZES, PageLoad, PageThumbs, PreviousLoad, Shown, Thumbs, TrendLoad, VisitorsColumn,
-    VisitorsTable, WholeLoad,
+    BarScale, CHART_MIN_HEIGHT, COMMENT_PAGES, CommentsLoad, DateRange, FEEDBACK_PAGES,
+    FeedbackLoad, Held, HeldRow, Marks, PAGE_SIZES, PageLoad, PageThumbs, PageView, PreviousLoad,
+    Shown, Thumbs, TrendLoad, VisitorsColumn, VisitorsTable, WholeLoad,
 };
 use wake::RowsChange;
 pub use wake::countdown_text;
@@ -241,6 +245,7 @@ impl App {
                 }
                 self.in_visitors(now, &mut effects, |v, ctx, _| v.on_insight(msg, ctx));
             }
+            Msg::Signal(msg) => self.on_signal(msg, now, &mut effects),
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;

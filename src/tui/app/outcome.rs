@@ -33,6 +33,8 @@ pub(in crate::tui::app) enum Outcome {
     CopySelected,
     /// From the detail: open the selected job's link (`o`).
     OpenSelected,
+    /// From the detail: read the job's impact (`i`), within the analytics budget.
+    ReadImpact(String),
     /// Write in the composer, to a new job or as a follow-up to one.
     Compose(DraftKey),
     /// `n` in the visitors pane: a new job from the marked pages.
@@ -115,6 +117,11 @@ impl App {
             }
             Outcome::OpenSelected => {
                 let outcome = self.jobs.open_selected(&self.config, effects);
+                self.route(outcome, now, effects);
+            }
+            Outcome::ReadImpact(id) => {
+                let ctx = self.visitors_ctx(now);
+                let outcome = self.jobs.impacts.want(&id, &ctx, effects);
                 self.route(outcome, now, effects);
             }
             Outcome::Compose(draft) => {

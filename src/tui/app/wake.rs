@@ -71,6 +71,7 @@ impl RowsChange {
             | Msg::Visitors { .. }
             | Msg::ViewsSpan(_)
             | Msg::Insight(_)
+            | Msg::Signal(_)
             | Msg::ExportProgress { .. }
             | Msg::ExportDone(_)
             | Msg::Budget(_)

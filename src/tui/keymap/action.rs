@@ -70,6 +70,9 @@ pub enum Action {
     PrevMatch,
     /// `L`: the log of recent notices with their times.
     Notices,
+    /// `i` in a job's detail: read whether the change's pages are read more since the
+    /// merge (a job read and a few analytics requests).
+    Impact,
 }
 
 impl Action {
