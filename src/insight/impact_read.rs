@@ -149,6 +149,7 @@ pub fn partly_outside(windows: &Windows, span: ViewsSpan) -> Option<String> {
 /// `14 days`, `1 day`, `6 days 18 hours`, `36 hours` (a whole number of hours under
 /// three days reads as hours), `2 hours 5 minutes`, `40 seconds`: the two largest units,
 /// as a person says it.
+#[must_use]
 pub fn length_words(length: TimeDelta) -> String {
     let plural = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
     let seconds = length.num_seconds().max(0);
@@ -175,6 +176,7 @@ pub fn length_words(length: TimeDelta) -> String {
 }
 
 /// `has` after one of a unit (`1 day has passed`), `have` after more.
+#[must_use]
 pub fn has_or_have(words: &str) -> &'static str {
     if words.starts_with("1 ") && words.split_whitespace().count() == 2 {
         "has"
@@ -184,6 +186,7 @@ pub fn has_or_have(words: &str) -> &'static str {
 }
 
 /// A commit id cut to 12 characters; other text as it is.
+#[must_use]
 pub fn short(what: &str) -> String {
     if what.len() == 40 && what.chars().all(|c| c.is_ascii_hexdigit()) {
         format!("merge commit {}", &what[..12])

@@ -12,6 +12,7 @@ mod chart;
 mod compare;
 mod export_line;
 mod held;
+mod page;
 mod thumbs;
 mod whole;
 
@@ -62,7 +63,10 @@ pub fn draw(
         |shown| shown.query.clone(),
     );
     draw_strip(frame, strip, app, &query, compare, cx);
-    draw_rows(frame, rows_area, app, cx, state);
+    match &table.page {
+        Some(page) => page::draw(frame, rows_area, page, app, cx),
+        None => draw_rows(frame, rows_area, app, cx, state),
+    }
     frame.render_widget(Paragraph::new(export), export_area);
     draw_footer(frame, footer, app, &query, cx);
 }
