@@ -24,6 +24,7 @@ mod whole;
 use jobs::{check_connection, submit, track};
 pub use opener::open_url;
 use opener::opener;
+pub use signal::is_about;
 
 use super::message::{Budget, DraftKey, Io, LocalError, Msg, Startup};
 use crate::api::{Client, HOURLY_LIMIT, Job};

@@ -12,6 +12,7 @@ mod lists;
 mod mouse;
 mod poll;
 mod prefs;
+mod signals;
 mod track;
 mod truth;
 mod visitors;
