@@ -26,7 +26,11 @@ pub(super) fn lines(id: &str, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
             0,
         ),
     ];
-    let text = |words: String| (Line::from(format!("  {words}")), 2);
+    // A reason's wrapped rows stay under it.
+    let text = |words: String| {
+        let own = words.chars().take_while(|c| *c == ' ').count();
+        (Line::from(format!("  {words}")), 2 + own)
+    };
     match app.jobs.impacts.of(id) {
         None => out.push((
             Line::from(Span::styled(

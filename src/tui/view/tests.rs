@@ -21,6 +21,7 @@ use crate::tui::message::{Budget, Clock, Msg, Startup};
 mod composer;
 mod feedback;
 mod insight;
+mod signals;
 mod themes;
 mod visitors;
 mod widths;

@@ -442,7 +442,21 @@ fn draw_footer(
         ));
     }
     let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
-    let hints = footer_hints(keys, held.is_some());
+    // While a page is open only Esc and the moves work: the table's keys wait.
+    let hints = if table.page.is_some() {
+        use crate::tui::keymap::Action;
+        let back = keys.one(Action::Close, "back to the table");
+        let scroll = keys.pair(Action::Down, Action::Up, "scroll");
+        [
+            super::hints::join([back.clone(), scroll]),
+            super::hints::join([back]),
+        ]
+        .into_iter()
+        .map(|hint| format!(" · {hint}"))
+        .collect()
+    } else {
+        footer_hints(keys, held.is_some())
+    };
     let candidates = hints
         .iter()
         .map(|hint| {
