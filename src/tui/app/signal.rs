@@ -17,7 +17,7 @@ impl App {
                 if let Some(read) = read {
                     self.record_call(read.as_ref().map(|_| ()), CallClass::Read, None, now);
                 }
-                let outcome = self.jobs.impacts.on_read(id, result);
+                let outcome = self.jobs.impacts.on_read(id, *result);
                 self.route(outcome, now, effects);
             }
             SignalMsg::Comments {

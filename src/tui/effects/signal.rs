@@ -30,7 +30,7 @@ impl Effects {
                 let mut msgs = s.counted(requests).await;
                 msgs.push(Msg::Signal(SignalMsg::Impact {
                     id,
-                    result,
+                    result: Box::new(result),
                     requests,
                     read,
                 }));

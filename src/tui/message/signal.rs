@@ -79,7 +79,7 @@ pub enum SignalMsg {
     /// `read` how the job's own read went (none when it was not sent).
     Impact {
         id: String,
-        result: Result<ImpactRead, ImpactFailed>,
+        result: Box<Result<ImpactRead, ImpactFailed>>,
         requests: u32,
         read: Option<Result<(), ApiError>>,
     },
@@ -98,7 +98,7 @@ impl SignalMsg {
         match self {
             Self::Impact {
                 result, requests, ..
-            } => match result {
+            } => match result.as_ref() {
                 Err(ImpactFailed::Visitors(err)) => Some(Err(err)),
                 _ if *requests > 0 => Some(Ok(())),
                 _ => None,

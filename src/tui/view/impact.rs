@@ -6,18 +6,28 @@
 use ratatui::text::{Line, Span};
 
 use super::ViewContext;
-use crate::api::VisitorTotals;
+use crate::api::{JobStatus, VisitorTotals};
 use crate::insight::compare::{Delta, change_text};
 use crate::insight::impact::CAVEAT;
 use crate::insight::impact_read::{NotReady, has_or_have, length_words, short};
 use crate::text::{sanitize, thousands};
-use crate::tui::app::{App, IMPACT_WINDOW_DAYS, ImpactLoad};
+use crate::tui::app::{App, ImpactLoad};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{ImpactFailed, ImpactRead};
 
-/// The section's lines, each with the indent its wrapped rows keep.
+/// The section's lines, each with the indent its wrapped rows keep: for a job that has
+/// ended with a change to merge (completed, or archived since), or whose impact was asked
+/// for; none for the others, whose detail keeps its rows (`i` works on any job).
 pub(super) fn lines(id: &str, app: &App, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
     let theme = cx.theme;
+    let ended = app
+        .jobs
+        .get(id)
+        .and_then(|row| row.status())
+        .is_some_and(|status| matches!(status, JobStatus::Completed | JobStatus::Archived));
+    if !ended && app.jobs.impacts.of(id).is_none() {
+        return Vec::new();
+    }
     let key = app.keymap().key_or_name(KeyContext::Detail, Action::Impact);
     let mut out = vec![
         (Line::default(), 0),
@@ -35,16 +45,15 @@ pub(super) fn lines(id: &str, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
         None => out.push((
             Line::from(Span::styled(
                 format!(
-                    "  {key} reads it: the pages the change touched, their visitors {IMPACT_WINDOW_DAYS} days before the merge and after, beside the whole site (a job read and 2 or more analytics requests)"
+                    "  {key} reads its pages' visitors around the merge (2+ analytics requests)"
                 ),
                 theme.dim(),
             )),
             2,
         )),
-        Some(ImpactLoad::Reading) => out.push((
-            Line::from(Span::styled("  reading…", theme.warning())),
-            2,
-        )),
+        Some(ImpactLoad::Reading) => {
+            out.push((Line::from(Span::styled("  reading…", theme.warning())), 2))
+        }
         Some(ImpactLoad::Refused(why)) => out.push((
             Line::from(Span::styled(
                 format!("  not read: {}", sanitize(why)),

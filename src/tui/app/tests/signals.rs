@@ -97,7 +97,7 @@ fn i_in_the_detail_reads_the_impact_once_within_ten_analytics_requests() {
     assert_eq!(h.app.jobs.impacts.cell("job_a"), "…");
     h.send(Msg::Signal(SignalMsg::Impact {
         id: "job_a".into(),
-        result: Ok(read()),
+        result: Box::new(Ok(read())),
         requests: 2,
         read: Some(Ok(())),
     }));
@@ -149,7 +149,9 @@ fn a_merge_that_cannot_be_known_keeps_every_reason() {
     };
     h.send(Msg::Signal(SignalMsg::Impact {
         id: "job_a".into(),
-        result: Err(ImpactFailed::NotReady(NotReady::NotMerged(not.clone()))),
+        result: Box::new(Err(ImpactFailed::NotReady(NotReady::NotMerged(
+            not.clone(),
+        )))),
         requests: 0,
         read: Some(Ok(())),
     }));

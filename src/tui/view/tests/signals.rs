@@ -79,7 +79,7 @@ fn impact_scene(result: Result<ImpactRead, ImpactFailed>) -> Scene {
     scene.key(KeyCode::Char('i'));
     scene.send(Msg::Signal(SignalMsg::Impact {
         id: JOB.into(),
-        result,
+        result: Box::new(result),
         requests: 2,
         read: Some(Ok(())),
     }));
