@@ -66,6 +66,8 @@ impl App {
                 }
                 true
             }
+            // A page open covers the rows: a click there selects none of them.
+            Pane::Visitors if self.visitors.page.is_some() => false,
             Pane::Visitors => {
                 self.keep_filter();
                 match self.visitors.whole.held_mut() {

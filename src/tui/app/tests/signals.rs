@@ -314,3 +314,34 @@ fn feedback_sent_from_a_whole_url_is_about_its_page() {
         "/guides/authentication"
     ));
 }
+
+#[test]
+fn a_click_under_an_open_page_selects_no_row_of_the_table_it_covers() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut h = visitors_shown();
+    h.key(KeyCode::Enter);
+    // As the last frame of the table measured it: rows from screen row 5.
+    let mut viewport = crate::tui::message::Viewport {
+        visitors_rows: 10,
+        ..Default::default()
+    };
+    viewport.hits.rows = Some(crate::tui::message::RowsArea {
+        area: ratatui::layout::Rect::new(0, 5, 80, 10),
+        first: 0,
+        drawn: 2,
+    });
+    h.send(Msg::Drawn(viewport));
+    let click = |row| {
+        Msg::Input(crossterm::event::Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: 4,
+            row,
+            modifiers: crossterm::event::KeyModifiers::NONE,
+        }))
+    };
+    for row in 0..20 {
+        h.send(click(row));
+    }
+    assert_eq!(h.app.visitors.selected, 0);
+    assert!(h.app.visitors.page.is_some());
+}
