@@ -73,7 +73,10 @@ fn lines(page: &PageView, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
     let mut out = vec![
         (
             Line::from(vec![
-                Span::styled(format!("{} ", range_words(page)), theme.dim()),
+                Span::styled(
+                    format!("{} · unique visitors: ", range_words(page)),
+                    theme.dim(),
+                ),
                 Span::raw(format!(
                     "human {}  AI {}  total {}",
                     thousands(row.human),
@@ -122,17 +125,18 @@ fn lines(page: &PageView, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
                 })
                 .collect();
             let thumbs_only = found.items.len() - said.len();
-            let mut heading = format!(
-                "Comments ({}, newest first, from the range's newest {} pieces of feedback",
-                said.len(),
-                thousands(found.looked as u64)
-            );
-            if found.more {
-                heading.push_str(&format!(
-                    "; older ones are not read: {COMMENT_PAGES} requests at most"
-                ));
-            }
-            heading.push(')');
+            let looked = thousands(found.looked as u64);
+            let heading = if found.more {
+                format!(
+                    "Comments ({}, newest first, from the range's newest {looked} pieces of feedback; older ones are not read: {COMMENT_PAGES} requests at most)",
+                    said.len()
+                )
+            } else {
+                format!(
+                    "Comments ({}, newest first, of the range's {looked} pieces of feedback)",
+                    said.len()
+                )
+            };
             out.push((Line::from(Span::styled(heading, theme.bold())), 0));
             if said.is_empty() {
                 out.push((
