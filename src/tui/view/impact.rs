@@ -16,16 +16,17 @@ use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{ImpactFailed, ImpactRead};
 
 /// The section's lines, each with the indent its wrapped rows keep: for a job that has
-/// ended with a change to merge (completed, or archived since), or whose impact was asked
-/// for; none for the others, whose detail keeps its rows (`i` works on any job).
+/// ended with a change to merge (completed, or archived since, with a link to its
+/// change), or whose impact was asked for; none for the others, whose detail keeps its
+/// rows (`i` works on any job, and says why there is nothing to show).
 pub(super) fn lines(id: &str, app: &App, cx: &ViewContext) -> Vec<(Line<'static>, usize)> {
     let theme = cx.theme;
-    let ended = app
-        .jobs
-        .get(id)
+    let row = app.jobs.get(id);
+    let ended = row
         .and_then(|row| row.status())
         .is_some_and(|status| matches!(status, JobStatus::Completed | JobStatus::Archived));
-    if !ended && app.jobs.impacts.of(id).is_none() {
+    let changed = row.is_some_and(|row| row.pr_link().is_some());
+    if !(ended && changed) && app.jobs.impacts.of(id).is_none() {
         return Vec::new();
     }
     let key = app.keymap().key_or_name(KeyContext::Detail, Action::Impact);

@@ -207,3 +207,16 @@ fn a_page_shows_its_figures_thumbs_and_recent_comments() {
     assert!(screen.contains("and 1 without words"), "{screen}");
     both("visitors_page_comments", &scene);
 }
+
+#[test]
+fn a_job_with_no_change_to_merge_is_offered_no_impact_until_asked() {
+    // The active job is first in the list.
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Enter);
+    let screen = scene.render(80, 24);
+    assert!(!screen.contains("Did the change help?"), "{screen}");
+    scene.key(KeyCode::Char('i'));
+    let screen = scene.render(80, 24);
+    assert!(screen.contains("Did the change help?"), "{screen}");
+    assert!(screen.contains("reading…"), "{screen}");
+}
