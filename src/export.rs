@@ -124,6 +124,16 @@ pub struct Whole<'a> {
     pub rows: Vec<&'a ComparedRow>,
     pub matched: Option<usize>,
     pub previous: Option<(String, String, VisitorTotals)>,
+    /// With the range's feedback: each row's 👍 and 👎 (`None`: the page is not among
+    /// those a partial list named), in the order of `rows`.
+    pub feedback: Option<Vec<Option<(u64, u64)>>>,
+}
+
+/// 👎 per 1,000 human visitors, to one decimal; `None` without human visitors.
+#[must_use]
+pub fn down_per_thousand(down: u64, human: u64) -> Option<f64> {
+    #[expect(clippy::cast_precision_loss)]
+    (human > 0).then(|| (down as f64 * 10_000.0 / human as f64).round() / 10.0)
 }
 
 #[derive(Serialize)]
@@ -146,6 +156,17 @@ struct RowJson<'a> {
     total: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     previous: Option<VisitorTotals>,
+    /// With the feedback: `{thumbsUp, thumbsDown, thumbsDownPer1k}`, null when not known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    feedback: Option<Option<FeedbackJson>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FeedbackJson {
+    thumbs_up: u64,
+    thumbs_down: u64,
+    thumbs_down_per1k: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -164,12 +185,24 @@ pub fn whole_json(whole: &Whole<'_>, pretty: bool) -> Result<String, WriteError>
         visitors: whole
             .rows
             .iter()
-            .map(|row| RowJson {
+            .enumerate()
+            .map(|(at, row)| RowJson {
                 path: &row.path,
                 human: row.now.human,
                 ai: row.now.ai,
                 total: row.now.total,
                 previous: compared.then(|| row.previous_or_zero()),
+                feedback: whole.feedback.as_ref().map(|thumbs| {
+                    thumbs
+                        .get(at)
+                        .copied()
+                        .flatten()
+                        .map(|(up, down)| FeedbackJson {
+                            thumbs_up: up,
+                            thumbs_down: down,
+                            thumbs_down_per1k: down_per_thousand(down, row.now.human),
+                        })
+                }),
             })
             .collect(),
         has_more: false,
@@ -186,15 +219,19 @@ pub fn whole_json(whole: &Whole<'_>, pretty: bool) -> Result<String, WriteError>
     json_text(&json, pretty)
 }
 
-/// A whole range as CSV: `path,human,ai,total`, and the period before's three columns
-/// when compared.
+/// A whole range as CSV: `path,human,ai,total`, the period before's three columns when
+/// compared, and `thumbs_up,thumbs_down,thumbs_down_per_1k` with the feedback (empty
+/// where not known; the rate empty for a page without human visitors).
 pub fn whole_csv(whole: &Whole<'_>) -> Result<String, WriteError> {
     let compared = whole.previous.is_some();
     let mut header = vec!["path", "human", "ai", "total"];
     if compared {
         header.extend(["previous_human", "previous_ai", "previous_total"]);
     }
-    let rows = whole.rows.iter().map(|row| {
+    if whole.feedback.is_some() {
+        header.extend(["thumbs_up", "thumbs_down", "thumbs_down_per_1k"]);
+    }
+    let rows = whole.rows.iter().enumerate().map(|(at, row)| {
         let mut cells = vec![row.path.clone()];
         let mut counts = vec![row.now];
         if compared {
@@ -202,6 +239,17 @@ pub fn whole_csv(whole: &Whole<'_>) -> Result<String, WriteError> {
         }
         for c in counts {
             cells.extend([c.human, c.ai, c.total].map(|n| n.to_string()));
+        }
+        if let Some(thumbs) = &whole.feedback {
+            match thumbs.get(at).copied().flatten() {
+                Some((up, down)) => cells.extend([
+                    up.to_string(),
+                    down.to_string(),
+                    down_per_thousand(down, row.now.human)
+                        .map_or_else(String::new, |r| format!("{r:.1}")),
+                ]),
+                None => cells.extend([String::new(), String::new(), String::new()]),
+            }
         }
         cells
     });

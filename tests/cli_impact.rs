@@ -501,3 +501,115 @@ async fn a_service_that_refuses_include_change_is_read_without_it() {
     assert_eq!(job.id.as_deref(), Some("job_1"));
     assert_eq!(job.change, None);
 }
+
+/// The console's "Did the change help?" is the CLI's: the same merged job of the real
+/// agent, read with `i` in its detail (the console on the same journal, so the pages
+/// its first prompt marks are known), gives the numbers `docdeck jobs impact --format
+/// json` prints, and costs a few analytics requests, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_consoles_impact_equals_the_clis_json() {
+    use crossterm::event::KeyCode;
+    use docdeck::journal::{ANALYTICS_HOURLY_LIMIT, Journal};
+    use docdeck::tui::app::ImpactLoad;
+
+    docdeck::api::client::install_crypto_provider();
+    let repos = Repos::new();
+    add_docs(&repos);
+    let script = repos.script(
+        "agent.sh",
+        "printf '\\nRun the installer first.\\n' >> guides/setup.mdx",
+    );
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    import_views(&db, common::PROJECT, &views());
+    let service = ServeProcess::over_db(
+        home.path(),
+        &db,
+        &[
+            "--repo",
+            repos.clone_dir().to_str().unwrap(),
+            "--agent-command",
+            script.to_str().unwrap(),
+        ],
+    );
+    let url = service.base_url.clone();
+    let id = create(home.path(), &url, PROMPT);
+    merge(&repos, &id);
+    let cli = json_of(&run_cli(
+        home.path(),
+        &url,
+        &["jobs", "impact", &id, "--format", "json"],
+    ));
+
+    let journal = Arc::new(Mutex::new(
+        Journal::open(&common::journal_path(home.path())).unwrap(),
+    ));
+    let mut console = common::console::Console::open_at(
+        &url,
+        std::time::Duration::from_secs(3),
+        Arc::clone(&journal),
+        "false",
+        (120, 40),
+    );
+    let scope = console.scope.clone();
+    let short = &id[..12];
+    console
+        .wait_for("the job", |s| s.contains(short) && s.contains("completed"))
+        .await;
+    let used_before = journal
+        .lock()
+        .unwrap()
+        .analytics_budget(&scope, ANALYTICS_HOURLY_LIMIT, chrono::Utc::now())
+        .unwrap()
+        .used();
+    console.key(KeyCode::Enter);
+    console
+        .wait_for("the detail", |s| s.contains("Did the change help?"))
+        .await;
+    console.key(KeyCode::Char('i'));
+    let screen = console
+        .wait_for("the impact", |s| s.contains("(whole site)"))
+        .await;
+    assert!(screen.contains("/guides/setup"), "{screen}");
+    let app = console.quit().await;
+    let Some(ImpactLoad::Read(read)) = app.jobs.impacts.of(&id) else {
+        panic!("{:?}", app.jobs.impacts.of(&id))
+    };
+    let counts =
+        |t: docdeck::api::VisitorTotals| json!({"human": t.human, "ai": t.ai, "total": t.total});
+    assert_eq!(
+        json!({"before": counts(read.impact.site_before), "after": counts(read.impact.site_after)}),
+        cli["site"]
+    );
+    let pages: Vec<Value> = read
+        .impact
+        .pages
+        .iter()
+        .map(|p| {
+            json!({"path": p.path, "from": p.sources.words(), "before": counts(p.before), "after": counts(p.after)})
+        })
+        .collect();
+    assert_eq!(Value::from(pages), cli["pages"]);
+    assert_eq!(
+        docdeck::api::format_timestamp(&read.merge.at),
+        cli["merged"]["at"].as_str().unwrap()
+    );
+    assert_eq!(read.merge.by, "git");
+    assert_eq!(
+        docdeck::api::format_timestamp(&read.windows.before.0),
+        cli["before"]["from"].as_str().unwrap()
+    );
+    assert_eq!(
+        docdeck::api::format_timestamp(&read.windows.after.1),
+        cli["after"]["to"].as_str().unwrap()
+    );
+    // Both windows of this small site: one request each.
+    let used = journal
+        .lock()
+        .unwrap()
+        .analytics_budget(&scope, ANALYTICS_HOURLY_LIMIT, chrono::Utc::now())
+        .unwrap()
+        .used();
+    assert_eq!(used - used_before, 2, "two windows, 250 rows a request");
+    drop(service);
+}

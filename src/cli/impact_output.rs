@@ -4,17 +4,18 @@
 
 use std::io::IsTerminal as _;
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use super::CliError;
-use super::impact_merge::Merged;
 use super::output::Format;
 use super::table::{self, Column, Fit, thousands};
 use crate::api::{ChangedFile, VisitorTotals, format_timestamp};
 use crate::export;
 use crate::insight::compare::{Delta, change_text};
 use crate::insight::impact::{CAVEAT, Impact, Windows};
+use crate::insight::impact_merge::Merged;
+use crate::insight::impact_read::{has_or_have, length_words, short};
 use crate::text::sanitize;
 
 /// What `jobs impact` found, ready to print.
@@ -157,43 +158,6 @@ fn cells(path: &str, from: &str, before: VisitorTotals, after: VisitorTotals) ->
     ]
 }
 
-/// `14 days`, `1 day`, `6 days 18 hours`, `36 hours` (a whole number of hours under
-/// three days reads as hours), `2 hours 5 minutes`, `40 seconds`: the two largest units,
-/// as a person says it.
-fn length_words(length: TimeDelta) -> String {
-    let plural = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
-    let seconds = length.num_seconds().max(0);
-    let (days, hours, minutes) = (
-        seconds / 86_400,
-        seconds % 86_400 / 3_600,
-        seconds % 3_600 / 60,
-    );
-    if seconds % 86_400 == 0 && days > 0 {
-        plural(days, "day")
-    } else if seconds % 3_600 == 0 && seconds < 3 * 86_400 {
-        plural(seconds / 3_600, "hour")
-    } else if days > 0 {
-        format!("{} {}", plural(days, "day"), plural(hours, "hour"))
-    } else if hours > 0 && minutes > 0 {
-        format!("{} {}", plural(hours, "hour"), plural(minutes, "minute"))
-    } else if hours > 0 {
-        plural(hours, "hour")
-    } else if minutes > 0 {
-        plural(minutes, "minute")
-    } else {
-        plural(seconds, "second")
-    }
-}
-
-/// `has` after one of a unit (`1 day has passed`), `have` after more.
-fn has_or_have(words: &str) -> &'static str {
-    if words.starts_with("1 ") && words.split_whitespace().count() == 2 {
-        "has"
-    } else {
-        "have"
-    }
-}
-
 fn when(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d %H:%M").to_string()
 }
@@ -251,33 +215,4 @@ fn table_text(report: &Report, width: Option<usize>) -> String {
     );
     out += &table::wrap(CAVEAT, width);
     out
-}
-
-/// A commit id cut to 12 characters; other text as it is.
-fn short(what: &str) -> String {
-    if what.len() == 40 && what.chars().all(|c| c.is_ascii_hexdigit()) {
-        format!("merge commit {}", &what[..12])
-    } else {
-        what.to_owned()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn window_lengths_read_as_days_hours_or_minutes() {
-        assert_eq!(length_words(TimeDelta::days(14)), "14 days");
-        assert_eq!(length_words(TimeDelta::days(1)), "1 day");
-        assert_eq!(length_words(TimeDelta::hours(36)), "36 hours");
-        assert_eq!(length_words(TimeDelta::minutes(90)), "1 hour 30 minutes");
-        // Found in a trial: a window cut to 40 s read "1 minute", and 6 days 18 hours
-        // read "9728 minutes".
-        assert_eq!(length_words(TimeDelta::seconds(40)), "40 seconds");
-        assert_eq!(length_words(TimeDelta::minutes(9728)), "6 days 18 hours");
-        assert_eq!(has_or_have("1 minute"), "has");
-        assert_eq!(has_or_have("40 seconds"), "have");
-        assert_eq!(has_or_have("1 day 2 hours"), "have");
-    }
 }

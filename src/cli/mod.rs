@@ -24,7 +24,6 @@ mod demo_agent;
 mod doctor;
 mod error;
 mod impact;
-mod impact_merge;
 mod impact_output;
 mod import;
 mod job_ids;

@@ -37,6 +37,7 @@ pub(super) fn render(report: &Report, format: Format) -> Result<String, CliError
         rows: report.rows.iter().collect(),
         matched: report.filter.as_ref().map(|_| report.rows.len()),
         previous: report.previous.clone(),
+        feedback: None,
     };
     match format {
         Format::Json => Ok(export::whole_json(&whole(), std::io::stdout().is_terminal())? + "\n"),

@@ -48,6 +48,8 @@ pub mod cached;
 mod cancel;
 pub mod compare;
 pub mod impact;
+pub mod impact_merge;
+pub mod impact_read;
 pub mod order;
 pub mod templates;
 pub mod trend;

@@ -16,6 +16,7 @@ mod export;
 mod insight;
 mod jobs;
 mod opener;
+mod signal;
 mod trend;
 mod watch;
 mod whole;
@@ -23,6 +24,7 @@ mod whole;
 use jobs::{check_connection, submit, track};
 pub use opener::open_url;
 use opener::opener;
+pub use signal::is_about;
 
 use super::message::{Budget, DraftKey, Io, LocalError, Msg, Startup};
 use crate::api::{Client, HOURLY_LIMIT, Job};
@@ -266,6 +268,7 @@ impl Runner {
                 msgs.push(Msg::Signals { generation, result });
                 msgs
             }),
+            Io::Signal(io) => self.run_signal(io),
             Io::Export {
                 query,
                 format,

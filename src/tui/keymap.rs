@@ -175,6 +175,12 @@ pub const DETAIL: &[Binding] = &[
     bind!([ch('/')], "/", "search the text", Search),
     bind!([ch('n')], "n", "next match", NextMatch),
     bind!([ch('N')], "N", "previous match", PrevMatch),
+    bind!(
+        [ch('i')],
+        "i",
+        "did the change help? (reads its pages' visitors)",
+        Impact
+    ),
 ];
 
 pub const COMPOSER: &[Binding] = &[
@@ -229,6 +235,12 @@ pub const VISITORS: &[Binding] = &[
         "[ PgUp",
         "previous page (whole range: a screen)",
         PrevPage
+    ),
+    bind!(
+        [(KeyCode::Enter, NONE)],
+        "Enter",
+        "this page's figures and comments (Esc back)",
+        Open
     ),
     bind!([ch(' ')], "Space", "mark or unmark this page", Mark),
     bind!([ch('n')], "n", "new job from the marked pages", NewJob),

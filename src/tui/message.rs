@@ -15,6 +15,7 @@ mod frame;
 mod generation;
 mod insight;
 mod local;
+mod signal;
 mod signals;
 mod trend;
 
@@ -26,6 +27,7 @@ pub use frame::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
 pub use generation::{Generation, Generations};
 pub use insight::{InsightIo, InsightMsg, WholeEnd};
 pub use local::{EditorError, LocalError};
+pub use signal::{Comments, ImpactFailed, ImpactRead, SignalIo, SignalMsg};
 pub use signals::SignalsPage;
 pub use trend::TrendPlan;
 
@@ -170,6 +172,8 @@ pub enum Msg {
         generation: Generation,
         result: Result<SignalsPage, ApiError>,
     },
+    /// A job's impact or a page's comments heard back.
+    Signal(SignalMsg),
     /// Rows and pages fetched so far by the running export, shown under the table.
     ExportProgress { rows: u64, pages: u64 },
     /// How the export ended.
@@ -296,6 +300,8 @@ pub enum Io {
         generation: Generation,
         query: crate::api::signals::SignalsQuery,
     },
+    /// Reads a job's impact or a page's comments.
+    Signal(SignalIo),
     /// Writes every row of a range to a file in the background; answers
     /// `ExportProgress` as pages come and `ExportDone` at the end.
     Export {

@@ -86,6 +86,7 @@ impl App {
             | Action::NextMatch
             | Action::PrevMatch
             | Action::SwitchList => {}
+            Action::Impact => {}
         }
     }
 }

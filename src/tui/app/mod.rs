@@ -37,6 +37,7 @@ mod outcome;
 mod overlay;
 mod reload;
 mod searches;
+mod signal;
 pub mod table;
 mod viewport;
 mod visitors;
@@ -54,7 +55,10 @@ pub use confirm::{Costly, Question};
 pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, preset_names};
 pub use help::Help;
 pub(crate) use jobs::poll;
-pub use jobs::{DetailSearch, JobDetail, JobList, JobRow, JobSort, short_id, unsure_submission};
+pub use jobs::{
+    DetailSearch, IMPACT_WINDOW_DAYS, ImpactLoad, Impacts, JobDetail, JobList, JobRow, JobSort,
+    humans_change, short_id, unsure_submission,
+};
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RatePauses};
 pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
@@ -66,9 +70,9 @@ pub use searches::{
 };
 use viewport::scrolled;
 pub use visitors::{
-    BarScale, CHART_MIN_HEIGHT, DateRange, FEEDBACK_PAGES, FeedbackLoad, Held, HeldRow, Marks,
-    PAGE_SIZES, PageLoad, PageThumbs, PreviousLoad, Shown, Thumbs, TrendLoad, VisitorsColumn,
-    VisitorsTable, WholeLoad,
+    BarScale, CHART_MIN_HEIGHT, COMMENT_PAGES, CommentsLoad, DateRange, FEEDBACK_PAGES,
+    FeedbackLoad, Held, HeldRow, Marks, PAGE_SIZES, PageLoad, PageThumbs, PageView, PreviousLoad,
+    Shown, Thumbs, TrendLoad, VisitorsColumn, VisitorsTable, WholeLoad,
 };
 use wake::RowsChange;
 pub use wake::countdown_text;
@@ -240,6 +244,7 @@ impl App {
                 self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
                 self.in_searches(now, &mut effects, |s, _, _| s.on_reply(generation, result));
             }
+            Msg::Signal(msg) => self.on_signal(msg, now, &mut effects),
             Msg::ExportProgress { rows, pages } => {
                 self.visitors.export_progress(rows, pages);
                 self.dirty = true;

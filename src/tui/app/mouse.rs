@@ -68,6 +68,8 @@ impl App {
                 }
                 true
             }
+            // A page open covers the rows: a click there selects none of them.
+            Pane::Visitors if self.visitors.page.is_some() => false,
             Pane::Visitors => {
                 self.jobs.keep_filter();
                 self.visitors.keep_filter();

@@ -101,6 +101,9 @@ pub enum JobColumn {
     Repository,
     Pr,
     Prompt,
+    /// The impact read with `i` in the job's detail (`+12% humans`), `-` otherwise: off
+    /// unless `columns` names it.
+    Impact,
 }
 
 impl JobColumn {
@@ -114,6 +117,7 @@ impl JobColumn {
         ("repository", Self::Repository),
         ("pr", Self::Pr),
         ("prompt", Self::Prompt),
+        ("impact", Self::Impact),
     ];
 
     /// The columns shown when the profile chooses none.
@@ -184,7 +188,7 @@ mod tests {
         let err = JobColumn::parse_list(&names).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown column \"colour\" in columns; the columns are: status, id, age, changed, model, repository, pr, prompt"
+            "unknown column \"colour\" in columns; the columns are: status, id, age, changed, model, repository, pr, prompt, impact"
         );
     }
 }

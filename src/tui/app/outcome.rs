@@ -35,6 +35,8 @@ pub(in crate::tui::app) enum Outcome {
     CopySelected,
     /// From the detail: open the selected job's link (`o`).
     OpenSelected,
+    /// From the detail: read the job's impact (`i`), within the analytics budget.
+    ReadImpact(String),
     /// Write in the composer, to a new job or as a follow-up to one.
     Compose(DraftKey),
     /// `n` in the visitors pane: a new job from the marked pages.
@@ -64,20 +66,7 @@ impl App {
         effects: &mut Vec<Effect>,
         handle: impl FnOnce(&mut VisitorsTable, &Ctx, &mut Vec<Effect>) -> Outcome,
     ) {
-        // What the visitors pane reads of the rest of the app now.
-        let ctx = Ctx {
-            now,
-            paused: self.link.refusal(CallClass::Analytics, now),
-            analytics_left: self.link.budget.analytics.left(),
-            whole_max_rows: self.config.whole_max_rows,
-            size: self.size,
-            refresh_key: self
-                .keymap()
-                .key_or_name(KeyContext::Visitors, Action::Refresh),
-            focused: self.focus == Pane::Visitors,
-            overlay_open: self.overlay.is_some(),
-            rows_on_screen: self.viewport.visitors_rows,
-        };
+        let ctx = Ctx::of(self, now);
         let outcome = handle(&mut self.visitors, &ctx, effects);
         self.route(outcome, now, effects);
     }
@@ -138,6 +127,11 @@ impl App {
                 let outcome = self.jobs.open_selected(&self.config, effects);
                 self.route(outcome, now, effects);
             }
+            Outcome::ReadImpact(id) => {
+                let ctx = Ctx::of(self, now);
+                let outcome = self.jobs.impacts.want(&id, &ctx, effects);
+                self.route(outcome, now, effects);
+            }
             Outcome::Compose(draft) => {
                 self.composer.retarget(draft);
                 self.focus(Pane::Composer, now, effects);
@@ -187,5 +181,24 @@ pub(in crate::tui::app) fn changed(changed: bool) -> Outcome {
         Outcome::Changed
     } else {
         Outcome::Done
+    }
+}
+
+impl Ctx {
+    /// What the visitors pane reads of the rest of the app now.
+    fn of(app: &App, now: Clock) -> Self {
+        Self {
+            now,
+            paused: app.link.refusal(CallClass::Analytics, now),
+            analytics_left: app.link.budget.analytics.left(),
+            whole_max_rows: app.config.whole_max_rows,
+            size: app.size,
+            refresh_key: app
+                .keymap()
+                .key_or_name(KeyContext::Visitors, Action::Refresh),
+            focused: app.focus == Pane::Visitors,
+            overlay_open: app.overlay.is_some(),
+            rows_on_screen: app.viewport.visitors_rows,
+        }
     }
 }

@@ -20,6 +20,7 @@ mod holding;
 mod keys;
 mod load;
 mod marks;
+mod page;
 use super::outcome::Outcome;
 mod range;
 mod trend;
@@ -31,6 +32,7 @@ pub(in crate::tui::app) use ctx::Ctx;
 pub use feedback::{FEEDBACK_PAGES, FeedbackLoad, PageThumbs, Thumbs};
 pub use load::{PageLoad, Shown};
 pub use marks::Marks;
+pub use page::{COMMENT_PAGES, CommentsLoad, PageView};
 pub use range::DateRange;
 pub use trend::TrendLoad;
 pub use whole::{Held, HeldRow, VisitorsColumn, WholeLoad};
@@ -88,6 +90,8 @@ pub struct VisitorsTable {
     whole_query: Option<VisitorsQuery>,
     /// The sort last chosen for a held range, kept for the next one.
     sort_choice: Option<(VisitorsColumn, crate::listing::Direction)>,
+    /// The page open (Enter on its row): its figures and comments, until Esc.
+    pub page: Option<PageView>,
 }
 
 /// The largest row of a range, and which range.
@@ -139,6 +143,7 @@ impl Default for VisitorsTable {
             whole: WholeLoad::Off,
             whole_query: None,
             sort_choice: None,
+            page: None,
         }
     }
 }

@@ -134,6 +134,7 @@ impl RowsChange {
             | Msg::Signals { .. }
             | Msg::ViewsSpan(_)
             | Msg::Insight(_)
+            | Msg::Signal(_)
             | Msg::ExportProgress { .. }
             | Msg::ExportDone(_)
             | Msg::Budget(_)

@@ -74,6 +74,9 @@ pub enum Action {
     Notices,
     /// `a` in the searches pane: from the searches to the unanswered questions and back.
     SwitchList,
+    /// `i` in a job's detail: read whether the change's pages are read more since the
+    /// merge (a job read and a few analytics requests).
+    Impact,
 }
 
 impl Action {

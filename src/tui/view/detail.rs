@@ -31,6 +31,7 @@ fn detail_hints(app: &App) -> Vec<String> {
     let search = keys.one(Action::Search, "search");
     let copy = keys.one(Action::Copy, "copy");
     let open = keys.one(Action::OpenLink, "open");
+    let impact = keys.one(Action::Impact, "impact");
     let help = Hints::new(app.keymap(), KeyContext::Detail).one(Action::Help, "keys");
     [
         join([
@@ -40,8 +41,9 @@ fn detail_hints(app: &App) -> Vec<String> {
             follow.clone(),
             copy.clone(),
             open,
+            impact.clone(),
         ]),
-        join([close.clone(), scroll, search, follow.clone()]),
+        join([close.clone(), scroll, search, follow.clone(), impact]),
         join([close.clone(), follow, help.clone()]),
         join([close.clone(), help]),
         join([close]),
@@ -306,6 +308,7 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
             (line, indent)
         })
         .collect();
+    lines.extend(super::impact::lines(&detail.id, app, cx));
     lines.push((Line::default(), 0));
     lines.push((
         Line::from(Span::styled("Timeline (as observed here)", theme.bold())),

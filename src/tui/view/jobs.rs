@@ -12,7 +12,7 @@ use super::wrap::fit;
 use crate::api::JobStatus;
 use crate::text::{age, sanitize};
 use crate::tui::app::table::Arrangement;
-use crate::tui::app::{App, JobColumn, JobRow, JobSort, short_id, unsure_submission};
+use crate::tui::app::{App, Impacts, JobColumn, JobRow, JobSort, short_id, unsure_submission};
 use crate::tui::keymap::{Action, KeyContext};
 
 /// What to do when the filter hides every job, with the keys in force.
@@ -107,7 +107,15 @@ pub fn draw(
         look,
         (view.cursor_position().unwrap_or(0), order.len()),
         state,
-        |i| job_row(&list.rows[order[i]], &shown, widths, prompt_width, cx),
+        |i| {
+            job_row(
+                &list.rows[order[i]],
+                &shown,
+                widths,
+                (prompt_width, &list.impacts),
+                cx,
+            )
+        },
     );
 }
 
@@ -161,6 +169,7 @@ impl Widths {
             JobColumn::Repository => 16,
             JobColumn::Pr if self.widest => 44,
             JobColumn::Pr => 9,
+            JobColumn::Impact => 11,
             JobColumn::Prompt => return None,
         })
     }
@@ -208,6 +217,7 @@ fn header(
         JobColumn::Repository => ("REPO@REF", Some(JobSort::Repository)),
         JobColumn::Pr => ("PR", None),
         JobColumn::Prompt => ("PROMPT", None),
+        JobColumn::Impact => ("IMPACT", None),
     };
     // AGE and CHANGED show ages: newest first is the smallest age on top (▲).
     let direction = sort
@@ -230,7 +240,7 @@ fn job_row(
     row: &JobRow,
     shown: &[JobColumn],
     widths: Widths,
-    prompt_width: usize,
+    (prompt_width, impacts): (usize, &Impacts),
     cx: &ViewContext,
 ) -> Vec<Line<'static>> {
     if unsure_submission(&row.id).is_some() {
@@ -241,7 +251,7 @@ fn job_row(
     }
     shown
         .iter()
-        .map(|c| job_cell(row, *c, widths, prompt_width, cx))
+        .map(|c| job_cell(row, *c, widths, (prompt_width, impacts), cx))
         .collect()
 }
 
@@ -249,7 +259,7 @@ fn job_cell(
     row: &JobRow,
     column: JobColumn,
     widths: Widths,
-    prompt_width: usize,
+    (prompt_width, impacts): (usize, &Impacts),
     cx: &ViewContext,
 ) -> Line<'static> {
     let job = row.job.as_ref();
@@ -312,6 +322,7 @@ fn job_cell(
             Line::from(fit(&pr, width))
         }
         JobColumn::Prompt => prompt_cell(row, prompt_width, cx),
+        JobColumn::Impact => Line::from(fit(&impacts.cell(&row.id), width)),
     }
 }
 
@@ -366,9 +377,11 @@ fn unsure_cell(
                 .unwrap_or_default(),
             prompt_width,
         )),
-        JobColumn::Changed | JobColumn::Model | JobColumn::Repository | JobColumn::Pr => {
-            Line::from("-")
-        }
+        JobColumn::Changed
+        | JobColumn::Model
+        | JobColumn::Repository
+        | JobColumn::Pr
+        | JobColumn::Impact => Line::from("-"),
     }
 }
 

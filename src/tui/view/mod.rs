@@ -10,6 +10,7 @@ mod detail;
 mod forms;
 mod help;
 mod hints;
+mod impact;
 mod jobs;
 mod notices;
 pub mod said;

@@ -22,6 +22,7 @@ mod composer;
 mod feedback;
 mod insight;
 mod searches;
+mod signals;
 mod themes;
 mod visitors;
 mod widths;

@@ -12,6 +12,7 @@ mod chart;
 mod compare;
 mod export_line;
 mod held;
+mod page;
 mod thumbs;
 mod whole;
 
@@ -62,7 +63,10 @@ pub fn draw(
         |shown| shown.query.clone(),
     );
     draw_strip(frame, strip, app, &query, compare, cx);
-    draw_rows(frame, rows_area, app, cx, state);
+    match &table.page {
+        Some(page) => page::draw(frame, rows_area, page, app, cx),
+        None => draw_rows(frame, rows_area, app, cx, state),
+    }
     frame.render_widget(Paragraph::new(export), export_area);
     draw_footer(frame, footer, app, &query, cx);
 }
@@ -438,7 +442,21 @@ fn draw_footer(
         ));
     }
     let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
-    let hints = footer_hints(keys, held.is_some());
+    // While a page is open only Esc and the moves work: the table's keys wait.
+    let hints = if table.page.is_some() {
+        use crate::tui::keymap::Action;
+        let back = keys.one(Action::Close, "back to the table");
+        let scroll = keys.pair(Action::Down, Action::Up, "scroll");
+        [
+            super::hints::join([back.clone(), scroll]),
+            super::hints::join([back]),
+        ]
+        .into_iter()
+        .map(|hint| format!(" · {hint}"))
+        .collect()
+    } else {
+        footer_hints(keys, held.is_some())
+    };
     let candidates = hints
         .iter()
         .map(|hint| {

@@ -63,6 +63,7 @@ impl JobDetail {
             Action::FollowUp => return Outcome::FollowUp(self.id.clone()),
             Action::Copy => return Outcome::CopySelected,
             Action::OpenLink => return Outcome::OpenSelected,
+            Action::Impact => return Outcome::ReadImpact(self.id.clone()),
             _ => {}
         }
         Outcome::Done

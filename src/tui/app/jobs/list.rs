@@ -185,6 +185,8 @@ pub struct JobList {
     pub poll: Scheduler,
     /// When the first age in the list next reads differently (shown or not).
     pub(in crate::tui::app) ages_due: Option<DateTime<Utc>>,
+    /// The impacts read this session (`i` in a job's detail).
+    pub impacts: super::Impacts,
 }
 
 impl JobList {
@@ -195,6 +197,7 @@ impl JobList {
             view: Arrangement::default(),
             poll,
             ages_due: None,
+            impacts: super::Impacts::default(),
         }
     }
 

@@ -8,11 +8,13 @@ mod announce;
 mod answers;
 mod detail;
 mod fetched;
+mod impact;
 mod keys;
 mod list;
 mod track;
 
 pub use detail::{DetailSearch, JobDetail};
+pub use impact::{IMPACT_WINDOW_DAYS, ImpactLoad, Impacts, humans_change};
 pub use list::{JobList, JobRow, JobSort};
 pub use track::unsure_submission;
 

@@ -323,3 +323,60 @@ fn without_feedback_s_skips_its_columns_and_the_filter_still_narrows_by_path() {
     h.type_text("guides");
     assert_eq!(order(&h), ["/guides/authentication"]);
 }
+
+/// The held range's export, as `name` (`.csv` or `.json`), without fetching again.
+fn exported(h: &mut Harness, name: &str) -> String {
+    h.key(KeyCode::Char('e'));
+    if name.ends_with(".json") {
+        h.key(KeyCode::Right);
+    }
+    h.key(KeyCode::Tab);
+    for _ in 0..80 {
+        h.key(KeyCode::Backspace);
+    }
+    h.type_text(&format!("/tmp/{name}"));
+    let effects = h.key(KeyCode::Enter);
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Io(Io::ExportHeld { text, .. }) => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no held export in {effects:?}"))
+}
+
+#[test]
+fn the_export_of_a_held_range_carries_the_feedback_columns() {
+    let mut h = held_with_feedback(true);
+    let csv = exported(&mut h, "held.csv");
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("path,human,ai,total,thumbs_up,thumbs_down,thumbs_down_per_1k")
+    );
+    // 14 👎 of 400 human visitors: 35.0 per 1,000; no human visitors: no rate.
+    assert!(
+        csv.contains("\n/guides/authentication,400,60,440,6,14,35.0\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\n/api-reference/jobs/create,0,40,40,3,7,\n"),
+        "{csv}"
+    );
+    h.send(Msg::ExportDone(crate::tui::message::ExportEnd::Written {
+        path: "/tmp/held.csv".into(),
+        rows: 3,
+    }));
+    let json = exported(&mut h, "held.json");
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let row = value["visitors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["path"] == "/guides/authentication")
+        .unwrap();
+    assert_eq!(
+        row["feedback"],
+        serde_json::json!({"thumbsUp": 6, "thumbsDown": 14, "thumbsDownPer1k": 35.0})
+    );
+}

@@ -13,6 +13,7 @@ mod mouse;
 mod poll;
 mod prefs;
 mod searches;
+mod signals;
 mod track;
 mod truth;
 mod visitors;

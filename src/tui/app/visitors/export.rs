@@ -43,12 +43,20 @@ impl VisitorsTable {
     /// it cannot be written).
     fn held_text(&self, format: crate::export::DataFormat) -> Option<(String, u64)> {
         let held = self.whole.held()?;
-        let rows: Vec<_> = held
+        let held_rows: Vec<_> = held
             .arrangement
             .order()
             .iter()
-            .filter_map(|&i| held.rows.get(i).map(|row| &row.visitors))
+            .filter_map(|&i| held.rows.get(i))
             .collect();
+        let rows: Vec<_> = held_rows.iter().map(|row| &row.visitors).collect();
+        // The feedback columns go with the rows when the range's feedback is joined.
+        let feedback = held.feedback.then(|| {
+            held_rows
+                .iter()
+                .map(|row| row.thumbs.map(|t| (t.up, t.down)))
+                .collect()
+        });
         let filtered = !held.arrangement.filter().as_typed().is_empty();
         let previous = match (&self.previous, held.compared) {
             (super::PreviousLoad::Shown { query, totals }, true) => Some((
@@ -64,6 +72,7 @@ impl VisitorsTable {
             matched: filtered.then_some(rows.len()),
             rows,
             previous,
+            feedback,
         };
         let text = match format {
             crate::export::DataFormat::Json => {

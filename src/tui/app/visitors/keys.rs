@@ -16,6 +16,9 @@ impl VisitorsTable {
         ctx: &Ctx,
         effects: &mut Vec<Effect>,
     ) -> Outcome {
+        if let Some(outcome) = self.on_page_key(action) {
+            return outcome;
+        }
         if let Some(outcome) = self.on_held_action(action, ctx.rows_on_screen) {
             return outcome;
         }
@@ -103,6 +106,7 @@ impl VisitorsTable {
                 return Outcome::Open(Overlay::Export(Box::new(form)));
             }
             Action::Mark => return self.mark_selected(),
+            Action::Open => return self.open_page(ctx, effects),
             Action::NewJob => return Outcome::NewJob,
             Action::ToggleChart => self.toggle_chart(ctx, effects),
             Action::Compare => self.toggle_compare(ctx, effects),

@@ -1,13 +1,13 @@
-//! When a job's change was merged, for `docdeck jobs impact`: the time given with
-//! `--merged-at`, else what the local service's git saw (the job's `change` field), else
-//! the pull request's `merged_at` on GitHub (with `GITHUB_TOKEN`). Where none can tell,
-//! every reason is kept, so the error says why and what to do.
+//! When a job's change was merged, for `docdeck jobs impact` and the console's job
+//! detail alike: the time given (`--merged-at`), else what the local service's git saw
+//! (the job's `change` field), else the pull request's `merged_at` on GitHub (with
+//! `GITHUB_TOKEN`). Where none can tell, every reason is kept, so the error says why and
+//! what to do.
 
 use chrono::{DateTime, Utc};
 use reqwest::header::{ACCEPT, AUTHORIZATION};
 use serde_json::Value;
 
-use super::CliError;
 use crate::api::{Job, JobStatus};
 use crate::secret::Secret;
 use crate::text::sanitize;
@@ -18,7 +18,7 @@ const GITHUB_API: &str = "https://api.github.com";
 
 /// When the change was merged, and who said so.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Merged {
+pub struct Merged {
     pub at: DateTime<Utc>,
     /// `given` (--merged-at), `git` (the local service) or `github`.
     pub by: &'static str,
@@ -26,8 +26,28 @@ pub(super) struct Merged {
     pub what: Option<String>,
 }
 
-/// The merge time of `job`, or an error that lists why it cannot be known.
-pub(super) async fn merged(job: &Job, given: Option<DateTime<Utc>>) -> Result<Merged, CliError> {
+/// Why the merge time cannot be known: every source's reason, in the order asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotMerged {
+    /// The job's id, as the service gave it (cleaned).
+    pub id: String,
+    /// One line a source: `git: …`, `GitHub: …` (and that the job is still active).
+    pub reasons: Vec<String>,
+}
+
+impl std::fmt::Display for NotMerged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot tell when job {}'s change was merged:\n  {}\nIf it is not merged yet, run this again once it is; if it is (a fast-forward or squash keeps no merge time), give the time with --merged-at (such as --merged-at 2026-11-10T12:00:00Z)",
+            self.id,
+            self.reasons.join("\n  ")
+        )
+    }
+}
+
+/// The merge time of `job`, or every reason it cannot be known.
+pub async fn merged(job: &Job, given: Option<DateTime<Utc>>) -> Result<Merged, NotMerged> {
     if let Some(at) = given {
         return Ok(Merged {
             at,
@@ -62,11 +82,10 @@ pub(super) async fn merged(job: &Job, given: Option<DateTime<Utc>>) -> Result<Me
         Ok(merged) => return Ok(merged),
         Err(reason) => why.push(format!("GitHub: {reason}")),
     }
-    let id = job.id.as_deref().map(sanitize).unwrap_or_default();
-    Err(CliError::failed(format!(
-        "cannot tell when job {id}'s change was merged:\n  {}\nIf it is not merged yet, run this again once it is; if it is (a fast-forward or squash keeps no merge time), give the time with --merged-at (such as --merged-at 2026-11-10T12:00:00Z)",
-        why.join("\n  ")
-    )))
+    Err(NotMerged {
+        id: job.id.as_deref().map(sanitize).unwrap_or_default(),
+        reasons: why,
+    })
 }
 
 /// `(owner, name, number)` of a pull request link `https://HOST/OWNER/NAME/pull/N`.
