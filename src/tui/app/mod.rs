@@ -44,7 +44,7 @@ mod visitors;
 mod wake;
 
 #[cfg(test)]
-mod tests;
+pub(in crate::tui) mod tests;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -172,3 +172,24 @@ async fn comments(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::is_about;
+    use crate::tui::app::tests::signals::item;
+
+    #[test]
+    fn feedback_sent_from_a_whole_url_is_about_its_page() {
+        let url = item(
+            "https://docs.acme.dev/guides/authentication/?ref=nav",
+            None,
+            true,
+        );
+        assert!(is_about(&url, "/guides/authentication"));
+        assert!(!is_about(&url, "/guides"));
+        assert!(is_about(
+            &item("/guides/authentication", None, true),
+            "/guides/authentication"
+        ));
+    }
+}

@@ -13,7 +13,7 @@ mod mouse;
 mod poll;
 mod prefs;
 mod searches;
-mod signals;
+pub(in crate::tui) mod signals;
 mod track;
 mod truth;
 mod visitors;

@@ -300,22 +300,6 @@ fn a_rate_pause_reads_no_comments_and_says_when() {
 }
 
 #[test]
-fn feedback_sent_from_a_whole_url_is_about_its_page() {
-    use crate::tui::effects::is_about;
-    let url = item(
-        "https://docs.acme.dev/guides/authentication/?ref=nav",
-        None,
-        true,
-    );
-    assert!(is_about(&url, "/guides/authentication"));
-    assert!(!is_about(&url, "/guides"));
-    assert!(is_about(
-        &item("/guides/authentication", None, true),
-        "/guides/authentication"
-    ));
-}
-
-#[test]
 fn a_click_under_an_open_page_selects_no_row_of_the_table_it_covers() {
     use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
     let mut h = visitors_shown();
