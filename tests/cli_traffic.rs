@@ -144,12 +144,42 @@ async fn mintlify_events_use_anon_id_and_event_id() {
         "read 22 lines: kept 15 views (human 4, AI 11)",
         "duplicates 1",
         // The stream's other events are named and counted, not lumped with server lines.
-        "other events, not stored (only page views are read from the stream): docs.search 1",
+        "other events, not stored (only page and Markdown views are read from the stream): docs.search 1",
         "assets 1",
         "skipped 1 broken line",
         "line 22: not valid JSON",
     ];
     check_format("mintlify", "mintlify.jsonl", expected, &summary).await;
+}
+
+/// The stream as its documentation describes it (Mintlify's docs, `analytics/streaming.mdx`
+/// and `integrations/analytics/overview.mdx`, MIT): each line an envelope whose `payload`
+/// is a JSON object *or a JSON-encoded string*, and `docs.content.md.view` for a view of a
+/// page's Markdown. Worked out by hand:
+/// - line 1: a browser views /quickstart (object payload): human.
+/// - line 2: a browser views /guides/setup (payload a string): human.
+/// - line 3: a browser fetches /quickstart's Markdown: a Markdown fetch from a
+///   human-looking client, so AI (FACTS.md).
+/// - line 4: Googlebot fetches /quickstart's Markdown: a search crawler, in neither.
+/// - lines 5–6: a search and its result click: other events, counted by name.
+/// - line 7: a payload string that is not whole JSON: a broken line.
+///
+/// So /quickstart human 1, AI 1, total 2; /guides/setup 1, 0, 1; in all 2, 1, 3.
+#[tokio::test]
+async fn the_streams_string_payloads_and_markdown_views_count() {
+    let expected = (
+        vec![("/quickstart", 1, 1, 2), ("/guides/setup", 1, 0, 1)],
+        (2, 1, 3),
+    );
+    let summary = [
+        "read 7 lines: kept 3 views (human 2, AI 1)",
+        "search crawlers 1",
+        "docs.search.query 1",
+        "docs.search.result_click 1",
+        "skipped 1 broken line",
+        "line 7: ",
+    ];
+    check_format("mintlify", "mintlify-stream.jsonl", expected, &summary).await;
 }
 
 /// Vercel and Cloudflare fixtures hold the combined log's requests, an entry repeated

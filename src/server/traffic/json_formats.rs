@@ -74,17 +74,30 @@ struct MintlifyLine {
     #[serde(rename = "eventType")]
     event_type: String,
     #[serde(default)]
-    payload: Option<serde_json::Map<String, Value>>,
+    payload: Option<Value>,
 }
 
-/// The hosted service's event stream: `docs.content.view` events count; other types are
-/// other events.
+/// The hosted service's event stream: `docs.content.view` events are page views and
+/// `docs.content.md.view` views of a page's Markdown (a Markdown fetch, as an `Accept:
+/// text/markdown` request is in a server log); other types are other events. The stream's
+/// documentation says a payload is a JSON object or a JSON-encoded string.
 pub(super) fn mintlify(line: &str) -> Result<Line<'static>, String> {
     let event: MintlifyLine = serde_json::from_str(line).map_err(json_error)?;
-    if event.event_type != "docs.content.view" {
-        return Ok(Line::Event(event.event_type));
-    }
-    let payload = event.payload.ok_or("payload is missing")?;
+    let markdown = match event.event_type.as_str() {
+        "docs.content.view" => false,
+        "docs.content.md.view" => true,
+        _ => return Ok(Line::Event(event.event_type)),
+    };
+    let payload = match event.payload {
+        Some(Value::Object(payload)) => payload,
+        Some(Value::String(text)) => match serde_json::from_str(&text) {
+            Ok(Value::Object(payload)) => payload,
+            Ok(_) => return Err("payload is a string that holds no JSON object".to_owned()),
+            Err(err) => return Err(format!("payload is a string, {}", json_error(err))),
+        },
+        Some(_) => return Err("payload is neither an object nor a string".to_owned()),
+        None => return Err("payload is missing".to_owned()),
+    };
     let text = |name: &str| match payload.get(name) {
         Some(Value::String(text)) if !text.is_empty() => Some(Cow::Owned(text.clone())),
         _ => None,
@@ -103,7 +116,7 @@ pub(super) fn mintlify(line: &str) -> Result<Line<'static>, String> {
         status: 200,
         ip: text("ip"),
         user_agent: Some(text("user_agent").unwrap_or_default()),
-        accept: None,
+        accept: markdown.then_some(Cow::Borrowed("text/markdown")),
         referer: None,
         anon_id: text("anon_id"),
         event_id: text("event_id"),

@@ -220,7 +220,7 @@ impl fmt::Display for Summary {
                 .collect();
             write!(
                 f,
-                "\n  other events, not stored (only page views are read from the stream): {}",
+                "\n  other events, not stored (only page and Markdown views are read from the stream): {}",
                 names.join(", ")
             )?;
         }
