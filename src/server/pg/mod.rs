@@ -9,6 +9,7 @@
 
 pub mod bulk;
 pub mod claim;
+pub mod import;
 pub mod limits;
 pub mod node;
 pub mod schema;

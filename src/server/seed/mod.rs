@@ -8,7 +8,7 @@ mod guard;
 mod traffic;
 mod views;
 
-pub use self::guard::{Claimed, MixError, claim_real};
+pub use self::guard::{Claimed, MixError, claim_in, claim_real};
 
 use chrono::{NaiveDate, NaiveTime};
 use rusqlite::{Connection, OptionalExtension, params};
