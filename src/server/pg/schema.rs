@@ -177,6 +177,9 @@ CREATE TABLE assistant (
     invented BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX assistant_by_time ON assistant (project, ts_ms);
+-- The node that keeps a job (a real agent with no remote to push its branch to): the
+-- job's follow-ups are claimed by that node only, where its work is.
+ALTER TABLE jobs ADD COLUMN kept_by TEXT;
 "#,
 ];
 
