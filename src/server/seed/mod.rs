@@ -222,7 +222,7 @@ pub fn claim_demo(
     tx.commit()?;
     let jobs = seed_jobs(conn, project, today, defaults, links)?;
     let tx = crate::sqlite::write_transaction(conn)?;
-    super::signals::seed(&tx, project, today)?;
+    super::signals::seed(&mut crate::server::store::Lite(&tx), project, today)?;
     tx.commit()?;
     Ok(Claim::Seed {
         jobs,
