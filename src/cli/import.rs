@@ -46,8 +46,9 @@ pub enum FormatArg {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Database of the local service [default: service.sqlite in the data folder]
-    #[arg(long, value_name = "PATH")]
+    /// Database of the local service: a file, or a postgres:// URL (DOCDECK_DATABASE_URL
+    /// may hold it instead) [default: service.sqlite in the data folder]
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<String>,
     /// Project the views belong to
     #[arg(long, value_name = "ID", default_value = "demo")]

@@ -28,8 +28,28 @@ const BATCH: usize = 50_000;
 const PAGES_MAX: usize = 50_000;
 const VISITORS_MAX: usize = 200_000;
 
+/// Statements prepared once per connection (a `prepare` is a round trip of its own).
+#[derive(Default)]
+struct Prepared(HashMap<&'static str, postgres::Statement>);
+
+impl Prepared {
+    fn get(
+        &mut self,
+        tx: &mut Transaction<'_>,
+        sql: &'static str,
+    ) -> Result<postgres::Statement, StoreError> {
+        if let Some(statement) = self.0.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = tx.prepare(sql)?;
+        self.0.insert(sql, statement.clone());
+        Ok(statement)
+    }
+}
+
 /// Writes an import's items into PostgreSQL, in the caller's transactions.
 pub struct PgWriter {
+    statements: Prepared,
     project: String,
     pages: HashMap<Arc<str>, i64>,
     visitors: HashMap<Box<str>, i64>,
@@ -49,6 +69,7 @@ impl PgWriter {
     #[must_use]
     pub fn new(project: &str) -> Self {
         Self {
+            statements: Prepared::default(),
             project: project.to_owned(),
             pages: HashMap::new(),
             visitors: HashMap::new(),
@@ -62,7 +83,7 @@ impl PgWriter {
     pub fn take(&mut self, tx: &mut Transaction<'_>, item: Item) -> Result<Stored, StoreError> {
         match item {
             Item::Search(found) => {
-                let added = store_search(tx, &self.project, &found)?;
+                let added = store_search(tx, &mut self.statements, &self.project, &found)?;
                 Ok(Stored {
                     searches: u64::from(added),
                     searches_known: u64::from(!added),
@@ -79,7 +100,8 @@ impl PgWriter {
                         words,
                         page: &view.path,
                     };
-                    stored.clicks += u64::from(record_click(tx, &self.project, click)?);
+                    let clicked = record_click(tx, &mut self.statements, &self.project, click)?;
+                    stored.clicks += u64::from(clicked);
                 }
                 if view.traffic.is_none() {
                     self.uncounted.push(view);
@@ -121,12 +143,13 @@ impl PgWriter {
             .iter()
             .map(|view| view.traffic.map_or(0, code))
             .collect();
+        let claim = self.statements.get(
+            tx,
+            "INSERT INTO view_keys (key, counted) SELECT * FROM unnest($1::bytea[], $2::int2[])
+             ON CONFLICT (key) DO NOTHING RETURNING key",
+        )?;
         let fresh: HashSet<[u8; 16]> = tx
-            .query(
-                "INSERT INTO view_keys (key, counted) SELECT * FROM unnest($1::bytea[], $2::int2[])
-                 ON CONFLICT (key) DO NOTHING RETURNING key",
-                &[&keys, &codes],
-            )?
+            .query(&claim, &[&keys, &codes])?
             .iter()
             .filter_map(|row| <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok())
             .collect();
@@ -162,7 +185,7 @@ impl PgWriter {
         }
         copy.finish()?;
         stored.repeats += known.len() as u64;
-        stored.changed += recount(tx, &self.project, &known)?;
+        stored.changed += recount(tx, &mut self.statements, &self.project, &known)?;
         Ok(stored)
     }
 
@@ -201,11 +224,23 @@ impl PgWriter {
             return self.resolve_all(tx, views);
         }
         let paths: Vec<&str> = paths.into_iter().collect();
-        for (path, id) in ids(tx, Table::Pages, &self.project, &paths)? {
+        for (path, id) in ids(
+            tx,
+            &mut self.statements,
+            Table::Pages,
+            &self.project,
+            &paths,
+        )? {
             self.pages.insert(path.into(), id);
         }
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        for (name, id) in ids(tx, Table::Visitors, &self.project, &names)? {
+        for (name, id) in ids(
+            tx,
+            &mut self.statements,
+            Table::Visitors,
+            &self.project,
+            &names,
+        )? {
             self.visitors.insert(name.into(), id);
         }
         Ok(())
@@ -221,7 +256,13 @@ impl PgWriter {
         self.pages.clear();
         let paths: HashSet<&str> = views.iter().map(|view| &*view.path).collect();
         let paths: Vec<&str> = paths.into_iter().collect();
-        for (path, id) in ids(tx, Table::Pages, &self.project, &paths)? {
+        for (path, id) in ids(
+            tx,
+            &mut self.statements,
+            Table::Pages,
+            &self.project,
+            &paths,
+        )? {
             self.pages.insert(path.into(), id);
         }
         let names: HashSet<String> = views
@@ -229,7 +270,13 @@ impl PgWriter {
             .map(|view| view.visitor.name().as_str().to_owned())
             .collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        for (name, id) in ids(tx, Table::Visitors, &self.project, &names)? {
+        for (name, id) in ids(
+            tx,
+            &mut self.statements,
+            Table::Visitors,
+            &self.project,
+            &names,
+        )? {
             self.visitors.insert(name.into(), id);
         }
         Ok(())
@@ -244,12 +291,13 @@ impl PgWriter {
         }
         let views = std::mem::take(&mut self.uncounted);
         let keys: Vec<&[u8]> = views.iter().map(|view| &view.key[..]).collect();
+        let delete = self.statements.get(
+            tx,
+            "DELETE FROM view_keys WHERE key = ANY($1) AND counted IS NOT NULL
+             RETURNING key, counted",
+        )?;
         let gone: HashMap<[u8; 16], i16> = tx
-            .query(
-                "DELETE FROM view_keys k USING unnest($1::bytea[]) u (key)
-                 WHERE k.key = u.key AND k.counted IS NOT NULL RETURNING k.key, k.counted",
-                &[&keys],
-            )?
+            .query(&delete, &[&keys])?
             .iter()
             .filter_map(|row| {
                 let key = <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok()?;
@@ -277,8 +325,11 @@ impl PgWriter {
 
 /// Moves the repeats whose stored column differs from the one the rules in force give;
 /// returns how many moved. A key stored without its column (by an older docdeck) is left.
+/// The stored columns are read by key (an index lookup each); only the few that moved are
+/// written.
 fn recount(
     tx: &mut Transaction<'_>,
+    statements: &mut Prepared,
     project: &str,
     known: &[(&Ready, i64, i64)],
 ) -> Result<u64, StoreError> {
@@ -286,31 +337,33 @@ fn recount(
         return Ok(0);
     }
     let keys: Vec<&[u8]> = known.iter().map(|(view, ..)| &view.key[..]).collect();
-    let codes: Vec<i16> = known
+    let read = statements.get(
+        tx,
+        "SELECT key, counted FROM view_keys WHERE key = ANY($1) AND counted IS NOT NULL",
+    )?;
+    let stored: HashMap<[u8; 16], i16> = tx
+        .query(&read, &[&keys])?
         .iter()
-        .map(|(view, ..)| view.traffic.map_or(0, code))
-        .collect();
-    let moved: HashSet<[u8; 16]> = tx
-        .query(
-            "UPDATE view_keys k SET counted = u.counted
-             FROM unnest($1::bytea[], $2::int2[]) u (key, counted)
-             WHERE k.key = u.key AND k.counted IS NOT NULL AND k.counted <> u.counted
-             RETURNING k.key",
-            &[&keys, &codes],
-        )?
-        .iter()
-        .filter_map(|row| <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok())
+        .filter_map(|row| {
+            let key = <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok()?;
+            Some((key, row.get::<_, i16>(1)))
+        })
         .collect();
     let mut changed = 0;
     for (view, page, visitor) in known {
-        if !moved.contains(&view.key) {
+        let now = view.traffic.map_or(0, code);
+        if stored.get(&view.key).is_none_or(|was| *was == now) {
             continue;
         }
-        let now: i16 = i16::from(view.traffic == Some(Traffic::Ai));
+        tx.execute(
+            "UPDATE view_keys SET counted = $2 WHERE key = $1",
+            &[&&view.key[..], &now],
+        )?;
+        let ai: i16 = i16::from(view.traffic == Some(Traffic::Ai));
         tx.execute(
             "UPDATE views SET ai = $5 WHERE ctid = (SELECT ctid FROM views WHERE project = $1
              AND ts_ms = $2 AND page_id = $3 AND visitor_id = $4 AND ai = 1 - $5 LIMIT 1)",
-            &[&project, &view.ts_ms, page, visitor, &now],
+            &[&project, &view.ts_ms, page, visitor, &ai],
         )?;
         changed += 1;
     }
@@ -327,6 +380,7 @@ enum Table {
 /// importer adding one at the same time is read back).
 fn ids(
     tx: &mut Transaction<'_>,
+    statements: &mut Prepared,
     table: Table,
     project: &str,
     names: &[&str],
@@ -349,7 +403,9 @@ fn ids(
     let read = |rows: Vec<postgres::Row>| -> Vec<(String, i64)> {
         rows.iter().map(|row| (row.get(0), row.get(1))).collect()
     };
-    let mut found = read(tx.query(select, &[&project, &names])?);
+    let select = statements.get(tx, select)?;
+    let insert = statements.get(tx, insert)?;
+    let mut found = read(tx.query(&select, &[&project, &names])?);
     if found.len() == names.len() {
         return Ok(found);
     }
@@ -359,7 +415,7 @@ fn ids(
         .copied()
         .filter(|n| !have.contains(n))
         .collect();
-    let added = read(tx.query(insert, &[&project, &missing])?);
+    let added = read(tx.query(&insert, &[&project, &missing])?);
     if added.len() < missing.len() {
         let got: HashSet<&str> = added.iter().map(|(name, _)| name.as_str()).collect();
         let raced: Vec<&str> = missing
@@ -367,7 +423,7 @@ fn ids(
             .copied()
             .filter(|n| !got.contains(n))
             .collect();
-        let more = read(tx.query(select, &[&project, &raced])?);
+        let more = read(tx.query(&select, &[&project, &raced])?);
         found.extend(more);
     }
     found.extend(added);
@@ -377,12 +433,17 @@ fn ids(
 /// Stores `search` unless a search with its key is stored: whether it was added.
 fn store_search(
     tx: &mut Transaction<'_>,
+    statements: &mut Prepared,
     project: &str,
     search: &Search,
 ) -> Result<bool, StoreError> {
-    let added = tx.execute(
+    let statement = statements.get(
+        tx,
         "INSERT INTO searches (project, ts_ms, query, key, visitor) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT DO NOTHING",
+    )?;
+    let added = tx.execute(
+        &statement,
         &[
             &project,
             &search.ts_ms,
@@ -398,16 +459,21 @@ fn store_search(
 /// the page as its result, unless it has one.
 fn record_click(
     tx: &mut Transaction<'_>,
+    statements: &mut Prepared,
     project: &str,
     click: search::Click<'_>,
 ) -> Result<bool, StoreError> {
-    let clicked = tx.execute(
+    let statement = statements.get(
+        tx,
         "UPDATE searches SET clicked = $5
          WHERE id = (SELECT id FROM searches
                      WHERE project = $1 AND visitor = $2 AND query = $3
                        AND ts_ms <= $4 AND ts_ms >= $4 - $6
                      ORDER BY ts_ms DESC, id DESC LIMIT 1)
            AND clicked IS NULL",
+    )?;
+    let clicked = tx.execute(
+        &statement,
         &[
             &project,
             &click.visitor,
