@@ -16,7 +16,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -115,7 +115,7 @@ fn pg_database(url: &str, name: &str) -> String {
 }
 
 /// Copies the SQLite file's pages, visitors and views into PostgreSQL, ids included (once).
-fn load_pg(sqlite: &PathBuf, url: &str) {
+fn load_pg(sqlite: &Path, url: &str) {
     let store = PgStore::open(&PgUrl::parse(url).unwrap()).unwrap();
     let mut client = store.connect().unwrap();
     client
@@ -129,7 +129,7 @@ fn load_pg(sqlite: &PathBuf, url: &str) {
         return;
     }
     let started = Instant::now();
-    let db = Db::open(&DbLocation::File(sqlite.clone())).unwrap();
+    let db = Db::open(&DbLocation::File(sqlite.to_path_buf())).unwrap();
     let conn = db.lock();
     let mut tx = client.transaction().unwrap();
     tx.batch_execute("TRUNCATE views, pages, visitors").unwrap();
@@ -207,7 +207,8 @@ async fn serve_visitors(location: DbLocation) -> (f64, f64, f64, u64) {
         let started = Instant::now();
         let answer = http.get(&url).bearer_auth(KEY).send().await.unwrap();
         assert_eq!(answer.status(), 200);
-        let body: serde_json::Value = answer.json().await.unwrap();
+        let body: serde_json::Value =
+            serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap();
         if run > 0 {
             times.push(started.elapsed().as_secs_f64() * 1000.0);
         }

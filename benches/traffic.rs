@@ -280,7 +280,7 @@ fn bench_visitors(location: &DbLocation, views: u64) {
         DbLocation::Postgres(url) => {
             let store = PgStore::open(url).unwrap();
             Box::new(move |request| {
-                let request = request.clone();
+                let request = *request;
                 store
                     .blocking(move |c| docdeck::server::pg::views::visitors(c, "bench", &request))
                     .unwrap()

@@ -215,7 +215,7 @@ fn the_cli_says_a_create_with_an_unreadable_answer_may_have_made_a_job() {
     assert_eq!(outcome, "unknown");
 }
 
-/// Deep, huge and absurd requests get a 4xx and the service keeps answering.
+// Deep, huge and absurd requests get a 4xx and the service keeps answering.
 on_both_stores! {
     async fn hostile_requests_are_refused_and_the_service_stays_up(db: DbLocation) {
         let server = start(options_on(&db)).await;

@@ -557,8 +557,8 @@ fn the_documented_date_pattern_is_what_the_service_accepts() {
     }
 }
 
-/// Found by Schemathesis: the document puts no maximum on `offset`, so an offset past any
-/// integer type is a valid request; it is an empty page, as any offset past the rows is.
+// Found by Schemathesis: the document puts no maximum on `offset`, so an offset past any
+// integer type is a valid request; it is an empty page, as any offset past the rows is.
 on_both_stores! {
     async fn an_offset_past_every_row_is_an_empty_page_however_large(db: DbLocation) {
         docdeck::api::client::install_crypto_provider();

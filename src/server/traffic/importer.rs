@@ -75,7 +75,10 @@ impl Importer {
         let writer = PgWriter::new(project);
         Ok(Self::made(
             settings,
-            Sink::Pg { client, writer },
+            Sink::Pg {
+                client: Box::new(client),
+                writer,
+            },
             secret,
             claimed,
         ))

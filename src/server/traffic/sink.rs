@@ -12,8 +12,14 @@ use crate::server::pg::import::PgWriter;
 
 /// An import's store, with the writer that batches its views.
 pub(crate) enum Sink {
-    Lite { db: Db, writer: Writer },
-    Pg { client: Client, writer: PgWriter },
+    Lite {
+        db: Db,
+        writer: Writer,
+    },
+    Pg {
+        client: Box<Client>,
+        writer: PgWriter,
+    },
 }
 
 /// One open transaction of an import. Dropped without [`Tx::commit`], it is rolled back.
