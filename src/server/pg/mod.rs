@@ -10,6 +10,7 @@
 pub mod bulk;
 pub mod claim;
 pub mod import;
+mod kept;
 pub mod limits;
 pub mod node;
 pub mod schema;
