@@ -8,7 +8,12 @@
 //! cargo bench --bench traffic -- --lines 200000 --follow-secs 5
 //! cargo bench --bench traffic -- --import-only --lines 1470000 --days 90   # 1M views, query 30 days
 //! cargo bench --bench traffic -- --new-visitors      # every line a new visitor (a page gone viral)
+//! cargo bench --bench traffic -- --import-only --pg postgres://…/bench   # into PostgreSQL, then
+//!                                                    # the same on SQLite, side by side
 //! ```
+//!
+//! `--pg URL` names a throwaway PostgreSQL database: each run empties it first (its
+//! `public` schema is dropped and made again).
 //!
 //! The log is generated once into target/bench-data and reused.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -21,9 +26,11 @@ use std::time::{Duration, Instant};
 
 use docdeck::server::analytics::{VisitorsRequest, visitors};
 use docdeck::server::db::{Db, DbLocation};
+use docdeck::server::pg::{PgStore, PgUrl};
 use docdeck::server::traffic::formats::LogFormat;
 use docdeck::server::traffic::rules::Rules;
-use docdeck::server::traffic::{self, Importer, follow};
+use docdeck::server::traffic::search::SearchUrl;
+use docdeck::server::traffic::{self, Importer, Settings};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -171,14 +178,29 @@ fn thread_cpu() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-fn fresh_db(dir: &Path) -> Db {
-    Db::open(&DbLocation::File(dir.join("service.sqlite"))).unwrap()
+fn fresh_db(dir: &Path) -> DbLocation {
+    DbLocation::File(dir.join("service.sqlite"))
 }
 
-fn importer(db: &Db) -> Importer {
-    let rules = Arc::new(Rules::shipped().unwrap());
-    db.blocking(|conn| Importer::new(conn, "bench", LogFormat::Combined, rules, false))
-        .unwrap()
+/// An empty PostgreSQL database at `url` (its `public` schema dropped and made again).
+fn fresh_pg(url: &str) -> DbLocation {
+    let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    client
+        .batch_execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+        .unwrap();
+    DbLocation::Postgres(PgUrl::parse(url).unwrap())
+}
+
+fn open_importer(location: &DbLocation) -> Importer {
+    let settings = Settings {
+        project: "bench".into(),
+        format: Some(LogFormat::Combined),
+        rules: Arc::new(Rules::shipped().unwrap()),
+        strict: false,
+        search: Some(SearchUrl::default()),
+        discard_demo: false,
+    };
+    Importer::open(location, settings).unwrap()
 }
 
 /// CPU time (user and system) of the whole process so far.
@@ -191,50 +213,34 @@ fn process_cpu() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-/// Settings to compare: `--cache-mib N` (SQLite's page cache while importing) and
-/// `--no-foreign-keys`.
-fn tune(db: &Db) {
-    let cache = arg("--cache-mib", 0);
-    let no_fk = std::env::args().any(|a| a == "--no-foreign-keys");
-    db.blocking(|conn| {
-        if cache > 0 {
-            conn.pragma_update(None, "cache_size", -i64::try_from(cache * 1024).unwrap())?;
-        }
-        if no_fk {
-            conn.pragma_update(None, "foreign_keys", false)?;
-        }
-        Ok(())
-    })
-    .unwrap();
-}
-
-fn bench_import(lines: u64) {
+fn bench_import(lines: u64, pg: Option<&str>) {
     let path = log_file(lines);
+    let store = if pg.is_some() { "PostgreSQL" } else { "SQLite" };
     let mut last = None;
-    for run in 1..=3 {
+    let runs = arg("--runs", 3);
+    for run in 1..=runs {
         // The database of the run before is closed first: its page cache is not this one's.
         drop(last.take());
         let dir = tempfile::tempdir().unwrap();
-        let db = fresh_db(dir.path());
-        let mut importer = importer(&db);
-        tune(&db);
+        let location = match pg {
+            Some(url) => fresh_pg(url),
+            None => fresh_db(dir.path()),
+        };
+        let mut importer = open_importer(&location);
         reset_peak();
         let before = peak_kib();
         let cpu_before = process_cpu();
         let writer_before = thread_cpu();
         let started = Instant::now();
-        let summary = traffic::import_all(
-            &db,
-            &mut importer,
-            traffic::open(&path, Arc::default()).unwrap(),
-        )
-        .unwrap();
+        let summary = importer
+            .import(traffic::open(&path, Arc::default()).unwrap())
+            .unwrap();
         let took = started.elapsed();
         let cpu = process_cpu() - cpu_before;
         // This thread writes; the import's other thread reads (nothing else runs meanwhile).
         let writer = thread_cpu() - writer_before;
         println!(
-            "import run {run}: {lines} combined lines in {:.2} s ({:.0} lines/s; CPU {:.2} s: writing {:.2} s, reading {:.2} s); {} views kept; peak RSS {} MiB (before {} MiB)",
+            "{store} import run {run}: {lines} combined lines in {:.2} s ({:.0} lines/s; CPU {:.2} s: writing {:.2} s, reading {:.2} s); {} views kept; peak RSS {} MiB (before {} MiB)",
             took.as_secs_f64(),
             lines as f64 / took.as_secs_f64(),
             cpu.as_secs_f64(),
@@ -244,15 +250,50 @@ fn bench_import(lines: u64) {
             peak_kib() / 1024,
             before / 1024
         );
-        last = Some((dir, db, summary.kept()));
+        drop(importer);
+        let again = if run == runs {
+            // The same lines again: every key is known, nothing is added.
+            let mut importer = open_importer(&location);
+            let started = Instant::now();
+            let summary = importer
+                .import(traffic::open(&path, Arc::default()).unwrap())
+                .unwrap();
+            println!(
+                "{store} import of the same {lines} lines again: {:.2} s, {} views added",
+                started.elapsed().as_secs_f64(),
+                summary.kept()
+            );
+            Some(())
+        } else {
+            None
+        };
+        last = Some((dir, location, summary.kept(), again));
     }
-    if let Some((_dir, db, views)) = last {
-        bench_visitors(&db, views);
+    if let Some((_dir, location, views, _)) = last {
+        bench_visitors(&location, views);
     }
 }
 
 /// The visitors query of the console over what was imported: its last 30 days.
-fn bench_visitors(db: &Db, views: u64) {
+fn bench_visitors(location: &DbLocation, views: u64) {
+    let count: Box<dyn Fn(&VisitorsRequest) -> docdeck::api::VisitorsPage> = match location {
+        DbLocation::Postgres(url) => {
+            let store = PgStore::open(url).unwrap();
+            Box::new(move |request| {
+                let request = *request;
+                store
+                    .blocking(move |c| docdeck::server::pg::views::visitors(c, "bench", &request))
+                    .unwrap()
+            })
+        }
+        other => {
+            let db = Db::open(other).unwrap();
+            Box::new(move |request| {
+                db.blocking(|conn| visitors(conn, "bench", request))
+                    .unwrap()
+            })
+        }
+    };
     let request = VisitorsRequest {
         from_ms: Some((START_S + (days() - 30) * 86_400) * 1000),
         to_ms: Some((START_S + days() * 86_400) * 1000),
@@ -264,9 +305,7 @@ fn bench_visitors(db: &Db, views: u64) {
     let cpu_before = thread_cpu();
     for _ in 0..7 {
         let started = Instant::now();
-        let page = db
-            .blocking(|conn| visitors(conn, "bench", &request))
-            .unwrap();
+        let page = count(&request);
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         total = page.totals.total;
     }
@@ -282,7 +321,7 @@ fn bench_visitors(db: &Db, views: u64) {
 
 fn bench_follow(seconds: u64) {
     let dir = tempfile::tempdir().unwrap();
-    let db = fresh_db(dir.path());
+    let location = fresh_db(dir.path());
     let log = dir.path().join("access.log");
     std::fs::write(&log, "").unwrap();
     let stop = Arc::new(AtomicBool::new(false));
@@ -312,11 +351,10 @@ fn bench_follow(seconds: u64) {
             written
         })
     };
-    let mut importer = importer(&db);
-    tune(&db);
+    let mut importer = open_importer(&location);
     let cpu_before = thread_cpu();
     let started = Instant::now();
-    let summary = follow::follow(&db, &mut importer, "bench", &[log], &stop, &mut |_| {}).unwrap();
+    let summary = importer.follow(&[log], &stop, &mut |_| {}).unwrap();
     let wall = started.elapsed();
     let cpu = thread_cpu() - cpu_before;
     let written = writer.join().unwrap();
@@ -332,8 +370,19 @@ fn bench_follow(seconds: u64) {
 fn main() {
     let lines = arg("--lines", 1_000_000);
     let seconds = arg("--follow-secs", 10);
+    let args: Vec<String> = std::env::args().collect();
+    let pg = args
+        .iter()
+        .position(|a| a == "--pg")
+        .and_then(|i| args.get(i + 1))
+        .cloned();
     if !std::env::args().any(|a| a == "--follow-only") {
-        bench_import(lines);
+        if let Some(url) = pg.as_deref() {
+            bench_import(lines, Some(url));
+        }
+        if !std::env::args().any(|a| a == "--pg-only") {
+            bench_import(lines, None);
+        }
     }
     if !std::env::args().any(|a| a == "--import-only") {
         bench_follow(seconds);

@@ -209,57 +209,58 @@ async fn wrong_keys_are_401_and_keys_of_another_project_403() {
     server.shutdown().await;
 }
 
-#[tokio::test]
-async fn rate_limits_per_kind_with_retry_after() {
-    let mut options = fast_options(DbLocation::Memory);
-    options.rate_limit = 3;
-    let server = start(options).await;
-    let client = client(&server);
-    let mut ids = Vec::new();
-    for n in 0..3 {
-        ids.push(
-            client
-                .create_job(&format!("job {n}"))
-                .await
-                .unwrap()
-                .id
-                .unwrap(),
+on_both_stores! {
+    async fn rate_limits_per_kind_with_retry_after(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.rate_limit = 3;
+        let server = start(options).await;
+        let client = client(&server);
+        let mut ids = Vec::new();
+        for n in 0..3 {
+            ids.push(
+                client
+                    .create_job(&format!("job {n}"))
+                    .await
+                    .unwrap()
+                    .id
+                    .unwrap(),
+            );
+        }
+        let err = client.create_job("one too many").await.unwrap_err();
+        let wait = err.retry_after().expect("Retry-After is sent");
+        assert!(
+            wait > Duration::from_secs(3500) && wait <= Duration::from_secs(3600),
+            "{wait:?}"
         );
-    }
-    let err = client.create_job("one too many").await.unwrap_err();
-    let wait = err.retry_after().expect("Retry-After is sent");
-    assert!(
-        wait > Duration::from_secs(3500) && wait <= Duration::from_secs(3600),
-        "{wait:?}"
-    );
-    assert!(matches!(err, ApiError::RateLimited { .. }));
+        assert!(matches!(err, ApiError::RateLimited { .. }));
 
-    // Refused messages do not spend the budget; accepted ones do, separately from creates.
-    for _ in 0..5 {
+        // Refused messages do not spend the budget; accepted ones do, separately from creates.
+        for _ in 0..5 {
+            assert!(matches!(
+                client.send_message("job_nope", "x").await,
+                Err(ApiError::NotFound { .. })
+            ));
+        }
+        for id in &ids {
+            client.send_message(id, "more").await.unwrap();
+        }
         assert!(matches!(
-            client.send_message("job_nope", "x").await,
-            Err(ApiError::NotFound { .. })
+            client.send_message(&ids[0], "more").await,
+            Err(ApiError::RateLimited { .. })
         ));
+        for _ in 0..3 {
+            client.visitors(&Default::default()).await.unwrap();
+        }
+        assert!(matches!(
+            client.visitors(&Default::default()).await,
+            Err(ApiError::RateLimited { .. })
+        ));
+        // Reading jobs is not limited.
+        for _ in 0..10 {
+            client.get_job(&ids[0]).await.unwrap();
+        }
+        server.shutdown().await;
     }
-    for id in &ids {
-        client.send_message(id, "more").await.unwrap();
-    }
-    assert!(matches!(
-        client.send_message(&ids[0], "more").await,
-        Err(ApiError::RateLimited { .. })
-    ));
-    for _ in 0..3 {
-        client.visitors(&Default::default()).await.unwrap();
-    }
-    assert!(matches!(
-        client.visitors(&Default::default()).await,
-        Err(ApiError::RateLimited { .. })
-    ));
-    // Reading jobs is not limited.
-    for _ in 0..10 {
-        client.get_job(&ids[0]).await.unwrap();
-    }
-    server.shutdown().await;
 }
 
 #[tokio::test]

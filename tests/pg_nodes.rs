@@ -72,6 +72,7 @@ fn config(name: &str) -> NodeConfig {
         max_agents: 4,
         lease: Duration::from_millis(600),
         poll: Duration::from_millis(200),
+        keeps_jobs: false,
     }
 }
 

@@ -108,24 +108,37 @@ async fn a_key_revoked_elsewhere_is_refused_by_every_node_at_its_next_request() 
     b.shutdown().await;
 }
 
+/// The signals' reads answered 501 on PostgreSQL before they were written against `Sql`.
 #[tokio::test]
-async fn what_is_not_on_postgres_yet_is_a_501_that_names_it() {
+async fn signals_are_read_on_postgres_as_on_sqlite() {
     let url = pg_or_skip_async!();
     let server = start(pg_options(&url)).await;
     docdeck::api::client::install_crypto_provider();
-    let answer = reqwest::Client::new()
-        .get(format!(
-            "{}/v1/analytics/{PROJECT}/searches",
-            server.base_url()
-        ))
-        .bearer_auth(KEY)
+    let http = reqwest::Client::new();
+    let sent = http
+        .post(format!("{}/v1/feedback/{PROJECT}", server.base_url()))
+        .header("content-type", "application/json")
+        .body(r#"{"path": "/guide", "helpful": false, "comment": "no retries"}"#)
         .send()
         .await
         .unwrap();
-    assert_eq!(answer.status(), 501);
-    let body = answer.text().await.unwrap();
-    assert!(body.contains("searches"), "{body}");
-    assert!(body.contains("does not run on PostgreSQL yet"), "{body}");
+    assert_eq!(sent.status(), 201);
+    for what in ["searches", "feedback", "feedback/by-page", "assistant"] {
+        let answer = http
+            .get(format!(
+                "{}/v1/analytics/{PROJECT}/{what}",
+                server.base_url()
+            ))
+            .bearer_auth(KEY)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{what}");
+        let body = answer.text().await.unwrap();
+        if what.starts_with("feedback") {
+            assert!(body.contains("/guide"), "{what}: {body}");
+        }
+    }
     server.shutdown().await;
 }
 

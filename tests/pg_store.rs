@@ -447,3 +447,36 @@ fn rate_limits_are_counted_once_for_all_nodes() {
         1
     );
 }
+
+/// A node whose real agent cannot push keeps the jobs it runs: their follow-ups wait for
+/// it, and another node leaves them (issue 26).
+#[test]
+fn a_job_kept_by_a_node_without_a_remote_waits_for_that_node() {
+    let url = pg_or_skip!();
+    let store = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+    add_jobs(&store, "docs", 1, 2, 1);
+    let first = store
+        .blocking(|c| claim::claim_keeping(c, "keeper", 10, 1_000, true))
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.turn, 1);
+    let result = TurnResult::of(TurnOutcome::NoChange);
+    let done = store
+        .blocking(|c| claim::finish(c, "keeper", &first, &result, None, 20))
+        .unwrap();
+    assert!(done);
+    // Its follow-up is not another node's to take, whether it keeps jobs or not.
+    let other = store
+        .blocking(|c| claim::claim(c, "other", 30, 1_000))
+        .unwrap();
+    assert!(other.is_none(), "another node took {other:?}");
+    let other = store
+        .blocking(|c| claim::claim_keeping(c, "other", 31, 1_000, true))
+        .unwrap();
+    assert!(other.is_none(), "another keeping node took {other:?}");
+    let second = store
+        .blocking(|c| claim::claim_keeping(c, "keeper", 32, 1_000, true))
+        .unwrap()
+        .unwrap();
+    assert_eq!((second.job_id, second.turn), (first.job_id, 2));
+}

@@ -7,7 +7,9 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{KEY, PROJECT, ServeProcess, client, docdeck_command, fast_options, start, text};
+use common::{
+    KEY, PROJECT, ServeProcess, client, docdeck_command, fast_options, options_on, start, text,
+};
 use docdeck::api::ApiError;
 use docdeck::server::db::{Db, DbLocation};
 use docdeck::server::faults::{FaultPlan, Latency};
@@ -56,20 +58,21 @@ async fn injected_errors_are_server_failures_and_create_nothing() {
     server.shutdown().await;
 }
 
-#[tokio::test]
-async fn a_dropped_connection_is_a_post_that_may_have_arrived() {
-    let mut options = fast_options(DbLocation::Memory);
-    options.faults = plan(|p| p.drop_rate = "1".parse().unwrap());
-    let server = start(options).await;
-    let client = client(&server);
+on_both_stores! {
+    async fn a_dropped_connection_is_a_post_that_may_have_arrived(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.faults = plan(|p| p.drop_rate = "1".parse().unwrap());
+        let server = start(options).await;
+        let client = client(&server);
 
-    let err = client.create_job("fix the typo").await.unwrap_err();
-    assert!(matches!(err, ApiError::Network { .. }), "{err:?}");
-    assert!(err.may_have_reached_server(), "{err}");
-    let err = client.get_job("job_x").await.unwrap_err();
-    assert!(matches!(err, ApiError::Network { .. }), "{err:?}");
-    assert!(!err.to_string().contains(KEY));
-    server.shutdown().await;
+        let err = client.create_job("fix the typo").await.unwrap_err();
+        assert!(matches!(err, ApiError::Network { .. }), "{err:?}");
+        assert!(err.may_have_reached_server(), "{err}");
+        let err = client.get_job("job_x").await.unwrap_err();
+        assert!(matches!(err, ApiError::Network { .. }), "{err:?}");
+        assert!(!err.to_string().contains(KEY));
+        server.shutdown().await;
+    }
 }
 
 #[tokio::test]
@@ -122,25 +125,26 @@ async fn a_429_can_come_without_retry_after() {
     }
 }
 
-#[tokio::test]
-async fn latency_delays_every_answer() {
-    let mut options = fast_options(DbLocation::Memory);
-    options.faults = plan(|p| {
-        p.latency = Some(Latency {
-            min_ms: 40,
-            max_ms: 60,
+on_both_stores! {
+    async fn latency_delays_every_answer(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.faults = plan(|p| {
+            p.latency = Some(Latency {
+                min_ms: 40,
+                max_ms: 60,
+            });
         });
-    });
-    let server = start(options).await;
-    let client = client(&server);
-    let started = Instant::now();
-    let job = client.create_job("slow").await.unwrap();
-    client.get_job(job.id.as_deref().unwrap()).await.unwrap();
-    assert!(
-        started.elapsed() >= Duration::from_millis(80),
-        "two calls, each delayed at least 40 ms"
-    );
-    server.shutdown().await;
+        let server = start(options).await;
+        let client = client(&server);
+        let started = Instant::now();
+        let job = client.create_job("slow").await.unwrap();
+        client.get_job(job.id.as_deref().unwrap()).await.unwrap();
+        assert!(
+            started.elapsed() >= Duration::from_millis(80),
+            "two calls, each delayed at least 40 ms"
+        );
+        server.shutdown().await;
+    }
 }
 
 #[test]
@@ -211,74 +215,75 @@ fn the_cli_says_a_create_with_an_unreadable_answer_may_have_made_a_job() {
     assert_eq!(outcome, "unknown");
 }
 
-/// Deep, huge and absurd requests get a 4xx and the service keeps answering.
-#[tokio::test]
-async fn hostile_requests_are_refused_and_the_service_stays_up() {
-    let server = start(fast_options(DbLocation::Memory)).await;
-    docdeck::api::client::install_crypto_provider();
-    let http = reqwest::Client::new();
-    let base = server.base_url();
-    let create = format!("{base}/v2/agent/{PROJECT}/job");
-    let post = |body: Vec<u8>| {
-        http.post(&create)
-            .bearer_auth(KEY)
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-    };
-    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    let deep_object = format!(
-        "{{\"prompt\": \"x\", \"extra\": {}1{}}}",
-        "{\"a\":".repeat(5_000),
-        "}".repeat(5_000)
-    );
-    let wide = format!(
-        "{{\"prompt\": \"x\", \"pad\": [{}0]}}",
-        "0,".repeat(400_000)
-    );
-    let cases: Vec<(Vec<u8>, &str)> = vec![
-        (deep.into_bytes(), "deep array"),
-        (deep_object.into_bytes(), "deep object"),
-        (vec![0xff; 1000], "not UTF-8"),
-        (b"{\"prompt\": \"\\ud800\"}".to_vec(), "lone surrogate"),
-        (
-            format!("{{\"prompt\": {}}}", "9".repeat(5000)).into_bytes(),
-            "huge number",
-        ),
-        (vec![b' '; 2 * 1024 * 1024], "oversize"),
-    ];
-    for (body, what) in cases {
-        let status = post(body).await.unwrap().status().as_u16();
-        assert!((400..500).contains(&status), "{what}: {status}");
-    }
-    // A big but legal body (under 1 MiB, extra fields ignored) is a normal create.
-    assert_eq!(
-        post(wide.into_bytes()).await.unwrap().status().as_u16(),
-        201
-    );
-
-    let long_query = format!(
-        "{base}/v1/analytics/{PROJECT}/visitors?{}",
-        "a=1&".repeat(6_000)
-    );
-    let long_path = format!("{base}/v2/agent/{PROJECT}/job/{}", "j".repeat(30_000));
-    for (what, url) in [("long query", long_query), ("long path", long_path)] {
-        let status = http
-            .get(&url)
-            .bearer_auth(KEY)
-            .send()
-            .await
-            .map(|r| r.status().as_u16());
-        // The URL is not printed on failure: it is tens of kilobytes.
-        assert!(
-            matches!(status, Ok(400..=499)),
-            "{what}: {:?}",
-            status.map_err(|e| e.is_builder())
+// Deep, huge and absurd requests get a 4xx and the service keeps answering.
+on_both_stores! {
+    async fn hostile_requests_are_refused_and_the_service_stays_up(db: DbLocation) {
+        let server = start(options_on(&db)).await;
+        docdeck::api::client::install_crypto_provider();
+        let http = reqwest::Client::new();
+        let base = server.base_url();
+        let create = format!("{base}/v2/agent/{PROJECT}/job");
+        let post = |body: Vec<u8>| {
+            http.post(&create)
+                .bearer_auth(KEY)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+        };
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let deep_object = format!(
+            "{{\"prompt\": \"x\", \"extra\": {}1{}}}",
+            "{\"a\":".repeat(5_000),
+            "}".repeat(5_000)
         );
-    }
+        let wide = format!(
+            "{{\"prompt\": \"x\", \"pad\": [{}0]}}",
+            "0,".repeat(400_000)
+        );
+        let cases: Vec<(Vec<u8>, &str)> = vec![
+            (deep.into_bytes(), "deep array"),
+            (deep_object.into_bytes(), "deep object"),
+            (vec![0xff; 1000], "not UTF-8"),
+            (b"{\"prompt\": \"\\ud800\"}".to_vec(), "lone surrogate"),
+            (
+                format!("{{\"prompt\": {}}}", "9".repeat(5000)).into_bytes(),
+                "huge number",
+            ),
+            (vec![b' '; 2 * 1024 * 1024], "oversize"),
+        ];
+        for (body, what) in cases {
+            let status = post(body).await.unwrap().status().as_u16();
+            assert!((400..500).contains(&status), "{what}: {status}");
+        }
+        // A big but legal body (under 1 MiB, extra fields ignored) is a normal create.
+        assert_eq!(
+            post(wide.into_bytes()).await.unwrap().status().as_u16(),
+            201
+        );
 
-    // Still up, and still right.
-    let job = client(&server).create_job("after all that").await.unwrap();
-    assert!(job.id.is_some());
-    server.shutdown().await;
+        let long_query = format!(
+            "{base}/v1/analytics/{PROJECT}/visitors?{}",
+            "a=1&".repeat(6_000)
+        );
+        let long_path = format!("{base}/v2/agent/{PROJECT}/job/{}", "j".repeat(30_000));
+        for (what, url) in [("long query", long_query), ("long path", long_path)] {
+            let status = http
+                .get(&url)
+                .bearer_auth(KEY)
+                .send()
+                .await
+                .map(|r| r.status().as_u16());
+            // The URL is not printed on failure: it is tens of kilobytes.
+            assert!(
+                matches!(status, Ok(400..=499)),
+                "{what}: {:?}",
+                status.map_err(|e| e.is_builder())
+            );
+        }
+
+        // Still up, and still right.
+        let job = client(&server).create_job("after all that").await.unwrap();
+        assert!(job.id.is_some());
+        server.shutdown().await;
+    }
 }

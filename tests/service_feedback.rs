@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{KEY, PROJECT, fast_options, start};
+use common::{KEY, PROJECT, options_on, start};
 use docdeck::server::db::DbLocation;
 use serde_json::{Value, json};
 
@@ -37,10 +37,11 @@ async fn get(base: &str, what: &str) -> Value {
     serde_json::from_slice(&bytes).unwrap()
 }
 
-#[tokio::test]
-async fn a_thumb_and_a_comment_arrive_without_a_key_and_join_their_page() {
+// Each on SQLite and on PostgreSQL (issue 26).
+on_both_stores! {
+    async fn a_thumb_and_a_comment_arrive_without_a_key_and_join_their_page(db: DbLocation) {
     docdeck::api::client::install_crypto_provider();
-    let server = start(fast_options(DbLocation::Memory)).await;
+    let server = start(options_on(&db)).await;
     let base = server.base_url();
     let down = json!({"path": "https://docs.acme.dev/guides/webhooks/?ref=nav", "helpful": false,
         "comment": "Nothing about retries"});
@@ -80,10 +81,9 @@ async fn a_thumb_and_a_comment_arrive_without_a_key_and_join_their_page() {
     server.shutdown().await;
 }
 
-#[tokio::test]
-async fn wrong_feedback_is_refused_field_by_field_and_an_address_is_limited() {
+    async fn wrong_feedback_is_refused_field_by_field_and_an_address_is_limited(db: DbLocation) {
     docdeck::api::client::install_crypto_provider();
-    let server = start(fast_options(DbLocation::Memory)).await;
+    let server = start(options_on(&db)).await;
     let base = server.base_url();
     for (body, says) in [
         (json!({"helpful": true}), "path is required"),
@@ -125,4 +125,5 @@ async fn wrong_feedback_is_refused_field_by_field_and_an_address_is_limited() {
     assert!(headers.contains_key("retry-after"));
     assert_eq!(headers["access-control-allow-origin"], "*");
     server.shutdown().await;
+}
 }

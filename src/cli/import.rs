@@ -10,13 +10,13 @@ use clap::{Args, ValueEnum};
 
 use super::serve::db_location;
 use super::{CliError, Outcome};
-use crate::server::db::{Db, DbLocation};
+use crate::server::db::DbLocation;
 use crate::server::import::ImportError;
-use crate::server::seed;
+use crate::server::seed::Claimed;
 use crate::server::traffic::formats::LogFormat;
 use crate::server::traffic::rules::Rules;
 use crate::server::traffic::search::SearchUrl;
-use crate::server::traffic::{self, Importer, Summary, follow};
+use crate::server::traffic::{self, Importer, Settings, Summary, follow};
 
 /// Prints a line to standard output; a closed pipe (`| head`) ends the output quietly
 /// instead of a panic.
@@ -46,8 +46,9 @@ pub enum FormatArg {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Database of the local service [default: service.sqlite in the data folder]
-    #[arg(long, value_name = "PATH")]
+    /// Database of the local service: a file, or a postgres:// URL (DOCDECK_DATABASE_URL
+    /// may hold it instead) [default: service.sqlite in the data folder]
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<String>,
     /// Project the views belong to
     #[arg(long, value_name = "ID", default_value = "demo")]
@@ -250,42 +251,53 @@ pub fn run(args: &ImportArgs) -> Outcome {
             "importing into :memory: would keep nothing: give --db a file",
         ));
     }
-    if let DbLocation::Postgres(_) = &location {
-        let refused = crate::server::db::StoreError::NotOnPostgres {
-            what: "docdeck import",
-        };
-        return Err(CliError::failed(refused.to_string()));
-    }
-    let rules = Arc::new(load_rules(args.ua_rules.as_deref())?);
-    let db = Db::open(&location).map_err(|err| CliError::failed(err.to_string()))?;
-    claim_project(&db, args)?;
-    let Some(log) = log_format(format) else {
-        return jsonl(&db, args);
+    let settings = Settings {
+        project: args.project.clone(),
+        format: log_format(format),
+        rules: Arc::new(load_rules(args.ua_rules.as_deref())?),
+        strict: args.strict,
+        search,
+        discard_demo: args.discard_demo,
     };
-    let mut importer = db
-        .blocking(|conn| Importer::new(conn, &args.project, log, rules, args.strict))
-        .map_err(|err| CliError::failed(err.to_string()))?;
-    importer.reader.set_search(search);
+    // PostgreSQL's synchronous client runs a runtime of its own: the import runs on a
+    // thread of its own, off the async runtime's.
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| import(args, format, &location, settings))
+            .join()
+            .unwrap_or_else(|_| Err(CliError::failed("the import stopped on an internal error")))
+    })
+}
+
+fn import(
+    args: &ImportArgs,
+    format: FormatArg,
+    location: &DbLocation,
+    settings: Settings,
+) -> Outcome {
+    let jsonl = settings.format.is_none();
+    let mut importer =
+        Importer::open(location, settings).map_err(|err| CliError::failed(err.to_string()))?;
+    say_claimed(&importer.claimed, &args.project);
+    if jsonl {
+        return import_jsonl(&mut importer, args);
+    }
     if args.follow {
-        return follow_files(&db, &mut importer, args);
+        return follow_files(&mut importer, args);
     }
     let mut total = Summary::default();
     let stop = stop_on_signals()?;
-    let ticker = super::progress::Ticker::start(&importer.progress);
+    let progress = importer.progress();
+    let ticker = super::progress::Ticker::start(&progress);
     for path in &args.files {
         if stop.load(std::sync::atomic::Ordering::SeqCst) {
             break;
         }
         let input =
             traffic::open(path, Arc::clone(&stop)).map_err(|err| cannot_open(path, &err))?;
-        let summary = traffic::import_all(&db, &mut importer, input).map_err(|err| {
-            stopped(
-                path,
-                &err,
-                importer.progress.committed(),
-                importer.reader.strict(),
-            )
-        })?;
+        let summary = importer
+            .import(input)
+            .map_err(|err| stopped(path, &err, importer.committed(), importer.strict()))?;
         ticker.suspend(|| super::output::emit(&format!("{}: {summary}\n", path.display())))?;
         if summary.lines > 0 && summary.broken == summary.lines {
             super::warn(&format!(
@@ -344,30 +356,24 @@ fn stopped(path: &Path, err: &ImportError, committed: u64, strict: bool) -> CliE
     }
 }
 
-/// Makes the project one of real views before anything is read, or stops (exit 1) when
-/// it holds the demo's invented views and `--discard-demo` was not given.
-fn claim_project(db: &Db, args: &ImportArgs) -> Result<(), CliError> {
-    let claimed = db
-        .blocking(|conn| Ok(seed::claim_real(conn, &args.project, args.discard_demo)))
-        .map_err(|err| CliError::failed(err.to_string()))?
-        .map_err(|err| CliError::failed(err.to_string()))?;
+/// Says what claiming the project for real views deleted (`--discard-demo`).
+fn say_claimed(claimed: &Claimed, project: &str) {
     if claimed.discarded > 0 || claimed.discarded_signals > 0 {
         say!(
-            "docdeck: deleted {} and {} invented searches, feedback and assistant questions of project {} (the demo seed's); only real data is counted from now on",
+            "docdeck: deleted {} and {} invented searches, feedback and assistant questions of project {project} (the demo seed's); only real data is counted from now on",
             traffic::summary::plural(claimed.discarded, "invented view"),
             crate::text::thousands(claimed.discarded_signals),
-            args.project
         );
     }
-    Ok(())
 }
 
 /// Today's format, unchanged: each file in one transaction, a bad line fails it.
-fn jsonl(db: &Db, args: &ImportArgs) -> Outcome {
+fn import_jsonl(importer: &mut Importer, args: &ImportArgs) -> Outcome {
     for path in &args.files {
         // All or nothing: a signal ends it with nothing kept, as before anything is written.
         let input = traffic::open(path, Arc::default()).map_err(|err| cannot_open(path, &err))?;
-        let imported = crate::server::import::import(db, &args.project, input)
+        let imported = importer
+            .import_jsonl(input)
             .map_err(|err| CliError::failed(format!("{}: {err}", path.display())))?;
         let duplicates = match imported.duplicates {
             0 => String::new(),
@@ -395,7 +401,7 @@ fn stop_on_signals() -> Result<Arc<AtomicBool>, CliError> {
     Ok(stop)
 }
 
-fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome {
+fn follow_files(importer: &mut Importer, args: &ImportArgs) -> Outcome {
     let stop = stop_on_signals()?;
     say!(
         "docdeck: following {} into project {}; Ctrl-C stops (what was read is kept)",
@@ -406,14 +412,16 @@ fn follow_files(db: &Db, importer: &mut Importer, args: &ImportArgs) -> Outcome 
             .join(", "),
         args.project
     );
-    let ticker = super::progress::Ticker::start(&importer.progress);
+    let progress = importer.progress();
+    let ticker = super::progress::Ticker::start(&progress);
     let mut note = |text: String| ticker.suspend(|| say!("docdeck: {text}"));
-    let summary = follow::follow(db, importer, &args.project, &args.files, &stop, &mut note)
+    let summary = importer
+        .follow(&args.files, &stop, &mut note)
         .map_err(|err| match err {
             // Earlier commits stay: say so rather than "nothing was imported".
             ImportError::Line { line, reason } => CliError::failed(format!(
                 "{} line {line}: {reason}; stopped there (--strict): what was committed before is kept, the lines read since the last commit are not",
-                importer.source.as_deref().unwrap_or("input")
+                importer.source().unwrap_or("input")
             )),
             other => CliError::failed(other.to_string()),
         })?;

@@ -11,8 +11,9 @@ use thiserror::Error;
 use super::analytics::{Traffic, ViewEvent};
 use super::db::{Db, StoreError};
 use super::traffic::known::Visitor;
+use super::traffic::sink::Sink;
 use super::traffic::summary::{Dropped, Summary};
-use super::traffic::{MAX_LINE, Piece, Ready, Writer, read_line, store};
+use super::traffic::{Item, MAX_LINE, Piece, Ready, read_line, store};
 use crate::api::DateParam;
 use crate::text::excerpt;
 
@@ -41,7 +42,20 @@ pub struct Imported {
 /// The whole input is first copied into a file of its own, so the one transaction that
 /// keeps the file all or nothing never waits for input (a pipe that stays open would
 /// hold the database from the service meanwhile).
-pub fn import(db: &Db, project: &str, mut input: impl Read) -> Result<Imported, ImportError> {
+pub fn import(db: &Db, project: &str, input: impl Read) -> Result<Imported, ImportError> {
+    let mut sink = Sink::Lite {
+        db: db.clone(),
+        writer: super::traffic::Writer::new(project),
+    };
+    import_into(&mut sink, project, input)
+}
+
+/// [`import`] into either store.
+pub(crate) fn import_into(
+    sink: &mut Sink,
+    project: &str,
+    mut input: impl Read,
+) -> Result<Imported, ImportError> {
     let spool_failed = |err: std::io::Error| ImportError::Read {
         line: 0,
         reason: format!("cannot keep the input aside before writing it: {err}"),
@@ -50,9 +64,7 @@ pub fn import(db: &Db, project: &str, mut input: impl Read) -> Result<Imported, 
     std::io::copy(&mut input, &mut spool).map_err(spool_failed)?;
     spool.seek(SeekFrom::Start(0)).map_err(spool_failed)?;
     let mut input = BufReader::new(spool);
-    let mut conn = db.lock();
-    let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
-    let mut writer = Writer::new(project);
+    let mut tx = sink.begin()?;
     let mut summary = Summary::default();
     let mut bytes = Vec::new();
     for number in 1.. {
@@ -92,10 +104,10 @@ pub fn import(db: &Db, project: &str, mut input: impl Read) -> Result<Imported, 
             traffic: Some(event.traffic),
             from_search: None,
         };
-        writer.write(&tx, ready)?.count(&mut summary);
+        tx.take(Item::View(ready))?.count(&mut summary);
     }
-    writer.flush(&tx)?.count(&mut summary);
-    tx.commit().map_err(StoreError::from)?;
+    tx.flush()?.count(&mut summary);
+    tx.commit()?;
     Ok(Imported {
         stored: summary.kept(),
         duplicates: summary

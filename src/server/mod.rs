@@ -169,6 +169,8 @@ pub struct RunningServer {
     db: Store,
     /// The agent runs an interrupted turn again at the next start (else it is failed).
     reruns_interrupted: bool,
+    /// This node's `--node-name` and lease (PostgreSQL: what its stop leaves to others).
+    node: (String, std::time::Duration),
 }
 
 /// The demo seed's views, written in the background while the service already answers.
@@ -208,6 +210,19 @@ impl RunningServer {
     /// (and how they read after a restart) and the turns still waiting. `None` when
     /// nothing is under way or waiting.
     pub async fn stopping_note(&self) -> Option<String> {
+        if let Store::Postgres(pg) = &self.db {
+            let name = self.node.0.clone();
+            let (running, waiting) = pg.call(move |c| pg::node::under_way(c, &name)).await.ok()?;
+            if running.is_empty() && waiting == 0 {
+                return None;
+            }
+            return Some(stopping::node_words(
+                &running,
+                waiting,
+                &self.node.0,
+                self.node.1,
+            ));
+        }
         let (running, waiting) = self.db.call(|conn| jobs::under_way(conn)).await.ok()?;
         if running.is_empty() && waiting == 0 {
             return None;
@@ -256,14 +271,17 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         reason: err.to_string(),
     })?;
     let mut defaults = options.defaults.clone();
+    let mut keeps_jobs = false;
     let agent: Arc<dyn Agent> = match options.real_agent.clone() {
         Some(config) => {
             let real = RealAgent::prepare(config, &format!("http://{addr}"))
                 .await
                 .map_err(ServeError::Agent)?;
             if store.is_postgres() && !real.pushes() {
+                keeps_jobs = true;
                 tracing::warn!(
-                    "the real agent has no remote to push a job's branch to: a follow-up that another node takes starts from the base branch, without this node's work; give --push-remote (or --repo a URL) to share jobs between nodes"
+                    node = %options.node_name,
+                    "the real agent has no remote to push a job's branch to, so the follow-ups of a job this node runs stay on this node, where its work is (other nodes leave them); keep the same --node-name across restarts so they are still taken, or give --push-remote (or --repo a URL) to share jobs between nodes"
                 );
             }
             // Jobs say where they really work and what runs them.
@@ -291,6 +309,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
                 max_agents: agent.max_concurrent().unwrap_or(options.max_agents),
                 lease: options.lease,
                 poll: options.poll,
+                keeps_jobs,
             };
             tracing::info!(node = %config.name, db = %pg.url(), "this node claims turns from PostgreSQL");
             (
@@ -357,5 +376,6 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         agent,
         db: kept,
         reruns_interrupted,
+        node: (options.node_name.clone(), options.lease),
     })
 }

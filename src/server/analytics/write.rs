@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, OptionalExtension as _, Statement, ToSql, Transaction, params};
+use rusqlite::{Connection, OptionalExtension as _, Statement, ToSql, params};
 
 use super::{Traffic, ViewEvent};
 use crate::server::db::StoreError;
@@ -22,7 +22,7 @@ pub struct ViewRow {
 
 /// Appends views inside the caller's transaction, so an import is all or nothing.
 pub fn insert_views(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     project: &str,
     events: &[ViewEvent],
 ) -> Result<(), StoreError> {
@@ -55,7 +55,7 @@ impl ViewWriter {
     }
 
     /// Stores one view inside the caller's transaction (with others, a batch at a time).
-    pub fn write(&mut self, tx: &Transaction<'_>, event: &ViewEvent) -> Result<(), StoreError> {
+    pub fn write(&mut self, tx: &Connection, event: &ViewEvent) -> Result<(), StoreError> {
         let page = self.pages.id(tx, &self.project, &event.path)?;
         let visitor = self.visitors.id(tx, &self.project, &event.visitor)?;
         self.rows.push(ViewRow {
@@ -71,7 +71,7 @@ impl ViewWriter {
     }
 
     /// Stores the views still waiting.
-    pub fn finish(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
+    pub fn finish(&mut self, tx: &Connection) -> Result<(), StoreError> {
         store_rows(tx, &self.project, &self.rows)?;
         self.rows.clear();
         Ok(())
@@ -95,7 +95,7 @@ impl Interner {
         }
     }
 
-    fn id(&mut self, tx: &Transaction<'_>, project: &str, value: &str) -> Result<i64, StoreError> {
+    fn id(&mut self, tx: &Connection, project: &str, value: &str) -> Result<i64, StoreError> {
         if let Some(id) = self.known.get(value) {
             return Ok(*id);
         }
@@ -149,7 +149,7 @@ pub fn intern(
 }
 
 /// Appends `rows` to the views of `project` in as few statements as it takes.
-pub fn store_rows(tx: &Transaction<'_>, project: &str, rows: &[ViewRow]) -> Result<(), StoreError> {
+pub fn store_rows(tx: &Connection, project: &str, rows: &[ViewRow]) -> Result<(), StoreError> {
     for chunk in sizes(rows) {
         let sql = format!(
             "INSERT INTO views (project, ts_ms, page_id, visitor_id, ai) VALUES {}",
@@ -173,7 +173,7 @@ pub fn store_rows(tx: &Transaction<'_>, project: &str, rows: &[ViewRow]) -> Resu
 /// again at every commit (ten a second when following a log), or push the service's own
 /// statements out of the connection's cache.
 pub(crate) fn with_statement<T>(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     sql: &str,
     n: usize,
     work: impl FnOnce(&mut Statement<'_>) -> rusqlite::Result<T>,

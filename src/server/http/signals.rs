@@ -17,6 +17,7 @@ use crate::api::signals::{Kind, SignalsQuery, SignalsQueryError};
 use crate::server::db::{ReadKind, StoreError};
 use crate::server::ratelimit::Bucket;
 use crate::server::signals::{self, Cursor, NextCursor};
+use crate::server::store::Sql;
 use crate::text::excerpt;
 
 type Shared = State<Arc<AppState>>;
@@ -110,15 +111,10 @@ async fn read<T, F>(
 ) -> Result<Response, ServiceError>
 where
     T: Serialize + NextCursor + Send + 'static,
-    F: FnOnce(&rusqlite::Connection, &str, &SignalsQuery, Cursor) -> Result<T, StoreError>
-        + Send
-        + 'static,
+    F: FnOnce(&mut dyn Sql, &str, &SignalsQuery, Cursor) -> Result<T, StoreError> + Send + 'static,
 {
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
-    state
-        .db
-        .sqlite("searches, feedback and assistant reads (/v1/analytics/{project}/searches, /feedback, /assistant)")?;
     let pairs = query_pairs(raw)?;
     let invalid = |err: crate::api::signals::SignalsQueryError| {
         ServiceError::bad_request("Invalid query parameters", [err.to_string()])
@@ -143,9 +139,9 @@ where
     let permit = state.acquire(&project, Bucket::Analytics).await?;
     let page = state
         .db
-        .read(ReadKind::Scan, {
+        .read_sql(ReadKind::Scan, {
             let project = project.clone();
-            move |conn| load(conn, &project, &query, cursor)
+            move |sql| load(sql, &project, &query, cursor)
         })
         .await
         .map_err(ServiceError::from);

@@ -89,9 +89,6 @@ async fn receive(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<i64, ServiceError> {
     let Path(project) = path.map_err(bad_path)?;
-    state
-        .db
-        .sqlite("feedback sent by a page widget (POST /v1/feedback/{project})")?;
     let invalid = |detail: &str| ServiceError::bad_request("Invalid feedback", [detail.to_owned()]);
     let body = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -169,6 +166,6 @@ async fn receive(
     };
     Ok(state
         .db
-        .call(move |conn| record_feedback(conn, &project, &feedback))
+        .write(move |sql| record_feedback(sql, &project, &feedback))
         .await?)
 }

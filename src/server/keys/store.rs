@@ -8,7 +8,7 @@ use super::{KeyError, KeyHasher, hex, prefix};
 use crate::args;
 use crate::secret::Secret;
 use crate::server::db::StoreError;
-use crate::server::store::{Lite, Sql};
+use crate::server::store::{Engine, Lite, Sql};
 
 const SECRET_NAME: &str = "api_key_secret";
 
@@ -172,6 +172,15 @@ pub fn at_start(
     if let Some(key) = key {
         register(sql, hasher, project, key, now_ms)?;
         return Ok(None);
+    }
+    if sql.engine() == Engine::Postgres {
+        // Nodes starting at once without a key: each waits here for the one before it to
+        // commit, and then finds its key, so the project gets one key, not one per node.
+        // (SQLite's IMMEDIATE transaction already lets one start at a time in.)
+        sql.exec(
+            "SELECT pg_advisory_xact_lock(hashtext($1))",
+            &[format!("docdeck-keys:{project}").into()],
+        )?;
     }
     if project_has_key(sql, project)? {
         return Ok(None);

@@ -28,6 +28,19 @@ pub fn claim(
     now_ms: i64,
     lease_until_ms: i64,
 ) -> Result<Option<PendingTurn>, StoreError> {
+    claim_keeping(client, node, now_ms, lease_until_ms, false)
+}
+
+/// [`claim`], where a job another node keeps is not a candidate, and (`keeps`) the job of
+/// the turn claimed becomes this node's to keep: its follow-ups wait for this node (a
+/// real agent with no remote keeps a job's work in its own worktree).
+pub fn claim_keeping(
+    client: &mut Client,
+    node: &str,
+    now_ms: i64,
+    lease_until_ms: i64,
+    keeps: bool,
+) -> Result<Option<PendingTurn>, StoreError> {
     let mut tx = client.transaction()?;
     let projects: Vec<String> = tx
         .query(
@@ -53,6 +66,8 @@ pub fn claim(
                  AND NOT EXISTS (SELECT 1 FROM turns e
                                  WHERE e.job_seq = t.job_seq AND e.turn < t.turn
                                    AND e.outcome IS NULL)
+                 AND NOT EXISTS (SELECT 1 FROM jobs k
+                                 WHERE k.seq = t.job_seq AND k.kept_by <> $3)
                ORDER BY t.received_ms, t.job_seq
                LIMIT 1
                FOR UPDATE OF t SKIP LOCKED)
@@ -68,6 +83,13 @@ pub fn claim(
         let Some(row) = claimed else {
             continue;
         };
+        if keeps {
+            let job_seq: i64 = row.get(0);
+            tx.execute(
+                "UPDATE jobs SET kept_by = $1 WHERE seq = $2 AND kept_by IS NULL",
+                &[&node, &job_seq],
+            )?;
+        }
         tx.execute(
             "INSERT INTO project_claims (project, claimed_ms) VALUES ($1, $2)
              ON CONFLICT (project) DO UPDATE

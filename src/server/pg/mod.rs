@@ -9,6 +9,8 @@
 
 pub mod bulk;
 pub mod claim;
+pub mod import;
+mod kept;
 pub mod limits;
 pub mod node;
 pub mod schema;

@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 use super::{PgStore, claim};
 use crate::server::agent::output::OUTPUT_LIMIT;
 use crate::server::agent::{Agent, INTERRUPTED};
-use crate::server::db::now_ms;
+use crate::server::db::{StoreError, now_ms};
 use crate::server::jobs::PendingTurn;
 
 /// How a node takes part.
@@ -29,6 +29,9 @@ pub struct NodeConfig {
     pub lease: Duration,
     /// The longest a waiting turn goes unnoticed when a notification is lost.
     pub poll: Duration,
+    /// The jobs whose turns it runs stay this node's (a real agent with no remote to push
+    /// a job's branch to: another node would not see its work).
+    pub keeps_jobs: bool,
 }
 
 impl NodeConfig {
@@ -61,7 +64,7 @@ pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
         let Ok(slot) = slots.clone().acquire_owned().await else {
             return;
         };
-        let (name, lease) = (config.name.clone(), ms(config.lease));
+        let (name, lease, keeps) = (config.name.clone(), ms(config.lease), config.keeps_jobs);
         let claimed = store
             .call(move |client| {
                 let now = now_ms();
@@ -69,7 +72,7 @@ pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
                 for id in failed {
                     tracing::warn!(job = %id, "a node stopped renewing its turn: {INTERRUPTED}");
                 }
-                claim::claim(client, &name, now, now.saturating_add(lease))
+                claim::claim_keeping(client, &name, now, now.saturating_add(lease), keeps)
             })
             .await;
         match claimed {
@@ -222,4 +225,29 @@ impl Drop for Listening {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
     }
+}
+
+/// The turns node `name` runs now (job id, turn), oldest first, and the turns waiting for
+/// any node: what stopping this node ends and leaves.
+pub fn under_way(
+    client: &mut postgres::Client,
+    name: &str,
+) -> Result<(Vec<(String, i64)>, i64), StoreError> {
+    let running = client
+        .query(
+            "SELECT j.id, t.turn FROM turns t JOIN jobs j ON j.seq = t.job_seq
+             WHERE t.started_ms IS NOT NULL AND t.outcome IS NULL AND t.node = $1
+             ORDER BY t.started_ms",
+            &[&name],
+        )?
+        .iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect();
+    let waiting = client
+        .query_one(
+            "SELECT COUNT(*) FROM turns WHERE started_ms IS NULL AND outcome IS NULL",
+            &[],
+        )?
+        .get(0);
+    Ok((running, waiting))
 }

@@ -2,11 +2,12 @@
 //! real views before it writes one; a project the demo seed claimed refuses the import,
 //! unless the import is told to delete the invented views first.
 
-use rusqlite::{Connection, OptionalExtension as _, params};
+use rusqlite::Connection;
 use thiserror::Error;
 
 use super::pending_marker;
 use crate::server::db::{StoreError, now_ms};
+use crate::server::store::{Lite, Sql};
 
 /// The `meta` key that marks a project as holding real views: the demo seed never goes
 /// into it after that, even while the import has not yet written a view.
@@ -53,21 +54,27 @@ pub fn claim_real(
     discard: bool,
 ) -> Result<Claimed, MixError> {
     let tx = crate::sqlite::write_transaction(conn).map_err(StoreError::from)?;
-    let seeded = marker_set(&tx, &seeded_marker(project))?;
+    let claimed = claim_in(&mut Lite(&tx), project, discard)?;
+    tx.commit().map_err(StoreError::from)?;
+    Ok(claimed)
+}
+
+/// [`claim_real`] inside the caller's transaction, on either store.
+pub fn claim_in(sql: &mut dyn Sql, project: &str, discard: bool) -> Result<Claimed, MixError> {
+    let seeded = marker_set(sql, &seeded_marker(project))?;
     let mut claimed = Claimed::default();
     if seeded {
-        if marker_set(&tx, &pending_marker(project))? {
+        if marker_set(sql, &pending_marker(project))? {
             return Err(MixError::Seeding {
                 project: project.to_owned(),
             });
         }
-        let views: i64 = tx
-            .query_row(
-                "SELECT COUNT(*) FROM views WHERE project = ?1",
-                [project],
-                |row| row.get(0),
-            )
-            .map_err(StoreError::from)?;
+        let views = sql
+            .one(
+                "SELECT COUNT(*) FROM views WHERE project = $1",
+                &[project.into()],
+            )?
+            .int(0)?;
         let views = u64::try_from(views).unwrap_or(0);
         if views > 0 && !discard {
             return Err(MixError::Invented {
@@ -75,33 +82,29 @@ pub fn claim_real(
                 views: crate::text::thousands(views),
             });
         }
-        tx.execute("DELETE FROM views WHERE project = ?1", [project])
-            .map_err(StoreError::from)?;
+        sql.exec("DELETE FROM views WHERE project = $1", &[project.into()])?;
         for table in crate::server::signals::INVENTED_IN {
-            let deleted = tx
-                .execute(
-                    &format!("DELETE FROM {table} WHERE project = ?1 AND invented = 1"),
-                    [project],
-                )
-                .map_err(StoreError::from)?;
-            claimed.discarded_signals += u64::try_from(deleted).unwrap_or(0);
+            let deleted = sql.exec(
+                &format!("DELETE FROM {table} WHERE project = $1 AND invented = 1"),
+                &[project.into()],
+            )?;
+            claimed.discarded_signals += deleted;
         }
-        tx.execute("DELETE FROM meta WHERE key = ?1", [seeded_marker(project)])
-            .map_err(StoreError::from)?;
+        sql.exec(
+            "DELETE FROM meta WHERE key = $1",
+            &[seeded_marker(project).into()],
+        )?;
         claimed.discarded = views;
     }
-    tx.execute(
-        "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
-        params![real_marker(project), now_ms().to_string()],
-    )
-    .map_err(StoreError::from)?;
-    tx.commit().map_err(StoreError::from)?;
+    sql.exec(
+        "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+        &[real_marker(project).into(), now_ms().to_string().into()],
+    )?;
     Ok(claimed)
 }
 
-fn marker_set(conn: &Connection, key: &str) -> Result<bool, StoreError> {
-    Ok(conn
-        .query_row("SELECT 1 FROM meta WHERE key = ?1", [key], |_| Ok(()))
-        .optional()?
+fn marker_set(sql: &mut dyn Sql, key: &str) -> Result<bool, StoreError> {
+    Ok(sql
+        .opt("SELECT 1 FROM meta WHERE key = $1", &[key.into()])?
         .is_some())
 }

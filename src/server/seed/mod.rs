@@ -8,7 +8,7 @@ mod guard;
 mod traffic;
 mod views;
 
-pub use self::guard::{Claimed, MixError, claim_real};
+pub use self::guard::{Claimed, MixError, claim_in, claim_real};
 
 use chrono::{NaiveDate, NaiveTime};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -222,7 +222,7 @@ pub fn claim_demo(
     tx.commit()?;
     let jobs = seed_jobs(conn, project, today, defaults, links)?;
     let tx = crate::sqlite::write_transaction(conn)?;
-    super::signals::seed(&tx, project, today)?;
+    super::signals::seed(&mut crate::server::store::Lite(&tx), project, today)?;
     tx.commit()?;
     Ok(Claim::Seed {
         jobs,

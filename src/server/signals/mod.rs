@@ -12,14 +12,13 @@ mod write;
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, params};
-
 pub use seed::{INVENTED_IN, seed};
 pub use write::{
     NewConversation, NewFeedback, normal_query, record_conversation, record_feedback, record_search,
 };
 
 use super::db::StoreError;
+use super::store::{Engine, Sql, Value};
 use crate::api::format_timestamp;
 use crate::api::signals::{
     AssistantPage, Conversation, FeedbackByPage, FeedbackItem, FeedbackPage, Kind, PageFeedback,
@@ -122,23 +121,23 @@ type Tally = (u64, u64, i64, Vec<(String, u64)>);
 /// Searches of the range by query, most searched first (then by query), with the share
 /// followed by a click and the page clicked most (then the first by path).
 pub fn searches(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     project: &str,
     query: &SignalsQuery,
     cursor: Cursor,
 ) -> Result<SearchesPage, StoreError> {
     let (from, to) = range(query);
-    let mut statement = conn.prepare_cached(
+    let rows = sql.rows(
         "SELECT query, clicked, COUNT(*), MAX(ts_ms) FROM searches
-         WHERE project = ?1 AND ts_ms >= ?2 AND ts_ms < ?3 GROUP BY query, clicked",
+         WHERE project = $1 AND ts_ms >= $2 AND ts_ms < $3 GROUP BY query, clicked",
+        &[project.into(), from.into(), to.into()],
     )?;
     let mut by_query: HashMap<String, Tally> = HashMap::new();
-    let mut rows = statement.query(params![project, from, to])?;
-    while let Some(row) = rows.next()? {
-        let text: String = row.get(0)?;
-        let clicked: Option<String> = row.get(1)?;
-        let n = u64::try_from(row.get::<_, i64>(2)?).unwrap_or(0);
-        let last: i64 = row.get(3)?;
+    for row in rows {
+        let text = row.text(0)?;
+        let clicked = row.opt_text(1)?;
+        let n = u64::try_from(row.int(2)?).unwrap_or(0);
+        let last = row.int(3)?;
         let entry = by_query.entry(text).or_insert((0, 0, i64::MIN, Vec::new()));
         entry.0 += n;
         entry.2 = entry.2.max(last);
@@ -187,14 +186,36 @@ pub fn searches(
     })
 }
 
-/// The `WHERE` of a feedback read: the range, the optional filters and the cursor.
-const FEEDBACK_WHERE: &str = "project = ?1 AND ts_ms >= ?2 AND ts_ms < ?3
-    AND (?4 IS NULL OR source = ?4)
-    AND (?5 IS NULL OR instr(',' || ?5 || ',', ',' || status || ',') > 0)";
+/// The `WHERE` of a feedback read: the range and the optional filters (`status` a list
+/// of statuses, comma-separated), on `engine` (whose function that finds text in text
+/// differs).
+fn feedback_where(engine: Engine) -> String {
+    let find = match engine {
+        Engine::Sqlite => "instr(',' || $5 || ',', ',' || status || ',')",
+        Engine::Postgres => "strpos(',' || $5::text || ',', ',' || status || ',')",
+    };
+    format!(
+        "project = $1 AND ts_ms >= $2 AND ts_ms < $3
+         AND ($4::text IS NULL OR source = $4::text) AND ($5::text IS NULL OR {find} > 0)"
+    )
+}
+
+fn cast_free(engine: Engine, sql: &str) -> String {
+    // SQLite reads `::text` as nothing it knows: it is PostgreSQL's, to type a parameter
+    // that is only compared with NULL.
+    match engine {
+        Engine::Sqlite => sql.replace("::text", ""),
+        Engine::Postgres => sql.to_owned(),
+    }
+}
+
+fn opt(value: Option<&String>) -> Value {
+    value.map_or(Value::Null, |text| Value::Text(text.clone()))
+}
 
 /// Feedback of the range, newest first.
 pub fn feedback(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     project: &str,
     query: &SignalsQuery,
     cursor: Cursor,
@@ -205,51 +226,67 @@ pub fn feedback(
         _ => (i64::MAX, i64::MAX),
     };
     let limit = i64::from(query.effective_limit());
-    let sql = format!(
-        "SELECT id, ts_ms, path, comment, source, status, helpful, contact, code, filename, lang
-         FROM feedback WHERE {FEEDBACK_WHERE} AND (ts_ms, id) < (?6, ?7)
-         ORDER BY ts_ms DESC, id DESC LIMIT ?8"
+    let engine = sql.engine();
+    let text = cast_free(
+        engine,
+        &format!(
+            "SELECT id, ts_ms, path, comment, source, status, helpful, contact, code, filename, lang
+             FROM feedback WHERE {} AND (ts_ms, id) < ($6, $7)
+             ORDER BY ts_ms DESC, id DESC LIMIT $8",
+            feedback_where(engine)
+        ),
     );
-    let mut statement = conn.prepare_cached(&sql)?;
-    let mut found: Vec<(i64, i64, FeedbackItem)> = statement
-        .query_map(
-            params![
-                project,
-                from,
-                to,
-                query.source,
-                query.status,
-                after_ts,
-                after_id,
-                limit + 1
-            ],
-            |row| {
-                let id: i64 = row.get(0)?;
-                let ts: i64 = row.get(1)?;
-                let source: String = row.get(4)?;
-                let helpful: Option<bool> = row.get(6)?;
-                let with_thumb = matches!(source.as_str(), "contextual" | "thumbs_only");
-                let snippet = source == "code_snippet";
-                Ok((
-                    ts,
-                    id,
-                    FeedbackItem {
-                        id: format!("fb_{id}"),
-                        path: row.get(2)?,
-                        comment: row.get(3)?,
-                        created_at: Some(time(ts)),
-                        status: row.get(5)?,
-                        helpful: if with_thumb { helpful } else { None },
-                        contact: (source == "contextual").then(|| row.get(7)).transpose()?,
-                        code: if snippet { row.get(8)? } else { None },
-                        filename: snippet.then(|| row.get(9)).transpose()?,
-                        lang: snippet.then(|| row.get(10)).transpose()?,
-                        source,
-                    },
-                ))
+    let rows = sql.rows(
+        &text,
+        &[
+            project.into(),
+            from.into(),
+            to.into(),
+            opt(query.source.as_ref()),
+            opt(query.status.as_ref()),
+            after_ts.into(),
+            after_id.into(),
+            (limit + 1).into(),
+        ],
+    )?;
+    let mut found: Vec<(i64, i64, FeedbackItem)> = Vec::with_capacity(rows.len());
+    for row in rows {
+        let id = row.int(0)?;
+        let ts = row.int(1)?;
+        let source = row.text(4)?;
+        let helpful = row.opt_int(6)?.map(|value| value != 0);
+        let with_thumb = matches!(source.as_str(), "contextual" | "thumbs_only");
+        let snippet = source == "code_snippet";
+        found.push((
+            ts,
+            id,
+            FeedbackItem {
+                id: format!("fb_{id}"),
+                path: row.text(2)?,
+                comment: row.opt_text(3)?,
+                created_at: Some(time(ts)),
+                status: row.text(5)?,
+                helpful: if with_thumb { helpful } else { None },
+                contact: if source == "contextual" {
+                    Some(row.opt_text(7)?)
+                } else {
+                    None
+                },
+                code: if snippet { row.opt_text(8)? } else { None },
+                filename: if snippet {
+                    Some(row.opt_text(9)?)
+                } else {
+                    None
+                },
+                lang: if snippet {
+                    Some(row.opt_text(10)?)
+                } else {
+                    None
+                },
+                source,
             },
-        )?
-        .collect::<Result<_, _>>()?;
+        ));
+    }
     let has_more = found.len() > usize::try_from(limit).unwrap_or(usize::MAX);
     found.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     let next_cursor = has_more
@@ -265,33 +302,51 @@ pub fn feedback(
 /// Feedback of the range counted per page (a URL sent as the path counts under its
 /// page's path, as views do), most first, then by path.
 pub fn feedback_by_page(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     project: &str,
     query: &SignalsQuery,
 ) -> Result<FeedbackByPage, StoreError> {
     let (from, to) = range(query);
     let limit = i64::from(query.effective_limit());
-    let sql = format!(
-        "SELECT page, SUM(helpful IS 1), SUM(helpful IS 0), SUM(source = 'code_snippet'), COUNT(*) AS n
-         FROM feedback WHERE {FEEDBACK_WHERE}
-         GROUP BY page ORDER BY n DESC, page ASC LIMIT ?6"
+    let engine = sql.engine();
+    // Paths in byte order, as docdeck compares text (PostgreSQL's may follow a language).
+    let by_path = match engine {
+        Engine::Sqlite => "page",
+        Engine::Postgres => "page COLLATE \"C\"",
+    };
+    let text = cast_free(
+        engine,
+        &format!(
+            "SELECT page, SUM(CASE WHEN helpful = 1 THEN 1 ELSE 0 END),
+                    SUM(CASE WHEN helpful = 0 THEN 1 ELSE 0 END),
+                    SUM(CASE WHEN source = 'code_snippet' THEN 1 ELSE 0 END), COUNT(*) AS n
+             FROM feedback WHERE {}
+             GROUP BY page ORDER BY n DESC, {by_path} LIMIT $6",
+            feedback_where(engine)
+        ),
     );
     let count = |value: i64| u64::try_from(value).unwrap_or(0);
-    let mut statement = conn.prepare_cached(&sql)?;
-    let mut pages: Vec<PageFeedback> = statement
-        .query_map(
-            params![project, from, to, query.source, query.status, limit + 1],
-            |row| {
-                Ok(PageFeedback {
-                    path: row.get(0)?,
-                    thumbs_up: count(row.get(1)?),
-                    thumbs_down: count(row.get(2)?),
-                    code: count(row.get(3)?),
-                    total: count(row.get(4)?),
-                })
-            },
-        )?
-        .collect::<Result<_, _>>()?;
+    let rows = sql.rows(
+        &text,
+        &[
+            project.into(),
+            from.into(),
+            to.into(),
+            opt(query.source.as_ref()),
+            opt(query.status.as_ref()),
+            (limit + 1).into(),
+        ],
+    )?;
+    let mut pages = Vec::with_capacity(rows.len());
+    for row in rows {
+        pages.push(PageFeedback {
+            path: row.text(0)?,
+            thumbs_up: count(row.int(1)?),
+            thumbs_down: count(row.int(2)?),
+            code: count(row.int(3)?),
+            total: count(row.int(4)?),
+        });
+    }
     let has_more = pages.len() > usize::try_from(limit).unwrap_or(usize::MAX);
     pages.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     Ok(FeedbackByPage {
@@ -302,7 +357,7 @@ pub fn feedback_by_page(
 
 /// Assistant conversations of the range, newest first.
 pub fn assistant(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     project: &str,
     query: &SignalsQuery,
     cursor: Cursor,
@@ -313,40 +368,42 @@ pub fn assistant(
         _ => (i64::MAX, i64::MAX),
     };
     let limit = i64::from(query.effective_limit());
-    let mut statement = conn.prepare_cached(
+    let rows = sql.rows(
         "SELECT id, ts_ms, query, response, response_type, sources, answered, category, page_url
-         FROM assistant WHERE project = ?1 AND ts_ms >= ?2 AND ts_ms < ?3
-           AND (ts_ms, id) < (?4, ?5)
-         ORDER BY ts_ms DESC, id DESC LIMIT ?6",
+         FROM assistant WHERE project = $1 AND ts_ms >= $2 AND ts_ms < $3
+           AND (ts_ms, id) < ($4, $5)
+         ORDER BY ts_ms DESC, id DESC LIMIT $6",
+        &[
+            project.into(),
+            from.into(),
+            to.into(),
+            after_ts.into(),
+            after_id.into(),
+            (limit + 1).into(),
+        ],
     )?;
-    let mut found: Vec<(i64, i64, Conversation)> = statement
-        .query_map(
-            params![project, from, to, after_ts, after_id, limit + 1],
-            |row| {
-                let id: i64 = row.get(0)?;
-                let ts: i64 = row.get(1)?;
-                let sources: String = row.get(5)?;
-                let answered: bool = row.get(6)?;
-                Ok((
-                    ts,
-                    id,
-                    Conversation {
-                        id: format!("conv_{id}"),
-                        timestamp: time(ts),
-                        query: row.get(2)?,
-                        response: row.get(3)?,
-                        response_type: row.get(4)?,
-                        sources: serde_json::from_str::<Vec<SourceLink>>(&sources)
-                            .unwrap_or_default(),
-                        resolution_status: if answered { "answered" } else { "unanswered" }
-                            .to_owned(),
-                        query_category: row.get(7)?,
-                        page_url: row.get(8)?,
-                    },
-                ))
+    let mut found: Vec<(i64, i64, Conversation)> = Vec::with_capacity(rows.len());
+    for row in rows {
+        let id = row.int(0)?;
+        let ts = row.int(1)?;
+        let sources = row.text(5)?;
+        let answered = row.flag(6)?;
+        found.push((
+            ts,
+            id,
+            Conversation {
+                id: format!("conv_{id}"),
+                timestamp: time(ts),
+                query: row.text(2)?,
+                response: row.text(3)?,
+                response_type: row.opt_text(4)?,
+                sources: serde_json::from_str::<Vec<SourceLink>>(&sources).unwrap_or_default(),
+                resolution_status: if answered { "answered" } else { "unanswered" }.to_owned(),
+                query_category: row.opt_text(7)?,
+                page_url: row.opt_text(8)?,
             },
-        )?
-        .collect::<Result<_, _>>()?;
+        ));
+    }
     let has_more = found.len() > usize::try_from(limit).unwrap_or(usize::MAX);
     found.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     let next_cursor = has_more

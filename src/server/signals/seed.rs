@@ -3,8 +3,8 @@
 //! clicked through (pages the docs lack), a page many readers thumbed down with comments,
 //! and questions the assistant could not answer.
 
+use crate::server::store::Sql;
 use chrono::{NaiveDate, NaiveTime};
-use rusqlite::Connection;
 
 use super::write::{
     NewConversation, NewFeedback, record_conversation, record_feedback, record_search,
@@ -81,12 +81,12 @@ const QUESTIONS: [(&str, Option<&str>); 6] = [
 
 /// Writes the demo's signals for `project`, the 30 days before `today`, marked invented
 /// (`import --discard-demo` deletes them with the invented views).
-pub fn seed(conn: &Connection, project: &str, today: NaiveDate) -> Result<(), StoreError> {
-    write_seed(conn, project, today)?;
+pub fn seed(sql: &mut dyn Sql, project: &str, today: NaiveDate) -> Result<(), StoreError> {
+    write_seed(sql, project, today)?;
     for table in INVENTED_IN {
-        conn.execute(
-            &format!("UPDATE {table} SET invented = 1 WHERE project = ?1"),
-            [project],
+        sql.exec(
+            &format!("UPDATE {table} SET invented = 1 WHERE project = $1"),
+            &[project.into()],
         )?;
     }
     Ok(())
@@ -95,7 +95,7 @@ pub fn seed(conn: &Connection, project: &str, today: NaiveDate) -> Result<(), St
 /// The tables of signals, each with its `invented` mark.
 pub const INVENTED_IN: [&str; 3] = ["searches", "feedback", "assistant"];
 
-fn write_seed(conn: &Connection, project: &str, today: NaiveDate) -> Result<(), StoreError> {
+fn write_seed(sql: &mut dyn Sql, project: &str, today: NaiveDate) -> Result<(), StoreError> {
     let end = today.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
     // Spread over the 30 days with a fixed stride, so the seed is the same every time.
     let at = |n: u32, of: u32| {
@@ -106,7 +106,7 @@ fn write_seed(conn: &Connection, project: &str, today: NaiveDate) -> Result<(), 
             // Exactly `clicked` clicks, spread as the thumbs down are: with clicks all
             // at the start of the month, "api key" read as a gap over the last week.
             let click = ((n + 1) * clicked / hits != n * clicked / hits).then_some(page);
-            record_search(conn, project, at(n, hits), text, click)?;
+            record_search(sql, project, at(n, hits), text, click)?;
         }
     }
     for (path, up, down, comments) in FEEDBACK {
@@ -117,7 +117,7 @@ fn write_seed(conn: &Connection, project: &str, today: NaiveDate) -> Result<(), 
             let helpful = (n + 1) * down / total == n * down / total;
             let comment = if helpful { None } else { said.next() };
             record_feedback(
-                conn,
+                sql,
                 project,
                 &NewFeedback {
                     ts_ms: at(n, total),
@@ -137,7 +137,7 @@ fn write_seed(conn: &Connection, project: &str, today: NaiveDate) -> Result<(), 
     }
     for (n, (question, answer)) in (0u32..).zip(QUESTIONS) {
         record_conversation(
-            conn,
+            sql,
             project,
             &NewConversation {
                 ts_ms: at(n * 5 + 2, 30),

@@ -7,6 +7,7 @@ use rusqlite::Connection;
 use super::*;
 use crate::api::DateParam;
 use crate::server::db::MIGRATIONS;
+use crate::server::store::Lite;
 
 fn db() -> Connection {
     let conn = Connection::open_in_memory().unwrap();
@@ -43,10 +44,10 @@ fn searches_rank_by_hits_with_click_rate_top_page_and_a_cursor() {
     .into_iter()
     .enumerate()
     {
-        record_search(&conn, p, T0 + i as i64 * DAY, text, clicked).unwrap();
+        record_search(&mut Lite(&conn), p, T0 + i as i64 * DAY, text, clicked).unwrap();
     }
-    record_search(&conn, "other", T0, "api key", None).unwrap();
-    let all = searches(&conn, p, &query(Kind::Searches), Cursor::First).unwrap();
+    record_search(&mut Lite(&conn), "other", T0, "api key", None).unwrap();
+    let all = searches(&mut Lite(&conn), p, &query(Kind::Searches), Cursor::First).unwrap();
     assert_eq!(all.total_searches, 7);
     assert_eq!(all.next_cursor, None);
     let rows: Vec<(&str, u64, f64, Option<&str>)> = all
@@ -73,7 +74,7 @@ fn searches_rank_by_hits_with_click_rate_top_page_and_a_cursor() {
 
     let mut first = query(Kind::Searches);
     first.limit = Some(2);
-    let page = searches(&conn, p, &first, Cursor::First).unwrap();
+    let page = searches(&mut Lite(&conn), p, &first, Cursor::First).unwrap();
     assert_eq!(page.searches.len(), 2);
     assert_eq!(
         page.total_searches, 7,
@@ -81,13 +82,13 @@ fn searches_rank_by_hits_with_click_rate_top_page_and_a_cursor() {
     );
     let cursor = page.next_cursor.unwrap();
     first.cursor = Some(cursor);
-    let next = searches(&conn, p, &first, Cursor::of(&first).unwrap()).unwrap();
+    let next = searches(&mut Lite(&conn), p, &first, Cursor::of(&first).unwrap()).unwrap();
     assert_eq!(next.searches[0].search_query, "webhooks");
     assert_eq!(next.next_cursor, None);
 
     let mut ranged = query(Kind::Searches);
     ranged.date_from = Some(DateParam::parse("dateFrom", "2026-11-04").unwrap());
-    let late = searches(&conn, p, &ranged, Cursor::First).unwrap();
+    let late = searches(&mut Lite(&conn), p, &ranged, Cursor::First).unwrap();
     assert_eq!(late.total_searches, 4, "the 4th to the 7th");
 }
 
@@ -111,7 +112,7 @@ fn a_cursor_of_another_kind_or_made_up_is_refused() {
 
 fn thumbs(conn: &Connection, path: &str, helpful: bool, ts: i64, comment: Option<&str>) {
     record_feedback(
-        conn,
+        &mut Lite(conn),
         "demo",
         &NewFeedback {
             ts_ms: ts,
@@ -143,7 +144,7 @@ fn feedback_pages_newest_first_and_joins_urls_to_pages() {
     );
     thumbs(&conn, "/guides/auth", false, T0 + 2 * DAY, None);
     record_feedback(
-        &conn,
+        &mut Lite(&conn),
         "demo",
         &NewFeedback {
             ts_ms: T0 + 3 * DAY,
@@ -158,7 +159,7 @@ fn feedback_pages_newest_first_and_joins_urls_to_pages() {
     .unwrap();
     let mut q = query(Kind::Feedback);
     q.limit = Some(3);
-    let page = feedback(&conn, "demo", &q, Cursor::First).unwrap();
+    let page = feedback(&mut Lite(&conn), "demo", &q, Cursor::First).unwrap();
     assert!(page.has_more);
     let ids: Vec<&str> = page.feedback.iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["fb_4", "fb_3", "fb_2"]);
@@ -175,13 +176,13 @@ fn feedback_pages_newest_first_and_joins_urls_to_pages() {
     assert_eq!(contextual.helpful, Some(false));
     assert_eq!(contextual.contact, Some(None));
     q.cursor = page.next_cursor;
-    let rest = feedback(&conn, "demo", &q, Cursor::of(&q).unwrap()).unwrap();
+    let rest = feedback(&mut Lite(&conn), "demo", &q, Cursor::of(&q).unwrap()).unwrap();
     assert_eq!(rest.feedback.len(), 1);
     assert_eq!(rest.feedback[0].id, "fb_1");
     assert!(!rest.has_more);
     assert_eq!(rest.next_cursor, None);
 
-    let by_page = feedback_by_page(&conn, "demo", &query(Kind::FeedbackByPage)).unwrap();
+    let by_page = feedback_by_page(&mut Lite(&conn), "demo", &query(Kind::FeedbackByPage)).unwrap();
     let rows: Vec<(&str, u64, u64, u64, u64)> = by_page
         .feedback
         .iter()
@@ -195,7 +196,7 @@ fn feedback_pages_newest_first_and_joins_urls_to_pages() {
     let mut only = query(Kind::Feedback);
     only.source = Some("code_snippet".into());
     assert_eq!(
-        feedback(&conn, "demo", &only, Cursor::First)
+        feedback(&mut Lite(&conn), "demo", &only, Cursor::First)
             .unwrap()
             .feedback
             .len(),
@@ -204,7 +205,7 @@ fn feedback_pages_newest_first_and_joins_urls_to_pages() {
     only.source = None;
     only.status = Some("resolved".into());
     assert!(
-        feedback(&conn, "demo", &only, Cursor::First)
+        feedback(&mut Lite(&conn), "demo", &only, Cursor::First)
             .unwrap()
             .feedback
             .is_empty()
@@ -215,8 +216,14 @@ fn feedback_pages_newest_first_and_joins_urls_to_pages() {
 fn the_demo_seed_holds_gaps_a_thumbed_down_page_and_unanswered_questions() {
     let conn = db();
     let today = NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
-    seed(&conn, "demo", today).unwrap();
-    let all = searches(&conn, "demo", &query(Kind::Searches), Cursor::First).unwrap();
+    seed(&mut Lite(&conn), "demo", today).unwrap();
+    let all = searches(
+        &mut Lite(&conn),
+        "demo",
+        &query(Kind::Searches),
+        Cursor::First,
+    )
+    .unwrap();
     assert_eq!(
         all.total_searches,
         64 + 41 + 37 + 29 + 23 + 18 + 16 + 14 + 12 + 9
@@ -236,7 +243,7 @@ fn the_demo_seed_holds_gaps_a_thumbed_down_page_and_unanswered_questions() {
             "audit log export"
         ]
     );
-    let by_page = feedback_by_page(&conn, "demo", &query(Kind::FeedbackByPage)).unwrap();
+    let by_page = feedback_by_page(&mut Lite(&conn), "demo", &query(Kind::FeedbackByPage)).unwrap();
     let auth = by_page
         .feedback
         .iter()
@@ -255,14 +262,20 @@ fn the_demo_seed_holds_gaps_a_thumbed_down_page_and_unanswered_questions() {
     );
     let mut q = query(Kind::Feedback);
     q.limit = Some(100);
-    let comments = feedback(&conn, "demo", &q, Cursor::First)
+    let comments = feedback(&mut Lite(&conn), "demo", &q, Cursor::First)
         .unwrap()
         .feedback
         .into_iter()
         .filter(|f| f.comment.is_some())
         .count();
     assert_eq!(comments, 3 + 1 + 1 + 1);
-    let asked = assistant(&conn, "demo", &query(Kind::Assistant), Cursor::First).unwrap();
+    let asked = assistant(
+        &mut Lite(&conn),
+        "demo",
+        &query(Kind::Assistant),
+        Cursor::First,
+    )
+    .unwrap();
     assert_eq!(asked.conversations.len(), 6);
     assert_eq!(
         asked

@@ -2,9 +2,8 @@
 //! mean them (blank space collapsed, any case), and a page sent as a whole URL is reduced
 //! to its path with the rules views use, so feedback and views of a page join.
 
-use rusqlite::{Connection, params};
-
 use crate::server::db::StoreError;
+use crate::server::store::{Sql, Value};
 use crate::server::traffic::page::page_of;
 
 /// The page a path or URL stands for, as views count it; the text itself when it is no
@@ -24,21 +23,21 @@ pub fn normal_query(text: &str) -> String {
 
 /// One search at `ts_ms`, and the result clicked after it, if any.
 pub fn record_search(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     project: &str,
     ts_ms: i64,
     query: &str,
     clicked: Option<&str>,
 ) -> Result<(), StoreError> {
-    conn.prepare_cached(
-        "INSERT INTO searches (project, ts_ms, query, clicked) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![
-        project,
-        ts_ms,
-        normal_query(query),
-        clicked.map(page)
-    ])?;
+    sql.exec(
+        "INSERT INTO searches (project, ts_ms, query, clicked) VALUES ($1, $2, $3, $4)",
+        &[
+            project.into(),
+            ts_ms.into(),
+            normal_query(query).into(),
+            clicked.map(page).into(),
+        ],
+    )?;
     Ok(())
 }
 
@@ -59,29 +58,33 @@ pub struct NewFeedback {
 
 /// Stores `feedback` as pending; returns its id.
 pub fn record_feedback(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     project: &str,
     feedback: &NewFeedback,
 ) -> Result<i64, StoreError> {
-    conn.prepare_cached(
+    sql.one(
         "INSERT INTO feedback (project, ts_ms, path, page, source, status, helpful, comment,
              contact, code, filename, lang)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?9, ?10, ?11)",
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11) RETURNING id",
+        &[
+            project.into(),
+            feedback.ts_ms.into(),
+            feedback.path.as_str().into(),
+            page(&feedback.path).into(),
+            feedback.source.as_str().into(),
+            feedback.helpful.map(i64::from).into(),
+            text(feedback.comment.as_ref()),
+            text(feedback.contact.as_ref()),
+            text(feedback.code.as_ref()),
+            text(feedback.filename.as_ref()),
+            text(feedback.lang.as_ref()),
+        ],
     )?
-    .execute(params![
-        project,
-        feedback.ts_ms,
-        feedback.path,
-        page(&feedback.path),
-        feedback.source,
-        feedback.helpful,
-        feedback.comment,
-        feedback.contact,
-        feedback.code,
-        feedback.filename,
-        feedback.lang,
-    ])?;
-    Ok(conn.last_insert_rowid())
+    .int(0)
+}
+
+fn text(value: Option<&String>) -> Value {
+    value.map_or(Value::Null, |text| Value::Text(text.clone()))
 }
 
 /// A question to the assistant and its answer.
@@ -99,7 +102,7 @@ pub struct NewConversation {
 
 /// Stores `conversation`; returns its id.
 pub fn record_conversation(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     project: &str,
     conversation: &NewConversation,
 ) -> Result<i64, StoreError> {
@@ -108,20 +111,20 @@ pub fn record_conversation(
         .iter()
         .map(|(title, url)| serde_json::json!({ "title": title, "url": url }))
         .collect();
-    conn.prepare_cached(
+    sql.one(
         "INSERT INTO assistant (project, ts_ms, query, response, sources, answered, category,
              page_url)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        &[
+            project.into(),
+            conversation.ts_ms.into(),
+            conversation.query.as_str().into(),
+            conversation.response.as_str().into(),
+            serde_json::Value::Array(sources).to_string().into(),
+            i64::from(conversation.answered).into(),
+            text(conversation.category.as_ref()),
+            text(conversation.page_url.as_ref()),
+        ],
     )?
-    .execute(params![
-        project,
-        conversation.ts_ms,
-        conversation.query,
-        conversation.response,
-        serde_json::Value::Array(sources).to_string(),
-        conversation.answered,
-        conversation.category,
-        conversation.page_url,
-    ])?;
-    Ok(conn.last_insert_rowid())
+    .int(0)
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use std::collections::HashMap;
 
-use rusqlite::{OptionalExtension as _, ToSql, Transaction, params};
+use rusqlite::{Connection, OptionalExtension as _, ToSql, params};
 
 use super::known::{Ids, Visitor};
 use super::search::{self, Search};
@@ -108,7 +108,7 @@ impl Writer {
 
     /// Writes a line's item: a search at once (they are few, and a click later in the same
     /// batch refers to it), a view queued, with the click it records.
-    pub fn take(&mut self, tx: &Transaction<'_>, item: Item) -> Result<Stored, StoreError> {
+    pub fn take(&mut self, tx: &Connection, item: Item) -> Result<Stored, StoreError> {
         match item {
             Item::Search(found) => {
                 let added = search::store(tx, &self.project, &found)?;
@@ -140,7 +140,7 @@ impl Writer {
     }
 
     /// Queues a view, and writes the batch when it is full.
-    pub fn write(&mut self, tx: &Transaction<'_>, view: Ready) -> Result<Stored, StoreError> {
+    pub fn write(&mut self, tx: &Connection, view: Ready) -> Result<Stored, StoreError> {
         let Some(traffic) = view.traffic else {
             self.uncounted.push(view);
             return if self.uncounted.len() >= BATCH {
@@ -168,7 +168,7 @@ impl Writer {
     /// Writes what is waiting. A key seen before (in the database, or earlier in this
     /// batch) is a repeat and its view is not stored again; if it was counted in the
     /// other column, it is moved.
-    pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<Stored, StoreError> {
+    pub fn flush(&mut self, tx: &Connection) -> Result<Stored, StoreError> {
         let mut stored = self.take_back(tx)?;
         if self.pending.is_empty() {
             return Ok(stored);
@@ -218,7 +218,7 @@ impl Writer {
 impl Writer {
     /// Takes back the views an earlier import counted that the rules in force count in
     /// neither column: their view and key are deleted.
-    fn take_back(&mut self, tx: &Transaction<'_>) -> Result<Stored, StoreError> {
+    fn take_back(&mut self, tx: &Connection) -> Result<Stored, StoreError> {
         let mut stored = Stored::default();
         if self.uncounted.is_empty() {
             return Ok(stored);
@@ -254,7 +254,7 @@ impl Writer {
 /// The column each of `keys` was counted in: absent when the key is not stored, `None`
 /// for a key stored by a docdeck that did not keep the column.
 fn counted_as(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     keys: &[[u8; 16]],
 ) -> Result<HashMap<[u8; 16], Option<Traffic>>, StoreError> {
     let mut found = HashMap::with_capacity(keys.len());
@@ -288,7 +288,7 @@ fn traffic_of_code(code: i64) -> Option<Traffic> {
 /// Moves the repeats whose stored column differs from the one the rules in force give;
 /// returns how many moved. A key stored without its column (by an older docdeck) is left
 /// as it is.
-fn recount(tx: &Transaction<'_>, project: &str, repeats: &[Pending]) -> Result<u64, StoreError> {
+fn recount(tx: &Connection, project: &str, repeats: &[Pending]) -> Result<u64, StoreError> {
     if repeats.is_empty() {
         return Ok(0);
     }
@@ -322,7 +322,7 @@ fn recount(tx: &Transaction<'_>, project: &str, repeats: &[Pending]) -> Result<u
 }
 
 /// Inserts the keys, and returns those that were not there before.
-fn claim_keys(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
+fn claim_keys(tx: &Connection, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
     if views.len() == BATCH && all_new(tx, views)? {
         return Ok(views.iter().map(|view| view.key).collect());
     }
@@ -351,7 +351,7 @@ fn key_params<'a>(rows: &'a [(&'a [u8], i64)]) -> Vec<&'a dyn ToSql> {
 /// The common case of a first import: every key of a full batch is new. One insert
 /// without `RETURNING` (which SQLite carries out through a temporary table) claims them
 /// all; if it added fewer than all, it is undone and the keys are claimed the slow way.
-fn all_new(tx: &Transaction<'_>, views: &[Pending]) -> Result<bool, StoreError> {
+fn all_new(tx: &Connection, views: &[Pending]) -> Result<bool, StoreError> {
     let sql = format!(
         "INSERT INTO view_keys (key, counted) VALUES {} ON CONFLICT (key) DO NOTHING",
         repeated(views.len(), "(?, ?)")
@@ -371,7 +371,7 @@ fn all_new(tx: &Transaction<'_>, views: &[Pending]) -> Result<bool, StoreError> 
     Ok(false)
 }
 
-fn claim_some(tx: &Transaction<'_>, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
+fn claim_some(tx: &Connection, views: &[Pending]) -> Result<Vec<[u8; 16]>, StoreError> {
     let sql = format!(
         "INSERT INTO view_keys (key, counted) VALUES {} ON CONFLICT (key) DO NOTHING RETURNING key",
         repeated(views.len(), "(?, ?)")

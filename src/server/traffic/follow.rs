@@ -10,11 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rusqlite::Transaction;
-
-use super::store::{self, FileId, Position};
-use super::{Importer, Summary};
-use crate::server::db::{Db, StoreError};
+use super::Summary;
+use super::ingest::Lines;
+use super::sink::{Sink, Tx};
+use super::store::{FileId, Position};
 use crate::server::import::ImportError;
 
 /// How long to wait before looking again when nothing is new.
@@ -51,9 +50,9 @@ struct Open {
 
 /// Follows `paths` into `importer` until `stop` is set; then commits and returns the counts.
 /// `note` is told of files appearing, rotating and shrinking.
-pub fn follow(
-    db: &Db,
-    importer: &mut Importer,
+pub(crate) fn follow(
+    sink: &mut Sink,
+    importer: &mut Lines,
     project: &str,
     paths: &[PathBuf],
     stop: &AtomicBool,
@@ -73,17 +72,15 @@ pub fn follow(
             std::thread::sleep(POLL);
             continue;
         }
-        let mut conn = super::ImportConn::lock(db)?;
-        let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
+        let mut tx = sink.begin()?;
         let before = (importer.summary.lines, importer.summary.kept());
         let deadline = Instant::now() + COMMIT_EVERY;
         let mut busy = false;
         for tail in &mut tails {
-            busy |= tail.step(&tx, importer, project, deadline, note)?;
+            busy |= tail.step(&mut tx, importer, project, deadline, note)?;
         }
-        importer.flush(&tx)?;
-        tx.commit().map_err(StoreError::from)?;
-        drop(conn);
+        tx.flush()?.count(&mut importer.summary);
+        tx.commit()?;
         let kept = importer.summary.kept().saturating_sub(before.1);
         importer
             .progress
@@ -122,8 +119,8 @@ impl Tail {
     /// Reads what is new until `deadline`; true when it stopped before the end.
     fn step(
         &mut self,
-        tx: &Transaction<'_>,
-        importer: &mut Importer,
+        tx: &mut Tx<'_>,
+        importer: &mut Lines,
         project: &str,
         deadline: Instant,
         note: &mut dyn FnMut(String),
@@ -157,7 +154,7 @@ impl Tail {
         }
         importer.source = Some(path.clone());
         let more = open.read(tx, importer, deadline)?;
-        store::save_position(tx, project, open.id, &path, open.at)?;
+        tx.save_position(project, open.id, &path, open.at)?;
         if more {
             return Ok(true);
         }
@@ -183,7 +180,7 @@ impl Tail {
     /// Opens the file now at the path, at the position stored for it (its start if none).
     fn reopen(
         &self,
-        tx: &Transaction<'_>,
+        tx: &mut Tx<'_>,
         project: &str,
         note: &mut dyn FnMut(String),
     ) -> Result<Option<Open>, ImportError> {
@@ -194,7 +191,7 @@ impl Tail {
             .metadata()
             .map_err(|err| read_error(Position::default(), &err))?;
         let id = file_id(&meta);
-        let mut at = store::position(tx, project, id)?.unwrap_or_default();
+        let mut at = tx.position(project, id)?.unwrap_or_default();
         if at.offset > meta.len() {
             at = Position::default();
         }
@@ -224,8 +221,8 @@ impl Open {
     /// Reads whole lines until the end of the file or `deadline`; true if it stopped early.
     fn read(
         &mut self,
-        tx: &Transaction<'_>,
-        importer: &mut Importer,
+        tx: &mut Tx<'_>,
+        importer: &mut Lines,
         deadline: Instant,
     ) -> Result<bool, ImportError> {
         let mut count = 0u32;

@@ -5,30 +5,21 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use rusqlite::{Connection, Transaction};
-
-use super::batch::{Item, Ready, Writer};
+use super::batch::{Item, Ready};
 use super::formats::{self, Clock, Line, LogFormat, Record};
 use super::known::{Agents, Clients, NO_AGENT, Targets, Visitor};
 use super::rules::{Class, Rules};
 use super::search::{Search, SearchUrl};
+use super::sink::Tx;
 use super::store;
 use super::summary::{Dropped, Summary};
 use crate::server::analytics::Traffic;
-use crate::server::db::StoreError;
 use crate::server::import::ImportError;
 
-/// SQLite's page cache while importing, in KiB: 1M lines took 2.3 s with 32 MiB, 2.0 s
-/// with 64 MiB (BENCHMARKS.md). It bounds the import's memory with the capped caches.
-const IMPORT_CACHE_KIB: i64 = 64 * 1024;
-
-/// Reads lines of one format into one project, inside the caller's transactions. Reading
-/// a line ([`Reader`]) needs no database, so a whole-file import reads on one thread while
-/// it writes on another; views are written in batches: call [`Importer::flush`] before
-/// committing (the summary counts a view once it is written).
-pub struct Importer {
+/// The reading side of one import: the reader, its counts, the file being read (for
+/// broken lines' places) and the progress. Views it reads go to a [`Tx`].
+pub struct Lines {
     pub reader: Reader,
-    pub writer: Writer,
     /// Counts since the importer was made or last taken.
     pub summary: Summary,
     /// The file being read, where broken lines must name it (`--follow` across files).
@@ -87,20 +78,16 @@ pub struct Reader {
     search: Option<SearchUrl>,
 }
 
-impl Importer {
-    /// An importer for `project`, making the project's visitor secret if it has none.
+impl Lines {
+    /// Lines of `format` for `project`, whose visitors are hashed with `secret`.
     pub fn new(
-        conn: &Connection,
         project: &str,
         format: LogFormat,
         rules: Arc<Rules>,
         strict: bool,
-    ) -> Result<Self, StoreError> {
-        // The indexes an import writes to at random places (visitors, view keys) outgrow
-        // SQLite's default 2 MiB page cache within a few hundred thousand views, and every
-        // miss is a read from the WAL. The cache only grows as far as it is used.
-        conn.pragma_update(None, "cache_size", -IMPORT_CACHE_KIB)?;
-        Ok(Self {
+        secret: [u8; 32],
+    ) -> Self {
+        Self {
             reader: Reader {
                 project: project.to_owned(),
                 format,
@@ -109,33 +96,27 @@ impl Importer {
                 clock: Clock::default(),
                 agents: Agents::new(),
                 targets: Targets::new(),
-                clients: Clients::new(store::visitor_secret(conn, project)?),
+                clients: Clients::new(secret),
                 search: Some(SearchUrl::default()),
             },
-            writer: Writer::new(project),
             summary: Summary::default(),
             source: None,
             progress: Arc::default(),
-        })
+        }
     }
 
-    /// Reads line `number`. A broken line is counted, or with `--strict` ends the file.
-    pub fn line(
+    /// Reads line `number` into `tx`. A broken line is counted, or with `--strict` ends
+    /// the file.
+    pub(crate) fn line(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: &mut Tx<'_>,
         number: u64,
         bytes: &[u8],
     ) -> Result<(), ImportError> {
         let source = self.source.as_deref();
         if let Some(item) = self.reader.read(&mut self.summary, source, number, bytes)? {
-            self.writer.take(tx, item)?.count(&mut self.summary);
+            tx.take(item)?.count(&mut self.summary);
         }
-        Ok(())
-    }
-
-    /// Writes the views still waiting. Call it before committing.
-    pub fn flush(&mut self, tx: &Transaction<'_>) -> Result<(), StoreError> {
-        self.writer.flush(tx)?.count(&mut self.summary);
         Ok(())
     }
 }

@@ -6,11 +6,13 @@
 mod batch;
 pub mod follow;
 pub mod formats;
+mod importer;
 pub mod ingest;
 pub(crate) mod known;
 pub mod page;
 pub mod rules;
 pub mod search;
+pub(crate) mod sink;
 pub mod store;
 pub mod summary;
 
@@ -24,12 +26,13 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
-pub(crate) use batch::{Item, Ready, Writer};
-pub use ingest::Importer;
+pub(crate) use batch::{Item, Ready, Stored, Writer};
+pub use importer::{Importer, Settings};
 pub use summary::Summary;
 
 use super::db::{Db, StoreError};
 use super::import::ImportError;
+use sink::Sink;
 
 /// Bytes read from a file at a time.
 const BUFFER: usize = 256 * 1024;
@@ -243,20 +246,20 @@ const COMMIT_EVERY: Duration = Duration::from_secs(1);
 /// Lines are read, parsed and classified on a thread of their own while this one writes to
 /// the database: the two halves take about the same time, so on two cores the import
 /// takes about half as long.
-pub fn import_all(
-    db: &Db,
-    importer: &mut Importer,
+pub(crate) fn import_all(
+    sink: &mut Sink,
+    lines: &mut ingest::Lines,
     mut input: impl Input,
 ) -> Result<Summary, ImportError> {
-    if !importer.reader.strict() {
-        return write_all(db, importer, input, false);
+    if !lines.reader.strict() {
+        return write_all(sink, lines, input, false);
     }
     let mut spool = tempfile::tempfile().map_err(|err| spool_error(&err))?;
     io::copy(&mut input, &mut spool).map_err(|err| spool_error(&err))?;
     spool
         .seek(io::SeekFrom::Start(0))
         .map_err(|err| spool_error(&err))?;
-    write_all(db, importer, Opened::new(Box::new(spool)), true)
+    write_all(sink, lines, Opened::new(Box::new(spool)), true)
 }
 
 fn spool_error(err: &io::Error) -> ImportError {
@@ -268,18 +271,17 @@ fn spool_error(err: &io::Error) -> ImportError {
 
 /// [`import_all`]'s writing: one transaction (`once`), or one a batch of what was read.
 fn write_all(
-    db: &Db,
-    importer: &mut Importer,
+    sink: &mut Sink,
+    lines: &mut ingest::Lines,
     input: impl Input,
     once: bool,
 ) -> Result<Summary, ImportError> {
-    let Importer {
+    let ingest::Lines {
         reader,
-        writer,
         summary,
         source,
         progress,
-    } = importer;
+    } = lines;
     let progress = &**progress;
     let source = source.as_deref();
     let read_into = &mut *summary;
@@ -296,15 +298,7 @@ fn write_all(
             })
         };
         let mut written = Summary::default();
-        let outcome = write_chunks(
-            db,
-            writer,
-            &received,
-            &mut written,
-            progress,
-            once,
-            &finished,
-        );
+        let outcome = write_chunks(sink, &received, &mut written, progress, once, &finished);
         // A writer that stopped drops its end, so the reader stops at its next chunk.
         drop(received);
         let read = reading
@@ -322,8 +316,7 @@ fn write_all(
 /// Writes the chunks as they come, each transaction taken only once a chunk is there and
 /// committed when no more is waiting, after [`COMMIT_EVERY`], or (`once`) at the end.
 fn write_chunks(
-    db: &Db,
-    writer: &mut Writer,
+    sink: &mut Sink,
     received: &mpsc::Receiver<Vec<Item>>,
     written: &mut Summary,
     progress: &ingest::Progress,
@@ -332,14 +325,13 @@ fn write_chunks(
 ) -> Result<(), ImportError> {
     while let Ok(first) = received.recv() {
         let before = written.kept();
-        let mut conn = ImportConn::lock(db)?;
-        let tx = crate::sqlite::write_transaction(&mut conn).map_err(StoreError::from)?;
+        let mut tx = sink.begin()?;
         let started = Instant::now();
         let mut next = Some(first);
         while let Some(chunk) = next {
             let kept = written.kept();
             for item in chunk {
-                writer.take(&tx, item)?.count(written);
+                tx.take(item)?.count(written);
             }
             progress.add(0, written.kept() - kept);
             next = if once {
@@ -357,9 +349,9 @@ fn write_chunks(
         }
         // The writer holds back a batch until it is flushed: those views are kept too.
         let flushed = written.kept();
-        writer.flush(&tx)?.count(written);
+        tx.flush()?.count(written);
         progress.add(0, written.kept() - flushed);
-        tx.commit().map_err(StoreError::from)?;
+        tx.commit()?;
         progress.commit(written.kept() - before);
     }
     Ok(())

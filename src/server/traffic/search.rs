@@ -5,13 +5,13 @@
 //! result it clicked, whether the search was read by this import or an earlier one. A
 //! referer from a web search engine (`www.google.com/search?q=…`) clicks nothing.
 
-use rusqlite::{Transaction, params};
+use rusqlite::{Connection, params};
 
 use crate::server::db::StoreError;
 use crate::server::signals::normal_query;
 
 /// How long after a search a page opened from it counts as its clicked result.
-const CLICK_WITHIN_MS: i64 = 60 * 60 * 1000;
+pub const CLICK_WITHIN_MS: i64 = 60 * 60 * 1000;
 
 /// Web search engines whose result pages share the site search's shape (`/search?q=`):
 /// a reader who arrives from one searched the web, not the site.
@@ -120,7 +120,7 @@ pub struct Search {
 }
 
 /// Stores `search` unless a search with its key is stored: whether it was added.
-pub fn store(tx: &Transaction<'_>, project: &str, search: &Search) -> Result<bool, StoreError> {
+pub fn store(tx: &Connection, project: &str, search: &Search) -> Result<bool, StoreError> {
     let added = tx
         .prepare_cached(
             "INSERT INTO searches (project, ts_ms, query, key, visitor) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -148,7 +148,7 @@ pub struct Click<'a> {
 /// Records the page of `click` as the result of the visitor's latest search for those
 /// words in the hour before, unless that search has its result already (a second result
 /// keeps the first): whether it was recorded.
-pub fn click(tx: &Transaction<'_>, project: &str, click: Click<'_>) -> Result<bool, StoreError> {
+pub fn click(tx: &Connection, project: &str, click: Click<'_>) -> Result<bool, StoreError> {
     let clicked = tx
         .prepare_cached(
             "UPDATE searches SET clicked = ?5

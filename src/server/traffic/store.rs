@@ -2,7 +2,7 @@
 //! a re-import add nothing, and where `--follow` stopped in each file.
 
 use rand::RngCore as _;
-use rusqlite::{Connection, OptionalExtension as _, Transaction, params};
+use rusqlite::{Connection, OptionalExtension as _, params};
 use sha2::{Digest as _, Sha256};
 
 use crate::server::db::{StoreError, now_ms};
@@ -149,7 +149,7 @@ pub fn position(
 
 /// Stores where reading stopped, in the transaction that stores the views read.
 pub fn save_position(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     project: &str,
     id: FileId,
     path: &str,

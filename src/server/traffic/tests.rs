@@ -22,9 +22,19 @@ fn log() -> String {
 }
 
 fn importer(db: &Db, strict: bool) -> Importer {
-    let rules = Arc::new(Rules::shipped().unwrap());
-    db.blocking(|conn| Importer::new(conn, "p", LogFormat::Combined, rules, strict))
-        .unwrap()
+    under(db, Rules::shipped().unwrap(), strict)
+}
+
+fn under(db: &Db, rules: Rules, strict: bool) -> Importer {
+    let settings = Settings {
+        project: "p".into(),
+        format: Some(LogFormat::Combined),
+        rules: Arc::new(rules),
+        strict,
+        search: Some(search::SearchUrl::default()),
+        discard_demo: false,
+    };
+    Importer::on_sqlite(db.clone(), settings).unwrap()
 }
 
 fn views(db: &Db) -> i64 {
@@ -35,13 +45,13 @@ fn views(db: &Db) -> i64 {
 #[test]
 fn a_reimport_adds_nothing_and_broken_lines_are_counted() {
     let db = Db::open(&DbLocation::Memory).unwrap();
-    let first = import_all(&db, &mut importer(&db, false), log().as_bytes()).unwrap();
+    let first = importer(&db, false).import(log().as_bytes()).unwrap();
     assert_eq!(
         (first.lines, first.human, first.ai, first.broken),
         (4, 1, 1, 1)
     );
     assert_eq!(first.first_broken[0].0, "line 4");
-    let again = import_all(&db, &mut importer(&db, false), log().as_bytes()).unwrap();
+    let again = importer(&db, false).import(log().as_bytes()).unwrap();
     assert_eq!((again.kept(), views(&db)), (0, 2));
     assert!(again.to_string().contains("duplicates 2"), "{again}");
 }
@@ -49,7 +59,7 @@ fn a_reimport_adds_nothing_and_broken_lines_are_counted() {
 #[test]
 fn strict_fails_the_whole_file() {
     let db = Db::open(&DbLocation::Memory).unwrap();
-    let err = import_all(&db, &mut importer(&db, true), log().as_bytes()).unwrap_err();
+    let err = importer(&db, true).import(log().as_bytes()).unwrap_err();
     assert!(err.to_string().starts_with("line 4: "), "{err}");
     assert_eq!(views(&db), 0);
 }
@@ -62,12 +72,9 @@ fn gzip_files_are_read() {
     encoder.write_all(log().as_bytes()).unwrap();
     std::fs::write(&path, encoder.finish().unwrap()).unwrap();
     let db = Db::open(&DbLocation::Memory).unwrap();
-    let summary = import_all(
-        &db,
-        &mut importer(&db, false),
-        open(&path, Arc::default()).unwrap(),
-    )
-    .unwrap();
+    let summary = importer(&db, false)
+        .import(open(&path, Arc::default()).unwrap())
+        .unwrap();
     assert_eq!(summary.kept(), 2);
 }
 
@@ -90,11 +97,11 @@ fn repeats_are_found_within_and_across_batches() {
     lines.extend((0..100).map(line));
     let log = lines.join("\n");
     let db = Db::open(&DbLocation::Memory).unwrap();
-    let first = import_all(&db, &mut importer(&db, false), log.as_bytes()).unwrap();
+    let first = importer(&db, false).import(log.as_bytes()).unwrap();
     assert_eq!((first.lines, first.human, first.ai), (1_500, 700, 0));
     assert_eq!(first.dropped.get(&Dropped::AlreadyStored), Some(&800));
     assert_eq!(views(&db), 700);
-    let again = import_all(&db, &mut importer(&db, false), log.as_bytes()).unwrap();
+    let again = importer(&db, false).import(log.as_bytes()).unwrap();
     assert_eq!(
         (again.kept(), again.dropped.get(&Dropped::AlreadyStored)),
         (0, Some(&1_500))
@@ -117,10 +124,14 @@ fn a_batch_of_new_views_and_then_a_partial_repeat() {
     };
     let db = Db::open(&DbLocation::Memory).unwrap();
     let first: Vec<String> = (0..300).map(line).collect();
-    let summary = import_all(&db, &mut importer(&db, false), first.join("\n").as_bytes()).unwrap();
+    let summary = importer(&db, false)
+        .import(first.join("\n").as_bytes())
+        .unwrap();
     assert_eq!((summary.kept(), views(&db)), (300, 300));
     let second: Vec<String> = (200..600).map(line).collect();
-    let summary = import_all(&db, &mut importer(&db, false), second.join("\n").as_bytes()).unwrap();
+    let summary = importer(&db, false)
+        .import(second.join("\n").as_bytes())
+        .unwrap();
     assert_eq!(
         (summary.kept(), summary.dropped.get(&Dropped::AlreadyStored)),
         (300, Some(&100))
@@ -142,8 +153,8 @@ fn hashed_visitors_keep_their_form() {
 #[test]
 fn foreign_keys_are_checked_again_after_an_import() {
     let db = Db::open(&DbLocation::Memory).unwrap();
-    import_all(&db, &mut importer(&db, false), log().as_bytes()).unwrap();
-    let _ = import_all(&db, &mut importer(&db, true), log().as_bytes()).unwrap_err();
+    importer(&db, false).import(log().as_bytes()).unwrap();
+    let _ = importer(&db, true).import(log().as_bytes()).unwrap_err();
     let on: bool = db
         .blocking(|conn| Ok(conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?))
         .unwrap();
@@ -176,16 +187,14 @@ fn a_reimport_under_other_rules_recounts_what_changed_class() {
         r#"203.0.113.3 - - [20/Nov/2026:09:00:03 +0000] "GET /a HTTP/1.1" 200 10 "-" "Fetchy/3.0""#.to_owned(),
     ]
     .join("\n");
-    let first = import_all(&db, &mut importer(&db, false), log.as_bytes()).unwrap();
+    let first = importer(&db, false).import(log.as_bytes()).unwrap();
     assert_eq!((first.human, first.ai, first.changed), (3, 0, 0), "{first}");
     assert_eq!(columns(&db), (3, 0));
 
     let other = "[other-bot]\nMine/\n[ai-answer]\nHelper/\n[human]\nFetchy/\n";
     let rules = Arc::new(Rules::with_user(other, "other.txt").unwrap());
-    let mut under_other = db
-        .blocking(|conn| Importer::new(conn, "p", LogFormat::Combined, rules, false))
-        .unwrap();
-    let again = import_all(&db, &mut under_other, log.as_bytes()).unwrap();
+    let mut under_other = under(&db, Arc::into_inner(rules).unwrap(), false);
+    let again = under_other.import(log.as_bytes()).unwrap();
     // /b by Mine/ taken back, Helper/ moved to AI, Fetchy/ added as human.
     assert_eq!((again.human, again.ai, again.changed), (1, 0, 2), "{again}");
     assert_eq!(columns(&db), (2, 1));
@@ -196,22 +205,12 @@ fn a_reimport_under_other_rules_recounts_what_changed_class() {
         "{again}"
     );
     // The same rules again: nothing moves, nothing is added.
-    let mut same = db
-        .blocking(|conn| {
-            Importer::new(
-                conn,
-                "p",
-                LogFormat::Combined,
-                Arc::new(Rules::with_user(other, "other.txt").unwrap()),
-                false,
-            )
-        })
-        .unwrap();
-    let third = import_all(&db, &mut same, log.as_bytes()).unwrap();
+    let mut same = under(&db, Rules::with_user(other, "other.txt").unwrap(), false);
+    let third = same.import(log.as_bytes()).unwrap();
     assert_eq!((third.kept(), third.changed), (0, 0), "{third}");
     assert_eq!(columns(&db), (2, 1));
     // And back under the shipped rules: as the first import counted.
-    let back = import_all(&db, &mut importer(&db, false), log.as_bytes()).unwrap();
+    let back = importer(&db, false).import(log.as_bytes()).unwrap();
     assert_eq!((back.human, back.changed), (1, 2), "{back}");
     assert_eq!(columns(&db), (3, 0));
 }

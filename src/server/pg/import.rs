@@ -1,0 +1,437 @@
+//! `docdeck import` into PostgreSQL (issue 26): views a batch at a time, with as few
+//! statements per batch as the re-import rule allows. Page and visitor ids are resolved
+//! by set (one `SELECT` joined to the batch's names, one `INSERT … RETURNING` for the new
+//! ones, remembered in capped maps; `name = ANY($1)` was planned as a scan of the whole
+//! table once the statement was prepared: 200 ms a batch), the batch's keys are claimed in one `INSERT … ON CONFLICT DO NOTHING
+//! RETURNING key`, and the views of the new keys go into `views` by binary `COPY`. A key
+//! stored before is a repeat, moved to the column its latest import gives (as SQLite's
+//! writer does); a view the rules in force count in neither column is taken back.
+//! Searches, their clicks and `--follow`'s positions are single statements, as they are
+//! few.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use postgres::Transaction;
+use postgres::binary_copy::BinaryCopyInWriter;
+use postgres::types::Type;
+
+use super::kept;
+pub use super::kept::{position, save_position, visitor_secret};
+use crate::server::analytics::Traffic;
+use crate::server::db::StoreError;
+use crate::server::traffic::search;
+use crate::server::traffic::{Item, Ready, Stored};
+
+/// Views written at once: each batch costs a few round trips, so larger is faster, and a
+/// batch is held in memory (about 150 bytes a view).
+const BATCH: usize = 50_000;
+/// Page and visitor ids remembered before starting again (bounded memory).
+const PAGES_MAX: usize = 50_000;
+const VISITORS_MAX: usize = 200_000;
+
+/// Statements prepared once per connection (a `prepare` is a round trip of its own).
+#[derive(Default)]
+pub(super) struct Prepared(HashMap<&'static str, postgres::Statement>);
+
+impl Prepared {
+    pub(super) fn get(
+        &mut self,
+        tx: &mut Transaction<'_>,
+        sql: &'static str,
+    ) -> Result<postgres::Statement, StoreError> {
+        if let Some(statement) = self.0.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = tx.prepare(sql)?;
+        self.0.insert(sql, statement.clone());
+        Ok(statement)
+    }
+}
+
+/// Writes an import's items into PostgreSQL, in the caller's transactions.
+pub struct PgWriter {
+    statements: Prepared,
+    project: String,
+    pages: HashMap<Arc<str>, i64>,
+    visitors: HashMap<Box<str>, i64>,
+    pending: Vec<Ready>,
+    /// Views counted in neither column, to take back if an earlier import counted them.
+    uncounted: Vec<Ready>,
+}
+
+fn code(traffic: Traffic) -> i16 {
+    match traffic {
+        Traffic::Human => 1,
+        Traffic::Ai => 2,
+    }
+}
+
+impl PgWriter {
+    #[must_use]
+    pub fn new(project: &str) -> Self {
+        Self {
+            statements: Prepared::default(),
+            project: project.to_owned(),
+            pages: HashMap::new(),
+            visitors: HashMap::new(),
+            pending: Vec::new(),
+            uncounted: Vec::new(),
+        }
+    }
+
+    /// Writes a line's item: a search at once (a click later in the batch refers to it),
+    /// a view queued, with the click it records.
+    pub fn take(&mut self, tx: &mut Transaction<'_>, item: Item) -> Result<Stored, StoreError> {
+        match item {
+            Item::Search(found) => {
+                let added = kept::store_search(tx, &mut self.statements, &self.project, &found)?;
+                Ok(Stored {
+                    searches: u64::from(added),
+                    searches_known: u64::from(!added),
+                    ..Stored::default()
+                })
+            }
+            Item::View(view) => {
+                let mut stored = Stored::default();
+                if let (Some(words), Some(_)) = (&view.from_search, view.traffic) {
+                    let visitor = view.visitor.name();
+                    let click = search::Click {
+                        visitor: visitor.as_str(),
+                        ts_ms: view.ts_ms,
+                        words,
+                        page: &view.path,
+                    };
+                    let clicked =
+                        kept::record_click(tx, &mut self.statements, &self.project, click)?;
+                    stored.clicks += u64::from(clicked);
+                }
+                if view.traffic.is_none() {
+                    self.uncounted.push(view);
+                } else {
+                    self.pending.push(view);
+                }
+                if self.pending.len() + self.uncounted.len() >= BATCH {
+                    let mut flushed = self.flush(tx)?;
+                    flushed.clicks += stored.clicks;
+                    return Ok(flushed);
+                }
+                Ok(stored)
+            }
+        }
+    }
+
+    /// Writes the views waiting. A key stored before, or given again later in the batch,
+    /// is a repeat: its view is stored once, in the column of its last import.
+    pub fn flush(&mut self, tx: &mut Transaction<'_>) -> Result<Stored, StoreError> {
+        let mut stored = self.take_back(tx)?;
+        if self.pending.is_empty() {
+            return Ok(stored);
+        }
+        let views = std::mem::take(&mut self.pending);
+        let mut last: HashMap<[u8; 16], usize> = HashMap::with_capacity(views.len());
+        for (at, view) in views.iter().enumerate() {
+            last.insert(view.key, at);
+        }
+        let batch: Vec<&Ready> = views
+            .iter()
+            .enumerate()
+            .filter(|(at, view)| last.get(&view.key) == Some(at))
+            .map(|(_, view)| view)
+            .collect();
+        stored.repeats += (views.len() - batch.len()) as u64;
+        self.resolve(tx, &batch)?;
+        let keys: Vec<&[u8]> = batch.iter().map(|view| &view.key[..]).collect();
+        let codes: Vec<i16> = batch
+            .iter()
+            .map(|view| view.traffic.map_or(0, code))
+            .collect();
+        let claim = self.statements.get(
+            tx,
+            "INSERT INTO view_keys (key, counted) SELECT * FROM unnest($1::bytea[], $2::int2[])
+             ON CONFLICT (key) DO NOTHING RETURNING key",
+        )?;
+        let fresh: HashSet<[u8; 16]> = tx
+            .query(&claim, &[&keys, &codes])?
+            .iter()
+            .filter_map(|row| <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok())
+            .collect();
+        let writer = tx.copy_in(
+            "COPY views (project, ts_ms, page_id, visitor_id, ai) FROM STDIN (FORMAT binary)",
+        )?;
+        let mut copy = BinaryCopyInWriter::new(
+            writer,
+            &[Type::TEXT, Type::INT8, Type::INT8, Type::INT8, Type::INT2],
+        );
+        let mut known = Vec::new();
+        for view in &batch {
+            let (page, visitor) = self.ids_of(view)?;
+            if !fresh.contains(&view.key) {
+                known.push((*view, page, visitor));
+                continue;
+            }
+            let ai: i16 = match view.traffic {
+                Some(Traffic::Ai) => {
+                    stored.ai += 1;
+                    1
+                }
+                _ => {
+                    stored.human += 1;
+                    0
+                }
+            };
+            copy.write(&[&self.project, &view.ts_ms, &page, &visitor, &ai])?;
+            stored.span = Some(match stored.span {
+                None => (view.ts_ms, view.ts_ms),
+                Some((first, end)) => (first.min(view.ts_ms), end.max(view.ts_ms)),
+            });
+        }
+        copy.finish()?;
+        stored.repeats += known.len() as u64;
+        stored.changed += recount(tx, &mut self.statements, &self.project, &known)?;
+        Ok(stored)
+    }
+
+    /// The ids of a view's page and visitor (resolved by [`Self::resolve`]).
+    fn ids_of(&self, view: &Ready) -> Result<(i64, i64), StoreError> {
+        let missing =
+            || StoreError::Postgres("an imported view's page or visitor has no id".into());
+        let page = *self.pages.get(&view.path).ok_or_else(missing)?;
+        let visitor = *self
+            .visitors
+            .get(view.visitor.name().as_str())
+            .ok_or_else(missing)?;
+        Ok((page, visitor))
+    }
+
+    /// Gives every page and visitor of `views` an id, adding those not stored.
+    fn resolve(&mut self, tx: &mut Transaction<'_>, views: &[&Ready]) -> Result<(), StoreError> {
+        let paths: HashSet<&str> = views
+            .iter()
+            .filter(|view| !self.pages.contains_key(&view.path))
+            .map(|view| &*view.path)
+            .collect();
+        if self.pages.len() + paths.len() > PAGES_MAX {
+            self.pages.clear();
+            return self.resolve_all(tx, views);
+        }
+        let names: Vec<String> = views
+            .iter()
+            .map(|view| view.visitor.name().as_str().to_owned())
+            .filter(|name| !self.visitors.contains_key(name.as_str()))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        if self.visitors.len() + names.len() > VISITORS_MAX {
+            self.visitors.clear();
+            return self.resolve_all(tx, views);
+        }
+        let paths: Vec<&str> = paths.into_iter().collect();
+        for (path, id) in ids(
+            tx,
+            &mut self.statements,
+            Table::Pages,
+            &self.project,
+            &paths,
+        )? {
+            self.pages.insert(path.into(), id);
+        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        for (name, id) in ids(
+            tx,
+            &mut self.statements,
+            Table::Visitors,
+            &self.project,
+            &names,
+        )? {
+            self.visitors.insert(name.into(), id);
+        }
+        Ok(())
+    }
+
+    /// [`Self::resolve`] after a memory was emptied: every name of the batch is asked.
+    fn resolve_all(
+        &mut self,
+        tx: &mut Transaction<'_>,
+        views: &[&Ready],
+    ) -> Result<(), StoreError> {
+        self.visitors.clear();
+        self.pages.clear();
+        let paths: HashSet<&str> = views.iter().map(|view| &*view.path).collect();
+        let paths: Vec<&str> = paths.into_iter().collect();
+        for (path, id) in ids(
+            tx,
+            &mut self.statements,
+            Table::Pages,
+            &self.project,
+            &paths,
+        )? {
+            self.pages.insert(path.into(), id);
+        }
+        let names: HashSet<String> = views
+            .iter()
+            .map(|view| view.visitor.name().as_str().to_owned())
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        for (name, id) in ids(
+            tx,
+            &mut self.statements,
+            Table::Visitors,
+            &self.project,
+            &names,
+        )? {
+            self.visitors.insert(name.into(), id);
+        }
+        Ok(())
+    }
+
+    /// Takes back the views an earlier import counted that the rules in force count in
+    /// neither column: their view and key are deleted.
+    fn take_back(&mut self, tx: &mut Transaction<'_>) -> Result<Stored, StoreError> {
+        let mut stored = Stored::default();
+        if self.uncounted.is_empty() {
+            return Ok(stored);
+        }
+        let views = std::mem::take(&mut self.uncounted);
+        let keys: Vec<&[u8]> = views.iter().map(|view| &view.key[..]).collect();
+        let delete = self.statements.get(
+            tx,
+            "DELETE FROM view_keys k USING unnest($1::bytea[]) u (key)
+             WHERE k.key = u.key AND k.counted IS NOT NULL RETURNING k.key, k.counted",
+        )?;
+        let gone: HashMap<[u8; 16], i16> = tx
+            .query(&delete, &[&keys])?
+            .iter()
+            .filter_map(|row| {
+                let key = <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok()?;
+                Some((key, row.get::<_, i16>(1)))
+            })
+            .collect();
+        let taken: Vec<&Ready> = views.iter().filter(|v| gone.contains_key(&v.key)).collect();
+        if taken.is_empty() {
+            return Ok(stored);
+        }
+        self.resolve_all(tx, &taken)?;
+        for view in taken {
+            let (page, visitor) = self.ids_of(view)?;
+            let was: i16 = gone.get(&view.key).map_or(0, |counted| counted - 1);
+            tx.execute(
+                "DELETE FROM views WHERE ctid = (SELECT ctid FROM views WHERE project = $1
+                 AND ts_ms = $2 AND page_id = $3 AND visitor_id = $4 AND ai = $5 LIMIT 1)",
+                &[&self.project, &view.ts_ms, &page, &visitor, &was],
+            )?;
+            stored.changed += 1;
+        }
+        Ok(stored)
+    }
+}
+
+/// Moves the repeats whose stored column differs from the one the rules in force give;
+/// returns how many moved. A key stored without its column (by an older docdeck) is left.
+/// The stored columns are read by key (an index lookup each); only the few that moved are
+/// written.
+fn recount(
+    tx: &mut Transaction<'_>,
+    statements: &mut Prepared,
+    project: &str,
+    known: &[(&Ready, i64, i64)],
+) -> Result<u64, StoreError> {
+    if known.is_empty() {
+        return Ok(0);
+    }
+    let keys: Vec<&[u8]> = known.iter().map(|(view, ..)| &view.key[..]).collect();
+    let read = statements.get(
+        tx,
+        "SELECT k.key, k.counted FROM unnest($1::bytea[]) u (key)
+         JOIN view_keys k ON k.key = u.key WHERE k.counted IS NOT NULL",
+    )?;
+    let stored: HashMap<[u8; 16], i16> = tx
+        .query(&read, &[&keys])?
+        .iter()
+        .filter_map(|row| {
+            let key = <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok()?;
+            Some((key, row.get::<_, i16>(1)))
+        })
+        .collect();
+    let mut changed = 0;
+    for (view, page, visitor) in known {
+        let now = view.traffic.map_or(0, code);
+        if stored.get(&view.key).is_none_or(|was| *was == now) {
+            continue;
+        }
+        tx.execute(
+            "UPDATE view_keys SET counted = $2 WHERE key = $1",
+            &[&&view.key[..], &now],
+        )?;
+        let ai: i16 = i16::from(view.traffic == Some(Traffic::Ai));
+        tx.execute(
+            "UPDATE views SET ai = $5 WHERE ctid = (SELECT ctid FROM views WHERE project = $1
+             AND ts_ms = $2 AND page_id = $3 AND visitor_id = $4 AND ai = 1 - $5 LIMIT 1)",
+            &[&project, &view.ts_ms, page, visitor, &ai],
+        )?;
+        changed += 1;
+    }
+    Ok(changed)
+}
+
+#[derive(Clone, Copy)]
+enum Table {
+    Pages,
+    Visitors,
+}
+
+/// The ids of `names` in `table` for `project`, adding those not stored (another
+/// importer adding one at the same time is read back).
+fn ids(
+    tx: &mut Transaction<'_>,
+    statements: &mut Prepared,
+    table: Table,
+    project: &str,
+    names: &[&str],
+) -> Result<Vec<(String, i64)>, StoreError> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (select, insert) = match table {
+        Table::Pages => (
+            "SELECT p.path, p.id FROM unnest($2::text[]) n (path)
+             JOIN pages p ON p.project = $1 AND p.path = n.path",
+            "INSERT INTO pages (project, path) SELECT $1, unnest($2::text[])
+             ON CONFLICT DO NOTHING RETURNING path, id",
+        ),
+        Table::Visitors => (
+            "SELECT v.visitor, v.id FROM unnest($2::text[]) n (visitor)
+             JOIN visitors v ON v.project = $1 AND v.visitor = n.visitor",
+            "INSERT INTO visitors (project, visitor) SELECT $1, unnest($2::text[])
+             ON CONFLICT DO NOTHING RETURNING visitor, id",
+        ),
+    };
+    let read = |rows: Vec<postgres::Row>| -> Vec<(String, i64)> {
+        rows.iter().map(|row| (row.get(0), row.get(1))).collect()
+    };
+    let select = statements.get(tx, select)?;
+    let insert = statements.get(tx, insert)?;
+    let mut found = read(tx.query(&select, &[&project, &names])?);
+    if found.len() == names.len() {
+        return Ok(found);
+    }
+    let have: HashSet<&str> = found.iter().map(|(name, _)| name.as_str()).collect();
+    let missing: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !have.contains(n))
+        .collect();
+    let added = read(tx.query(&insert, &[&project, &missing])?);
+    if added.len() < missing.len() {
+        let got: HashSet<&str> = added.iter().map(|(name, _)| name.as_str()).collect();
+        let raced: Vec<&str> = missing
+            .iter()
+            .copied()
+            .filter(|n| !got.contains(n))
+            .collect();
+        let more = read(tx.query(&select, &[&project, &raced])?);
+        found.extend(more);
+    }
+    found.extend(added);
+    Ok(found)
+}
