@@ -28,7 +28,7 @@ async fn a_seeded_job_past_the_archive_age_is_handed_over_archived() {
     assert_eq!(
         status("Fix the broken links in the quickstart"),
         Some(JobStatus::Completed),
-        "a day old: still completed"
+        "six days old: still completed"
     );
     let archived = server
         .seeded_jobs

@@ -107,9 +107,18 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
         super::demo_agent::DemoAgent::Simulated => None,
     };
     options.real_agent = demo_repo.as_ref().map(super::demo_agent::DemoRepo::config);
+    options.demo_change = demo_repo.is_some();
     let running = server::start(options)
         .await
         .map_err(|err| CliError::failed(err.to_string()))?;
+    // One invented job's change is made and merged in the demo repository, so `i` in its
+    // detail shows whether its page is read more (issue 27).
+    let merged_job = (running.seeded_jobs.iter())
+        .find(|job| (job.prompts.first()).is_some_and(|p| p.0 == server::seed::MERGED_DEMO_JOB));
+    if let (Some(repo), Some(job)) = (&demo_repo, merged_job) {
+        let created = job.job.created_at.unwrap_or_else(chrono::Utc::now);
+        repo.merge_change(&job.id, created)?;
+    }
     let key = running
         .generated_key
         .clone()

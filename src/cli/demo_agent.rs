@@ -6,11 +6,13 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use chrono::{DateTime, TimeDelta, Utc};
 use clap::ValueEnum;
 use tempfile::TempDir;
 
 use super::CliError;
 use crate::server::agent::{Forge, GITHUB_API, RealAgentConfig};
+use crate::server::seed;
 
 /// Which agent the demo runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -108,10 +110,75 @@ impl DemoRepo {
     }
 }
 
+/// What the demo's merged job changed in the quickstart: the links it fixed.
+const FIXED_LINKS: &str = "
+## Next steps
+
+- [Create an API key](/api-keys) to send from your server
+- [Read the introduction](/introduction) for what a notification holds
+";
+
+impl DemoRepo {
+    /// Makes the change of the invented job `job_id` (made at `created`) as its agent
+    /// would have: a commit on `docdeck/<job_id>` four minutes after it was made, merged
+    /// into `main` with a merge commit a day later, as a team merges a pull request. The
+    /// service's own clone gets the job's branch, so the job's change, its merge and its
+    /// impact read as a real one's. Returns when it was merged.
+    pub fn merge_change(
+        &self,
+        job_id: &str,
+        created: DateTime<Utc>,
+    ) -> Result<DateTime<Utc>, CliError> {
+        let root = self.dir.path();
+        let docs = root.join("docs");
+        let branch = format!("docdeck/{job_id}");
+        let committed = created + TimeDelta::minutes(4);
+        let merged = created + TimeDelta::days(1);
+        let page = docs.join("quickstart.mdx");
+        let text = std::fs::read_to_string(&page)
+            .map_err(|err| CliError::failed(format!("cannot read {}: {err}", page.display())))?;
+        git(&docs, &["checkout", "--quiet", "-b", &branch])?;
+        std::fs::write(&page, text + FIXED_LINKS)
+            .map_err(|err| CliError::failed(format!("cannot write {}: {err}", page.display())))?;
+        let message = format!("{}\n\ndocdeck job {job_id}", seed::MERGED_DEMO_JOB);
+        git_at(
+            &docs,
+            &["commit", "--quiet", "-am", &message],
+            Some(committed),
+        )?;
+        git(&docs, &["checkout", "--quiet", "main"])?;
+        let merge = format!("Merge branch '{branch}': the quickstart's links");
+        git_at(
+            &docs,
+            &["merge", "--quiet", "--no-ff", "-m", &merge, &branch],
+            Some(merged),
+        )?;
+        let docs_text = docs.to_string_lossy().into_owned();
+        let refspec = format!("+refs/heads/{branch}:refs/heads/{branch}");
+        git(
+            &root.join("work").join("clone"),
+            &["fetch", "--quiet", &docs_text, &refspec],
+        )?;
+        Ok(merged)
+    }
+}
+
 /// Runs git for the demo repository, as a fixed author (the machine may have no identity)
 /// and without signing (a global setting must not stop the demo).
 fn git(dir: &Path, args: &[&str]) -> Result<(), CliError> {
-    let output = Command::new("git")
+    git_at(dir, args, None)
+}
+
+/// [`git`], with the author's and committer's time set to `at` when given.
+fn git_at(dir: &Path, args: &[&str], at: Option<DateTime<Utc>>) -> Result<(), CliError> {
+    let mut command = Command::new("git");
+    if let Some(at) = at {
+        let date = format!("@{} +0000", at.timestamp());
+        command
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date);
+    }
+    let output = command
         .args(["-c", "commit.gpgsign=false"])
         .args(args)
         .current_dir(dir)
@@ -200,5 +267,26 @@ mod tests {
             })
             .await;
         assert_eq!(failing.outcome, TurnOutcome::Failed);
+    }
+
+    #[tokio::test]
+    async fn the_demos_merged_job_reads_as_a_change_merged_a_day_after_it_was_made() {
+        let demo = DemoRepo::create().unwrap();
+        let mut config = demo.config();
+        config.launcher = None;
+        let agent = RealAgent::prepare(config, "http://127.0.0.1:9")
+            .await
+            .unwrap();
+        let created = DateTime::parse_from_rfc3339("2026-11-21T09:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let merged = demo.merge_change("job_merged1", created).unwrap();
+        assert_eq!(merged.to_rfc3339(), "2026-11-22T09:00:00+00:00");
+        let change = agent.change_of("job_merged1").await.unwrap();
+        assert_eq!(change.merged_at, Some(merged), "{change:?}");
+        assert_eq!(change.not_merged, None);
+        assert_eq!(change.pages(), ["/quickstart"], "{change:?}");
+        let diff = agent.changes("job_merged1").await.unwrap().unwrap();
+        assert!(diff.contains("+- [Create an API key](/api-keys)"), "{diff}");
     }
 }

@@ -254,6 +254,7 @@ fn options(args: ServeArgs, addr: SocketAddr) -> Result<ServeOptions, CliError> 
             seed: args.agent_seed,
         },
         real_agent: args.agent.config()?,
+        demo_change: false,
         allow_remote_agent: args.agent.allow_remote_agent,
         rate_limit: args.rate_limit,
         archive_after: args.archive_after,

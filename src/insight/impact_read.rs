@@ -162,8 +162,11 @@ pub fn length_words(length: TimeDelta) -> String {
         plural(days, "day")
     } else if seconds % 3_600 == 0 && seconds < 3 * 86_400 {
         plural(seconds / 3_600, "hour")
-    } else if days > 0 {
+    } else if days > 0 && hours > 0 {
         format!("{} {}", plural(days, "day"), plural(hours, "hour"))
+    } else if days > 0 {
+        // Minutes are past the two largest units: "5 days", not "5 days 0 hours".
+        plural(days, "day")
     } else if hours > 0 && minutes > 0 {
         format!("{} {}", plural(hours, "hour"), plural(minutes, "minute"))
     } else if hours > 0 {
@@ -275,6 +278,11 @@ mod tests {
         // read "9728 minutes".
         assert_eq!(length_words(TimeDelta::seconds(40)), "40 seconds");
         assert_eq!(length_words(TimeDelta::minutes(9728)), "6 days 18 hours");
+        // Found in the demo: a merge 5 days and 40 minutes ago read "5 days 0 hours".
+        assert_eq!(
+            length_words(TimeDelta::days(5) + TimeDelta::minutes(40)),
+            "5 days"
+        );
         assert_eq!(has_or_have("1 minute"), "has");
         assert_eq!(has_or_have("40 seconds"), "have");
         assert_eq!(has_or_have("1 day 2 hours"), "have");

@@ -71,6 +71,9 @@ pub struct ServeOptions {
     pub agent: SimulatedAgent,
     /// Runs a real agent command on a repository instead of the simulated agent.
     pub real_agent: Option<RealAgentConfig>,
+    /// `docdeck demo`: the seed's [`seed::MERGED_DEMO_JOB`] links to a change the demo
+    /// makes in the real agent's repository once the service is up.
+    pub demo_change: bool,
     /// Lets the real agent run with a non-loopback `addr`: anyone who can reach the
     /// service with the key could then make this host run the agent command.
     pub allow_remote_agent: bool,
@@ -111,6 +114,7 @@ impl ServeOptions {
                 seed: 0,
             },
             real_agent: None,
+            demo_change: false,
             allow_remote_agent: false,
             rate_limit: 100,
             archive_after: Duration::from_secs(7 * 24 * 3600),
@@ -364,10 +368,21 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         })),
         None => Seeding::None,
     };
+    // As a read would answer them: a link kept as a path is a page of this service.
+    let mut seeded_jobs = prepared.seeded_jobs;
+    for seeded in &mut seeded_jobs {
+        if let Some(path) = seeded.job.pr_link.take() {
+            seeded.job.pr_link = Some(if path.starts_with('/') {
+                format!("http://{addr}{path}")
+            } else {
+                path
+            });
+        }
+    }
     Ok(RunningServer {
         addr,
         generated_key: prepared.generated_key,
-        seeded_jobs: prepared.seeded_jobs,
+        seeded_jobs,
         seed_refused: prepared.seed_refused,
         seeding,
         stop: Some(stop),

@@ -166,10 +166,10 @@ fn prepare_sqlite(
         SeedKind::Demo => {
             let today = chrono::Utc::now().date_naive();
             // Beside a real agent, invented jobs get no made-up pull request links.
-            let links = if options.real_agent.is_some() {
-                seed::Links::None
-            } else {
-                seed::Links::Invented
+            let links = match (&options.real_agent, options.demo_change) {
+                (Some(_), true) => seed::Links::DemoChange,
+                (Some(_), false) => seed::Links::None,
+                (None, _) => seed::Links::Invented,
             };
             Some(seed::claim_demo(
                 conn,

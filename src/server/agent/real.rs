@@ -436,16 +436,11 @@ impl Agent for RealAgent {
             let branch = format!("refs/heads/{}", Self::branch(job_id));
             let dir = &self.repo.dir;
             // No branch yet (the job waits for its first turn): no change, as for a job
-            // whose agent changed nothing.
-            if self
-                .git
-                .line(dir, &["rev-parse", "--verify", "--quiet", &branch])
-                .await
-                .is_none()
-            {
+            // whose agent changed nothing. A merged branch still shows what it changed.
+            let Some(range) = super::touched::diff_range(&self.git, &self.repo, &branch).await
+            else {
                 return Some(Ok(String::new()));
-            }
-            let range = format!("{}...{branch}", self.repo.base_ref());
+            };
             let args = ["diff", "--no-color", "--no-ext-diff", &range];
             Some(
                 self.git

@@ -41,16 +41,7 @@ pub async fn change_of(
         return change;
     };
     let fetched = repo.fetch_base(git, env).await;
-    let base_ref = repo.base_ref();
-    let merge = find_merge(git, repo, &tip, &base_ref).await;
-    let range = match &merge {
-        Merge::Commit { first_parent, .. } => format!("{first_parent}...{tip}"),
-        Merge::FastForward => match start_of(git, repo, &branch_ref).await {
-            Some(start) => format!("{start}..{tip}"),
-            None => format!("{tip}^!"),
-        },
-        Merge::No => format!("{base_ref}...{tip}"),
-    };
+    let (merge, range) = range_of(git, repo, &branch_ref, &tip).await;
     let files = match git.run(dir, &["diff", "--name-only", "-z", &range]).await {
         Ok(out) => out
             .split('\0')
@@ -96,6 +87,39 @@ pub async fn change_of(
         }
     }
     change
+}
+
+/// The commits that are the job's change, as a range for `git diff`: from where the
+/// branch left the base branch to its tip, also once it is merged (then the base branch
+/// holds the tip, and a plain `base...tip` would show nothing), with how it was merged.
+async fn range_of(git: &Git, repo: &Repo, branch_ref: &str, tip: &str) -> (Merge, String) {
+    let base_ref = repo.base_ref();
+    let merge = find_merge(git, repo, tip, &base_ref).await;
+    let range = match &merge {
+        Merge::Commit { first_parent, .. } => format!("{first_parent}...{tip}"),
+        Merge::FastForward => match start_of(git, repo, branch_ref).await {
+            Some(start) => format!("{start}..{tip}"),
+            None => format!("{tip}^!"),
+        },
+        Merge::No => format!("{base_ref}...{tip}"),
+    };
+    (merge, range)
+}
+
+/// [`range_of`] for the branch `branch_ref` as it is now (`None`: there is no branch).
+pub async fn diff_range(git: &Git, repo: &Repo, branch_ref: &str) -> Option<String> {
+    let tip = git
+        .line(
+            &repo.dir,
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{branch_ref}^{{commit}}"),
+            ],
+        )
+        .await?;
+    Some(range_of(git, repo, branch_ref, &tip).await.1)
 }
 
 /// How the branch's tip reached the base branch, if it did.

@@ -241,9 +241,17 @@ pub fn claim_demo(
 pub enum Links {
     Invented,
     None,
+    /// `docdeck demo`'s own repository: the job [`MERGED_DEMO_JOB`] links to its change
+    /// on the service's `/changes` page (the demo makes that change, merged, in its
+    /// repository once the service is up); the other invented jobs link nowhere.
+    DemoChange,
 }
 
-/// Five finished jobs of the last weeks, made through the same code paths as real ones.
+/// The invented job whose change `docdeck demo` makes and merges in its repository, so a
+/// merged job's impact can be seen in the demo.
+pub const MERGED_DEMO_JOB: &str = "Fix the broken links in the quickstart";
+
+/// Five finished jobs of the last weeks (oldest first), made through the same code paths as real ones.
 fn seed_jobs(
     conn: &mut Connection,
     project: &str,
@@ -258,6 +266,9 @@ fn seed_jobs(
             20,
             &[TurnOutcome::PullRequest],
         ),
+        // Six days old: in the demo its change was merged five days ago, so its impact
+        // compares five days before the merge with five after.
+        (MERGED_DEMO_JOB, 6, &[TurnOutcome::PullRequest]),
         (
             "Rewrite the authentication guide for scoped API keys",
             4,
@@ -272,11 +283,6 @@ fn seed_jobs(
             "Document the new webhooks endpoint\nInclude the retry policy and the signature check.",
             2,
             &[TurnOutcome::PullRequest, TurnOutcome::PullRequest],
-        ),
-        (
-            "Fix the broken links in the quickstart",
-            1,
-            &[TurnOutcome::PullRequest],
         ),
     ];
     let mut ids = Vec::new();
@@ -295,12 +301,21 @@ fn seed_jobs(
                     }
                 }
             }
-            let outcome = match (outcome, links) {
-                (TurnOutcome::PullRequest, Links::None) => TurnOutcome::NoChange,
-                (outcome, _) => *outcome,
+            let result = match (outcome, links) {
+                (TurnOutcome::PullRequest, Links::DemoChange) if prompt == MERGED_DEMO_JOB => {
+                    jobs::TurnResult {
+                        // On this service: the wire makes it whole (`to_wire_at`).
+                        pr_link: Some(format!("/changes/{project}/{}", job.id)),
+                        ..jobs::TurnResult::of(TurnOutcome::PullRequest)
+                    }
+                }
+                (TurnOutcome::PullRequest, Links::None | Links::DemoChange) => {
+                    jobs::TurnResult::of(TurnOutcome::NoChange)
+                }
+                (outcome, _) => jobs::TurnResult::of(*outcome),
             };
             if let Some(turn) = jobs::next_turn(conn, &job.id)? {
-                jobs::finish_turn(conn, &turn, &jobs::TurnResult::of(outcome), at)?;
+                jobs::finish_turn(conn, &turn, &result, at)?;
             }
         }
         // As stored (read at time 0, nothing is due for archiving): the first read by a

@@ -204,6 +204,8 @@ fn invented_jobs_get_pull_request_links_only_beside_the_simulated_agent() {
     };
     assert_eq!(links_of(Links::Invented), 3);
     assert_eq!(links_of(Links::None), 0);
+    // `docdeck demo`'s one merged job links to its change on the service.
+    assert_eq!(links_of(Links::DemoChange), 1);
 }
 
 /// The numbers of `[from, to)` days before `today`, and its rows.
