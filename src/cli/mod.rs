@@ -40,6 +40,7 @@ mod signals;
 mod signals_output;
 mod table;
 mod trend;
+mod unclicked;
 mod visitors;
 mod visitors_args;
 mod visitors_output;

@@ -25,13 +25,28 @@ fn range(query: &SignalsQuery) -> String {
     super::range::range_text(query.date_from, query.date_to)
 }
 
-/// The footer: every page fetched, or where the next page is.
-fn footer(rows: usize, noun: &str, all: bool, next: Option<&str>) -> String {
-    let count = format!("{} {noun}", thousands(rows as u64));
+/// `1 query`, `2 queries`: a count with its noun, singular or plural, and separators.
+fn count(n: usize, (one, many): (&str, &str)) -> String {
+    format!(
+        "{} {}",
+        thousands(n as u64),
+        if n == 1 { one } else { many }
+    )
+}
+
+/// The footer: every page fetched, or where the next page is. `rows` counted with its
+/// nouns; `of`, what they were kept from (`of 10 queries`), said after.
+fn footer(rows: String, of: &str, all: bool, next: Option<&str>) -> String {
+    let of = if of.is_empty() {
+        String::new()
+    } else {
+        format!(" {of}")
+    };
     match (all, next) {
-        (true, _) => format!("all {count} of the range\n"),
-        (false, Some(cursor)) => format!("{count} · more: --cursor {cursor} (or --all)\n"),
-        (false, None) => format!("{count} · the last page\n"),
+        (true, _) if of.is_empty() => format!("{rows}: all of the range\n"),
+        (true, _) => format!("{rows}{of}: the whole range\n"),
+        (false, Some(cursor)) => format!("{rows}{of} · more: --cursor {cursor} (or --all)\n"),
+        (false, None) => format!("{rows}{of} · the last page\n"),
     }
 }
 
@@ -120,16 +135,27 @@ pub fn searches(
                 thousands(page.total_searches)
             );
             text.push_str(&fitted(&columns, &rows));
-            let noun = match shown.of {
-                Some(of) => format!("of {} queries nobody clicked through", thousands(of as u64)),
-                None => "queries".to_owned(),
+            let (rows, of) = match shown.of {
+                Some(of) => (
+                    count(
+                        rows.len(),
+                        (
+                            "query nobody clicked through",
+                            "queries nobody clicked through",
+                        ),
+                    ),
+                    match shown.requests {
+                        0 => format!("(of {})", count(of, ("query", "queries"))),
+                        n => format!(
+                            "(found in {} read, {})",
+                            count(of, ("query", "queries")),
+                            count(n as usize, ("request", "requests"))
+                        ),
+                    },
+                ),
+                None => (count(rows.len(), ("query", "queries")), String::new()),
             };
-            text.push_str(&footer(
-                rows.len(),
-                &noun,
-                shown.all,
-                page.next_cursor.as_deref(),
-            ));
+            text.push_str(&footer(rows, &of, shown.all, page.next_cursor.as_deref()));
             Ok(text)
         }
     }
@@ -203,7 +229,8 @@ pub fn feedback(
             let mut text = format!("feedback, {}, newest first:\n", range(query));
             text.push_str(&fitted(&columns, &rows));
             let next = page.next_cursor.as_deref().filter(|_| page.has_more);
-            text.push_str(&footer(rows.len(), "pieces of feedback", all, next));
+            let rows = count(rows.len(), ("piece of feedback", "pieces of feedback"));
+            text.push_str(&footer(rows, "", all, next));
             Ok(text)
         }
     }
@@ -245,23 +272,25 @@ pub fn feedback_by_page(
             let rows = cells(&sanitize);
             let mut text = format!("feedback per page, {}, most first:\n", range(query));
             text.push_str(&fitted(&columns, &rows));
-            let shown = thousands(rows.len() as u64);
+            let shown = count(rows.len(), ("page", "pages"));
             if page.has_more {
                 let more = query.effective_limit().saturating_mul(2).min(100);
-                text.push_str(&format!("{shown} pages · more: --limit {more}\n"));
+                text.push_str(&format!("{shown} · more: --limit {more}\n"));
             } else {
-                text.push_str(&format!("{shown} pages · all of the range\n"));
+                text.push_str(&format!("{shown}: all of the range\n"));
             }
             Ok(text)
         }
     }
 }
 
-/// What an assistant listing holds: every page, and of how many conversations the
-/// unanswered ones were kept.
+/// What a searches or assistant listing holds: every page, of how many rows read the
+/// unclicked or unanswered ones were kept, and in how many requests when it read on
+/// (0: one page, or `--all`).
 pub struct Shown {
     pub all: bool,
     pub of: Option<usize>,
+    pub requests: u32,
 }
 
 pub fn assistant(
@@ -324,11 +353,17 @@ pub fn assistant(
             let mut text = format!("{what}, {}, newest first:\n", range(query));
             text.push_str(&fitted(&columns, &rows));
             let next = page.next_cursor.as_deref().filter(|_| page.has_more);
-            let noun = match shown.of {
-                Some(of) => format!("unanswered of {} conversations", thousands(of as u64)),
-                None => "conversations".to_owned(),
+            let (rows, of) = match shown.of {
+                Some(of) => (
+                    count(rows.len(), ("unanswered", "unanswered")),
+                    format!("(of {})", count(of, ("conversation", "conversations"))),
+                ),
+                None => (
+                    count(rows.len(), ("conversation", "conversations")),
+                    String::new(),
+                ),
             };
-            text.push_str(&footer(rows.len(), &noun, shown.all, next));
+            text.push_str(&footer(rows, &of, shown.all, next));
             Ok(text)
         }
     }
