@@ -170,6 +170,15 @@ fn thumb(helpful: Option<bool>) -> &'static str {
     }
 }
 
+/// How a reader said they may be reached (the widget's optional `contact`, which the
+/// hosted export has on contextual feedback), or nothing.
+fn contact(item: &crate::api::signals::FeedbackItem) -> &str {
+    item.contact
+        .as_ref()
+        .and_then(Option::as_deref)
+        .unwrap_or("")
+}
+
 pub fn feedback(
     page: &FeedbackPage,
     query: &SignalsQuery,
@@ -187,6 +196,7 @@ pub fn feedback(
                 "status",
                 "helpful",
                 "comment",
+                "contact",
             ],
             page.feedback
                 .iter()
@@ -199,6 +209,7 @@ pub fn feedback(
                         f.status.clone(),
                         f.helpful.map(|h| h.to_string()).unwrap_or_default(),
                         f.comment.clone().unwrap_or_default(),
+                        contact(f).to_owned(),
                     ]
                 })
                 .collect(),
@@ -211,23 +222,31 @@ pub fn feedback(
                 Column::new("STATUS", Fit::Keep),
                 Column::new("THUMB", Fit::Keep),
                 Column::new("COMMENT", Fit::CutEnd),
+                Column::new("CONTACT", Fit::CutEnd),
             ];
+            // The contact column only when a reader left one.
+            let contacts = page.feedback.iter().any(|f| !contact(f).is_empty());
+            let columns = &columns[..if contacts { 7 } else { 6 }];
             let rows: Vec<Vec<String>> = page
                 .feedback
                 .iter()
                 .map(|f| {
-                    vec![
+                    let mut row = vec![
                         f.created_at.as_deref().map(day).unwrap_or_default(),
                         sanitize(&f.path),
                         f.source.clone(),
                         f.status.clone(),
                         thumb(f.helpful).to_owned(),
                         sanitize(f.comment.as_deref().unwrap_or("")),
-                    ]
+                    ];
+                    if contacts {
+                        row.push(sanitize(contact(f)));
+                    }
+                    row
                 })
                 .collect();
             let mut text = format!("feedback, {}, newest first:\n", range(query));
-            text.push_str(&fitted(&columns, &rows));
+            text.push_str(&fitted(columns, &rows));
             let next = page.next_cursor.as_deref().filter(|_| page.has_more);
             let rows = count(rows.len(), ("piece of feedback", "pieces of feedback"));
             text.push_str(&footer(rows, "", all, next));
@@ -366,5 +385,57 @@ pub fn assistant(
             text.push_str(&footer(rows, &of, shown.all, next));
             Ok(text)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::signals::{FeedbackItem, Kind};
+
+    fn item(contact: Option<Option<String>>) -> FeedbackItem {
+        FeedbackItem {
+            id: "fb_1".to_owned(),
+            path: "/faq".to_owned(),
+            comment: Some("where are retries".to_owned()),
+            created_at: Some("2026-11-20T10:00:00Z".to_owned()),
+            source: "contextual".to_owned(),
+            status: "pending".to_owned(),
+            helpful: Some(false),
+            contact,
+            code: None,
+            filename: None,
+            lang: None,
+        }
+    }
+
+    #[test]
+    fn a_contact_the_reader_left_is_shown_and_one_piece_is_said_in_the_singular() {
+        let page = FeedbackPage {
+            feedback: vec![item(Some(Some("ann@example.com".to_owned())))],
+            next_cursor: None,
+            has_more: false,
+        };
+        let query = SignalsQuery::new(Kind::Feedback);
+        let table = feedback(&page, &query, false, Format::Table).unwrap();
+        assert!(table.contains("CONTACT"), "{table}");
+        assert!(table.contains("ann@example.com"), "{table}");
+        assert!(
+            table.contains("1 piece of feedback · the last page"),
+            "{table}"
+        );
+        let csv = feedback(&page, &query, false, Format::Csv).unwrap();
+        assert!(csv.lines().next().unwrap().ends_with(",contact"), "{csv}");
+        assert!(csv.contains("ann@example.com"), "{csv}");
+        let none = FeedbackPage {
+            feedback: vec![item(Some(None)), item(None)],
+            ..page
+        };
+        let table = feedback(&none, &query, false, Format::Table).unwrap();
+        assert!(
+            !table.contains("CONTACT"),
+            "no column when nobody left one: {table}"
+        );
+        assert!(table.contains("2 pieces of feedback"), "{table}");
     }
 }
