@@ -69,6 +69,9 @@ fn percent(share: f64) -> String {
     format!("{:.0}%", share * 100.0)
 }
 
+/// Under a range nobody searched: where searches come from on the local service.
+const NO_SEARCHES: &str = "nobody searched in this range; the local service learns searches from `docdeck import` of an access log (requests of /search?q=, or the page --search-url names)\n";
+
 pub fn searches(
     page: &SearchesPage,
     query: &SignalsQuery,
@@ -135,6 +138,9 @@ pub fn searches(
                 thousands(page.total_searches)
             );
             text.push_str(&fitted(&columns, &rows));
+            if page.total_searches == 0 && query.cursor.is_none() {
+                text.push_str(NO_SEARCHES);
+            }
             let (rows, of) = match shown.of {
                 Some(of) => (
                     count(
@@ -407,6 +413,19 @@ mod tests {
             filename: None,
             lang: None,
         }
+    }
+
+    #[test]
+    fn a_range_nobody_searched_says_where_searches_come_from() {
+        let query = SignalsQuery::new(Kind::Searches);
+        let shown = || Shown {
+            all: false,
+            of: None,
+            requests: 0,
+        };
+        let none = searches(&SearchesPage::default(), &query, shown(), Format::Table).unwrap();
+        assert!(none.contains("--search-url"), "{none}");
+        assert!(none.contains("0 queries · the last page"), "{none}");
     }
 
     #[test]
