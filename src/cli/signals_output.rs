@@ -70,7 +70,7 @@ fn percent(share: f64) -> String {
 }
 
 /// Under a range nobody searched: where searches come from on the local service.
-const NO_SEARCHES: &str = "nobody searched in this range; the local service learns searches from `docdeck import` of an access log (requests of /search?q=, or the page --search-url names)\n";
+const NO_SEARCHES: &str = "nobody searched in this range; the local service learns searches from `docdeck import` of an access log (requests of /search?q=, or the page --search-url names)";
 
 pub fn searches(
     page: &SearchesPage,
@@ -139,7 +139,7 @@ pub fn searches(
             );
             text.push_str(&fitted(&columns, &rows));
             if page.total_searches == 0 && query.cursor.is_none() {
-                text.push_str(NO_SEARCHES);
+                text.push_str(&table::wrap(NO_SEARCHES, table::target_width()));
             }
             let (rows, of) = match shown.of {
                 Some(of) => (
@@ -153,8 +153,8 @@ pub fn searches(
                     match shown.requests {
                         0 => format!("(of {})", count(of, ("query", "queries"))),
                         n => format!(
-                            "(found in {} read, {})",
-                            count(of, ("query", "queries")),
+                            "({} read in {})",
+                            thousands(of as u64),
                             count(n as usize, ("request", "requests"))
                         ),
                     },
