@@ -242,7 +242,13 @@ fn a_log_without_searches_says_where_they_were_looked_for() {
     std::fs::write(&log, view).unwrap();
     let said = import(home.path(), &db, &log, &[]);
     assert!(
-        said.contains("site searches: none at /search?q= (if the site searches elsewhere, import again with --search-url PATH?PARAM=)"),
+        said.contains(
+            "site searches: none at /search?q=\n    (searched elsewhere? import again with --search-url PATH?PARAM=)"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.lines().skip(1).all(|l| l.chars().count() <= 80),
         "{said}"
     );
     let off = import(home.path(), &db, &log, &["--search-url", "none"]);

@@ -189,10 +189,13 @@ impl fmt::Display for Summary {
                     crate::text::thousands(self.searches_known)
                 )?;
             }
-        } else if let Some(page) = &self.search_page {
+        } else if let Some(page) = &self.search_page
+            && (self.kept() > 0 || !self.dropped.is_empty())
+        {
+            // Only when requests were read: a file of broken lines says why instead.
             write!(
                 f,
-                "\n  site searches: none at {page} (if the site searches elsewhere, import again with --search-url PATH?PARAM=)"
+                "\n  site searches: none at {page}\n    (searched elsewhere? import again with --search-url PATH?PARAM=)"
             )?;
         }
         if self.changed > 0 {
