@@ -109,13 +109,25 @@ async fn with_one_agent_a_waiting_job_says_queued_and_where() {
     }
     let server = start(options).await;
     let client = client(&server);
-    let first = create(&client, "one").await;
+    // The agent is idle: the answer says the job is starting, not `queued #1`.
+    let answer = client.create_job("one").await.unwrap();
+    assert_eq!(answer.run_state.as_deref(), Some("starting"));
+    assert_eq!(answer.queue_position, None);
+    assert!(!answer.is_queued());
+    let first = answer.id.unwrap();
     eventually("the first job runs", || async {
         let job = client.get_job(&first).await.unwrap();
         (job.run_state.as_deref() == Some("running")).then_some(())
     })
     .await;
-    let second = create(&client, "two").await;
+    let second = client.create_job("two").await.unwrap();
+    assert_eq!(
+        second.run_state.as_deref(),
+        Some("queued"),
+        "no agent is free"
+    );
+    assert_eq!(second.queue_position, Some(1));
+    let second = second.id.unwrap();
     let third = create(&client, "three").await;
     for (id, position) in [(&second, 1), (&third, 2)] {
         let job = client.get_job(id).await.unwrap();

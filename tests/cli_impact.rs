@@ -361,9 +361,9 @@ fn without_the_change_the_marked_pages_are_shown_once_the_merge_time_is_given() 
         home.path(),
         url,
         &["jobs", "impact", &id, "--merged-at", "2099-01-01"],
-        1,
+        2,
     );
-    assert!(err.contains("no window after the merge"), "{err}");
+    assert!(err.contains("is in the future"), "{err}");
     // More rows than --max-rows holds: impact's own advice, and times as people read them
     // (it said "page through it with --page", which impact has not, and showed nanoseconds).
     let err = run_cli_failing(
@@ -612,4 +612,34 @@ async fn the_consoles_impact_equals_the_clis_json() {
         .used();
     assert_eq!(used - used_before, 2, "two windows, 250 rows a request");
     drop(service);
+}
+
+/// Found by a trial: a merge time in the future failed with exit 1 after reading the job,
+/// and a negative window was taken for an unknown flag `-3`. Both are mistakes in how
+/// docdeck was called (exit 2), said before anything is sent.
+#[test]
+fn a_merge_in_the_future_and_a_negative_window_are_usage_mistakes() {
+    let home = tempfile::tempdir().unwrap();
+    let future = common::docdeck_command(home.path())
+        .args(["jobs", "impact", "job_abc123", "--merged-at", "2030-01-01"])
+        .output()
+        .unwrap();
+    assert_eq!(future.status.code(), Some(2), "{}", text(&future.stderr));
+    let said = text(&future.stderr);
+    assert!(
+        said.contains("--merged-at 2030-01-01T00:00:00Z is in the future"),
+        "{said}"
+    );
+    let negative = common::docdeck_command(home.path())
+        .args(["jobs", "impact", "job_abc123", "--window", "-3d"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        negative.status.code(),
+        Some(2),
+        "{}",
+        text(&negative.stderr)
+    );
+    let said = text(&negative.stderr);
+    assert!(said.contains("\"-3d\" is not a window"), "{said}");
 }

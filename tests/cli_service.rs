@@ -45,8 +45,31 @@ fn import_then_visitors_in_every_format() {
         .unwrap();
     assert_eq!(
         text(&imported.stdout).trim(),
-        "imported 4 views into project demo"
+        "project demo: 4 views added",
+        "the shape of a log's summary"
     );
+    // An empty project is refused before anything is read or recognised.
+    let log = home.path().join("access.log");
+    std::fs::write(
+        &log,
+        "203.0.113.9 - - [01/Mar/2024:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"-\" \"Mozilla/5.0\"\n",
+    )
+    .unwrap();
+    let empty = docdeck_command(home.path())
+        .args([
+            "import",
+            "--db",
+            db_arg,
+            "--project",
+            "",
+            log.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(empty.status.code(), Some(2));
+    let said = text(&empty.stderr);
+    assert!(said.contains("--project must not be empty"), "{said}");
+    assert!(!said.contains("reading"), "{said}");
     let service = ServeProcess::spawn(
         home.path(),
         &["--db", db_arg, "--seed", "none", "--api-key", KEY],

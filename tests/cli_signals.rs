@@ -62,6 +62,69 @@ fn searches_rank_queries_and_all_follows_the_cursor_to_the_end() {
         .collect();
     assert_eq!(gaps, unclicked, "--unclicked keeps the gaps alone");
 
+    // The trial: `--unclicked --limit 3` read one page of 3 (all clicked) and showed none;
+    // it reads on until it has --limit of them, and its cursor goes on from the last.
+    let two = json(
+        home.path(),
+        &service,
+        &[
+            "searches",
+            "--unclicked",
+            "--limit",
+            "2",
+            "--format",
+            "json",
+        ],
+    );
+    let names = |page: &Value| -> Vec<String> {
+        page["searches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["searchQuery"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(names(&two), unclicked[..2]);
+    let cursor = two["nextCursor"].as_str().unwrap().to_owned();
+    let rest = json(
+        home.path(),
+        &service,
+        &[
+            "searches",
+            "--unclicked",
+            "--limit",
+            "2",
+            "--cursor",
+            &cursor,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(names(&rest), unclicked[2..]);
+    let table = run_cli(
+        home.path(),
+        &service.base_url,
+        &[
+            "searches",
+            "--unclicked",
+            "--limit",
+            "1",
+            "--format",
+            "table",
+        ],
+    );
+    assert_eq!(
+        text(&table.stdout)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .split(" · ")
+            .next(),
+        Some("1 query nobody clicked through (4 read in 2 requests)"),
+        "{}",
+        text(&table.stdout)
+    );
+
     let first = json(
         home.path(),
         &service,

@@ -28,10 +28,10 @@ fn line(ip: &str, time: &str, target: &str, status: u16, referer: &str, agent: &
 ///   same search, which keeps its first; line 6 is B, who never searched those words;
 ///   line 8 came from Google's search, not the site's; so did line 12, although A had
 ///   searched the site for the same words);
-/// - page views, all human: lines 2, 3, 6, 8, 9 and 12: 6 (line 9 opens the search page
-///   with nothing searched: a view of `/search`);
-/// - not counted: the robot's search (7, "search crawlers") and a search answered 404
-///   (10, "redirects and errors").
+/// - page views, all human: lines 2, 3, 6, 8 and 12: 5;
+/// - not counted: the robot's search (7, "search crawlers"), a search answered 404
+///   (10, "redirects and errors") and line 9, the search page asked with no words
+///   (`/search?q=`: a search of nothing, neither a search nor a view of `/search`).
 fn fixture() -> String {
     let site = "https://docs.example.test/search?q=";
     [
@@ -153,7 +153,7 @@ fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once() {
 
     let first = import(home.path(), &db, &log, &[]);
     assert!(
-        first.contains("read 12 lines: kept 6 views (human 6, AI 0)"),
+        first.contains("read 12 lines: kept 5 views (human 5, AI 0)"),
         "{first}"
     );
     assert!(
@@ -162,6 +162,7 @@ fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once() {
     );
     assert!(first.contains("search crawlers 1"), "{first}");
     assert!(first.contains("redirects and errors 1"), "{first}");
+    assert!(first.contains("searches of nothing 1"), "{first}");
 
     let again = import(home.path(), &db, &log, &[]);
     assert!(again.contains("kept 0 views"), "{again}");
@@ -221,6 +222,37 @@ fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once() {
         rows.iter().all(|r| r["searchQuery"] != "api"),
         "a robot's search is no search"
     );
+}
+
+/// A log with no request of the search page says where it looked, and how to name
+/// another page: `docdeck searches` would only say "0 in all".
+#[test]
+fn a_log_without_searches_says_where_they_were_looked_for() {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    let log = home.path().join("access.log");
+    let view = line(
+        "198.51.100.1",
+        "09:00:00",
+        "/guides/install",
+        200,
+        "-",
+        FIREFOX,
+    );
+    std::fs::write(&log, view).unwrap();
+    let said = import(home.path(), &db, &log, &[]);
+    assert!(
+        said.contains(
+            "site searches: none at /search?q=\n    (searched elsewhere? import again with --search-url PATH?PARAM=)"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.lines().skip(1).all(|l| l.chars().count() <= 80),
+        "{said}"
+    );
+    let off = import(home.path(), &db, &log, &["--search-url", "none"]);
+    assert!(!off.contains("site searches"), "{off}");
 }
 
 /// `--search-url none` counts the search page's requests as page views, as before; a

@@ -385,4 +385,54 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn every_command_takes_a_flag_given_twice_with_the_later_value() {
+        // The trial's lines, each refused before as "cannot be used multiple times".
+        for line in [
+            &["searches", "--project", "x", "--project", "blog"][..],
+            &[
+                "searches",
+                "--limit",
+                "5",
+                "--limit",
+                "2",
+                "--unclicked",
+                "--unclicked",
+            ],
+            &["assistant", "--unanswered", "--unanswered"],
+            &[
+                "feedback",
+                "--by-page",
+                "--by-page",
+                "--format",
+                "csv",
+                "--format",
+                "json",
+            ],
+            &["visitors", "--all", "--all"],
+            &["jobs", "create", "--wait", "--wait", "x"],
+            &["jobs", "list", "--refresh", "--refresh"],
+            &["import", "--project", "a", "--project", "b", "f.log"],
+            &["doctor", "--profile", "a", "--profile", "b"],
+        ] {
+            let cli = parse(line).unwrap_or_else(|err| panic!("{line:?}: {err}"));
+            match cli.command {
+                Some(Command::Searches(args)) => {
+                    assert!(
+                        args.common.limit == Some(2)
+                            || args.common.client.project.as_deref() == Some("blog")
+                    );
+                }
+                Some(Command::Import(args)) => assert_eq!(args.project, "b"),
+                Some(Command::Doctor(args)) => {
+                    assert_eq!(args.client.profile.as_deref(), Some("b"))
+                }
+                Some(Command::Feedback(args)) => {
+                    assert_eq!(args.common.format, Some(super::super::output::Format::Json));
+                }
+                _ => {}
+            }
+        }
+    }
 }

@@ -28,7 +28,9 @@ pub struct ImpactArgs {
     pub id: String,
     /// How long each window is, before the merge and after it, such as 14d, 2w or 36h
     /// (shorter when less has passed since the merge: both windows the same length)
-    #[arg(long, value_name = "DURATION", default_value = "14d", value_parser = window_arg)]
+    // A value that starts with a hyphen (`-3d`) is taken, to be refused by `window_arg`
+    // with what to give, rather than read by clap as an unknown flag `-3`.
+    #[arg(long, value_name = "DURATION", default_value = "14d", value_parser = window_arg, allow_hyphen_values = true)]
     pub window: TimeDelta,
     /// When the change was merged (YYYY-MM-DD or RFC 3339), where the service and GitHub
     /// cannot tell (a squash merge, a fast-forward, a forge docdeck does not read)
@@ -70,6 +72,14 @@ fn merged_at_arg(text: &str) -> Result<DateTime<Utc>, String> {
 
 pub(super) async fn run(args: &ImpactArgs) -> Outcome {
     typed_id(&args.id)?;
+    if let Some(at) = args.merged_at
+        && at > Utc::now()
+    {
+        return Err(CliError::usage(format!(
+            "--merged-at {} is in the future: give when the change was merged, or leave it out once it is",
+            at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        )));
+    }
     if let Some(max_rows) = args.max_rows
         && !(1..=MOST_MAX_ROWS).contains(&max_rows)
     {

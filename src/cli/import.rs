@@ -243,6 +243,10 @@ fn check(args: &ImportArgs, format: FormatArg) -> Result<(), CliError> {
 pub fn run(args: &ImportArgs) -> Outcome {
     // Flags first: a bad one is said before any input is opened or read.
     let search = search_url(&args.search_url)?;
+    if args.project.is_empty() {
+        // Before the format is recognised, which says "reading …".
+        return Err(CliError::usage("--project must not be empty"));
+    }
     let format = resolve_format(args)?;
     check(args, format)?;
     let location = db_location(args.db.as_deref())?;
@@ -382,10 +386,11 @@ fn import_jsonl(importer: &mut Importer, args: &ImportArgs) -> Outcome {
                 traffic::summary::plural(n, "duplicate")
             ),
         };
+        // As a log's import ends: `project demo: 1,050 views added`.
         out!(
-            "imported {} views into project {}{duplicates}",
-            imported.stored,
-            args.project
+            "project {}: {} added{duplicates}",
+            args.project,
+            traffic::summary::plural(imported.stored, "view")
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -40,6 +40,7 @@ mod signals;
 mod signals_output;
 mod table;
 mod trend;
+mod unclicked;
 mod visitors;
 mod visitors_args;
 mod visitors_output;
@@ -64,7 +65,11 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("DOCDECK
 
 /// docdeck: start documentation agent jobs, follow them, and see who reads your docs.
 #[derive(Debug, Parser)]
+// A flag given twice takes the later value, in every command (the setting reaches each
+// subcommand), so a wrapper script's defaults can be overridden by what it passes on
+// ("$@" at its end), as the README says.
 #[command(name = "docdeck", version = VERSION, about, long_about = None, max_term_width = 100)]
+#[command(args_override_self = true)]
 pub struct Cli {
     /// Without a command: open the console on the configured service.
     #[command(subcommand)]
@@ -92,9 +97,6 @@ pub enum Command {
     /// not answer.
     Assistant(signals::AssistantArgs),
     /// Run the local service: the whole interface on SQLite, for offline work and tests.
-    // A flag given twice takes the later value, so a wrapper script's defaults can be
-    // overridden by what it passes on ("$@" at its end).
-    #[command(args_override_self = true)]
     Serve(serve::ServeArgs),
     /// Load views into a local service database from JSON lines, access logs (nginx/Apache,
     /// Caddy, Vercel, Cloudflare) or the hosted service's event stream; --follow reads on.

@@ -85,6 +85,13 @@ fn read_key_file(path: &Path) -> Result<String, CliError> {
     let shown = path.display();
     let metadata = std::fs::metadata(path)
         .map_err(|err| CliError::usage(format!("cannot read --api-key-file {shown}: {err}")))?;
+    if !is_key_source(&metadata.file_type()) {
+        // A device (such as /dev/null) or a folder: its mode says nothing of who can read
+        // a key, and it holds none.
+        return Err(CliError::usage(format!(
+            "--api-key-file {shown} is not a regular file: give the file the key is in (or a pipe, such as <(pass show docdeck))"
+        )));
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
@@ -100,6 +107,19 @@ fn read_key_file(path: &Path) -> Result<String, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|err| CliError::usage(format!("cannot read --api-key-file {shown}: {err}")))?;
     Ok(text.lines().next().unwrap_or_default().trim().to_owned())
+}
+
+/// A regular file, or on Unix a pipe (`<(pass show docdeck)`): what a key can be read from.
+fn is_key_source(kind: &std::fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        kind.is_file() || kind.is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        kind.is_file()
+    }
 }
 
 /// `docdeck serve keys ...`.
@@ -296,4 +316,30 @@ fn table(rows: &[KeyRow]) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_key_file_that_is_no_regular_file_is_said_to_be_none() {
+        for path in ["/dev/null", "/"] {
+            let err = read_key_file(Path::new(path)).unwrap_err().message;
+            assert!(err.contains("is not a regular file"), "{path}: {err}");
+            assert!(!err.contains("chmod"), "{path}: {err}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_key_file_only_its_owner_reads_gives_its_first_line() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("key");
+        std::fs::write(&path, "  secret-key \nmore\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(read_key_file(&path).unwrap(), "secret-key");
+    }
 }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::de::DeserializeOwned;
 
-use super::budget::Analytics;
+use super::budget::{Analytics, Need};
 use super::output::{Format, emit_data};
 use super::range::{from_arg, to_arg};
 use super::setup::{ClientArgs, Setup};
@@ -20,6 +20,7 @@ use crate::api::signals::{
     SearchesPage, SignalsQuery,
 };
 use crate::api::{DateParam, MAX_PAGES};
+use crate::journal::ASK_ABOVE;
 
 /// What every one of the three commands takes.
 #[derive(Debug, Args)]
@@ -52,7 +53,9 @@ pub struct SignalsArgs {
 
 #[derive(Debug, Args)]
 pub struct SearchesArgs {
-    /// Only the queries nobody clicked a result of: pages the docs lack
+    /// Only the queries nobody clicked a result of: pages the docs lack. Without --all, up
+    /// to --limit of them, reading on through the range (pages of 100, each an analytics
+    /// request) until that many are found
     #[arg(long)]
     pub unclicked: bool,
     #[command(flatten)]
@@ -188,18 +191,71 @@ pub async fn searches(args: SearchesArgs) -> Outcome {
     let unclicked = args.unclicked;
     let args = args.common;
     let query = query(Kind::Searches, &args)?;
-    let mut page: SearchesPage = fetch(query.clone(), &args).await?;
-    let listed = page.searches.len();
-    if unclicked {
-        page.searches.retain(|row| row.top_clicked_page.is_none());
-    }
-    let format = Format::resolve(args.format);
-    let shown = out::Shown {
-        all: args.all,
-        of: unclicked.then_some(listed),
+    let (page, shown) = if unclicked && !args.all {
+        let found = read_unclicked(&query, &args).await?;
+        let shown = out::Shown {
+            all: false,
+            of: Some(found.read),
+            requests: found.requests,
+        };
+        (found.page, shown)
+    } else {
+        let mut page: SearchesPage = fetch(query.clone(), &args).await?;
+        let listed = page.searches.len();
+        if unclicked {
+            page.searches.retain(super::unclicked::is_unclicked);
+        }
+        let shown = out::Shown {
+            all: args.all,
+            of: unclicked.then_some(listed),
+            requests: 0,
+        };
+        (page, shown)
     };
+    let format = Format::resolve(args.format);
     emit_data(&out::searches(&page, &query, shown, format)?, format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--unclicked` without `--all`: up to `--limit` of them, reading on (`unclicked.rs`),
+/// each request allowed and counted as `visitors` does: refused when none is left, and
+/// asked about once past ten.
+async fn read_unclicked(
+    query: &SignalsQuery,
+    args: &SignalsArgs,
+) -> Result<super::unclicked::Found, CliError> {
+    let ctx = Setup::load(&args.client)?;
+    let client = ctx.client()?;
+    let mut journal = ctx.journal()?;
+    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let smaller = "ask for fewer with --limit, or narrow the range with --from and --to";
+    let mut sent = 0;
+    let mut fetch = async |cursor: Option<String>, limit: u32| -> Result<SearchesPage, CliError> {
+        let what = "reading on for unclicked queries";
+        if sent == 0 {
+            analytics.allow_one()?;
+        } else if sent == ASK_ABOVE {
+            analytics.allow_past(what, Need::AtMost(MAX_PAGES - sent), smaller)?;
+        } else {
+            analytics.allow(what, Need::Exactly(1), smaller)?;
+        }
+        sent += 1;
+        let page = SignalsQuery {
+            limit: Some(limit),
+            cursor,
+            ..query.clone()
+        };
+        let answer = client.signals::<SearchesPage>(&page).await;
+        analytics.record(1, client.stated_analytics_limit());
+        Ok(answer?)
+    };
+    let wanted = query.effective_limit() as usize;
+    super::unclicked::read_on(wanted, query.cursor.clone(), &mut fetch, |cursor| {
+        CliError::failed(format!(
+            "the service sent the cursor {cursor:?} twice: paging stopped rather than ask forever"
+        ))
+    })
+    .await
 }
 
 pub async fn feedback(args: FeedbackArgs) -> Outcome {
@@ -242,6 +298,7 @@ pub async fn assistant(args: AssistantArgs) -> Outcome {
     let shown = out::Shown {
         all: common.all,
         of: args.unanswered.then_some(asked),
+        requests: 0,
     };
     emit_data(&out::assistant(&page, &query, shown, format)?, format)?;
     Ok(ExitCode::SUCCESS)

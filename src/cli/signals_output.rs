@@ -25,13 +25,28 @@ fn range(query: &SignalsQuery) -> String {
     super::range::range_text(query.date_from, query.date_to)
 }
 
-/// The footer: every page fetched, or where the next page is.
-fn footer(rows: usize, noun: &str, all: bool, next: Option<&str>) -> String {
-    let count = format!("{} {noun}", thousands(rows as u64));
+/// `1 query`, `2 queries`: a count with its noun, singular or plural, and separators.
+fn count(n: usize, (one, many): (&str, &str)) -> String {
+    format!(
+        "{} {}",
+        thousands(n as u64),
+        if n == 1 { one } else { many }
+    )
+}
+
+/// The footer: every page fetched, or where the next page is. `rows` counted with its
+/// nouns; `of`, what they were kept from (`of 10 queries`), said after.
+fn footer(rows: String, of: &str, all: bool, next: Option<&str>) -> String {
+    let of = if of.is_empty() {
+        String::new()
+    } else {
+        format!(" {of}")
+    };
     match (all, next) {
-        (true, _) => format!("all {count} of the range\n"),
-        (false, Some(cursor)) => format!("{count} · more: --cursor {cursor} (or --all)\n"),
-        (false, None) => format!("{count} · the last page\n"),
+        (true, _) if of.is_empty() => format!("{rows}: all of the range\n"),
+        (true, _) => format!("{rows}{of}: the whole range\n"),
+        (false, Some(cursor)) => format!("{rows}{of} · more: --cursor {cursor} (or --all)\n"),
+        (false, None) => format!("{rows}{of} · the last page\n"),
     }
 }
 
@@ -53,6 +68,9 @@ fn day(time: &str) -> String {
 fn percent(share: f64) -> String {
     format!("{:.0}%", share * 100.0)
 }
+
+/// Under a range nobody searched: where searches come from on the local service.
+const NO_SEARCHES: &str = "nobody searched in this range; the local service learns searches from `docdeck import` of an access log (requests of /search?q=, or the page --search-url names)";
 
 pub fn searches(
     page: &SearchesPage,
@@ -120,16 +138,30 @@ pub fn searches(
                 thousands(page.total_searches)
             );
             text.push_str(&fitted(&columns, &rows));
-            let noun = match shown.of {
-                Some(of) => format!("of {} queries nobody clicked through", thousands(of as u64)),
-                None => "queries".to_owned(),
+            if page.total_searches == 0 && query.cursor.is_none() {
+                text.push_str(&table::wrap(NO_SEARCHES, table::target_width()));
+            }
+            let (rows, of) = match shown.of {
+                Some(of) => (
+                    count(
+                        rows.len(),
+                        (
+                            "query nobody clicked through",
+                            "queries nobody clicked through",
+                        ),
+                    ),
+                    match shown.requests {
+                        0 => format!("(of {})", count(of, ("query", "queries"))),
+                        n => format!(
+                            "({} read in {})",
+                            thousands(of as u64),
+                            count(n as usize, ("request", "requests"))
+                        ),
+                    },
+                ),
+                None => (count(rows.len(), ("query", "queries")), String::new()),
             };
-            text.push_str(&footer(
-                rows.len(),
-                &noun,
-                shown.all,
-                page.next_cursor.as_deref(),
-            ));
+            text.push_str(&footer(rows, &of, shown.all, page.next_cursor.as_deref()));
             Ok(text)
         }
     }
@@ -142,6 +174,15 @@ fn thumb(helpful: Option<bool>) -> &'static str {
         Some(false) => "down",
         None => "-",
     }
+}
+
+/// How a reader said they may be reached (the widget's optional `contact`, which the
+/// hosted export has on contextual feedback), or nothing.
+fn contact(item: &crate::api::signals::FeedbackItem) -> &str {
+    item.contact
+        .as_ref()
+        .and_then(Option::as_deref)
+        .unwrap_or("")
 }
 
 pub fn feedback(
@@ -161,6 +202,7 @@ pub fn feedback(
                 "status",
                 "helpful",
                 "comment",
+                "contact",
             ],
             page.feedback
                 .iter()
@@ -173,6 +215,7 @@ pub fn feedback(
                         f.status.clone(),
                         f.helpful.map(|h| h.to_string()).unwrap_or_default(),
                         f.comment.clone().unwrap_or_default(),
+                        contact(f).to_owned(),
                     ]
                 })
                 .collect(),
@@ -185,25 +228,34 @@ pub fn feedback(
                 Column::new("STATUS", Fit::Keep),
                 Column::new("THUMB", Fit::Keep),
                 Column::new("COMMENT", Fit::CutEnd),
+                Column::new("CONTACT", Fit::CutEnd),
             ];
+            // The contact column only when a reader left one.
+            let contacts = page.feedback.iter().any(|f| !contact(f).is_empty());
+            let columns = &columns[..if contacts { 7 } else { 6 }];
             let rows: Vec<Vec<String>> = page
                 .feedback
                 .iter()
                 .map(|f| {
-                    vec![
+                    let mut row = vec![
                         f.created_at.as_deref().map(day).unwrap_or_default(),
                         sanitize(&f.path),
                         f.source.clone(),
                         f.status.clone(),
                         thumb(f.helpful).to_owned(),
                         sanitize(f.comment.as_deref().unwrap_or("")),
-                    ]
+                    ];
+                    if contacts {
+                        row.push(sanitize(contact(f)));
+                    }
+                    row
                 })
                 .collect();
             let mut text = format!("feedback, {}, newest first:\n", range(query));
-            text.push_str(&fitted(&columns, &rows));
+            text.push_str(&fitted(columns, &rows));
             let next = page.next_cursor.as_deref().filter(|_| page.has_more);
-            text.push_str(&footer(rows.len(), "pieces of feedback", all, next));
+            let rows = count(rows.len(), ("piece of feedback", "pieces of feedback"));
+            text.push_str(&footer(rows, "", all, next));
             Ok(text)
         }
     }
@@ -245,23 +297,25 @@ pub fn feedback_by_page(
             let rows = cells(&sanitize);
             let mut text = format!("feedback per page, {}, most first:\n", range(query));
             text.push_str(&fitted(&columns, &rows));
-            let shown = thousands(rows.len() as u64);
+            let shown = count(rows.len(), ("page", "pages"));
             if page.has_more {
                 let more = query.effective_limit().saturating_mul(2).min(100);
-                text.push_str(&format!("{shown} pages · more: --limit {more}\n"));
+                text.push_str(&format!("{shown} · more: --limit {more}\n"));
             } else {
-                text.push_str(&format!("{shown} pages · all of the range\n"));
+                text.push_str(&format!("{shown}: all of the range\n"));
             }
             Ok(text)
         }
     }
 }
 
-/// What an assistant listing holds: every page, and of how many conversations the
-/// unanswered ones were kept.
+/// What a searches or assistant listing holds: every page, of how many rows read the
+/// unclicked or unanswered ones were kept, and in how many requests when it read on
+/// (0: one page, or `--all`).
 pub struct Shown {
     pub all: bool,
     pub of: Option<usize>,
+    pub requests: u32,
 }
 
 pub fn assistant(
@@ -324,12 +378,83 @@ pub fn assistant(
             let mut text = format!("{what}, {}, newest first:\n", range(query));
             text.push_str(&fitted(&columns, &rows));
             let next = page.next_cursor.as_deref().filter(|_| page.has_more);
-            let noun = match shown.of {
-                Some(of) => format!("unanswered of {} conversations", thousands(of as u64)),
-                None => "conversations".to_owned(),
+            let (rows, of) = match shown.of {
+                Some(of) => (
+                    count(rows.len(), ("unanswered", "unanswered")),
+                    format!("(of {})", count(of, ("conversation", "conversations"))),
+                ),
+                None => (
+                    count(rows.len(), ("conversation", "conversations")),
+                    String::new(),
+                ),
             };
-            text.push_str(&footer(rows.len(), &noun, shown.all, next));
+            text.push_str(&footer(rows, &of, shown.all, next));
             Ok(text)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::signals::{FeedbackItem, Kind};
+
+    fn item(contact: Option<Option<String>>) -> FeedbackItem {
+        FeedbackItem {
+            id: "fb_1".to_owned(),
+            path: "/faq".to_owned(),
+            comment: Some("where are retries".to_owned()),
+            created_at: Some("2026-11-20T10:00:00Z".to_owned()),
+            source: "contextual".to_owned(),
+            status: "pending".to_owned(),
+            helpful: Some(false),
+            contact,
+            code: None,
+            filename: None,
+            lang: None,
+        }
+    }
+
+    #[test]
+    fn a_range_nobody_searched_says_where_searches_come_from() {
+        let query = SignalsQuery::new(Kind::Searches);
+        let shown = || Shown {
+            all: false,
+            of: None,
+            requests: 0,
+        };
+        let none = searches(&SearchesPage::default(), &query, shown(), Format::Table).unwrap();
+        assert!(none.contains("--search-url"), "{none}");
+        assert!(none.contains("0 queries · the last page"), "{none}");
+    }
+
+    #[test]
+    fn a_contact_the_reader_left_is_shown_and_one_piece_is_said_in_the_singular() {
+        let page = FeedbackPage {
+            feedback: vec![item(Some(Some("ann@example.com".to_owned())))],
+            next_cursor: None,
+            has_more: false,
+        };
+        let query = SignalsQuery::new(Kind::Feedback);
+        let table = feedback(&page, &query, false, Format::Table).unwrap();
+        assert!(table.contains("CONTACT"), "{table}");
+        assert!(table.contains("ann@example.com"), "{table}");
+        assert!(
+            table.contains("1 piece of feedback · the last page"),
+            "{table}"
+        );
+        let csv = feedback(&page, &query, false, Format::Csv).unwrap();
+        assert!(csv.lines().next().unwrap().ends_with(",contact"), "{csv}");
+        assert!(csv.contains("ann@example.com"), "{csv}");
+        let none = FeedbackPage {
+            feedback: vec![item(Some(None)), item(None)],
+            ..page
+        };
+        let table = feedback(&none, &query, false, Format::Table).unwrap();
+        assert!(
+            !table.contains("CONTACT"),
+            "no column when nobody left one: {table}"
+        );
+        assert!(table.contains("2 pieces of feedback"), "{table}");
     }
 }

@@ -4,7 +4,7 @@
 
 use std::io::IsTerminal as _;
 
-use unicode_width::UnicodeWidthStr as _;
+use crate::text::width;
 
 /// How a column lines up, and how it gives way when the row is too wide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub fn wrap(text: &str, width: Option<usize>) -> String {
     let mut line = String::new();
     // Split at ASCII blanks only: a no-break space (see `whole`) holds an item together.
     for word in text.split_ascii_whitespace() {
-        if !line.is_empty() && line.width() + 1 + word.width() > width {
+        if !line.is_empty() && crate::text::width(&line) + 1 + crate::text::width(word) > width {
             out.push_str(&line);
             out.push('\n');
             line.clear();
@@ -111,7 +111,7 @@ fn fitted_widths(columns: &[Column], natural: &[usize], width: Option<usize>) ->
     let total =
         |widths: &[usize]| widths.iter().sum::<usize>() + GAP * widths.len().saturating_sub(1);
     while total(&widths) > width {
-        let least = |index: usize| columns[index].heading.width().max(MIN_CUT_WIDTH);
+        let least = |index: usize| crate::text::width(columns[index].heading).max(MIN_CUT_WIDTH);
         let widest = (0..columns.len())
             .filter(|&i| matches!(columns[i].fit, Fit::CutEnd | Fit::CutStart))
             .filter(|&i| widths[i] > least(i))
@@ -130,29 +130,41 @@ fn cell(text: &str, fit: Fit, width: usize) -> String {
         Fit::CutStart => keep_end(text, width),
         Fit::Keep | Fit::Number => text.to_owned(),
     };
-    let pad = " ".repeat(width.saturating_sub(shown.width()));
+    let pad = " ".repeat(width.saturating_sub(crate::text::width(&shown)));
     match fit {
         Fit::Number => pad + &shown,
         Fit::Keep | Fit::CutEnd | Fit::CutStart => shown + &pad,
     }
 }
 
-/// The table, each line ended by a newline. Cells must already be safe to print.
+/// The table, each line ended by a newline. Cells must already be safe to print. They
+/// are measured and made steady as the console's tables are (`crate::text::cells`): a
+/// flag becomes its letters, a skin-toned or joined emoji its base, so that a terminal
+/// draws each cell as wide as counted and no row spills over the width.
 #[must_use]
-pub fn render(columns: &[Column], rows: &[Vec<String>], width: Option<usize>) -> String {
+pub fn render(columns: &[Column], rows: &[Vec<String>], target: Option<usize>) -> String {
+    let steady: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|text| crate::text::steady(text).into_owned())
+                .collect()
+        })
+        .collect();
+    let rows = &steady[..];
     let natural: Vec<usize> = columns
         .iter()
         .enumerate()
         .map(|(index, column)| {
             rows.iter()
                 .filter_map(|row| row.get(index))
-                .map(|text| text.width())
-                .chain([column.heading.width()])
+                .map(|text| width(text))
+                .chain([width(column.heading)])
                 .max()
                 .unwrap_or(0)
         })
         .collect();
-    let widths = fitted_widths(columns, &natural, width);
+    let widths = fitted_widths(columns, &natural, target);
     let headings: Vec<String> = columns.iter().map(|c| c.heading.to_owned()).collect();
     let mut out = String::new();
     for row in std::iter::once(&headings).chain(rows) {
@@ -242,7 +254,7 @@ mod tests {
         ];
         let table = render(&PATHS, &rows, Some(24));
         for line in table.lines() {
-            assert!(line.width() <= 24, "{line:?} in\n{table}");
+            assert!(width(line) <= 24, "{line:?} in\n{table}");
         }
         assert!(table.contains("…/troubleshooting  1,914"), "{table}");
         assert!(table.contains("/faq"), "{table}");
@@ -270,5 +282,30 @@ mod tests {
         let table = render(&PATHS, &rows, Some(5));
         assert!(table.contains("123,456,789"), "{table}");
         assert!(table.contains('…'), "{table}");
+    }
+
+    /// The trial's search `第二部分 🇫🇷 👍🏽` overflowed an 80-column table: a terminal
+    /// draws a flag and a skin-toned emoji wider than they were counted.
+    #[test]
+    fn emoji_sequences_are_made_steady_and_measured_as_the_console_does() {
+        let columns = [
+            Column::new("QUERY", Fit::CutEnd),
+            Column::new("SEARCHES", Fit::Number),
+            Column::new("LAST", Fit::Keep),
+        ];
+        let rows = vec![
+            vec![
+                "第二部分 🇫🇷 👍🏽 👨‍👩‍👧 and a long tail of words to be cut".to_owned(),
+                "3".to_owned(),
+                "2026-11-20".to_owned(),
+            ],
+            vec!["plain".to_owned(), "1".to_owned(), "2026-11-21".to_owned()],
+        ];
+        let table = render(&columns, &rows, Some(40));
+        assert!(crate::text::is_steady(&table), "{table}");
+        assert!(table.contains("第二部分 FR 👍 👨"), "{table}");
+        let ends: Vec<usize> = table.lines().map(width).collect();
+        assert!(ends.iter().all(|&w| w <= 40), "{table}");
+        assert_eq!(ends[1], ends[2], "the dates line up:\n{table}");
     }
 }

@@ -24,6 +24,8 @@ enum Signal {
 #[derive(Clone)]
 pub struct Worker {
     signals: mpsc::UnboundedSender<Signal>,
+    /// The agents' slots, when the agent has a limit.
+    slots: Option<Arc<Semaphore>>,
 }
 
 impl Worker {
@@ -39,16 +41,26 @@ impl Worker {
         node: &str,
     ) -> (Self, tokio::task::JoinHandle<()>) {
         let (signals, inbox) = mpsc::unbounded_channel();
-        let worker = Self { signals };
         let slots = agent
             .max_concurrent()
             .map(|n| Arc::new(Semaphore::new(n.max(1))));
+        let worker = Self {
+            signals,
+            slots: slots.clone(),
+        };
         let sweeper = sweep(db.clone(), agent.clone(), archive_after_ms);
         let dispatcher = dispatch(db, agent, slots, inbox, worker.clone(), Arc::from(node));
         let task = tokio::spawn(async move {
             tokio::join!(dispatcher, sweeper);
         });
         (worker, task)
+    }
+
+    /// How many agents are free now: none taken by a turn (`None`: the agent has no
+    /// limit). A job that waits no further back than this gets one as soon as it is kicked.
+    #[must_use]
+    pub fn free_agents(&self) -> Option<usize> {
+        self.slots.as_ref().map(|slots| slots.available_permits())
     }
 
     /// Tells the dispatcher that `job_id` has work.

@@ -54,9 +54,9 @@ pub async fn create_job(
         .await
         .map_err(ServiceError::from);
     let record = state.settle(permit, created).await?;
-    state.kick(&record.id);
+    let job = state.kick(&record);
     let limits = state.limits(&project, Bucket::Create).await;
-    Ok((StatusCode::CREATED, limits, Json(state.wire(&record))))
+    Ok((StatusCode::CREATED, limits, Json(job)))
 }
 
 pub async fn send_message(
@@ -102,11 +102,8 @@ pub async fn send_message(
             })
         });
     let record = state.settle(permit, queued).await?;
-    state.kick(&record.id);
-    Ok((
-        state.limits(&project, Bucket::Message).await,
-        Json(state.wire(&record)),
-    ))
+    let job = state.kick(&record);
+    Ok((state.limits(&project, Bucket::Message).await, Json(job)))
 }
 
 pub async fn get_job(
@@ -150,6 +147,9 @@ pub async fn get_job(
     Ok(Json(job))
 }
 
+/// The run state of a job an agent is free for, whose turn is about to start.
+pub const STARTING: &str = "starting";
+
 impl AppState {
     /// A stored job as this service sends it.
     pub(super) fn wire(&self, record: &jobs::JobRecord) -> ServiceJob {
@@ -157,11 +157,22 @@ impl AppState {
     }
 
     /// Tells the SQLite worker that a job has a turn to run (PostgreSQL's nodes were
-    /// told by the `NOTIFY` committed with it).
-    fn kick(&self, id: &str) {
+    /// told by the `NOTIFY` committed with it), and answers with the job as it stands:
+    /// a job waiting no further back than there are free agents is `starting`, not
+    /// `queued` (the record was read before the worker could take it; the trial saw
+    /// every new job say `queued #1` with every agent idle).
+    fn kick(&self, record: &jobs::JobRecord) -> ServiceJob {
+        let mut job = self.wire(record);
         if let Some(worker) = &self.worker {
-            worker.kick(id.to_owned());
+            let free = worker.free_agents();
+            worker.kick(record.id.clone());
+            let now = job.0.queue_position.filter(|_| job.0.is_queued());
+            if now.is_some_and(|place| free.is_none_or(|free| place <= free as u64)) {
+                job.0.run_state = Some(STARTING.to_owned());
+                job.0.queue_position = None;
+            }
         }
+        job
     }
 }
 

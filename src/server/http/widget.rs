@@ -36,8 +36,10 @@ pub fn limiter() -> RateLimiter {
     RateLimiter::new(PER_ADDRESS_HOURLY, Duration::from_secs(3600))
 }
 
+/// What a widget sends. Fields it does not name are ignored, not refused: a real widget
+/// may send more (its version, the page title), and a body without `helpful` or a
+/// `comment` is refused anyway.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Sent {
     path: Option<String>,
     helpful: Option<bool>,
@@ -150,10 +152,14 @@ async fn receive(
                 retry_after_secs(wait),
             )
         })?;
+    let contact = sent.contact.filter(|c| !c.trim().is_empty());
+    let has_contact = contact.is_some();
     let feedback = NewFeedback {
         ts_ms: now_ms(),
         path: page,
-        source: if comment.is_some() {
+        // A thumb with a way to reach the reader is contextual feedback: the hosted
+        // export carries `contact` only on contextual items (FACTS.md).
+        source: if comment.is_some() || has_contact {
             "contextual"
         } else {
             "thumbs_only"
@@ -161,7 +167,7 @@ async fn receive(
         .to_owned(),
         helpful: sent.helpful,
         comment,
-        contact: sent.contact.filter(|c| !c.trim().is_empty()),
+        contact,
         ..NewFeedback::default()
     };
     Ok(state

@@ -142,6 +142,9 @@ impl Reader {
         number: u64,
         bytes: &[u8],
     ) -> Result<Option<Item>, ImportError> {
+        if summary.search_page.is_none() {
+            summary.search_page = self.search.as_ref().map(SearchUrl::text);
+        }
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => Cow::Borrowed(text),
             Err(_) => String::from_utf8_lossy(bytes),
@@ -195,6 +198,13 @@ impl Reader {
     /// not, or why it is not a page view at all.
     fn judge(&mut self, record: &Record<'_>) -> Result<(Item, Option<Dropped>), Dropped> {
         super::page::check_request(&record.method, record.status).map_err(Dropped::NotAView)?;
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.searched_nothing(&record.target))
+        {
+            return Err(Dropped::EmptySearch);
+        }
         if let Some(words) = self
             .search
             .as_ref()

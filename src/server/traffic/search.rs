@@ -73,6 +73,20 @@ impl SearchUrl {
     /// searches are grouped; `None` when it is no search or searched nothing.
     #[must_use]
     pub fn query_of(&self, target: &str) -> Option<String> {
+        self.words_of(target).filter(|words| !words.is_empty())
+    }
+
+    /// Whether `target` is the search page asked with its parameter but no words
+    /// (`/search?q=`): a search of nothing, which is neither a search nor a page view.
+    /// The page opened without the parameter (`/search`) is a page view.
+    #[must_use]
+    pub fn searched_nothing(&self, target: &str) -> bool {
+        self.words_of(target).is_some_and(|words| words.is_empty())
+    }
+
+    /// The normalised words of the parameter of a request of the search page, if it is one
+    /// and has the parameter.
+    fn words_of(&self, target: &str) -> Option<String> {
         let (path, query) = target.split_once('?')?;
         if path != self.path && path.strip_suffix('/') != Some(self.path.as_str()) {
             return None;
@@ -80,8 +94,13 @@ impl SearchUrl {
         let words = url::form_urlencoded::parse(query.as_bytes())
             .find(|(name, _)| *name == self.param)?
             .1;
-        let words = normal_query(&words);
-        (!words.is_empty()).then_some(words)
+        Some(normal_query(&words))
+    }
+
+    /// The page and parameter as `--search-url` takes them: `/search?q=`.
+    #[must_use]
+    pub fn text(&self) -> String {
+        format!("{}?{}=", self.path, self.param)
     }
 
     /// The words of the site search a referer (a whole URL, or a path) came from; `None`
@@ -185,6 +204,14 @@ mod tests {
             Some("api".to_owned())
         );
         assert_eq!(url.query_of("/search?q=+"), None);
+        assert!(url.searched_nothing("/search?q=+"), "a search of nothing");
+        assert!(url.searched_nothing("/search?q="));
+        assert!(
+            !url.searched_nothing("/search"),
+            "the page opened is a view"
+        );
+        assert!(!url.searched_nothing("/search?q=api"));
+        assert_eq!(url.text(), "/search?q=");
         assert_eq!(url.query_of("/search"), None);
         assert_eq!(url.query_of("/searches?q=x"), None);
         assert_eq!(url.query_of("/guide?q=x"), None);

@@ -29,6 +29,8 @@ pub enum Dropped {
     TooLong,
     /// A search of the site by an AI agent: neither a person's search nor a page view.
     AgentSearch,
+    /// The search page asked with no words (`/search?q=`): neither a search nor a view.
+    EmptySearch,
 }
 
 impl Dropped {
@@ -47,6 +49,7 @@ impl Dropped {
             Self::AlreadyStored => "duplicates",
             Self::TooLong => "lines over 64 KiB",
             Self::AgentSearch => "searches by AI agents",
+            Self::EmptySearch => "searches of nothing",
         }
     }
 }
@@ -69,6 +72,8 @@ pub struct Summary {
     pub searches: u64,
     /// Site searches an earlier import stored (nothing is added twice).
     pub searches_known: u64,
+    /// The search page looked for (`/search?q=`), when the input could have searches.
+    pub search_page: Option<String>,
     pub clicks: u64,
     /// Events of other types in an event stream, by name (the first [`NAMED_EVENTS`]
     /// names; the rest under `…`): stored nowhere yet, and said so.
@@ -130,6 +135,9 @@ impl Summary {
         self.searches += other.searches;
         self.searches_known += other.searches_known;
         self.clicks += other.clicks;
+        if self.search_page.is_none() {
+            self.search_page.clone_from(&other.search_page);
+        }
         if let Some((first, last)) = other.span {
             self.saw(first);
             self.saw(last);
@@ -181,6 +189,14 @@ impl fmt::Display for Summary {
                     crate::text::thousands(self.searches_known)
                 )?;
             }
+        } else if let Some(page) = &self.search_page
+            && (self.kept() > 0 || !self.dropped.is_empty())
+        {
+            // Only when requests were read: a file of broken lines says why instead.
+            write!(
+                f,
+                "\n  site searches: none at {page}\n    (searched elsewhere? import again with --search-url PATH?PARAM=)"
+            )?;
         }
         if self.changed > 0 {
             write!(
