@@ -154,7 +154,10 @@ impl App {
                 }
                 self.notify_here(NoticeKind::Info, filled.unwrap_or_else(str::to_owned));
             }
-            Outcome::Back(pane) => self.focus = pane,
+            Outcome::Back(pane) => {
+                self.notice_leaves_for(pane);
+                self.focus = pane;
+            }
             Outcome::Quit => self.quit = true,
             Outcome::Then(first, then) => {
                 self.route(*first, now, effects);

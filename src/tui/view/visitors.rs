@@ -17,6 +17,7 @@ mod thumbs;
 mod whole;
 
 use super::table::{self, Column, Look, TableState};
+use super::wrap::fitting;
 use super::{ViewContext, thousands};
 use crate::api::{DateParam, VisitorTotals, VisitorsQuery};
 use crate::text::sanitize;
@@ -100,19 +101,6 @@ pub(super) fn local_midnight_note(offset_secs: i32) -> Option<String> {
         minutes / 60,
         minutes % 60
     ))
-}
-
-/// The first of `candidates` that fits in `width` columns, else the last one.
-fn fitting(candidates: Vec<Line<'static>>, width: u16) -> Line<'static> {
-    let width = usize::from(width);
-    let mut last = Line::default();
-    for line in candidates {
-        if line.width() <= width {
-            return line;
-        }
-        last = line;
-    }
-    last
 }
 
 fn draw_strip(
@@ -462,7 +450,7 @@ fn draw_footer(
         .map(|hint| {
             let mut line = spans.clone();
             line.push(Span::styled(hint.clone(), theme.dim()));
-            Line::from(line)
+            super::hints::footer_line(line)
         })
         .collect();
     frame.render_widget(Paragraph::new(fitting(candidates, area.width)), area);
