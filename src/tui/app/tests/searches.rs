@@ -317,3 +317,23 @@ fn a_read_failed_while_the_service_was_down_is_read_again_when_it_answers() {
         "the error went with its cause"
     );
 }
+
+#[test]
+fn the_missing_page_notice_leaves_when_its_draft_is_emptied_or_left() {
+    let mut h = showing(searches(None));
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.app.focus, Pane::Composer);
+    let said = |h: &Harness| h.app.notice.as_ref().map(|n| n.text().to_string());
+    assert!(said(&h).unwrap().contains("missing-page prompt"));
+    // Esc back to the pane: the notice was about the prompt.
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.focus, Pane::Searches);
+    assert_eq!(said(&h), None);
+    h.key(KeyCode::Char('n'));
+    assert!(said(&h).unwrap().contains("missing-page prompt"));
+    // Ctrl+U takes the prompt back out: the draft is empty, the notice goes.
+    h.ctrl('u');
+    assert_eq!(h.app.composer.text(), "");
+    assert_eq!(said(&h), None);
+}
