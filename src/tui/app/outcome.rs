@@ -82,6 +82,7 @@ impl App {
         let keys = self.keymap();
         let ctx = searches::Ctx {
             paused: self.link.refusal(CallClass::Analytics, now),
+            over_budget: self.link.over_budget(now),
             dates: self.visitors.range.bounds(now.wall.date_naive()),
             job_key: (keys.key(KeyContext::Searches, Action::NewJob))
                 .filter(|_| !self.config.read_only),
@@ -193,6 +194,7 @@ impl Ctx {
         Self {
             now,
             paused: app.link.refusal(CallClass::Analytics, now),
+            over_budget: app.link.over_budget(now),
             analytics_left: app.link.budget.analytics.left(),
             whole_max_rows: app.config.whole_max_rows,
             size: app.size,

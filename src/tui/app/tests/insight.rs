@@ -255,7 +255,14 @@ fn no_to_the_question_reads_nothing_and_says_how_to_ask_again() {
     assert!(trend_fetch(&effects).is_none());
     assert!(matches!(h.app.visitors.trend, TrendLoad::Declined { .. }));
     // The notice is about this pane's chart: it leaves with the pane.
-    assert!(h.app.notice.as_ref().unwrap().text().contains("nothing was read"));
+    assert!(
+        h.app
+            .notice
+            .as_ref()
+            .unwrap()
+            .text()
+            .contains("nothing was read")
+    );
     h.key(KeyCode::Char('1'));
     assert!(h.app.notice.is_none(), "{:?}", h.app.notice);
     h.key(KeyCode::Char('3'));

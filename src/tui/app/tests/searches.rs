@@ -337,3 +337,36 @@ fn the_missing_page_notice_leaves_when_its_draft_is_emptied_or_left() {
     assert_eq!(h.app.composer.text(), "");
     assert_eq!(said(&h), None);
 }
+
+#[test]
+fn a_read_the_hours_budget_cannot_afford_is_not_sent_and_says_so_in_the_clis_words() {
+    let mut h = Harness::new(vec![]);
+    // The CLI spent the 3 an hour the service states, 20 minutes ago.
+    let spent = h.clock().wall - chrono::TimeDelta::minutes(20);
+    h.send(Msg::Budget(crate::tui::message::Budget {
+        analytics: crate::journal::AnalyticsBudget::new(3, vec![spent; 3]),
+        ..Default::default()
+    }));
+    assert!(reads(&h.key(KeyCode::Char('4'))).is_empty(), "nothing sent");
+    let Some(ListError::Failed(why)) = h.app.searches.error() else {
+        panic!("{:?}", h.app.searches.error())
+    };
+    assert!(
+        why.starts_with(
+            "this request needs 1 analytics request, more than are left (0 of 3 left this hour"
+        ) && why.contains("nothing was sent: enough are free again at 12:40 UTC"),
+        "{why}"
+    );
+    // The visitors pane's page is not sent either.
+    let sent = h.key(KeyCode::Char('3'));
+    assert!(
+        !sent
+            .iter()
+            .any(|e| matches!(e, Effect::Io(Io::FetchVisitors { .. }))),
+        "{sent:?}"
+    );
+    // Once the oldest use is an hour old, the read goes.
+    h.at(41.0 * 60.0);
+    h.key(KeyCode::Char('4'));
+    assert_eq!(reads(&h.key(KeyCode::Char('r'))).len(), 1);
+}
