@@ -121,10 +121,10 @@ fn draw_strip(
     );
     let mut ranges = Vec::new();
     if let Some(note) = local_midnight(cx) {
-        ranges.push(format!("{dates} (UTC days, dateTo exclusive; {note})"));
+        ranges.push(format!("{dates} (UTC days, the end excluded; {note})"));
         ranges.push(format!("{dates} (UTC days; {note})"));
     }
-    ranges.push(format!("{dates} (UTC days, dateTo exclusive)"));
+    ranges.push(format!("{dates} (UTC days, the end excluded)"));
     ranges.push(format!("{dates} (UTC days)"));
     let range = fitting(
         ranges
