@@ -239,3 +239,20 @@ fn the_footer_starts_with_no_separator_and_the_first_mark_shifts_nothing() {
     );
     assert_eq!(row(&before, "sso saml"), row(&after, "sso saml"));
 }
+
+#[test]
+fn the_help_says_each_note_whole_on_its_line_and_what_the_mouse_does() {
+    let mut scene = Scene::new();
+    read(&mut scene, '4', SignalsPage::Searches(searches()));
+    scene.key(KeyCode::Char('?'));
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = scene.render(width, height);
+        for note in [
+            "dates: the visitors pane's (3 then f changes them)",
+            "r reads the list shown again",
+            "a click selects a row; the wheel moves three rows",
+        ] {
+            assert!(screen.contains(note), "{note}:\n{screen}");
+        }
+    }
+}
