@@ -202,7 +202,13 @@ fn draw_rows(
             PageLoad::Fetching { .. } => Span::styled("loading…", theme.dim()),
             PageLoad::Idle | PageLoad::Shown(_) => Span::styled("r loads the page", theme.dim()),
         };
-        frame.render_widget(Paragraph::new(Line::from(text)).block(block), area);
+        // Said whole, wrapped: an error cut at the edge would lose what to do.
+        frame.render_widget(
+            Paragraph::new(Line::from(text))
+                .wrap(ratatui::widgets::Wrap { trim: true })
+                .block(block),
+            area,
+        );
         return;
     };
     if page.visitors.is_empty() {
