@@ -16,7 +16,7 @@ use super::{ViewContext, thousands};
 use crate::api::DateParam;
 use crate::api::signals::{Conversation, SearchRow};
 use crate::text::{excerpt, sanitize};
-use crate::tui::app::{App, SearchesPane, Which, unclicked};
+use crate::tui::app::{App, SearchesPane, SignalDates, Which, unclicked};
 use crate::tui::keymap::{Action, KeyContext};
 
 pub fn draw(
@@ -190,8 +190,8 @@ fn draw_strip(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
 /// and `+` after it while pages are left unread (it counts only the rows read).
 fn count_label(
     name: &str,
-    held: Option<((Option<DateParam>, Option<DateParam>), bool)>,
-    dates: (Option<DateParam>, Option<DateParam>),
+    held: Option<(SignalDates, bool)>,
+    dates: SignalDates,
     fetching: bool,
     count: impl FnOnce(&str) -> String,
 ) -> String {
