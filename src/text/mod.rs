@@ -21,7 +21,10 @@ pub fn sanitize(text: &str) -> String {
         .collect()
 }
 
-fn is_bidi_control(c: char) -> bool {
+/// Bidirectional overrides, embeddings, isolates and marks: invisible, and able to
+/// reorder what is drawn after them.
+#[must_use]
+pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 

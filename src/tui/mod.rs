@@ -16,6 +16,7 @@ pub(crate) mod keymap;
 pub mod message;
 mod sgr;
 pub mod terminal;
+pub(crate) mod typed;
 pub mod view;
 pub mod wire;
 

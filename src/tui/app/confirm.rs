@@ -98,7 +98,8 @@ impl Question {
                 );
                 Outcome::Then(
                     Box::new(Outcome::Answered(self.work, Err(why))),
-                    Box::new(Outcome::News(
+                    // About the pane asked over: it leaves with that pane.
+                    Box::new(Outcome::Said(
                         NoticeKind::Info,
                         "nothing was read: r asks again".into(),
                     )),

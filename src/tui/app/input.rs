@@ -92,13 +92,19 @@ impl App {
                     keymap: &self.config.prefs.keymap,
                     paused: (self.link).refusal(CallClass::of_draft(&self.composer.target), now),
                 };
+                let had_text = !self.composer.text().trim().is_empty();
                 let outcome = self.composer.on_action(action, &ctx, effects);
                 self.route(outcome, now, effects);
+                self.notice_leaves_if_emptied(had_text);
             }
             (_, None) if keys::is_ctrl_c(key) => {
                 self.notify(NoticeKind::Info, keys::how_to_quit(self.keymap()));
             }
-            (KeyContext::Composer, None) => self.composer.key(key, effects),
+            (KeyContext::Composer, None) => {
+                let had_text = !self.composer.text().trim().is_empty();
+                self.composer.key(key, effects);
+                self.notice_leaves_if_emptied(had_text);
+            }
             (_, Some(action)) => self.on_action(action, now, effects),
             // An unbound key changes nothing; it leaves alone what an earlier message of
             // the same batch asked for.

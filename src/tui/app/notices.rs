@@ -94,4 +94,16 @@ impl App {
         self.notify(kind, said);
         self.notice_pane = Some(self.focus);
     }
+
+    /// A notice about what a key did in the composer (such as the missing-page prompt's
+    /// "read and edit it, then Ctrl+S sends") leaves when a key empties the draft it was
+    /// about: `had_text` is whether the draft had text before the key.
+    pub(crate) fn notice_leaves_if_emptied(&mut self, had_text: bool) {
+        let about_composer = self.notice_pane == Some(super::Pane::Composer);
+        if had_text && about_composer && self.composer.text().trim().is_empty() {
+            self.notice = None;
+            self.notice_pane = None;
+            self.dirty = true;
+        }
+    }
 }

@@ -82,6 +82,7 @@ impl App {
         let keys = self.keymap();
         let ctx = searches::Ctx {
             paused: self.link.refusal(CallClass::Analytics, now),
+            over_budget: self.link.over_budget(now),
             dates: self.visitors.range.bounds(now.wall.date_naive()),
             job_key: (keys.key(KeyContext::Searches, Action::NewJob))
                 .filter(|_| !self.config.read_only),
@@ -154,7 +155,10 @@ impl App {
                 }
                 self.notify_here(NoticeKind::Info, filled.unwrap_or_else(str::to_owned));
             }
-            Outcome::Back(pane) => self.focus = pane,
+            Outcome::Back(pane) => {
+                self.notice_leaves_for(pane);
+                self.focus = pane;
+            }
             Outcome::Quit => self.quit = true,
             Outcome::Then(first, then) => {
                 self.route(*first, now, effects);
@@ -190,6 +194,7 @@ impl Ctx {
         Self {
             now,
             paused: app.link.refusal(CallClass::Analytics, now),
+            over_budget: app.link.over_budget(now),
             analytics_left: app.link.budget.analytics.left(),
             whole_max_rows: app.config.whole_max_rows,
             size: app.size,

@@ -306,9 +306,10 @@ impl VisitorsTable {
 }
 
 impl VisitorsTable {
-    /// Reads the page to show, unless a 429 pauses analytics or the range is wrong.
+    /// Reads the page to show, unless a 429 pauses analytics, the hour's budget has no
+    /// request left, or the range is wrong.
     pub(in crate::tui::app) fn fetch(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) {
-        if let Some(why) = &ctx.paused {
+        if let Some(why) = ctx.paused.as_ref().or(ctx.over_budget.as_ref()) {
             self.load
                 .refuse(format!("{why}; {} loads the page then", ctx.refresh_key));
             return;

@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::ViewContext;
 use crate::tui::app::{App, TextExtent};
-use crate::tui::keymap::{Bound, KeyContext};
+use crate::tui::keymap::{Action, Bound, KeyContext};
 
 /// Width of one list: keys, the action's name, what it does.
 const LIST_WIDTH: u16 = 57;
@@ -88,12 +88,29 @@ pub fn draw(
         }
     }
     if context == KeyContext::Searches {
-        for note in [
-            " the dates are the visitors pane's: 3, then f",
-            " changes them; r reads the list shown again",
-        ] {
+        // Each note a whole phrase on its line, with the person's keys.
+        let key = |context, action| keymap.key_or_name(context, action);
+        let notes = [
+            format!(
+                " dates: the visitors pane's ({} then {} changes them)",
+                key(KeyContext::Searches, Action::FocusVisitors),
+                key(KeyContext::Visitors, Action::Filter)
+            ),
+            format!(
+                " {} reads the list shown again",
+                key(KeyContext::Searches, Action::Refresh)
+            ),
+        ];
+        for note in notes {
             local.push(Line::from(Span::styled(note, cx.theme.dim())));
         }
+    }
+    let lists = [KeyContext::Jobs, KeyContext::Visitors, KeyContext::Searches];
+    if app.config.mouse && lists.contains(&context) {
+        local.push(Line::from(Span::styled(
+            " a click selects a row; the wheel moves three rows",
+            cx.theme.dim(),
+        )));
     }
     // The global keys this place does not take for itself.
     let globals: Vec<&Bound> = keymap

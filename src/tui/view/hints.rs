@@ -35,3 +35,43 @@ impl<'a> Hints<'a> {
 pub(crate) fn join(pieces: impl IntoIterator<Item = Option<String>>) -> String {
     pieces.into_iter().flatten().collect::<Vec<_>>().join(" · ")
 }
+
+/// A footer's spans (a leading space, then pieces that each start with ` · `) as one
+/// line: when nothing comes before the first piece, its ` · ` goes, so no footer starts
+/// with a separator.
+pub(crate) fn footer_line(
+    mut spans: Vec<ratatui::text::Span<'static>>,
+) -> ratatui::text::Line<'static> {
+    let first = spans
+        .iter()
+        .position(|span| !span.content.trim().is_empty());
+    if let Some(span) = first.and_then(|at| spans.get_mut(at))
+        && let Some(rest) = span.content.strip_prefix(" · ")
+    {
+        span.content = rest.to_owned().into();
+    }
+    ratatui::text::Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::text::Span;
+
+    use super::footer_line;
+
+    #[test]
+    fn a_footer_never_starts_with_a_separator() {
+        let line = footer_line(vec![
+            Span::raw(" "),
+            Span::raw(" · Space mark"),
+            Span::raw(" · ? keys"),
+        ]);
+        assert_eq!(line.to_string(), " Space mark · ? keys");
+        let line = footer_line(vec![
+            Span::raw(" "),
+            Span::raw("3 queries"),
+            Span::raw(" · ? keys"),
+        ]);
+        assert_eq!(line.to_string(), " 3 queries · ? keys");
+    }
+}

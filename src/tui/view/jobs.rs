@@ -86,12 +86,22 @@ pub fn draw(
     }
     let widths = Widths::of(area.width);
     let shown = shown_columns(&app.config.columns, widths, area.width);
-    let fixed: u16 = shown
-        .iter()
-        .filter_map(|c| widths.of_column(*c))
-        .sum::<u16>()
-        + u16::try_from(shown.len().saturating_sub(1)).unwrap_or(u16::MAX);
-    let prompt_width = usize::from(area.width.saturating_sub(fixed));
+    let fixed = |widths: Widths| {
+        shown
+            .iter()
+            .filter_map(|c| widths.of_column(*c))
+            .sum::<u16>()
+            + u16::try_from(shown.len().saturating_sub(1)).unwrap_or(u16::MAX)
+    };
+    let prompt_width = usize::from(area.width.saturating_sub(fixed(widths)));
+    let widths = if shown.contains(&JobColumn::Repository) {
+        let longest = (view.order().iter())
+            .map(|&i| super::wrap::width(&repo_ref(&list.rows[i], widths.wide)));
+        widths.fit_repositories(longest, prompt_width)
+    } else {
+        widths
+    };
+    let prompt_width = usize::from(area.width.saturating_sub(fixed(widths)));
     let columns: Vec<Column<'static>> = shown.iter().map(|c| header(*c, widths, view)).collect();
     let look = Look {
         block,
@@ -148,14 +158,38 @@ fn title(app: &App, cx: &ViewContext) -> Line<'static> {
 struct Widths {
     wide: bool,
     widest: bool,
+    /// REPOSITORY@REF's width: 26 from `WIDE` (16 below), more from `WIDEST` when its
+    /// longest value needs it and the prompt keeps room ([`Widths::fit_repositories`]).
+    repository: u16,
 }
 
 impl Widths {
     fn of(width: u16) -> Self {
+        let wide = width >= WIDE;
         Self {
-            wide: width >= WIDE,
+            wide,
             widest: width >= WIDEST,
+            repository: if wide { 26 } else { 16 },
         }
+    }
+
+    /// From `WIDEST`, REPOSITORY@REF as wide as its longest value, while the
+    /// prompt keeps at least `PROMPT_KEEPS` cells of `prompt_width`: a wide screen does
+    /// not cut the repository while the prompt has room to spare.
+    fn fit_repositories(mut self, rows: impl Iterator<Item = usize>, prompt_width: usize) -> Self {
+        const PROMPT_KEEPS: usize = 40;
+        if !self.widest {
+            return self;
+        }
+        let longest = rows.max().unwrap_or(0);
+        let spare = prompt_width.saturating_sub(PROMPT_KEEPS);
+        let want = longest
+            .saturating_sub(usize::from(self.repository))
+            .min(spare);
+        self.repository = self
+            .repository
+            .saturating_add(u16::try_from(want).unwrap_or(0));
+        self
     }
 
     /// A column's width; `None` for the prompt, which takes what is left.
@@ -165,8 +199,7 @@ impl Widths {
             JobColumn::Age => 4,
             JobColumn::Changed => 8,
             JobColumn::Model => 18,
-            JobColumn::Repository if self.wide => 26,
-            JobColumn::Repository => 16,
+            JobColumn::Repository => self.repository,
             JobColumn::Pr if self.widest => 44,
             JobColumn::Pr => 9,
             JobColumn::Impact => 11,
@@ -281,28 +314,9 @@ fn job_cell(
             width,
         )),
         JobColumn::Repository => {
-            let source = job.and_then(|j| j.source.as_ref());
-            // A local repository (a folder, as `serve --repo` reports it) is told apart
-            // by its end, `…/docs@main`, as the CLI shows it: kept whole, cut at its start.
-            let local = source
-                .and_then(|s| s.repository.as_deref())
-                .is_some_and(|r| !r.contains("://"));
-            let repo = source
-                .and_then(|s| s.repository.as_deref())
-                .map_or("-".to_owned(), |r| {
-                    if local {
-                        sanitize(r.trim_end_matches('/'))
-                    } else {
-                        sanitize(short_repo(r, widths.wide))
-                    }
-                });
-            let git_ref = source
-                .and_then(|s| s.git_ref.as_deref())
-                .map_or(String::new(), |r| format!("@{}", sanitize(r)));
             // Cut at the start, as paths are: the repository's name and its ref are what
             // tell rows apart; the host is the same on every row.
-            let text = format!("{repo}{git_ref}");
-            Line::from(super::wrap::fit_start(&text, width))
+            Line::from(super::wrap::fit_start(&repo_ref(row, widths.wide), width))
         }
         JobColumn::Pr if row.pr_link().is_none() && row.status() == Some(&JobStatus::Completed) => {
             // Completed without a link: the agent changed nothing.
@@ -324,6 +338,26 @@ fn job_cell(
         JobColumn::Prompt => prompt_cell(row, prompt_width, cx),
         JobColumn::Impact => Line::from(fit(&impacts.cell(&row.id), width)),
     }
+}
+
+/// A job's `REPOSITORY@REF` as the column shows it, before any cut. A local repository
+/// (a folder, as `serve --repo` reports it) is told apart by its end, `…/docs@main`, as
+/// the CLI shows it: kept whole.
+fn repo_ref(row: &JobRow, wide: bool) -> String {
+    let source = row.job.as_ref().and_then(|j| j.source.as_ref());
+    let repo = source
+        .and_then(|s| s.repository.as_deref())
+        .map_or("-".to_owned(), |r| {
+            if r.contains("://") {
+                sanitize(short_repo(r, wide))
+            } else {
+                sanitize(r.trim_end_matches('/'))
+            }
+        });
+    let git_ref = source
+        .and_then(|s| s.git_ref.as_deref())
+        .map_or(String::new(), |r| format!("@{}", sanitize(r)));
+    format!("{repo}{git_ref}")
 }
 
 /// `◌ queued #2` for a job the local service says waits for a free agent (1 is next),

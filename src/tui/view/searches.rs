@@ -11,11 +11,12 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::hints::{Hints, join};
 use super::table::{self, Column, Look, TableState};
+use super::wrap::fitting;
 use super::{ViewContext, thousands};
 use crate::api::DateParam;
 use crate::api::signals::{Conversation, SearchRow};
 use crate::text::{excerpt, sanitize};
-use crate::tui::app::{App, SearchesPane, Which, unclicked};
+use crate::tui::app::{App, SearchesPane, SignalDates, Which, unclicked};
 use crate::tui::keymap::{Action, KeyContext};
 
 pub fn draw(
@@ -133,18 +134,28 @@ fn draw_strip(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
             Span::styled(format!(" {label} "), theme.bold())
         }
     };
+    let (from, to) = app.visitors.range.bounds(cx.wall.date_naive());
     let nobody = pane.searches.rows().iter().filter(|r| unclicked(r)).count();
-    let searches = match &pane.searches.held {
-        Some(_) => format!("Searches: {} with no click", thousands(nobody as u64)),
-        None => "Searches".to_owned(),
-    };
-    let questions = match &pane.questions.held {
-        Some(held) => format!(
-            "Unanswered questions: {}",
-            thousands(held.rows.len() as u64)
-        ),
-        None => "Unanswered questions".to_owned(),
-    };
+    let searches = count_label(
+        "Searches",
+        pane.searches
+            .held
+            .as_ref()
+            .map(|h| (h.dates, h.next_cursor.is_some())),
+        (from, to),
+        pane.searches.is_fetching(),
+        |more| format!("{}{more} with no click", thousands(nobody as u64)),
+    );
+    let questions = count_label(
+        "Unanswered questions",
+        (pane.questions.held.as_ref()).map(|h| (h.dates, h.next_cursor.is_some())),
+        (from, to),
+        pane.questions.is_fetching(),
+        |more| {
+            let held = pane.questions.rows().len();
+            format!("{}{more}", thousands(held as u64))
+        },
+    );
     let switch = Hints::new(app.keymap(), KeyContext::Searches)
         .one(Action::SwitchList, "switches")
         .map(|hint| Span::styled(format!("  ({hint})"), theme.dim()));
@@ -155,7 +166,6 @@ fn draw_strip(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         tab(Which::Questions, questions),
     ];
     lists.extend(switch);
-    let (from, to) = app.visitors.range.bounds(cx.wall.date_naive());
     let dates = format!(
         " {} · {} → {}",
         app.visitors.range.label(),
@@ -165,7 +175,7 @@ fn draw_strip(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let range = fitting(
         vec![
             Line::from(Span::styled(
-                format!("{dates} (UTC days, dateTo exclusive; the visitors pane's dates)"),
+                format!("{dates} (UTC days, the end excluded; the visitors pane's dates)"),
                 theme.accent(),
             )),
             Line::from(Span::styled(format!("{dates} (UTC days)"), theme.accent())),
@@ -175,27 +185,32 @@ fn draw_strip(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     frame.render_widget(Paragraph::new(vec![Line::from(lists), range]), area);
 }
 
-/// The first of `candidates` that fits in `width` columns, else the last one.
-fn fitting(candidates: Vec<Line<'static>>, width: u16) -> Line<'static> {
-    let width = usize::from(width);
-    let mut last = Line::default();
-    for line in candidates {
-        if line.width() <= width {
-            return line;
+/// A list's name with its count, as far as the count is known: none before a read of
+/// the range on screen (a count of other dates would be stale), `…` while it is read,
+/// and `+` after it while pages are left unread (it counts only the rows read).
+fn count_label(
+    name: &str,
+    held: Option<(SignalDates, bool)>,
+    dates: SignalDates,
+    fetching: bool,
+    count: impl FnOnce(&str) -> String,
+) -> String {
+    match held {
+        Some((held, more)) if held == dates => {
+            format!("{name}: {}", count(if more { "+" } else { "" }))
         }
-        last = line;
+        _ if fetching => format!("{name}: …"),
+        _ => name.to_owned(),
     }
-    last
 }
 
-/// `● ` before a marked row, room for it before the others once any is marked.
-fn mark_span(marked: bool, any: bool, cx: &ViewContext) -> Span<'static> {
+/// `● ` before a marked row and two spaces before the others, marks or not: the list
+/// does not shift when the first row is marked.
+fn mark_span(marked: bool, cx: &ViewContext) -> Span<'static> {
     if marked {
         Span::styled("● ", cx.theme.accent())
-    } else if any {
-        Span::raw("  ")
     } else {
-        Span::raw("")
+        Span::raw("  ")
     }
 }
 
@@ -299,7 +314,6 @@ fn searches_table(
             Constraint::Length(u16::try_from(last_width).unwrap_or(10)),
         ),
     ];
-    let any = !pane.marks.is_empty();
     table::draw(
         frame,
         area,
@@ -318,7 +332,7 @@ fn searches_table(
             };
             vec![
                 Line::from(vec![
-                    mark_span(pane.marks.has_query(&row.search_query), any, cx),
+                    mark_span(pane.marks.has_query(&row.search_query), cx),
                     Span::raw(query),
                 ]),
                 Line::from(thousands(row.hits)),
@@ -353,7 +367,6 @@ fn questions_table(
     if wide {
         columns.push(Column::new("ON PAGE", Constraint::Length(28)).keep_end());
     }
-    let any = !pane.marks.is_empty();
     table::draw(
         frame,
         area,
@@ -365,7 +378,7 @@ fn questions_table(
             let row = &rows[i];
             let mut cells = vec![
                 Line::from(vec![
-                    mark_span(pane.marks.has_question(&row.id), any, cx),
+                    mark_span(pane.marks.has_question(&row.id), cx),
                     Span::raw(format!("{:?}", sanitize(&row.query))),
                 ]),
                 Line::from(when(&row.timestamp, wide)),
@@ -456,7 +469,7 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
             if !hint.is_empty() {
                 line.push(Span::styled(format!(" · {hint}"), theme.dim()));
             }
-            Line::from(line)
+            super::hints::footer_line(line)
         })
         .collect();
     frame.render_widget(Paragraph::new(fitting(candidates, area.width)), area);

@@ -17,6 +17,7 @@ mod thumbs;
 mod whole;
 
 use super::table::{self, Column, Look, TableState};
+use super::wrap::fitting;
 use super::{ViewContext, thousands};
 use crate::api::{DateParam, VisitorTotals, VisitorsQuery};
 use crate::text::sanitize;
@@ -102,19 +103,6 @@ pub(super) fn local_midnight_note(offset_secs: i32) -> Option<String> {
     ))
 }
 
-/// The first of `candidates` that fits in `width` columns, else the last one.
-fn fitting(candidates: Vec<Line<'static>>, width: u16) -> Line<'static> {
-    let width = usize::from(width);
-    let mut last = Line::default();
-    for line in candidates {
-        if line.width() <= width {
-            return line;
-        }
-        last = line;
-    }
-    last
-}
-
 fn draw_strip(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -133,10 +121,10 @@ fn draw_strip(
     );
     let mut ranges = Vec::new();
     if let Some(note) = local_midnight(cx) {
-        ranges.push(format!("{dates} (UTC days, dateTo exclusive; {note})"));
+        ranges.push(format!("{dates} (UTC days, the end excluded; {note})"));
         ranges.push(format!("{dates} (UTC days; {note})"));
     }
-    ranges.push(format!("{dates} (UTC days, dateTo exclusive)"));
+    ranges.push(format!("{dates} (UTC days, the end excluded)"));
     ranges.push(format!("{dates} (UTC days)"));
     let range = fitting(
         ranges
@@ -214,7 +202,13 @@ fn draw_rows(
             PageLoad::Fetching { .. } => Span::styled("loading…", theme.dim()),
             PageLoad::Idle | PageLoad::Shown(_) => Span::styled("r loads the page", theme.dim()),
         };
-        frame.render_widget(Paragraph::new(Line::from(text)).block(block), area);
+        // Said whole, wrapped: an error cut at the edge would lose what to do.
+        frame.render_widget(
+            Paragraph::new(Line::from(text))
+                .wrap(ratatui::widgets::Wrap { trim: true })
+                .block(block),
+            area,
+        );
         return;
     };
     if page.visitors.is_empty() {
@@ -462,7 +456,7 @@ fn draw_footer(
         .map(|hint| {
             let mut line = spans.clone();
             line.push(Span::styled(hint.clone(), theme.dim()));
-            Line::from(line)
+            super::hints::footer_line(line)
         })
         .collect();
     frame.render_widget(Paragraph::new(fitting(candidates, area.width)), area);

@@ -118,6 +118,49 @@ fn to_line(cells: &[(&str, Style)]) -> Line<'static> {
     Line::from(spans)
 }
 
+/// The first of `candidates` that fits in `width` columns; when none does, the last one
+/// cut to fit and ending with `…`, so a cut line says it was cut (a footer's error is
+/// never left mid-sentence with nothing to show it goes on).
+#[must_use]
+pub fn fitting(candidates: Vec<Line<'static>>, width: u16) -> Line<'static> {
+    let width = usize::from(width);
+    let mut last = Line::default();
+    for line in candidates {
+        if line.width() <= width {
+            return line;
+        }
+        last = line;
+    }
+    cut(last, width)
+}
+
+/// `line` in at most `columns` cells: when it is wider, the span where it overflows is
+/// cut with `…` and the rest dropped.
+fn cut(line: Line<'static>, columns: usize) -> Line<'static> {
+    if line.width() <= columns {
+        return line;
+    }
+    let mut left = columns;
+    let mut spans = Vec::new();
+    for span in line.spans {
+        let w = width(&span.content);
+        if w < left {
+            left -= w;
+            spans.push(span);
+            continue;
+        }
+        // A span that fills the row exactly is cut too: more came after it.
+        let text = if w == left {
+            format!("{}…", span.content)
+        } else {
+            span.content.into_owned()
+        };
+        spans.push(Span::styled(fit(&text, left), span.style));
+        break;
+    }
+    Line::from(spans).style(line.style)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,5 +213,30 @@ mod tests {
         assert_eq!(fit("Fix the broken links", 10), "Fix the b…");
         assert_eq!(fit("short", 10), "short");
         assert_eq!(fit("日本語のテキスト", 7), "日本語…");
+    }
+
+    #[test]
+    fn a_line_that_fits_nowhere_is_cut_with_an_ellipsis() {
+        let line = |texts: &[&str]| {
+            Line::from(
+                texts
+                    .iter()
+                    .map(|t| Span::raw(t.to_string()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let candidates = vec![line(&[
+            " 3 rows",
+            " · could not reach 127.0.0.1:8790 (Connection refused)",
+        ])];
+        let cut = fitting(candidates, 30);
+        let text: String = cut.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, " 3 rows · could not reach 127…");
+        assert_eq!(cut.width(), 30);
+        let exact = fitting(vec![line(&["abcde", "fgh"])], 5);
+        let text: String = exact.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "abcd…");
+        let fits = fitting(vec![line(&["much too long"]), line(&["short"])], 8);
+        assert_eq!(fits.width(), 5);
     }
 }

@@ -17,6 +17,7 @@ use crate::insight::templates::Marked;
 use crate::text::normalize_newlines;
 use crate::tui::keymap::{Action, KeyContext, Keymap};
 use crate::tui::message::{DraftKey, EditorError, Effect, Io, Tty};
+use crate::tui::typed::typed;
 
 /// The prompt being written, the drafts of other targets, and a send in progress.
 #[derive(Debug)]
@@ -173,10 +174,12 @@ impl Composer {
         }
     }
 
-    /// A bracketed paste: CR and CRLF (how terminals and Windows files break lines) become
-    /// line breaks, so no CR reaches the draft or the agent.
+    /// A bracketed paste, as every input takes text ([`typed`]): CR and CRLF (how
+    /// terminals and Windows files break lines) become line breaks, and control and
+    /// bidirectional characters, which the screen would hide, are dropped, so none
+    /// reaches the draft or the agent.
     pub fn paste(&mut self, text: &str, effects: &mut Vec<Effect>) {
-        if self.sending.is_none() && self.textarea.insert_str(normalize_newlines(text)) {
+        if self.sending.is_none() && self.textarea.insert_str(typed(text)) {
             self.edited(effects);
         }
     }
@@ -462,7 +465,7 @@ impl Composer {
     ) -> Outcome {
         match result {
             Ok(text) if self.target == draft && self.sending.is_none() => {
-                self.set_text(normalize_newlines(&text).trim_end_matches('\n'));
+                self.set_text(typed(&text).trim_end_matches('\n'));
                 self.edited(effects);
             }
             Ok(_) => {}

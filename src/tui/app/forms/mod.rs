@@ -14,9 +14,9 @@ mod export;
 mod filter;
 mod track;
 
-use crate::text::normalize_newlines;
 use crate::tui::keymap::Action;
 use crate::tui::message::{Clock, Effect};
+use crate::tui::typed::typed;
 pub use export::ExportForm;
 pub use filter::{FilterForm, FilterProblems, FormField, preset_names};
 pub use track::TrackForm;
@@ -54,11 +54,12 @@ fn type_into(area: &mut TextArea<'static>, key: &KeyEvent) {
     }
 }
 
-/// Pastes into a one-line field: CR and CRLF count as line breaks, breaks at the ends are
-/// dropped (a copied line brings its own), and the lines left are joined with a space, so
+/// Pastes into a one-line field: the text as every input takes it ([`typed`]: control
+/// and bidirectional characters dropped, CR and CRLF as line breaks), breaks at the ends
+/// dropped (a copied line brings its own), and the lines left joined with a space, so
 /// nothing pasted is hidden and the field's check says what is wrong with it.
 fn paste_into(area: &mut TextArea<'static>, text: &str) {
-    let text = normalize_newlines(text);
+    let text = typed(text);
     let joined = text
         .trim_matches('\n')
         .split('\n')

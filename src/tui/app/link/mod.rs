@@ -14,6 +14,7 @@ pub use rate::{CallClass, RatePauses};
 
 use super::{App, NoticeKind, Said};
 use crate::api::ApiError;
+use crate::journal::Decision;
 use crate::tui::message::{Budget, Clock};
 
 /// The id the start-up check reads. No job has it: a key that is accepted gets 404 for it,
@@ -229,6 +230,37 @@ impl Link {
                 class.label()
             )
         })
+    }
+
+    /// Why one more analytics read cannot be afforded now, if the hour's shared budget
+    /// (the journal's count: the CLI's reads too, the figure the status bar shows) has
+    /// none left, in the words the CLI refuses with. Nothing is sent then: a read the
+    /// budget says cannot be afforded only earns a 429 and an hour's pause. The time when
+    /// one frees up is said, not a countdown, which would go stale on screen.
+    pub(crate) fn over_budget(&self, now: Clock) -> Option<String> {
+        let budget = &self.budget.analytics;
+        let Decision::Refuse { enough_at, .. } = budget.decide(1) else {
+            return None;
+        };
+        // A use that turned an hour old since the journal was read frees its request.
+        if enough_at.is_some_and(|at| at <= now.wall) {
+            return None;
+        }
+        let limit = budget.limit;
+        let when = enough_at.map_or_else(
+            || format!("that is more than an hour's {limit}: wait for the hour to pass"),
+            |at| {
+                format!(
+                    "enough are free again at {} UTC, or wait for the hour to pass",
+                    at.format("%H:%M")
+                )
+            },
+        );
+        Some(format!(
+            "this request needs 1 analytics request, more than are left ({} of {limit} left this hour as counted on this machine for this project; {limit} is {}); nothing was sent: {when}",
+            budget.left(),
+            budget.source.words()
+        ))
     }
 
     /// Hourly uses left of create and of message, of `limit` each.

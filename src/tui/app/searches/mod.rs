@@ -55,6 +55,8 @@ impl Which {
 pub(in crate::tui::app) struct Ctx {
     /// Why analytics cannot be called now (a 429 pauses them), if so.
     pub paused: Option<String>,
+    /// Why the hour's analytics budget cannot afford a read now, if so.
+    pub over_budget: Option<String>,
     /// The visitors pane's range, as of today.
     pub dates: Dates,
     /// The key that makes a job of the marks (none under `--read-only`).
@@ -147,7 +149,8 @@ impl SearchesPane {
     }
 
     /// Reads a page of `which` (the first, or the one after `cursor`), unless a 429
-    /// pauses analytics or the range is one the service refuses.
+    /// pauses analytics, the hour's budget has no request left, or the range is one the
+    /// service refuses.
     fn read(&mut self, which: Which, cursor: Option<String>, ctx: &Ctx, effects: &mut Vec<Effect>) {
         let (kind, limit) = match which {
             Which::Searches => (Kind::Searches, SEARCH_PAGE),
@@ -164,6 +167,8 @@ impl SearchesPane {
             Some(ListError::Paused(format!(
                 "{why}; the list is read once the pause ends"
             )))
+        } else if let Some(why) = &ctx.over_budget {
+            Some(ListError::Failed(why.clone()))
         } else {
             query
                 .validate()

@@ -261,6 +261,24 @@ fn a_pasted_cr_or_crlf_is_a_line_break_in_the_text_and_the_draft() {
 }
 
 #[test]
+fn a_pasted_escape_bell_or_override_is_dropped_and_never_sent() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('n'));
+    paste(
+        &mut h,
+        "line1 \u{1b}]0;pwned\u{7} tab\there\r\nline2 \u{202e}end",
+    );
+    let sent = h.ctrl('s');
+    assert!(
+        sent.contains(&Effect::Io(Io::Submit {
+            draft: DraftKey::NewJob,
+            prompt: "line1 ]0;pwned tab    here\nline2 end".into()
+        })),
+        "{sent:?}"
+    );
+}
+
+#[test]
 fn ctrl_j_is_a_line_break_and_never_deletes_what_was_typed() {
     let mut h = Harness::new(vec![]);
     h.key(KeyCode::Char('n'));

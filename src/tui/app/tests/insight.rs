@@ -254,6 +254,18 @@ fn no_to_the_question_reads_nothing_and_says_how_to_ask_again() {
     let effects = h.key(KeyCode::Char('n'));
     assert!(trend_fetch(&effects).is_none());
     assert!(matches!(h.app.visitors.trend, TrendLoad::Declined { .. }));
+    // The notice is about this pane's chart: it leaves with the pane.
+    assert!(
+        h.app
+            .notice
+            .as_ref()
+            .unwrap()
+            .text()
+            .contains("nothing was read")
+    );
+    h.key(KeyCode::Char('1'));
+    assert!(h.app.notice.is_none(), "{:?}", h.app.notice);
+    h.key(KeyCode::Char('3'));
     assert!(
         trend_fetch(&h.key(KeyCode::Char('j'))).is_none(),
         "not asked again by itself"

@@ -317,3 +317,56 @@ fn a_read_failed_while_the_service_was_down_is_read_again_when_it_answers() {
         "the error went with its cause"
     );
 }
+
+#[test]
+fn the_missing_page_notice_leaves_when_its_draft_is_emptied_or_left() {
+    let mut h = showing(searches(None));
+    h.key(KeyCode::Char(' '));
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.app.focus, Pane::Composer);
+    let said = |h: &Harness| h.app.notice.as_ref().map(|n| n.text().to_string());
+    assert!(said(&h).unwrap().contains("missing-page prompt"));
+    // Esc back to the pane: the notice was about the prompt.
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.focus, Pane::Searches);
+    assert_eq!(said(&h), None);
+    h.key(KeyCode::Char('n'));
+    assert!(said(&h).unwrap().contains("missing-page prompt"));
+    // Ctrl+U takes the prompt back out: the draft is empty, the notice goes.
+    h.ctrl('u');
+    assert_eq!(h.app.composer.text(), "");
+    assert_eq!(said(&h), None);
+}
+
+#[test]
+fn a_read_the_hours_budget_cannot_afford_is_not_sent_and_says_so_in_the_clis_words() {
+    let mut h = Harness::new(vec![]);
+    // The CLI spent the 3 an hour the service states, 20 minutes ago.
+    let spent = h.clock().wall - chrono::TimeDelta::minutes(20);
+    h.send(Msg::Budget(crate::tui::message::Budget {
+        analytics: crate::journal::AnalyticsBudget::new(3, vec![spent; 3]),
+        ..Default::default()
+    }));
+    assert!(reads(&h.key(KeyCode::Char('4'))).is_empty(), "nothing sent");
+    let Some(ListError::Failed(why)) = h.app.searches.error() else {
+        panic!("{:?}", h.app.searches.error())
+    };
+    assert!(
+        why.starts_with(
+            "this request needs 1 analytics request, more than are left (0 of 3 left this hour"
+        ) && why.contains("nothing was sent: enough are free again at 12:40 UTC"),
+        "{why}"
+    );
+    // The visitors pane's page is not sent either.
+    let sent = h.key(KeyCode::Char('3'));
+    assert!(
+        !sent
+            .iter()
+            .any(|e| matches!(e, Effect::Io(Io::FetchVisitors { .. }))),
+        "{sent:?}"
+    );
+    // Once the oldest use is an hour old, the read goes.
+    h.at(41.0 * 60.0);
+    h.key(KeyCode::Char('4'));
+    assert_eq!(reads(&h.key(KeyCode::Char('r'))).len(), 1);
+}

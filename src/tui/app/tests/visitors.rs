@@ -172,6 +172,12 @@ fn a_paste_with_line_breaks_into_a_form_field_stays_on_one_line() {
     // A copied line brings its line break (CR from a terminal, CRLF from a file).
     h.send(Msg::Input(Event::Paste("2026-11-01\r\n".into())));
     assert_eq!(form_field(&h), "2026-11-01");
+    // Control characters a copy brought along are dropped, not kept out of sight.
+    for _ in 0..10 {
+        h.key(KeyCode::Backspace);
+    }
+    h.send(Msg::Input(Event::Paste("2026-11-01\u{7}\u{1}\n".into())));
+    assert_eq!(form_field(&h), "2026-11-01");
     // Ctrl+J (LF) is the Enter of some terminals: it never deletes what was typed.
     h.ctrl('j');
     assert!(

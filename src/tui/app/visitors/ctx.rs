@@ -12,6 +12,8 @@ pub(in crate::tui::app) struct Ctx {
     pub now: Clock,
     /// Why analytics cannot be called now (a 429 pauses them), if so.
     pub paused: Option<String>,
+    /// Why the hour's analytics budget cannot afford a read now, if so.
+    pub over_budget: Option<String>,
     /// Analytics requests left this hour, as the journal counts them.
     pub analytics_left: u32,
     /// The most rows the whole range holds.

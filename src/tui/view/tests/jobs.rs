@@ -304,5 +304,15 @@ fn a_long_repository_keeps_its_name_and_ref_when_cut() {
             .to_owned();
         assert!(row.contains("…"), "cut: {row}");
         assert!(row.contains("@release-2"), "the ref stays: {row}");
-    }
+    } // At 200 columns the prompt has room to spare: the repository gets it (the prompt
+    // keeps 40 cells; only the host, the same on every row, may still be cut).
+    let screen = scene.render(200, 24);
+    let row = (screen.lines())
+        .find(|line| line.contains("job_7f3a9c21"))
+        .unwrap();
+    assert!(
+        row.contains("/an-organisation-with-a-long-name/docs-of-the-product@release-2")
+            && row.contains("Document the new webhooks endpoint"),
+        "whole: {row}"
+    );
 }

@@ -179,3 +179,80 @@ fn no_color_keeps_both_lists_readable() {
         }
     }
 }
+
+/// The line of the two lists' names, and the footer, as drawn at 120x40.
+fn strip_and_footer(scene: &Scene) -> (String, String) {
+    let screen = scene.render(120, 40);
+    let lines: Vec<&str> = screen.lines().collect();
+    (lines[1].to_owned(), lines[lines.len() - 3].to_owned())
+}
+
+#[test]
+fn a_count_says_when_it_covers_only_the_pages_read_and_goes_with_other_dates() {
+    let mut scene = Scene::new();
+    read(&mut scene, '4', SignalsPage::Searches(searches()));
+    let (strip, _) = strip_and_footer(&scene);
+    // A page is left unread: the count is of the rows read, at least.
+    assert!(strip.contains("[Searches: 5+ with no click]"), "{strip}");
+    read(&mut scene, 'a', SignalsPage::Assistant(questions()));
+    let (strip, _) = strip_and_footer(&scene);
+    assert!(strip.contains("[Unanswered questions: 4]"), "{strip}");
+    // Other dates in the visitors pane: neither count is of them.
+    scene.app.visitors.range = crate::tui::app::DateRange::LastDays(30);
+    let (strip, footer) = strip_and_footer(&scene);
+    assert!(
+        strip.contains("Searches ") && !strip.contains("with no click"),
+        "{strip}"
+    );
+    assert!(strip.contains("[Unanswered questions]"), "{strip}");
+    assert!(footer.contains("4 unanswered"), "{footer}");
+    // Shown again, the list is read for them: "…" until the page comes.
+    scene.key(KeyCode::Char('1'));
+    scene.key(KeyCode::Char('4'));
+    let (strip, _) = strip_and_footer(&scene);
+    assert!(strip.contains("[Unanswered questions: …]"), "{strip}");
+}
+
+#[test]
+fn the_footer_starts_with_no_separator_and_the_first_mark_shifts_nothing() {
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Char('4'));
+    let (_, footer) = strip_and_footer(&scene);
+    assert!(footer.starts_with("\" loading…"), "{footer:?}");
+    let mut scene = Scene::new();
+    read(&mut scene, '4', SignalsPage::Searches(searches()));
+    let before = scene.render(120, 40);
+    scene.key(KeyCode::Char(' '));
+    let after = scene.render(120, 40);
+    let row = |screen: &str, query: &str| {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(query))
+            .unwrap()
+            .to_owned();
+        line[..line.find(query).unwrap()].chars().count()
+    };
+    assert_eq!(
+        row(&before, "webhooks"),
+        row(&after, "webhooks"),
+        "{before}\n{after}"
+    );
+    assert_eq!(row(&before, "sso saml"), row(&after, "sso saml"));
+}
+
+#[test]
+fn the_help_says_each_note_whole_on_its_line_and_what_the_mouse_does() {
+    let mut scene = Scene::new();
+    read(&mut scene, '4', SignalsPage::Searches(searches()));
+    scene.key(KeyCode::Char('?'));
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = scene.render(width, height);
+        for note in [
+            "dates: the visitors pane's (3 then f changes them)",
+            "r reads the list shown again",
+            "a click selects a row; the wheel moves three rows",
+        ] {
+            assert!(screen.contains(note), "{note}:\n{screen}");
+        }
+    }
+}

@@ -195,3 +195,44 @@ fn an_empty_range_says_when_the_views_are_in_full_at_80_and_120_columns() {
         );
     }
 }
+
+#[test]
+fn a_failed_read_is_said_whole_without_rows_and_cut_with_an_ellipsis_beside_them() {
+    let refused = || crate::api::ApiError::Network {
+        host: "127.0.0.1:8790".into(),
+        reason: "nothing listens there (Connection refused, os error 111): is the service running?"
+            .into(),
+        may_have_reached_server: false,
+    };
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Char('3'));
+    let generation = scene.app.visitors.load().generation().unwrap();
+    scene.send(Msg::Visitors {
+        generation,
+        result: Err(refused()),
+    });
+    let screen = scene.render(80, 24);
+    // The rows' area, above the footer, notice line and status bar.
+    let flat: String = (screen.lines().take(20))
+        .map(|l| l.trim_matches('"').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains("is the service running?"), "{screen}");
+    // With a page shown, the footer says the error as far as it fits, and that it goes on.
+    let mut scene = scene_with(big_page());
+    scene.key(KeyCode::Char('r'));
+    let generation = scene.app.visitors.load().generation().unwrap();
+    scene.send(Msg::Visitors {
+        generation,
+        result: Err(refused()),
+    });
+    let screen = scene.render(80, 24);
+    let footer = (screen.lines())
+        .find(|l| l.starts_with("\" page 1"))
+        .unwrap();
+    assert!(footer.contains("could not reach"), "{screen}");
+    assert!(
+        footer.trim_end_matches('"').trim_end().ends_with('…'),
+        "{screen}"
+    );
+}
