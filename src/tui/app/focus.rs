@@ -3,7 +3,7 @@
 //! kept.
 
 use super::outcome::Outcome;
-use super::{App, Overlay, Pane};
+use super::{App, Overlay, Pane, notices};
 use crate::tui::keymap::KeyContext;
 use crate::tui::message::{Clock, Effect, Io};
 
@@ -25,16 +25,6 @@ impl App {
         }
     }
 
-    /// A notice about what a key did in a pane other than `pane` leaves the notice line
-    /// (it stays in the log): the focus moves to `pane`.
-    pub(crate) fn notice_leaves_for(&mut self, pane: Pane) {
-        if self.notice_pane.is_some_and(|about| about != pane) {
-            self.notice = None;
-            self.notice_pane = None;
-            self.dirty = true;
-        }
-    }
-
     /// Moves the focus; the visitors pane loads its first page the first time it is seen
     /// (so a console that never looks at analytics never spends that budget).
     pub(crate) fn focus(&mut self, pane: Pane, now: Clock, effects: &mut Vec<Effect>) {
@@ -44,7 +34,10 @@ impl App {
         // A filter line being typed in is kept as Enter keeps it.
         self.jobs.keep_filter();
         self.visitors.keep_filter();
-        self.notice_leaves_for(pane);
+        // A notice about what a key did in another pane leaves the notice line.
+        self.dirty |= notices::leave_line(&mut self.notice, &mut self.notice_pane, |about| {
+            about != pane
+        });
         if pane == Pane::Composer && self.focus != Pane::Composer {
             self.composer.came_from = self.focus;
         }

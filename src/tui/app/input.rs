@@ -5,7 +5,7 @@ use crossterm::event::{Event, KeyEvent};
 
 use super::outcome::Outcome;
 use super::table::{FilterEdit, FilterKey};
-use super::{App, CallClass, NoticeKind, Overlay, Pane, composer, keys};
+use super::{App, CallClass, NoticeKind, Overlay, Pane, composer, keys, notices};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect};
 
@@ -95,7 +95,12 @@ impl App {
                 let had_text = !self.composer.text().trim().is_empty();
                 let outcome = self.composer.on_action(action, &ctx, effects);
                 self.route(outcome, now, effects);
-                self.notice_leaves_if_emptied(had_text);
+                // A notice about the draft (the missing-page prompt's) leaves once a key
+                // empties it.
+                if had_text && self.composer.text().trim().is_empty() {
+                    let line = (&mut self.notice, &mut self.notice_pane);
+                    self.dirty |= notices::leave_line(line.0, line.1, |a| a == Pane::Composer);
+                }
             }
             (_, None) if keys::is_ctrl_c(key) => {
                 self.notify(NoticeKind::Info, keys::how_to_quit(self.keymap()));
@@ -103,7 +108,12 @@ impl App {
             (KeyContext::Composer, None) => {
                 let had_text = !self.composer.text().trim().is_empty();
                 self.composer.key(key, effects);
-                self.notice_leaves_if_emptied(had_text);
+                // A notice about the draft (the missing-page prompt's) leaves once a key
+                // empties it.
+                if had_text && self.composer.text().trim().is_empty() {
+                    let line = (&mut self.notice, &mut self.notice_pane);
+                    self.dirty |= notices::leave_line(line.0, line.1, |a| a == Pane::Composer);
+                }
             }
             (_, Some(action)) => self.on_action(action, now, effects),
             // An unbound key changes nothing; it leaves alone what an earlier message of

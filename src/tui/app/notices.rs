@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 
 use chrono::{DateTime, Utc};
 
-use super::{App, Notice, NoticeKind, Said};
+use super::{App, Notice, NoticeKind, Pane, Said};
 
 /// Notices kept in the log; older ones are dropped.
 pub const LOG_LENGTH: usize = 200;
@@ -94,16 +94,20 @@ impl App {
         self.notify(kind, said);
         self.notice_pane = Some(self.focus);
     }
+}
 
-    /// A notice about what a key did in the composer (such as the missing-page prompt's
-    /// "read and edit it, then Ctrl+S sends") leaves when a key empties the draft it was
-    /// about: `had_text` is whether the draft had text before the key.
-    pub(crate) fn notice_leaves_if_emptied(&mut self, had_text: bool) {
-        let about_composer = self.notice_pane == Some(super::Pane::Composer);
-        if had_text && about_composer && self.composer.text().trim().is_empty() {
-            self.notice = None;
-            self.notice_pane = None;
-            self.dirty = true;
-        }
+/// Clears the notice line when what it says is about a pane (what a key did there) and
+/// `leaves` says that notice goes now; it stays in the log. Whether it was cleared.
+pub(super) fn leave_line(
+    notice: &mut Option<Notice>,
+    about: &mut Option<Pane>,
+    leaves: impl FnOnce(Pane) -> bool,
+) -> bool {
+    if about.is_some_and(leaves) {
+        *notice = None;
+        *about = None;
+        true
+    } else {
+        false
     }
 }

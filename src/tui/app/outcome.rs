@@ -8,7 +8,7 @@ use crate::insight::templates::Wanted;
 use crate::tui::app::confirm::{Costly, Question};
 use crate::tui::app::searches::{self, SearchesPane};
 use crate::tui::app::visitors::{Ctx, VisitorsTable};
-use crate::tui::app::{App, CallClass, NoticeKind, Overlay, Pane, Said};
+use crate::tui::app::{App, CallClass, NoticeKind, Overlay, Pane, Said, notices};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, DraftKey, Effect};
 
@@ -156,7 +156,10 @@ impl App {
                 self.notify_here(NoticeKind::Info, filled.unwrap_or_else(str::to_owned));
             }
             Outcome::Back(pane) => {
-                self.notice_leaves_for(pane);
+                self.dirty |=
+                    notices::leave_line(&mut self.notice, &mut self.notice_pane, |about| {
+                        about != pane
+                    });
                 self.focus = pane;
             }
             Outcome::Quit => self.quit = true,
