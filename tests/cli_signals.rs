@@ -242,6 +242,45 @@ fn assistant_unanswered_keeps_the_questions_the_docs_could_not_answer() {
             "How do I set up SAML single sign-on?",
         ]
     );
+    // As `searches --unclicked`: `--limit 2` filtered one page of two conversations (one of
+    // them answered) and showed one; it reads on until it has two, and its cursor goes on.
+    let two = json(
+        home.path(),
+        &service,
+        &[
+            "assistant",
+            "--unanswered",
+            "--limit",
+            "2",
+            "--format",
+            "json",
+        ],
+    );
+    let questions = |page: &serde_json::Value| -> Vec<String> {
+        page["conversations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["query"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(questions(&two), asked[..2]);
+    let cursor = two["nextCursor"].as_str().unwrap().to_owned();
+    let rest = json(
+        home.path(),
+        &service,
+        &[
+            "assistant",
+            "--unanswered",
+            "--limit",
+            "2",
+            "--cursor",
+            &cursor,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(questions(&rest), asked[2..]);
 }
 
 #[test]

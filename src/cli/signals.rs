@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use super::budget::{Analytics, Need};
 use super::output::{Format, emit_data};
 use super::range::{from_arg, to_arg};
+use super::read_on::{Filtered, Found, read_on};
 use super::setup::{ClientArgs, Setup};
 use super::signals_output as out;
 use super::{CliError, Outcome};
@@ -192,7 +193,7 @@ pub async fn searches(args: SearchesArgs) -> Outcome {
     let args = args.common;
     let query = query(Kind::Searches, &args)?;
     let (page, shown) = if unclicked && !args.all {
-        let found = read_unclicked(&query, &args).await?;
+        let found = read_kept::<SearchesPage>(&query, &args, "unclicked queries").await?;
         let shown = out::Shown {
             all: false,
             of: Some(found.read),
@@ -203,7 +204,7 @@ pub async fn searches(args: SearchesArgs) -> Outcome {
         let mut page: SearchesPage = fetch(query.clone(), &args).await?;
         let listed = page.searches.len();
         if unclicked {
-            page.searches.retain(super::unclicked::is_unclicked);
+            page.searches.retain(<SearchesPage as Filtered>::kept);
         }
         let shown = out::Shown {
             all: args.all,
@@ -217,27 +218,28 @@ pub async fn searches(args: SearchesArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--unclicked` without `--all`: up to `--limit` of them, reading on (`unclicked.rs`),
-/// each request allowed and counted as `visitors` does: refused when none is left, and
-/// asked about once past ten.
-async fn read_unclicked(
+/// `--unclicked` or `--unanswered` without `--all`: up to `--limit` of them, reading on
+/// (`read_on.rs`), each request allowed and counted as `visitors` does: refused when none
+/// is left, and asked about once past ten.
+async fn read_kept<P: Filtered + DeserializeOwned>(
     query: &SignalsQuery,
     args: &SignalsArgs,
-) -> Result<super::unclicked::Found, CliError> {
+    kept: &str,
+) -> Result<Found<P>, CliError> {
     let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
     let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
     let smaller = "ask for fewer with --limit, or narrow the range with --from and --to";
+    let what = format!("reading on for {kept}");
     let mut sent = 0;
-    let mut fetch = async |cursor: Option<String>, limit: u32| -> Result<SearchesPage, CliError> {
-        let what = "reading on for unclicked queries";
+    let mut fetch = async |cursor: Option<String>, limit: u32| -> Result<P, CliError> {
         if sent == 0 {
             analytics.allow_one()?;
         } else if sent == ASK_ABOVE {
-            analytics.allow_past(what, Need::AtMost(MAX_PAGES - sent), smaller)?;
+            analytics.allow_past(&what, Need::AtMost(MAX_PAGES - sent), smaller)?;
         } else {
-            analytics.allow(what, Need::Exactly(1), smaller)?;
+            analytics.allow(&what, Need::Exactly(1), smaller)?;
         }
         sent += 1;
         let page = SignalsQuery {
@@ -245,12 +247,12 @@ async fn read_unclicked(
             cursor,
             ..query.clone()
         };
-        let answer = client.signals::<SearchesPage>(&page).await;
+        let answer = client.signals::<P>(&page).await;
         analytics.record(1, client.stated_analytics_limit());
         Ok(answer?)
     };
     let wanted = query.effective_limit() as usize;
-    super::unclicked::read_on(wanted, query.cursor.clone(), &mut fetch, |cursor| {
+    read_on(wanted, query.cursor.clone(), &mut fetch, |cursor| {
         CliError::failed(format!(
             "the service sent the cursor {cursor:?} twice: paging stopped rather than ask forever"
         ))
@@ -288,18 +290,28 @@ pub async fn feedback(args: FeedbackArgs) -> Outcome {
 pub async fn assistant(args: AssistantArgs) -> Outcome {
     let common = &args.common;
     let query = query(Kind::Assistant, common)?;
-    let mut page: AssistantPage = fetch(query.clone(), common).await?;
-    let asked = page.conversations.len();
-    if args.unanswered {
-        page.conversations
-            .retain(crate::api::signals::Conversation::unanswered);
-    }
-    let format = Format::resolve(common.format);
-    let shown = out::Shown {
-        all: common.all,
-        of: args.unanswered.then_some(asked),
-        requests: 0,
+    let (page, shown) = if args.unanswered && !common.all {
+        let found = read_kept::<AssistantPage>(&query, common, "unanswered questions").await?;
+        let shown = out::Shown {
+            all: false,
+            of: Some(found.read),
+            requests: found.requests,
+        };
+        (found.page, shown)
+    } else {
+        let mut page: AssistantPage = fetch(query.clone(), common).await?;
+        let asked = page.conversations.len();
+        if args.unanswered {
+            page.conversations.retain(<AssistantPage as Filtered>::kept);
+        }
+        let shown = out::Shown {
+            all: common.all,
+            of: args.unanswered.then_some(asked),
+            requests: 0,
+        };
+        (page, shown)
     };
+    let format = Format::resolve(common.format);
     emit_data(&out::assistant(&page, &query, shown, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -381,7 +381,14 @@ pub fn assistant(
             let (rows, of) = match shown.of {
                 Some(of) => (
                     count(rows.len(), ("unanswered", "unanswered")),
-                    format!("(of {})", count(of, ("conversation", "conversations"))),
+                    match shown.requests {
+                        0 => format!("(of {})", count(of, ("conversation", "conversations"))),
+                        n => format!(
+                            "({} read in {})",
+                            count(of, ("conversation", "conversations")),
+                            count(n as usize, ("request", "requests"))
+                        ),
+                    },
                 ),
                 None => (
                     count(rows.len(), ("conversation", "conversations")),
