@@ -28,7 +28,7 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use super::*;
 use crate::api::{Job, JobStatus, PathVisitors, VisitorTotals, VisitorsPage};
 use crate::journal::TrackedJob;
-use crate::tui::message::{DraftKey, Io, Startup, Submitted, Tty};
+use crate::tui::message::{Clock, DraftKey, Effect, Io, Msg, Startup, Submitted, Tty};
 
 pub(super) struct Harness {
     pub app: App,
