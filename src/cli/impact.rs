@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::budget::Analytics;
 use super::impact_output::{Report, render};
-use super::jobs::{resolve_id, typed_id};
+use super::job_ref::{resolve_id, typed_id};
 use super::output::{Format, emit_data};
 use super::setup::{ClientArgs, Setup};
 use super::{CliError, Outcome, warn};

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::{Args, ValueEnum};
 
-use super::serve::db_location;
+use super::store_arg::db_location;
 use super::{CliError, Outcome};
 use crate::server::db::DbLocation;
 use crate::server::import::ImportError;

@@ -8,12 +8,13 @@ use chrono::Utc;
 use clap::Args;
 use futures_util::StreamExt as _;
 
+use super::job_ref::{resolve_id, typed_id};
 use super::output::{self, Format, emit_data};
 use super::setup::{ClientArgs, Setup, timeout_arg};
 use super::wait::wait_for;
 use super::{CliError, JobsCommand, Outcome, read_prompt, warn};
 use crate::api::{ApiError, Client, Job, JobStatus};
-use crate::journal::{IdMatch, Journal, Recorded, Scope, SubmissionKind, TrackedJob};
+use crate::journal::{Journal, Recorded, Scope, SubmissionKind, TrackedJob};
 
 /// How a job is followed and printed, and where the service is.
 #[derive(Debug, Args)]
@@ -98,50 +99,6 @@ pub async fn run(command: JobsCommand) -> Outcome {
         JobsCommand::Untrack(args) => untrack(&args),
         JobsCommand::List(args) => list(&args).await,
         JobsCommand::Impact(args) => super::impact::run(&args).await,
-    }
-}
-
-/// The id as typed, refused when blank: nothing is sent for an empty id.
-pub(super) fn typed_id(typed: &str) -> Result<&str, CliError> {
-    let typed = typed.trim();
-    if typed.is_empty() {
-        return Err(CliError::usage(
-            "the job id is empty: give the id that `docdeck jobs list` shows, or a unique start of it",
-        ));
-    }
-    Ok(typed)
-}
-
-/// The job the user meant: a unique start of the id of a job the journal knows becomes
-/// that id; text no known job starts with is passed on as typed (the job may have been
-/// made elsewhere); text several jobs start with is refused, naming them.
-pub(super) fn resolve_id(
-    journal: Option<&Journal>,
-    scope: &Scope,
-    typed: &str,
-) -> Result<String, CliError> {
-    let typed = typed_id(typed)?;
-    let Some(journal) = journal else {
-        return Ok(typed.to_owned());
-    };
-    match journal.resolve_id(scope, typed) {
-        Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => Ok(id),
-        Ok(IdMatch::Ambiguous(ids)) => {
-            let more = if ids.len() >= 6 { "\n  ..." } else { "" };
-            let ids: Vec<String> = ids.iter().map(|id| crate::text::sanitize(id)).collect();
-            Err(CliError::usage(format!(
-                "{} is the start of several jobs; type more of the id:\n  {}{more}",
-                crate::text::sanitize(typed),
-                ids.join("\n  ")
-            )))
-        }
-        Err(err) => {
-            warn(&format!(
-                "the journal could not look up {}: {err}; using it as typed",
-                crate::text::sanitize(typed)
-            ));
-            Ok(typed.to_owned())
-        }
     }
 }
 

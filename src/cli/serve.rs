@@ -9,9 +9,9 @@ use clap::{Args, ValueEnum};
 
 use super::serve_keys::{KeySourceArgs, KeysCommand};
 use super::setup::duration_arg;
-use super::{CliError, Outcome, default_service_db};
+use super::store_arg::{db_location, wrap};
+use super::{CliError, Outcome};
 use crate::server::agent::{OutcomeWeights, SimulatedAgent};
-use crate::server::db::DbLocation;
 use crate::server::faults::{FaultPlan, Latency, Rate};
 use crate::server::jobs::JobDefaults;
 use crate::server::listen::ConnLimits;
@@ -161,21 +161,6 @@ impl FaultArgs {
         };
         plan.validate().map_err(CliError::usage)?;
         Ok(plan)
-    }
-}
-
-/// The environment variable that gives the database when `--db` does not: a PostgreSQL
-/// URL (its password kept out of `--help` and every message) or a SQLite path.
-pub const DATABASE_VARIABLE: &str = "DOCDECK_DATABASE_URL";
-
-/// `--db`, else `DOCDECK_DATABASE_URL`, else the data folder's `service.sqlite`.
-pub(super) fn db_location(db: Option<&str>) -> Result<DbLocation, CliError> {
-    if let Some(text) = db {
-        return Ok(DbLocation::parse(text));
-    }
-    match std::env::var(DATABASE_VARIABLE) {
-        Ok(text) if !text.trim().is_empty() => Ok(DbLocation::parse(text.trim())),
-        _ => Ok(DbLocation::File(default_service_db()?)),
     }
 }
 
@@ -353,23 +338,6 @@ fn refused_notice(project: &str, footprint: &server::seed::Footprint) -> String 
          database, and demo data goes only into a project that has never existed there. \
          Pass --seed none to start without this notice."
     ))
-}
-
-/// Words in lines of at most 78 columns, the later ones indented, for an 80-column terminal.
-pub(super) fn wrap(text: &str) -> String {
-    let mut lines = vec![String::new()];
-    for word in text.split_whitespace() {
-        let Some(line) = lines.last_mut() else { break };
-        if !line.trim().is_empty() && line.chars().count() + 1 + word.chars().count() > 78 {
-            lines.push(format!("  {word}"));
-        } else {
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-    }
-    lines.join("\n")
 }
 
 /// The signal that stopped `serve`, and the exit status a shell would report for it.

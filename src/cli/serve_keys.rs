@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::serve::{db_location, wrap};
+use super::store_arg::{db_location, wrap};
 use super::{CliError, Outcome};
 use crate::config::Secret;
 use crate::server::db::{Db, DbLocation, StoreError, now_ms};

@@ -1,0 +1,50 @@
+//! The job a command means: the id as typed (refused when blank), or the job whose id a
+//! unique start of it is, as the journal knows them. Used by every `jobs` command and by
+//! `jobs impact`.
+
+use super::{CliError, warn};
+use crate::journal::{IdMatch, Journal, Scope};
+
+/// The id as typed, refused when blank: nothing is sent for an empty id.
+pub(super) fn typed_id(typed: &str) -> Result<&str, CliError> {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        return Err(CliError::usage(
+            "the job id is empty: give the id that `docdeck jobs list` shows, or a unique start of it",
+        ));
+    }
+    Ok(typed)
+}
+
+/// The job the user meant: a unique start of the id of a job the journal knows becomes
+/// that id; text no known job starts with is passed on as typed (the job may have been
+/// made elsewhere); text several jobs start with is refused, naming them.
+pub(super) fn resolve_id(
+    journal: Option<&Journal>,
+    scope: &Scope,
+    typed: &str,
+) -> Result<String, CliError> {
+    let typed = typed_id(typed)?;
+    let Some(journal) = journal else {
+        return Ok(typed.to_owned());
+    };
+    match journal.resolve_id(scope, typed) {
+        Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => Ok(id),
+        Ok(IdMatch::Ambiguous(ids)) => {
+            let more = if ids.len() >= 6 { "\n  ..." } else { "" };
+            let ids: Vec<String> = ids.iter().map(|id| crate::text::sanitize(id)).collect();
+            Err(CliError::usage(format!(
+                "{} is the start of several jobs; type more of the id:\n  {}{more}",
+                crate::text::sanitize(typed),
+                ids.join("\n  ")
+            )))
+        }
+        Err(err) => {
+            warn(&format!(
+                "the journal could not look up {}: {err}; using it as typed",
+                crate::text::sanitize(typed)
+            ));
+            Ok(typed.to_owned())
+        }
+    }
+}
