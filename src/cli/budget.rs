@@ -60,24 +60,21 @@ impl<'a> Analytics<'a> {
         let budget = self
             .journal
             .analytics_budget(self.scope, ANALYTICS_HOURLY_LIMIT, now)?;
-        let limit = budget.limit;
-        let counted = format!(
-            "{} of {limit} left this hour as counted on this machine for this project; {limit} is {}",
-            budget.left(),
-            budget.source.words()
-        );
         match budget.decide(need.count()) {
             Decision::Go => Ok(()),
             Decision::Ask { .. } if self.yes => Ok(()),
-            Decision::Ask { .. } => ask(&format!("{what} needs {} ({counted})", need.text())),
+            Decision::Ask { .. } => ask(&format!(
+                "{what} needs {} ({})",
+                need.text(),
+                budget.counted_words()
+            )),
             Decision::Refuse { enough_at, .. } => {
-                let when = enough_at.map_or_else(
-                    || format!("that is more than an hour's {limit}: {smaller}"),
-                    |at| format!("enough are free again {}, or {smaller}", when(at, now)),
-                );
-                Err(CliError::failed(format!(
-                    "{what} needs {}, more than are left ({counted}); nothing was sent: {when}",
-                    need.text()
+                let free_again = enough_at.map(|at| when(at, now));
+                Err(CliError::failed(budget.refusal(
+                    what,
+                    &need.text(),
+                    free_again.as_deref(),
+                    smaller,
                 )))
             }
         }

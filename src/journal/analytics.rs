@@ -116,6 +116,39 @@ impl AnalyticsBudget {
         self.limit.saturating_sub(self.used())
     }
 
+    /// `41 of 100 left this hour as counted on this machine for this project; 100 is …`.
+    #[must_use]
+    pub fn counted_words(&self) -> String {
+        let limit = self.limit;
+        format!(
+            "{} of {limit} left this hour as counted on this machine for this project; {limit} is {}",
+            self.left(),
+            self.source.words()
+        )
+    }
+
+    /// The words of a refusal, the same in the CLI and the console: `what` needs `need`,
+    /// more than are left; nothing was sent; then when enough are free again
+    /// (`free_again`, worded by the face: a countdown would go stale on a screen), or,
+    /// when the work needs more than an hour's whole budget, only `smaller`.
+    #[must_use]
+    pub fn refusal(
+        &self,
+        what: &str,
+        need: &str,
+        free_again: Option<&str>,
+        smaller: &str,
+    ) -> String {
+        let when = free_again.map_or_else(
+            || format!("that is more than an hour's {}: {smaller}", self.limit),
+            |at| format!("enough are free again {at}, or {smaller}"),
+        );
+        format!(
+            "{what} needs {need}, more than are left ({}); nothing was sent: {when}",
+            self.counted_words()
+        )
+    }
+
     /// When `needed` requests will be left, if they are not now: as the oldest uses turn
     /// an hour old. `None` when they are left now, or never will be (more than the limit).
     #[must_use]

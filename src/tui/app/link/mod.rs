@@ -246,20 +246,12 @@ impl Link {
         if enough_at.is_some_and(|at| at <= now.wall) {
             return None;
         }
-        let limit = budget.limit;
-        let when = enough_at.map_or_else(
-            || format!("that is more than an hour's {limit}: wait for the hour to pass"),
-            |at| {
-                format!(
-                    "enough are free again at {} UTC, or wait for the hour to pass",
-                    at.format("%H:%M")
-                )
-            },
-        );
-        Some(format!(
-            "this request needs 1 analytics request, more than are left ({} of {limit} left this hour as counted on this machine for this project; {limit} is {}); nothing was sent: {when}",
-            budget.left(),
-            budget.source.words()
+        let free_again = enough_at.map(|at| format!("at {} UTC", at.format("%H:%M")));
+        Some(budget.refusal(
+            "this request",
+            "1 analytics request",
+            free_again.as_deref(),
+            "wait for the hour to pass",
         ))
     }
 
