@@ -148,6 +148,19 @@ pub struct VisitorsQuery {
     pub offset: Option<u64>,
 }
 
+/// `dateFrom`, `dateTo` and `limit` as every analytics endpoint takes them, in this
+/// order, each only when given.
+pub(crate) fn range_pairs(
+    from: Option<DateParam>,
+    to: Option<DateParam>,
+    limit: Option<u32>,
+) -> Vec<(&'static str, String)> {
+    let dates = [("dateFrom", from), ("dateTo", to)].into_iter();
+    (dates.filter_map(|(name, date)| Some((name, date?.to_string()))))
+        .chain(limit.map(|limit| ("limit", limit.to_string())))
+        .collect()
+}
+
 impl VisitorsQuery {
     /// The client's rule: everything the service checks, and an empty range is refused too
     /// because `dateTo` is exclusive and equal dates are always a mistake.
@@ -206,16 +219,7 @@ impl VisitorsQuery {
     /// The query string pairs, in a stable order.
     #[must_use]
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut pairs = Vec::with_capacity(4);
-        if let Some(from) = self.date_from {
-            pairs.push(("dateFrom", from.to_string()));
-        }
-        if let Some(to) = self.date_to {
-            pairs.push(("dateTo", to.to_string()));
-        }
-        if let Some(limit) = self.limit {
-            pairs.push(("limit", limit.to_string()));
-        }
+        let mut pairs = range_pairs(self.date_from, self.date_to, self.limit);
         if let Some(offset) = self.offset {
             pairs.push(("offset", offset.to_string()));
         }

@@ -179,16 +179,7 @@ impl SignalsQuery {
     /// The query string pairs, in a stable order.
     #[must_use]
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut pairs = Vec::new();
-        if let Some(from) = self.date_from {
-            pairs.push(("dateFrom", from.to_string()));
-        }
-        if let Some(to) = self.date_to {
-            pairs.push(("dateTo", to.to_string()));
-        }
-        if let Some(limit) = self.limit {
-            pairs.push(("limit", limit.to_string()));
-        }
+        let mut pairs = crate::api::query::range_pairs(self.date_from, self.date_to, self.limit);
         if let (true, Some(cursor)) = (self.kind.pages(), &self.cursor) {
             pairs.push(("cursor", cursor.clone()));
         }
