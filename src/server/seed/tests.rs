@@ -127,7 +127,7 @@ fn a_project_with_views_jobs_or_a_key_gets_no_invented_data() {
             crate::server::import::import(db, "demo", VIEW.as_bytes()).unwrap();
         }),
         ("a job", |db| {
-            db.blocking(|c| jobs::create(c, "demo", "Fix typos", &defaults(), 0))
+            db.blocking(|c| crate::server::jobs::create(c, "demo", "Fix typos", &defaults(), 0))
                 .unwrap();
         }),
         ("a followed log with no view yet", |db| {

@@ -294,13 +294,13 @@ fn the_demo_seed_holds_gaps_a_thumbed_down_page_and_unanswered_questions() {
 fn the_demo_seeds_clicks_spread_so_the_last_week_shows_the_same_gaps() {
     let conn = db();
     let today = NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
-    seed(&conn, "demo", today).unwrap();
+    seed(&mut Lite(&conn), "demo", today).unwrap();
     let week = SignalsQuery {
         date_from: Some(DateParam::parse("dateFrom", "2026-11-21").unwrap()),
         date_to: Some(DateParam::parse("dateTo", "2026-11-28").unwrap()),
         ..query(Kind::Searches)
     };
-    let page = searches(&conn, "demo", &week, Cursor::First).unwrap();
+    let page = searches(&mut Lite(&conn), "demo", &week, Cursor::First).unwrap();
     let mut gaps: Vec<&str> = page
         .searches
         .iter()
