@@ -33,9 +33,7 @@ pub(super) async fn prepare(
     options: &ServeOptions,
 ) -> Result<Result<Prepared, KeyError>, StoreError> {
     let options = options.clone();
-    store
-        .write(move |sql| prepare_in(sql, &options))
-        .await
+    store.write(move |sql| prepare_in(sql, &options)).await
 }
 
 /// On SQLite: fails the turns a stop interrupted (unless the agent runs them again),

@@ -308,7 +308,8 @@ fn seed_jobs(
             let at = created + (index + 1) * 240_000;
             if index > 0 {
                 let follow_up = "Add a curl example for each event type";
-                match record::add_message(sql, project, &job.id, follow_up, at - 60_000, i64::MAX)? {
+                match record::add_message(sql, project, &job.id, follow_up, at - 60_000, i64::MAX)?
+                {
                     Ok(_) => prompts.push((follow_up.to_owned(), at - 60_000)),
                     Err(refusal) => {
                         tracing::warn!(job = %job.id, ?refusal, "seed follow-up refused")

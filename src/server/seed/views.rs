@@ -12,7 +12,7 @@ use rusqlite::Connection;
 use super::traffic::{NEW_PAGES, TrafficModel, page_paths};
 use super::{PendingViews, RNG_SEED, SEED_DAYS};
 use crate::args;
-use crate::server::analytics::sizes;
+use crate::server::analytics::BATCH;
 use crate::server::analytics::{Traffic, ViewEvent};
 use crate::server::db::StoreError;
 use crate::server::store::{Lite, Sql, Value};
@@ -154,15 +154,25 @@ impl SeedDays {
                     event.path
                 )));
             };
-            rows.push([event.ts_ms, *page, *visitor, i64::from(event.traffic == Traffic::Ai)]);
+            rows.push([
+                event.ts_ms,
+                *page,
+                *visitor,
+                i64::from(event.traffic == Traffic::Ai),
+            ]);
         }
-        for chunk in sizes(&rows) {
+        for chunk in rows.chunks(BATCH) {
             let mut params: Vec<Value> = Vec::with_capacity(1 + 4 * chunk.len());
             params.push(project.into());
             let mut values = Vec::with_capacity(chunk.len());
             for row in chunk {
                 let at = params.len() + 1;
-                values.push(format!("($1, ${at}, ${}, ${}, ${})", at + 1, at + 2, at + 3));
+                values.push(format!(
+                    "($1, ${at}, ${}, ${}, ${})",
+                    at + 1,
+                    at + 2,
+                    at + 3
+                ));
                 params.extend(row.iter().map(|v| Value::Int(*v)));
             }
             sql.exec(
@@ -205,7 +215,9 @@ enum Lookup {
 }
 
 /// Adds the values of `names` that `known` lacks to their lookup table (those already
-/// there are kept) and reads their ids into `known`, a set per statement.
+/// there are kept) and reads their ids into `known`, a set per statement. (A day's last
+/// statement has a size of its own: a few statements a day, not one per row, which on
+/// PostgreSQL would be a round trip each.)
 fn intern<'a>(
     sql: &mut dyn Sql,
     project: &str,
@@ -221,7 +233,7 @@ fn intern<'a>(
     let new: Vec<&str> = names
         .filter(|name| !known.contains_key(*name) && seen.insert(*name))
         .collect();
-    for chunk in sizes(&new) {
+    for chunk in new.chunks(BATCH) {
         let mut params: Vec<Value> = vec![project.into()];
         params.extend(chunk.iter().map(|name| Value::from(*name)));
         let list = (2..=chunk.len() + 1)
