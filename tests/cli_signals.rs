@@ -1,7 +1,8 @@
 //! `docdeck searches`, `feedback [--by-page]` and `assistant [--unanswered]` against the
 //! local service's demo seed, whose numbers are fixed in `server::signals::seed`: 263
 //! searches over ten queries (four nobody clicked), 70 pieces of feedback on four pages
-//! (six with a comment), six questions (four unanswered).
+//! (six with a comment), six questions (four unanswered). Each test runs on SQLite and
+//! on PostgreSQL (the seed is written to either).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -11,9 +12,37 @@ use std::path::Path;
 use common::{KEY, ServeProcess, run_cli, text};
 use serde_json::Value;
 
-fn demo(home: &Path) -> ServeProcess {
-    ServeProcess::spawn(home, &["--db", ":memory:", "--api-key", KEY])
+fn demo(home: &Path, db: &str) -> ServeProcess {
+    ServeProcess::spawn(home, &["--db", db, "--api-key", KEY])
 }
+
+/// Each `fn name(db: &str)` as `name::sqlite` and `name::postgres`.
+macro_rules! on_both_stores_cli {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[test]
+                fn sqlite() {
+                    super::$name(":memory:");
+                }
+
+                #[test]
+                fn postgres() {
+                    use super::common;
+                    let url = crate::pg_or_skip!();
+                    super::$name(&url);
+                }
+            }
+        )*
+    };
+}
+
+on_both_stores_cli!(
+    searches_rank_queries_and_all_follows_the_cursor_to_the_end,
+    feedback_by_page_joins_a_url_to_its_page_and_lists_page_by_cursor,
+    assistant_unanswered_keeps_the_questions_the_docs_could_not_answer,
+    wrong_input_is_refused_before_sending_or_explained_from_the_service,
+);
 
 fn json(home: &Path, service: &ServeProcess, args: &[&str]) -> Value {
     let out = run_cli(home, &service.base_url, args);
@@ -21,10 +50,9 @@ fn json(home: &Path, service: &ServeProcess, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-#[test]
-fn searches_rank_queries_and_all_follows_the_cursor_to_the_end() {
+fn searches_rank_queries_and_all_follows_the_cursor_to_the_end(db: &str) {
     let home = tempfile::tempdir().unwrap();
-    let service = demo(home.path());
+    let service = demo(home.path(), db);
     let page = json(home.path(), &service, &["searches", "--format", "json"]);
     assert_eq!(page["totalSearches"], 263);
     assert_eq!(page["nextCursor"], Value::Null);
@@ -156,10 +184,9 @@ fn searches_rank_queries_and_all_follows_the_cursor_to_the_end() {
     assert!(lines[4].starts_with("sso saml,29,0,,"), "{}", lines[4]);
 }
 
-#[test]
-fn feedback_by_page_joins_a_url_to_its_page_and_lists_page_by_cursor() {
+fn feedback_by_page_joins_a_url_to_its_page_and_lists_page_by_cursor(db: &str) {
     let home = tempfile::tempdir().unwrap();
-    let service = demo(home.path());
+    let service = demo(home.path(), db);
     let by_page = json(
         home.path(),
         &service,
@@ -218,10 +245,9 @@ fn feedback_by_page_joins_a_url_to_its_page_and_lists_page_by_cursor() {
     );
 }
 
-#[test]
-fn assistant_unanswered_keeps_the_questions_the_docs_could_not_answer() {
+fn assistant_unanswered_keeps_the_questions_the_docs_could_not_answer(db: &str) {
     let home = tempfile::tempdir().unwrap();
-    let service = demo(home.path());
+    let service = demo(home.path(), db);
     let page = json(
         home.path(),
         &service,
@@ -283,10 +309,9 @@ fn assistant_unanswered_keeps_the_questions_the_docs_could_not_answer() {
     assert_eq!(questions(&rest), asked[2..]);
 }
 
-#[test]
-fn wrong_input_is_refused_before_sending_or_explained_from_the_service() {
+fn wrong_input_is_refused_before_sending_or_explained_from_the_service(db: &str) {
     let home = tempfile::tempdir().unwrap();
-    let service = demo(home.path());
+    let service = demo(home.path(), db);
     let too_many = run_cli(
         home.path(),
         &service.base_url,

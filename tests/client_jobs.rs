@@ -285,9 +285,22 @@ async fn jobs_survive_a_restart_and_active_ones_resume() {
 
 #[tokio::test]
 async fn outcomes_are_reproducible_for_a_seed() {
+    outcomes_repeat([DbLocation::Memory, DbLocation::Memory]).await;
+}
+
+/// The same on PostgreSQL, a fresh database for each run (the node loop runs the turns).
+#[tokio::test]
+async fn outcomes_are_reproducible_for_a_seed_on_postgres() {
+    let first = pg_or_skip_async!();
+    let second = pg_or_skip_async!();
+    outcomes_repeat([DbLocation::parse(&first), DbLocation::parse(&second)]).await;
+}
+
+/// Two runs of 12 jobs, one at a time, on the agent's seed 11: the same statuses.
+async fn outcomes_repeat(stores: [DbLocation; 2]) {
     let mut runs = Vec::new();
-    for _ in 0..2 {
-        let mut options = fast_options(DbLocation::Memory);
+    for db in stores {
+        let mut options = common::options_on(&db);
         options.agent.weights = OutcomeWeights::default();
         options.agent.seed = 11;
         let server = start(options).await;

@@ -586,9 +586,20 @@ on_both_stores! {
 /// sent at once waits for all of them: it never counts over none or half of them.
 #[tokio::test]
 async fn a_visitors_request_during_the_demo_seed_waits_for_all_of_it() {
-    docdeck::api::client::install_crypto_provider();
     let dir = tempfile::tempdir().unwrap();
-    let mut options = fast_options(DbLocation::File(dir.path().join("service.sqlite")));
+    visitors_wait_for_the_seed(DbLocation::File(dir.path().join("service.sqlite"))).await;
+}
+
+/// The same on PostgreSQL, where `--seed demo` writes its jobs and views too.
+#[tokio::test]
+async fn a_visitors_request_during_the_demo_seed_waits_for_all_of_it_on_postgres() {
+    let url = pg_or_skip_async!();
+    visitors_wait_for_the_seed(DbLocation::parse(&url)).await;
+}
+
+async fn visitors_wait_for_the_seed(db: DbLocation) {
+    docdeck::api::client::install_crypto_provider();
+    let mut options = common::options_on(&db);
     options.seed = docdeck::server::SeedKind::Demo;
     let mut server = start(options).await;
     assert_eq!(server.seeded_jobs.len(), 5, "the jobs are there at once");

@@ -1,6 +1,7 @@
 //! Issue 23 at the local service's start: the demo's seeded jobs are handed to the
 //! console as a first read would show them, so one idle past the archive age reads
-//! archived at once (as the README's screenshot shows), not completed for ten minutes.
+//! archived at once (as the README's screenshot shows), not completed for ten minutes;
+//! on SQLite and on PostgreSQL, where the seed is written too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -8,9 +9,9 @@ mod common;
 use docdeck::api::JobStatus;
 use docdeck::server::db::DbLocation;
 
-#[tokio::test]
-async fn a_seeded_job_past_the_archive_age_is_handed_over_archived() {
-    let mut options = common::fast_options(DbLocation::Memory);
+on_both_stores! {
+async fn a_seeded_job_past_the_archive_age_is_handed_over_archived(db: DbLocation) {
+    let mut options = common::options_on(&db);
     options.seed = docdeck::server::SeedKind::Demo;
     let server = common::start(options).await;
     let status = |prompt: &str| {
@@ -38,4 +39,5 @@ async fn a_seeded_job_past_the_archive_age_is_handed_over_archived() {
     let read = common::client(&server).get_job(&archived.id).await.unwrap();
     assert_eq!(read, archived.job, "as the service answers a read");
     server.shutdown().await;
+}
 }

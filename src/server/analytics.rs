@@ -61,6 +61,18 @@ pub fn visitors(
         let ai = u128::from(row.get::<_, i64>(2)? != 0);
         views.push((page << 65) | (visitor << 1) | ai);
     }
+    let paths = page_paths(conn, project)?;
+    Ok(count_views(views, &paths, request))
+}
+
+/// The visitors answer from the range's views as keys `page << 65 | visitor << 1 | ai`
+/// (ids as unsigned): the distinct counts are made by sorting the keys, so both stores
+/// give the same numbers and order. `paths` names the pages by id.
+pub fn count_views(
+    mut views: Vec<u128>,
+    paths: &HashMap<i64, String>,
+    request: &VisitorsRequest,
+) -> VisitorsPage {
     views.sort_unstable();
     views.dedup();
 
@@ -84,6 +96,7 @@ pub fn visitors(
             count_visitor(counts, flags);
         }
     }
+    drop(views);
 
     // Site-wide: the same walk over (visitor, ai) alone.
     by_visitor.sort_unstable();
@@ -100,7 +113,6 @@ pub fn visitors(
         count_visitor(&mut totals, flags);
     }
 
-    let paths = page_paths(conn, project)?;
     let mut rows: Vec<PathVisitors> = pages
         .into_iter()
         .map(|(page, counts)| PathVisitors {
@@ -115,11 +127,11 @@ pub fn visitors(
     let limit = request.limit as usize;
     let has_more = rows.len() > offset.saturating_add(limit);
     let visitors = rows.into_iter().skip(offset).take(limit).collect();
-    Ok(VisitorsPage {
+    VisitorsPage {
         totals,
         visitors,
         has_more,
-    })
+    }
 }
 
 /// Adds one visitor whose views were human (bit 0 of `flags`) and/or AI (bit 1).

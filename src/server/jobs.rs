@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use rand::Rng;
 use rand::distr::Alphanumeric;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 
 use super::db::StoreError;
 use super::store::{Lite, Sql};
@@ -263,35 +263,7 @@ fn in_write<T>(
 
 /// The oldest unfinished turn of a job, if any.
 pub fn next_turn(conn: &mut Connection, job_id: &str) -> Result<Option<PendingTurn>, StoreError> {
-    let turn = conn
-        .query_row(
-            "SELECT j.seq, j.id, j.project, t.turn, t.prompt, j.repository
-             FROM jobs j JOIN turns t ON t.job_seq = j.seq
-             WHERE j.id = ?1 AND t.outcome IS NULL
-             ORDER BY t.turn LIMIT 1",
-            [job_id],
-            |row| {
-                Ok(PendingTurn {
-                    job_seq: row.get(0)?,
-                    job_id: row.get(1)?,
-                    project: row.get(2)?,
-                    turn: row.get(3)?,
-                    prompt: row.get(4)?,
-                    repository: row.get(5)?,
-                    prompts: Vec::new(),
-                })
-            },
-        )
-        .optional()?;
-    let Some(mut turn) = turn else {
-        return Ok(None);
-    };
-    let mut statement =
-        conn.prepare("SELECT prompt FROM turns WHERE job_seq = ?1 AND turn <= ?2 ORDER BY turn")?;
-    turn.prompts = statement
-        .query_map(params![turn.job_seq, turn.turn], |row| row.get(0))?
-        .collect::<Result<_, _>>()?;
-    Ok(Some(turn))
+    turns::next(&mut Lite(conn), job_id)
 }
 
 /// Records a finished turn. When no other turn waits, the job ends with the turn's outcome.
@@ -301,51 +273,7 @@ pub fn finish_turn(
     result: &TurnResult,
     now_ms: i64,
 ) -> Result<(), StoreError> {
-    let outcome = result.outcome;
-    let tx = crate::sqlite::write_transaction(conn)?;
-    tx.execute(
-        "UPDATE turns SET outcome = ?3, finished_ms = ?4, reason = ?5, output = ?6
-         WHERE job_seq = ?1 AND turn = ?2",
-        params![
-            turn.job_seq,
-            turn.turn,
-            outcome.as_db(),
-            now_ms,
-            result.reason,
-            result.output
-        ],
-    )?;
-    if outcome == TurnOutcome::PullRequest {
-        let link = match &result.pr_link {
-            Some(link) => link.clone(),
-            None => {
-                let number = next_pr_number(&tx, &turn.repository)?;
-                format!("{}/pull/{number}", turn.repository.trim_end_matches('/'))
-            }
-        };
-        tx.execute(
-            "UPDATE jobs SET pr_link = ?2 WHERE seq = ?1",
-            params![turn.job_seq, link],
-        )?;
-    }
-    let waiting: i64 = tx.query_row(
-        "SELECT COUNT(*) FROM turns WHERE job_seq = ?1 AND outcome IS NULL",
-        [turn.job_seq],
-        |row| row.get(0),
-    )?;
-    if waiting == 0 {
-        let status = if outcome == TurnOutcome::Failed {
-            "failed"
-        } else {
-            "completed"
-        };
-        tx.execute(
-            "UPDATE jobs SET status = ?2, updated_ms = ?3 WHERE seq = ?1",
-            params![turn.job_seq, status, now_ms],
-        )?;
-    }
-    tx.commit()?;
-    Ok(())
+    in_write(conn, |sql| turns::finish(sql, turn, result, now_ms))
 }
 
 /// Ids of jobs with turns still to run: the work to resume after a restart.
@@ -357,22 +285,12 @@ pub fn active_ids(conn: &mut Connection) -> Result<Vec<String>, StoreError> {
     Ok(ids)
 }
 
-fn next_pr_number(conn: &Connection, repository: &str) -> Result<i64, StoreError> {
-    let number = conn.query_row(
-        "INSERT INTO pr_numbers (repository, next) VALUES (?1, 2)
-         ON CONFLICT (repository) DO UPDATE SET next = next + 1
-         RETURNING next - 1",
-        [repository],
-        |row| row.get(0),
-    )?;
-    Ok(number)
-}
-
 mod lifecycle;
 mod progress;
 pub mod record;
 #[cfg(test)]
 mod tests;
+pub mod turns;
 
 pub use progress::{Progress, output_path};
 

@@ -25,63 +25,15 @@ pub(super) async fn open(location: &DbLocation) -> Result<Store, StoreError> {
     .map_err(|err| StoreError::Task(err.to_string()))?
 }
 
-/// The keys of the start, and on SQLite the demo seed's claim; the outer error is the
-/// database's, the inner one says why the key given cannot be used.
+/// The keys of the start and the demo seed's claim, in one transaction on either store;
+/// the outer error is the database's, the inner one says why the key given cannot be used
+/// (nothing is then written).
 pub(super) async fn prepare(
     store: &Store,
     options: &ServeOptions,
 ) -> Result<Result<Prepared, KeyError>, StoreError> {
     let options = options.clone();
-    match store {
-        Store::Sqlite(db) => db.call(move |conn| prepare_sqlite(conn, &options)).await,
-        Store::Postgres(pg) => {
-            if options.seed == SeedKind::Demo {
-                tracing::info!(
-                    "the demo seed is not written to PostgreSQL: its projects start empty"
-                );
-            }
-            pg.call(move |client| {
-                let mut tx = client.transaction()?;
-                let prepared = keys_of_start(&mut tx, &options)?;
-                tx.commit()?;
-                Ok(prepared.map(|(keys, generated_key)| Prepared {
-                    keys,
-                    generated_key,
-                    seeded_jobs: Vec::new(),
-                    pending_views: None,
-                    seed_refused: None,
-                }))
-            })
-            .await
-        }
-    }
-}
-
-/// The hasher and the key made at this start, if one was.
-fn keys_of_start(
-    sql: &mut dyn Sql,
-    options: &ServeOptions,
-) -> Result<Result<(KeyHasher, Option<Secret>), KeyError>, StoreError> {
-    let hasher = KeyHasher::load(sql)?;
-    let refused = |err: KeyError| match err {
-        KeyError::Store(err) => Err(err),
-        refused => Ok(Err(refused)),
-    };
-    if let Some(key) = &options.api_key
-        && let Err(err) = keys::stored(sql, &hasher, &options.project, key)
-    {
-        return refused(err);
-    }
-    match keys::at_start(
-        sql,
-        &hasher,
-        &options.project,
-        options.api_key.as_ref(),
-        now_ms(),
-    ) {
-        Ok(generated) => Ok(Ok((hasher, generated))),
-        Err(err) => refused(err),
-    }
+    store.write(move |sql| prepare_in(sql, &options)).await
 }
 
 /// On SQLite: fails the turns a stop interrupted (unless the agent runs them again),
@@ -124,8 +76,8 @@ pub(super) async fn write_seed_views(
         .map_err(|err| StoreError::Task(err.to_string()))??;
     loop {
         let (back, more) = store
-            .call(move |conn| {
-                let more = days.next(conn)?;
+            .write(move |sql| {
+                let more = days.next(sql)?;
                 Ok((days, more))
             })
             .await?;
@@ -144,17 +96,16 @@ pub(super) struct Prepared {
     pub seed_refused: Option<seed::Footprint>,
 }
 
-/// The seed's claim and the keys; the outer error is the database's, the inner one says
-/// why the key given cannot be used.
-fn prepare_sqlite(
-    conn: &mut rusqlite::Connection,
+/// The seed's claim and the keys, in the caller's transaction.
+fn prepare_in(
+    sql: &mut dyn Sql,
     options: &ServeOptions,
 ) -> Result<Result<Prepared, KeyError>, StoreError> {
     let now = now_ms();
-    let hasher = KeyHasher::load(conn)?;
+    let hasher = KeyHasher::load(sql)?;
     // A key that cannot be used stops the start before anything is written.
     if let Some(key) = &options.api_key {
-        match keys::stored(conn, &hasher, &options.project, key) {
+        match keys::stored(sql, &hasher, &options.project, key) {
             Ok(_) => {}
             Err(KeyError::Store(err)) => return Err(err),
             Err(refused) => return Ok(Err(refused)),
@@ -171,8 +122,8 @@ fn prepare_sqlite(
                 (Some(_), false) => seed::Links::None,
                 (None, _) => seed::Links::Invented,
             };
-            Some(seed::claim_demo(
-                conn,
+            Some(seed::claim_demo_in(
+                sql,
                 &options.project,
                 today,
                 &options.defaults,
@@ -191,13 +142,14 @@ fn prepare_sqlite(
     // (the demo's 20-day-old job), not remembered as completed until its next read.
     let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
     for seeded in &mut seeded_jobs {
-        if let Some(record) = jobs::get(conn, &options.project, &seeded.id, now, archive_after_ms)?
+        if let Some(record) =
+            jobs::record::get(sql, &options.project, &seeded.id, now, archive_after_ms)?
         {
             seeded.job = record.to_wire();
         }
     }
     let generated_key = match keys::at_start(
-        conn,
+        sql,
         &hasher,
         &options.project,
         options.api_key.as_ref(),

@@ -11,12 +11,14 @@ mod views;
 pub use self::guard::{Claimed, MixError, claim_in, claim_real};
 
 use chrono::{NaiveDate, NaiveTime};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 
 pub use self::views::SeedDays;
 use self::views::pending_marker;
 use super::db::StoreError;
-use super::jobs::{self, JobDefaults, TurnOutcome};
+use super::jobs::{JobDefaults, TurnOutcome, TurnResult, record, turns};
+use super::store::{Engine, Lite, Sql};
+use crate::args;
 
 /// Days of traffic the seed writes, ending the day before the anchor date.
 pub const SEED_DAYS: u64 = 90;
@@ -57,20 +59,22 @@ pub struct Footprint {
 
 impl Footprint {
     /// Counts what `project` holds.
-    pub fn read(conn: &Connection, project: &str) -> Result<Self, StoreError> {
-        let count = |sql: &str| -> Result<u64, StoreError> {
-            let n: i64 = conn.query_row(sql, [project], |row| row.get(0))?;
+    pub fn read(sql: &mut dyn Sql, project: &str) -> Result<Self, StoreError> {
+        let mut count = |query: &str, key: &str| -> Result<u64, StoreError> {
+            let n = sql.one(query, args![key])?.int(0)?;
             Ok(u64::try_from(n).unwrap_or(0))
         };
         Ok(Self {
-            views: count("SELECT COUNT(*) FROM views WHERE project = ?1")?,
-            jobs: count("SELECT COUNT(*) FROM jobs WHERE project = ?1")?,
-            keys: count("SELECT COUNT(*) FROM api_keys WHERE project = ?1")?,
-            followed: count("SELECT COUNT(*) FROM import_positions WHERE project = ?1")?,
-            imported: conn.query_row(
-                "SELECT COUNT(*) FROM meta WHERE key = ?1",
-                [guard::real_marker(project)],
-                |row| row.get::<_, i64>(0),
+            views: count("SELECT COUNT(*) FROM views WHERE project = $1", project)?,
+            jobs: count("SELECT COUNT(*) FROM jobs WHERE project = $1", project)?,
+            keys: count("SELECT COUNT(*) FROM api_keys WHERE project = $1", project)?,
+            followed: count(
+                "SELECT COUNT(*) FROM import_positions WHERE project = $1",
+                project,
+            )?,
+            imported: count(
+                "SELECT COUNT(*) FROM meta WHERE key = $1",
+                &guard::real_marker(project),
             )? > 0,
         })
     }
@@ -176,9 +180,7 @@ pub struct PendingViews {
 }
 
 /// Decides whether `project` gets the demo data and, if it does, claims it and makes its
-/// jobs. The check and the claim are one transaction, so an import running beside it
-/// cannot slip in between; the claim is kept in `meta` until the views are written, so a
-/// start that stops before that leaves them to the next one.
+/// jobs and signals, in one SQLite transaction ([`claim_demo_in`]).
 pub fn claim_demo(
     conn: &mut Connection,
     project: &str,
@@ -186,14 +188,35 @@ pub fn claim_demo(
     defaults: &JobDefaults,
     links: Links,
 ) -> Result<Claim, StoreError> {
-    let marker = guard::seeded_marker(project);
     let tx = crate::sqlite::write_transaction(conn)?;
-    let read = |key: &str| -> Result<Option<String>, StoreError> {
-        Ok(tx
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
-                row.get(0)
-            })
-            .optional()?)
+    let claim = claim_demo_in(&mut Lite(&tx), project, today, defaults, links)?;
+    tx.commit()?;
+    Ok(claim)
+}
+
+/// [`claim_demo`] inside the caller's transaction, on either store. The check and the
+/// claim are one transaction, so an import running beside it cannot slip in between (on
+/// PostgreSQL, nodes starting together take turns on a lock of the project's seed); the
+/// claim is kept in `meta` until the views are written, so a start that stops before
+/// that leaves them to the next one.
+pub fn claim_demo_in(
+    sql: &mut dyn Sql,
+    project: &str,
+    today: NaiveDate,
+    defaults: &JobDefaults,
+    links: Links,
+) -> Result<Claim, StoreError> {
+    if sql.engine() == Engine::Postgres {
+        sql.exec(
+            "SELECT pg_advisory_xact_lock(hashtext('docdeck-seed:' || $1))",
+            args![project],
+        )?;
+    }
+    let marker = guard::seeded_marker(project);
+    let mut read = |key: &str| -> Result<Option<String>, StoreError> {
+        sql.opt("SELECT value FROM meta WHERE key = $1", args![key])?
+            .map(|row| row.text(0))
+            .transpose()
     };
     if read(&marker)?.is_some() {
         return Ok(match read(&pending_marker(project))? {
@@ -209,21 +232,18 @@ pub fn claim_demo(
             None => Claim::AlreadySeeded,
         });
     }
-    let footprint = Footprint::read(&tx, project)?;
+    let footprint = Footprint::read(sql, project)?;
     if !footprint.is_empty() {
         return Ok(Claim::Refused(footprint));
     }
     for key in [marker, pending_marker(project)] {
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)",
-            params![key, today.to_string()],
+        sql.exec(
+            "INSERT INTO meta (key, value) VALUES ($1, $2)",
+            args![key, today.to_string()],
         )?;
     }
-    tx.commit()?;
-    let jobs = seed_jobs(conn, project, today, defaults, links)?;
-    let tx = crate::sqlite::write_transaction(conn)?;
-    super::signals::seed(&mut crate::server::store::Lite(&tx), project, today)?;
-    tx.commit()?;
+    let jobs = seed_jobs(sql, project, today, defaults, links)?;
+    super::signals::seed(sql, project, today)?;
     Ok(Claim::Seed {
         jobs,
         views: PendingViews {
@@ -251,9 +271,10 @@ pub enum Links {
 /// merged job's impact can be seen in the demo.
 pub const MERGED_DEMO_JOB: &str = "Fix the broken links in the quickstart";
 
-/// Five finished jobs of the last weeks (oldest first), made through the same code paths as real ones.
+/// Five finished jobs of the last weeks (oldest first), made through the same code paths as
+/// real ones.
 fn seed_jobs(
-    conn: &mut Connection,
+    sql: &mut dyn Sql,
     project: &str,
     today: NaiveDate,
     defaults: &JobDefaults,
@@ -288,13 +309,14 @@ fn seed_jobs(
     let mut ids = Vec::new();
     for (prompt, days_ago, outcomes) in history {
         let created = day0 - days_ago * DAY_MS + 9 * 3_600_000;
-        let job = jobs::create(conn, project, prompt, defaults, created)?;
+        let job = record::create(sql, project, prompt, defaults, created)?;
         let mut prompts = vec![((*prompt).to_owned(), created)];
         for (index, outcome) in (0i64..).zip(outcomes.iter()) {
             let at = created + (index + 1) * 240_000;
             if index > 0 {
                 let follow_up = "Add a curl example for each event type";
-                match jobs::add_message(conn, project, &job.id, follow_up, at - 60_000, i64::MAX)? {
+                match record::add_message(sql, project, &job.id, follow_up, at - 60_000, i64::MAX)?
+                {
                     Ok(_) => prompts.push((follow_up.to_owned(), at - 60_000)),
                     Err(refusal) => {
                         tracing::warn!(job = %job.id, ?refusal, "seed follow-up refused")
@@ -303,24 +325,24 @@ fn seed_jobs(
             }
             let result = match (outcome, links) {
                 (TurnOutcome::PullRequest, Links::DemoChange) if prompt == MERGED_DEMO_JOB => {
-                    jobs::TurnResult {
+                    TurnResult {
                         // On this service: the wire makes it whole (`to_wire_at`).
                         pr_link: Some(format!("/changes/{project}/{}", job.id)),
-                        ..jobs::TurnResult::of(TurnOutcome::PullRequest)
+                        ..TurnResult::of(TurnOutcome::PullRequest)
                     }
                 }
                 (TurnOutcome::PullRequest, Links::None | Links::DemoChange) => {
-                    jobs::TurnResult::of(TurnOutcome::NoChange)
+                    TurnResult::of(TurnOutcome::NoChange)
                 }
-                (outcome, _) => jobs::TurnResult::of(*outcome),
+                (outcome, _) => TurnResult::of(*outcome),
             };
-            if let Some(turn) = jobs::next_turn(conn, &job.id)? {
-                jobs::finish_turn(conn, &turn, &result, at)?;
+            if let Some(turn) = turns::next(sql, &job.id)? {
+                turns::finish(sql, &turn, &result, at)?;
             }
         }
         // As stored (read at time 0, nothing is due for archiving): the first read by a
         // client archives the old ones, as it would any idle job.
-        let record = jobs::get(conn, project, &job.id, 0, i64::MAX)?;
+        let record = record::get(sql, project, &job.id, 0, i64::MAX)?;
         ids.push(SeededJob {
             job: record.map_or_else(|| job.to_wire(), |r| r.to_wire()),
             id: job.id,

@@ -112,6 +112,44 @@ fn views_left_unwritten_are_written_at_the_next_start() {
     );
 }
 
+/// Two starts that both find the views unwritten (two nodes on one PostgreSQL) never
+/// write a day twice: the one that finds the marker moved on stops.
+#[test]
+fn two_starts_writing_the_views_at_once_write_each_day_once() {
+    let today = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    let Claim::Seed { views, .. } = db
+        .blocking(|c| claim_demo(c, "demo", today, &defaults(), Links::Invented))
+        .unwrap()
+    else {
+        panic!("a new project is claimed")
+    };
+    let Claim::Resume(beside) = db
+        .blocking(|c| claim_demo(c, "demo", today, &defaults(), Links::Invented))
+        .unwrap()
+    else {
+        panic!("the second start resumes the views")
+    };
+    let mut first = views.days().unwrap();
+    let mut second = beside.days().unwrap();
+    assert!(db.blocking(|c| first.next(c)).unwrap());
+    assert!(
+        !db.blocking(|c| second.next(c)).unwrap(),
+        "the second finds the first day written and stops"
+    );
+    while db.blocking(|c| first.next(c)).unwrap() {}
+    assert_eq!(second.written().0, 0);
+    let once = Db::open(&DbLocation::Memory).unwrap();
+    let SeedOutcome::Seeded(alone) = once
+        .blocking(|c| seed_demo(c, "demo", today, &defaults()))
+        .unwrap()
+    else {
+        panic!("seeded")
+    };
+    assert_eq!(first.written().0, alone.views);
+    assert_eq!(footprint(&db, "demo").views, alone.views as u64);
+}
+
 fn footprint(db: &Db, project: &str) -> Footprint {
     db.blocking(|c| Footprint::read(c, project)).unwrap()
 }
@@ -127,7 +165,7 @@ fn a_project_with_views_jobs_or_a_key_gets_no_invented_data() {
             crate::server::import::import(db, "demo", VIEW.as_bytes()).unwrap();
         }),
         ("a job", |db| {
-            db.blocking(|c| jobs::create(c, "demo", "Fix typos", &defaults(), 0))
+            db.blocking(|c| crate::server::jobs::create(c, "demo", "Fix typos", &defaults(), 0))
                 .unwrap();
         }),
         ("a followed log with no view yet", |db| {

@@ -1,21 +1,34 @@
-//! Writing the demo seed's views, a day per transaction, after the claim (`mod.rs`).
+//! Writing the demo seed's views, a day per transaction, after the claim (`mod.rs`),
+//! once for both stores (written against `Sql`: pages and visitors interned a set at a
+//! time, views a batch per statement).
+
+use std::collections::{HashMap, HashSet};
 
 use chrono::{Days, NaiveDate};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 
 use super::traffic::{NEW_PAGES, TrafficModel, page_paths};
 use super::{PendingViews, RNG_SEED, SEED_DAYS};
-use crate::server::analytics::{ViewEvent, ViewWriter};
+use crate::args;
+use crate::server::analytics::BATCH;
+use crate::server::analytics::{Traffic, ViewEvent};
 use crate::server::db::StoreError;
+use crate::server::store::{Lite, Sql, Value};
 
 impl PendingViews {
     /// Writes every day not written yet; returns how many views over how many pages.
     pub fn write(self, conn: &mut Connection) -> Result<(usize, usize), StoreError> {
         let mut days = self.days()?;
-        while days.next(conn)? {}
-        Ok(days.written())
+        loop {
+            let tx = crate::sqlite::write_transaction(conn)?;
+            let more = days.next(&mut Lite(&tx))?;
+            tx.commit()?;
+            if !more {
+                return Ok(days.written());
+            }
+        }
     }
 
     /// The writer of the days still to write.
@@ -33,7 +46,8 @@ impl PendingViews {
             traffic,
             pages: pages.len() + NEW_PAGES.len(),
             views: 0,
-            writer: None,
+            pages_known: HashMap::new(),
+            visitors_known: HashMap::new(),
         };
         // The days an earlier start wrote are made again, unwritten, so the random
         // sequence carries on where it stopped.
@@ -56,7 +70,10 @@ pub struct SeedDays {
     traffic: TrafficModel,
     pages: usize,
     views: usize,
-    writer: Option<ViewWriter>,
+    /// Ids of the pages and visitors written so far (the seed's are a few tens of
+    /// thousands).
+    pages_known: HashMap<String, i64>,
+    visitors_known: HashMap<String, i64>,
 }
 
 impl SeedDays {
@@ -70,31 +87,103 @@ impl SeedDays {
         self.traffic.day(&mut self.rng, date, day)
     }
 
-    /// Writes the next day; false once every day is written.
-    pub fn next(&mut self, conn: &mut Connection) -> Result<bool, StoreError> {
+    /// Writes the next day inside the caller's transaction; false once every day is
+    /// written, or when another start (a node beside this one, on PostgreSQL) is writing
+    /// them: each day moves the marker on from the value the day before left, so two
+    /// writers never write one day twice.
+    pub fn next(&mut self, sql: &mut dyn Sql) -> Result<bool, StoreError> {
         if self.next >= SEED_DAYS {
             return Ok(false);
         }
+        let expected = marker_value(self.pending.today, self.next);
         let events = self.make();
-        let project = &self.pending.project;
-        let writer = self.writer.get_or_insert_with(|| ViewWriter::new(project));
-        let tx = crate::sqlite::write_transaction(conn)?;
-        for event in &events {
-            writer.write(&tx, event)?;
-        }
-        writer.finish(&tx)?;
-        let marker = pending_marker(project);
-        if self.next >= SEED_DAYS {
-            tx.execute("DELETE FROM meta WHERE key = ?1", [marker])?;
+        let marker = pending_marker(&self.pending.project);
+        let moved = if self.next >= SEED_DAYS {
+            sql.exec(
+                "DELETE FROM meta WHERE key = $1 AND value = $2",
+                args![&marker, &expected],
+            )?
         } else {
-            tx.execute(
-                "UPDATE meta SET value = ?2 WHERE key = ?1",
-                params![marker, format!("{} {}", self.pending.today, self.next)],
-            )?;
+            sql.exec(
+                "UPDATE meta SET value = $3 WHERE key = $1 AND value = $2",
+                args![
+                    &marker,
+                    &expected,
+                    marker_value(self.pending.today, self.next)
+                ],
+            )?
+        };
+        if moved == 0 {
+            tracing::info!(
+                project = %self.pending.project,
+                "the demo views are being written by another start; this one stops"
+            );
+            self.next = SEED_DAYS;
+            return Ok(false);
         }
-        tx.commit()?;
+        self.store(sql, &events)?;
         self.views += events.len();
         Ok(self.next < SEED_DAYS)
+    }
+
+    /// Writes `events`: their new pages and visitors first, then the views.
+    fn store(&mut self, sql: &mut dyn Sql, events: &[ViewEvent]) -> Result<(), StoreError> {
+        let project = self.pending.project.as_str();
+        intern(
+            sql,
+            project,
+            Lookup::Pages,
+            &mut self.pages_known,
+            events.iter().map(|e| e.path.as_str()),
+        )?;
+        intern(
+            sql,
+            project,
+            Lookup::Visitors,
+            &mut self.visitors_known,
+            events.iter().map(|e| e.visitor.as_str()),
+        )?;
+        let mut rows = Vec::with_capacity(events.len());
+        for event in events {
+            let (Some(page), Some(visitor)) = (
+                self.pages_known.get(&event.path),
+                self.visitors_known.get(&event.visitor),
+            ) else {
+                return Err(StoreError::Seed(format!(
+                    "no id was stored for the page {} or its visitor",
+                    event.path
+                )));
+            };
+            rows.push([
+                event.ts_ms,
+                *page,
+                *visitor,
+                i64::from(event.traffic == Traffic::Ai),
+            ]);
+        }
+        for chunk in rows.chunks(BATCH) {
+            let mut params: Vec<Value> = Vec::with_capacity(1 + 4 * chunk.len());
+            params.push(project.into());
+            let mut values = Vec::with_capacity(chunk.len());
+            for row in chunk {
+                let at = params.len() + 1;
+                values.push(format!(
+                    "($1, ${at}, ${}, ${}, ${})",
+                    at + 1,
+                    at + 2,
+                    at + 3
+                ));
+                params.extend(row.iter().map(|v| Value::Int(*v)));
+            }
+            sql.exec(
+                &format!(
+                    "INSERT INTO views (project, ts_ms, page_id, visitor_id, ai) VALUES {}",
+                    values.join(", ")
+                ),
+                &params,
+            )?;
+        }
+        Ok(())
     }
 
     /// Views (of every day, this start's and earlier ones') and pages.
@@ -107,4 +196,70 @@ impl SeedDays {
 /// The `meta` key that says a claimed project's views are not written yet.
 pub(super) fn pending_marker(project: &str) -> String {
     format!("seed-views-pending:{project}")
+}
+
+/// The marker's value once `done` days are written: the anchor date, then the count.
+fn marker_value(today: NaiveDate, done: u64) -> String {
+    if done == 0 {
+        today.to_string()
+    } else {
+        format!("{today} {done}")
+    }
+}
+
+/// A lookup table that views refer to by id.
+#[derive(Debug, Clone, Copy)]
+enum Lookup {
+    Pages,
+    Visitors,
+}
+
+/// Adds the values of `names` that `known` lacks to their lookup table (those already
+/// there are kept) and reads their ids into `known`, a set per statement. (A day's last
+/// statement has a size of its own: a few statements a day, not one per row, which on
+/// PostgreSQL would be a round trip each.)
+fn intern<'a>(
+    sql: &mut dyn Sql,
+    project: &str,
+    table: Lookup,
+    known: &mut HashMap<String, i64>,
+    names: impl Iterator<Item = &'a str>,
+) -> Result<(), StoreError> {
+    let (table, column) = match table {
+        Lookup::Pages => ("pages", "path"),
+        Lookup::Visitors => ("visitors", "visitor"),
+    };
+    let mut seen = HashSet::new();
+    let new: Vec<&str> = names
+        .filter(|name| !known.contains_key(*name) && seen.insert(*name))
+        .collect();
+    for chunk in new.chunks(BATCH) {
+        let mut params: Vec<Value> = vec![project.into()];
+        params.extend(chunk.iter().map(|name| Value::from(*name)));
+        let list = (2..=chunk.len() + 1)
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>();
+        let rows = list
+            .iter()
+            .map(|p| format!("($1, {p})"))
+            .collect::<Vec<_>>();
+        sql.exec(
+            &format!(
+                "INSERT INTO {table} (project, {column}) VALUES {}
+                 ON CONFLICT (project, {column}) DO NOTHING",
+                rows.join(", ")
+            ),
+            &params,
+        )?;
+        for row in sql.rows(
+            &format!(
+                "SELECT {column}, id FROM {table} WHERE project = $1 AND {column} IN ({})",
+                list.join(", ")
+            ),
+            &params,
+        )? {
+            known.insert(row.text(0)?, row.int(1)?);
+        }
+    }
+    Ok(())
 }
