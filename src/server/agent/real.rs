@@ -222,6 +222,10 @@ impl RealAgent {
             self.git
                 .run(dir, &["worktree", "add", &target, &branch])
                 .await?;
+            // The branch kept here may be behind the one pushed: a node restarted in this
+            // work folder after another node ran later turns of the job. Its push would be
+            // refused as behind (found by `pg_two_nodes`), so it catches up first.
+            self.catch_up(job_id, &path).await;
         } else {
             let start = self.repo.fetch_base(&self.git, &self.remote_env()).await?;
             self.git

@@ -25,8 +25,12 @@ impl RealAgent {
     }
 
     /// Brings a kept worktree up to the job's branch as pushed, when another node ran a
-    /// later turn of the job (nodes sharing a PostgreSQL database): fast-forward only. A
-    /// branch never pushed, or not ahead, leaves it as it is.
+    /// later turn of the job (nodes sharing a PostgreSQL database). A branch never pushed,
+    /// or one this worktree is ahead of, leaves it as it is; one it is behind is
+    /// fast-forwarded to. Where the two went apart, the work here is of a turn that was
+    /// never accepted (its node was killed before its push, and the turn failed as
+    /// interrupted): the worktree takes the pushed branch, or its next push would be
+    /// refused as behind.
     pub(super) async fn catch_up(&self, job_id: &str, tree: &Path) {
         let Some(remote) = self.repo.upstream() else {
             return;
@@ -40,13 +44,29 @@ impl RealAgent {
                 &self.remote_env(),
             )
             .await;
-        if fetched.is_ok()
-            && let Err(err) = self
-                .git
-                .run(tree, &["merge", "--ff-only", "--quiet", "FETCH_HEAD"])
-                .await
+        if fetched.is_err() {
+            return;
+        }
+        let ahead = (self.git)
+            .run(tree, &["merge-base", "--is-ancestor", "FETCH_HEAD", "HEAD"])
+            .await
+            .is_ok();
+        if ahead {
+            return;
+        }
+        if (self.git)
+            .run(tree, &["merge", "--ff-only", "--quiet", "FETCH_HEAD"])
+            .await
+            .is_ok()
         {
-            tracing::warn!(job = %job_id, "the job's pushed branch cannot be fast-forwarded to: {err}");
+            return;
+        }
+        tracing::warn!(job = %job_id, "this node's worktree of the job went apart from the branch another node pushed: the work of the interrupted turn here is dropped for the pushed branch");
+        if let Err(err) = (self.git)
+            .run(tree, &["reset", "--hard", "--quiet", "FETCH_HEAD"])
+            .await
+        {
+            tracing::warn!(job = %job_id, "the job's pushed branch cannot be taken: {err}");
         }
     }
 }
