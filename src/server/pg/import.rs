@@ -226,23 +226,26 @@ impl PgWriter {
             self.visitors.clear();
             return self.resolve_all(tx, views);
         }
-        let paths: Vec<&str> = paths.into_iter().collect();
-        for (path, id) in ids(
-            tx,
-            &mut self.statements,
-            Table::Pages,
-            &self.project,
-            &paths,
-        )? {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.learn_ids(tx, &paths.into_iter().collect::<Vec<_>>(), &names)
+    }
+
+    /// Asks (adding those not stored) the ids of `paths` and visitor `names`, and keeps them.
+    fn learn_ids(
+        &mut self,
+        tx: &mut Transaction<'_>,
+        paths: &[&str],
+        names: &[&str],
+    ) -> Result<(), StoreError> {
+        for (path, id) in ids(tx, &mut self.statements, Table::Pages, &self.project, paths)? {
             self.pages.insert(path.into(), id);
         }
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         for (name, id) in ids(
             tx,
             &mut self.statements,
             Table::Visitors,
             &self.project,
-            &names,
+            names,
         )? {
             self.visitors.insert(name.into(), id);
         }
@@ -259,30 +262,12 @@ impl PgWriter {
         self.pages.clear();
         let paths: HashSet<&str> = views.iter().map(|view| &*view.path).collect();
         let paths: Vec<&str> = paths.into_iter().collect();
-        for (path, id) in ids(
-            tx,
-            &mut self.statements,
-            Table::Pages,
-            &self.project,
-            &paths,
-        )? {
-            self.pages.insert(path.into(), id);
-        }
         let names: HashSet<String> = views
             .iter()
             .map(|view| view.visitor.name().as_str().to_owned())
             .collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        for (name, id) in ids(
-            tx,
-            &mut self.statements,
-            Table::Visitors,
-            &self.project,
-            &names,
-        )? {
-            self.visitors.insert(name.into(), id);
-        }
-        Ok(())
+        self.learn_ids(tx, &paths, &names)
     }
 
     /// Takes back the views an earlier import counted that the rules in force count in
