@@ -6,35 +6,19 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
 use chrono::Utc;
 use crossterm::event::KeyCode;
 use docdeck::api::signals::{FeedbackByPage, Kind, SignalsQuery};
-use docdeck::journal::{ANALYTICS_HOURLY_LIMIT, Journal};
-use docdeck::server::db::DbLocation;
+use docdeck::journal::ANALYTICS_HOURLY_LIMIT;
 use docdeck::tui::app::Thumbs;
 
 use common::console::{Console, line_with};
 
 #[tokio::test]
 async fn the_feedback_columns_show_the_services_thumbs_for_the_range() {
-    docdeck::api::client::install_crypto_provider();
     let dir = tempfile::tempdir().unwrap();
-    let mut options = common::fast_options(DbLocation::File(dir.path().join("service.sqlite")));
-    options.seed = docdeck::server::SeedKind::Demo;
-    let mut server = common::start(options).await;
-    server.seeded().await.unwrap();
-    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
     // 80x24: no chart until `c`, so the page and its feedback are the only reads.
-    let mut console = Console::open_sized(
-        &server,
-        Duration::from_secs(3),
-        Arc::clone(&journal),
-        "false",
-        (80, 24),
-    );
+    let (server, mut console, journal) = Console::on_the_demo(dir.path()).await;
     let scope = console.scope.clone();
     console.wait_for("the list", |s| s.contains("Jobs")).await;
     console.key(KeyCode::Char('3'));

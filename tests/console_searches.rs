@@ -6,34 +6,18 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
 use chrono::Utc;
 use crossterm::event::KeyCode;
 use docdeck::api::signals::{AssistantPage, Kind, SearchesPage, SignalsQuery};
-use docdeck::journal::{ANALYTICS_HOURLY_LIMIT, Journal};
-use docdeck::server::db::DbLocation;
+use docdeck::journal::ANALYTICS_HOURLY_LIMIT;
 use docdeck::tui::app::{QUESTION_PAGE, SEARCH_PAGE, unclicked};
 
 use common::console::{Console, line_with};
 
 #[tokio::test]
 async fn the_searches_pane_shows_the_services_answer_and_counts_what_it_sent() {
-    docdeck::api::client::install_crypto_provider();
     let dir = tempfile::tempdir().unwrap();
-    let mut options = common::fast_options(DbLocation::File(dir.path().join("service.sqlite")));
-    options.seed = docdeck::server::SeedKind::Demo;
-    let mut server = common::start(options).await;
-    server.seeded().await.unwrap();
-    let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
-    let mut console = Console::open_sized(
-        &server,
-        Duration::from_secs(3),
-        Arc::clone(&journal),
-        "false",
-        (80, 24),
-    );
+    let (server, mut console, journal) = Console::on_the_demo(dir.path()).await;
     let scope = console.scope.clone();
     console.wait_for("the list", |s| s.contains("Jobs")).await;
     console.key(KeyCode::Char('4'));

@@ -84,6 +84,27 @@ impl Console {
     }
 
     /// A console on a screen of `(width, height)`.
+    /// The demo seed served from a file in `dir` (its views all written), and a console
+    /// at 80x24 on it with an in-memory journal the test reads too.
+    pub async fn on_the_demo(dir: &std::path::Path) -> (RunningServer, Self, Arc<Mutex<Journal>>) {
+        docdeck::api::client::install_crypto_provider();
+        let mut options = crate::common::fast_options(docdeck::server::db::DbLocation::File(
+            dir.join("service.sqlite"),
+        ));
+        options.seed = docdeck::server::SeedKind::Demo;
+        let mut server = crate::common::start(options).await;
+        server.seeded().await.unwrap();
+        let journal = Arc::new(Mutex::new(Journal::open_in_memory().unwrap()));
+        let console = Self::open_sized(
+            &server,
+            Duration::from_secs(3),
+            Arc::clone(&journal),
+            "false",
+            (80, 24),
+        );
+        (server, console, journal)
+    }
+
     pub fn open_sized(
         server: &RunningServer,
         poll: Duration,
