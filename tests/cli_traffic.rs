@@ -144,7 +144,7 @@ async fn mintlify_events_use_anon_id_and_event_id() {
         "read 22 lines: kept 15 views (human 4, AI 11)",
         "duplicates 1",
         // The stream's other events are named and counted, not lumped with server lines.
-        "other events, not stored (only page and Markdown views are read from the stream): docs.search 1",
+        "other events, not stored: docs.search 1",
         "assets 1",
         "skipped 1 broken line",
         "line 22: not valid JSON",
@@ -161,7 +161,8 @@ async fn mintlify_events_use_anon_id_and_event_id() {
 /// - line 3: a browser fetches /quickstart's Markdown: a Markdown fetch from a
 ///   human-looking client, so AI (FACTS.md).
 /// - line 4: Googlebot fetches /quickstart's Markdown: a search crawler, in neither.
-/// - lines 5–6: a search and its result click: other events, counted by name.
+/// - lines 5–6: a search and its result click whose properties are empty: counted by name
+///   with what they lack (`tests/stream_signals.rs` has them with their words).
 /// - line 7: a payload string that is not whole JSON: a broken line.
 ///
 /// So /quickstart human 1, AI 1, total 2; /guides/setup 1, 0, 1; in all 2, 1, 3.
@@ -174,8 +175,8 @@ async fn the_streams_string_payloads_and_markdown_views_count() {
     let summary = [
         "read 7 lines: kept 3 views (human 2, AI 1)",
         "search crawlers 1",
-        "docs.search.query 1",
-        "docs.search.result_click 1",
+        "docs.search.query: 1 event not stored, without the words searched",
+        "docs.search.result_click: 1 event not stored, without the words searched",
         "skipped 1 broken line",
         "line 7: ",
     ];

@@ -235,6 +235,14 @@ ALTER TABLE feedback ADD COLUMN invented INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE assistant ADD COLUMN invented INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX searches_by_visitor ON searches (project, visitor, query, ts_ms);
 ",
+    r"
+-- Feedback and answers read from the event stream keep a key (the event's id), so that
+-- importing the same stream again adds nothing twice (issue 27). NULL for the others.
+ALTER TABLE feedback ADD COLUMN key BLOB;
+CREATE UNIQUE INDEX feedback_by_key ON feedback (project, key);
+ALTER TABLE assistant ADD COLUMN key BLOB;
+CREATE UNIQUE INDEX assistant_by_key ON assistant (project, key);
+",
 ];
 
 /// How many read-only connections a file database gets beside its writer, for each kind

@@ -118,6 +118,17 @@ impl PgWriter {
                 }
                 Ok(stored)
             }
+            Item::Click(found) => {
+                let clicked =
+                    kept::record_click(tx, &mut self.statements, &self.project, found.click())?;
+                Ok(Stored {
+                    clicks: u64::from(clicked),
+                    ..Stored::default()
+                })
+            }
+            said => said
+                .store_said(tx, &self.project)
+                .unwrap_or_else(|| Ok(Stored::default())),
         }
     }
 

@@ -181,6 +181,13 @@ CREATE INDEX assistant_by_time ON assistant (project, ts_ms);
 -- job's follow-ups are claimed by that node only, where its work is.
 ALTER TABLE jobs ADD COLUMN kept_by TEXT;
 "#,
+    r#"
+-- Feedback and answers read from the event stream keep a key, as on SQLite (issue 27).
+ALTER TABLE feedback ADD COLUMN key BYTEA;
+CREATE UNIQUE INDEX feedback_by_key ON feedback (project, key);
+ALTER TABLE assistant ADD COLUMN key BYTEA;
+CREATE UNIQUE INDEX assistant_by_key ON assistant (project, key);
+"#,
 ];
 
 /// Applies the steps the database has not seen yet, in one transaction.

@@ -14,7 +14,8 @@ use std::collections::HashMap;
 
 pub use seed::{INVENTED_IN, seed};
 pub use write::{
-    NewConversation, NewFeedback, normal_query, record_conversation, record_feedback, record_search,
+    NewConversation, NewFeedback, import_conversation, import_feedback, normal_query,
+    record_conversation, record_feedback, record_search,
 };
 
 use super::db::StoreError;

@@ -62,10 +62,31 @@ pub fn record_feedback(
     project: &str,
     feedback: &NewFeedback,
 ) -> Result<i64, StoreError> {
-    sql.one(
+    insert_feedback(sql, project, None, feedback)?.ok_or_else(no_row)
+}
+
+/// Stores `feedback` read by an import under `key`, unless feedback with that key is
+/// stored (an import of the same stream again adds nothing): whether it was added.
+pub fn import_feedback(
+    sql: &mut dyn Sql,
+    project: &str,
+    key: &[u8; 16],
+    feedback: &NewFeedback,
+) -> Result<bool, StoreError> {
+    Ok(insert_feedback(sql, project, Some(key), feedback)?.is_some())
+}
+
+fn insert_feedback(
+    sql: &mut dyn Sql,
+    project: &str,
+    key: Option<&[u8; 16]>,
+    feedback: &NewFeedback,
+) -> Result<Option<i64>, StoreError> {
+    sql.opt(
         "INSERT INTO feedback (project, ts_ms, path, page, source, status, helpful, comment,
-             contact, code, filename, lang)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11) RETURNING id",
+             contact, code, filename, lang, key)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12)
+         ON CONFLICT DO NOTHING RETURNING id",
         &[
             project.into(),
             feedback.ts_ms.into(),
@@ -78,9 +99,19 @@ pub fn record_feedback(
             text(feedback.code.as_ref()),
             text(feedback.filename.as_ref()),
             text(feedback.lang.as_ref()),
+            blob(key),
         ],
     )?
-    .int(0)
+    .map(|row| row.int(0))
+    .transpose()
+}
+
+fn blob(key: Option<&[u8; 16]>) -> Value {
+    key.map_or(Value::Null, |key| Value::Blob(key.to_vec()))
+}
+
+fn no_row() -> StoreError {
+    StoreError::Damaged("an insert with no key to conflict on added no row".to_owned())
 }
 
 fn text(value: Option<&String>) -> Value {
@@ -106,15 +137,35 @@ pub fn record_conversation(
     project: &str,
     conversation: &NewConversation,
 ) -> Result<i64, StoreError> {
+    insert_conversation(sql, project, None, conversation)?.ok_or_else(no_row)
+}
+
+/// Stores `conversation` read by an import under `key`, unless one with that key is
+/// stored: whether it was added.
+pub fn import_conversation(
+    sql: &mut dyn Sql,
+    project: &str,
+    key: &[u8; 16],
+    conversation: &NewConversation,
+) -> Result<bool, StoreError> {
+    Ok(insert_conversation(sql, project, Some(key), conversation)?.is_some())
+}
+
+fn insert_conversation(
+    sql: &mut dyn Sql,
+    project: &str,
+    key: Option<&[u8; 16]>,
+    conversation: &NewConversation,
+) -> Result<Option<i64>, StoreError> {
     let sources: Vec<serde_json::Value> = conversation
         .sources
         .iter()
         .map(|(title, url)| serde_json::json!({ "title": title, "url": url }))
         .collect();
-    sql.one(
+    sql.opt(
         "INSERT INTO assistant (project, ts_ms, query, response, sources, answered, category,
-             page_url)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+             page_url, key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id",
         &[
             project.into(),
             conversation.ts_ms.into(),
@@ -124,7 +175,9 @@ pub fn record_conversation(
             i64::from(conversation.answered).into(),
             text(conversation.category.as_ref()),
             text(conversation.page_url.as_ref()),
+            blob(key),
         ],
     )?
-    .int(0)
+    .map(|row| row.int(0))
+    .transpose()
 }

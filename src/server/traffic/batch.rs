@@ -17,6 +17,8 @@ use crate::server::analytics::{
     BATCH, Traffic, ViewRow, repeated, sizes, store_rows, with_statement,
 };
 use crate::server::db::StoreError;
+use crate::server::signals::{NewConversation, NewFeedback, import_conversation, import_feedback};
+use crate::server::store::{Lite, Sql};
 
 /// A view as the reading of a line makes it, before it has ids of the database.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,11 +34,79 @@ pub struct Ready {
     pub from_search: Option<Box<str>>,
 }
 
-/// What one line of a log gives to write: a page view, or a search of the site.
+/// What one line of a log gives to write: a page view, a search of the site, or from an
+/// event stream a result clicked after a search, a page's feedback or an assistant's
+/// answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item {
     View(Ready),
     Search(Search),
+    Click(StreamClick),
+    Feedback(Box<Keyed<NewFeedback>>),
+    /// An answer, and whether its event said if the docs answered (stored as answered
+    /// when not, and counted).
+    Conversation {
+        keyed: Box<Keyed<NewConversation>>,
+        status_said: bool,
+    },
+}
+
+/// A result a visitor clicked after a search, as the event stream says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamClick {
+    pub visitor: String,
+    pub ts_ms: i64,
+    pub words: String,
+    pub page: String,
+}
+
+impl StreamClick {
+    #[must_use]
+    pub fn click(&self) -> search::Click<'_> {
+        search::Click {
+            visitor: &self.visitor,
+            ts_ms: self.ts_ms,
+            words: &self.words,
+            page: &self.page,
+        }
+    }
+}
+
+/// Something said, with the key that keeps a second import of it from adding it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keyed<T> {
+    pub key: [u8; 16],
+    pub said: T,
+}
+
+impl Item {
+    /// Stores feedback or an answer in either store; `None` for the other items, which
+    /// each store writes its own way.
+    pub fn store_said(
+        &self,
+        sql: &mut dyn Sql,
+        project: &str,
+    ) -> Option<Result<Stored, StoreError>> {
+        let stored = match self {
+            Self::Feedback(keyed) => {
+                import_feedback(sql, project, &keyed.key, &keyed.said).map(|added| Stored {
+                    feedback: u64::from(added),
+                    feedback_known: u64::from(!added),
+                    ..Stored::default()
+                })
+            }
+            Self::Conversation { keyed, status_said } => {
+                import_conversation(sql, project, &keyed.key, &keyed.said).map(|added| Stored {
+                    conversations: u64::from(added),
+                    conversations_known: u64::from(!added),
+                    conversations_unsaid: u64::from(added && !status_said),
+                    ..Stored::default()
+                })
+            }
+            Self::View(_) | Self::Search(_) | Self::Click(_) => return None,
+        };
+        Some(stored)
+    }
 }
 
 /// A view ready to store: its key and the ids it refers to.
@@ -64,6 +134,13 @@ pub struct Stored {
     pub searches: u64,
     pub searches_known: u64,
     pub clicks: u64,
+    /// Feedback and assistant answers read from an event stream: stored, and stored by an
+    /// earlier import.
+    pub feedback: u64,
+    pub feedback_known: u64,
+    pub conversations: u64,
+    pub conversations_known: u64,
+    pub conversations_unsaid: u64,
 }
 
 impl Stored {
@@ -75,6 +152,11 @@ impl Stored {
         summary.searches += self.searches;
         summary.searches_known += self.searches_known;
         summary.clicks += self.clicks;
+        summary.feedback += self.feedback;
+        summary.feedback_known += self.feedback_known;
+        summary.conversations += self.conversations;
+        summary.conversations_known += self.conversations_known;
+        summary.conversations_unsaid += self.conversations_unsaid;
         if let Some((first, last)) = self.span {
             summary.saw(first);
             summary.saw(last);
@@ -136,6 +218,13 @@ impl Writer {
                 stored.clicks += clicks;
                 Ok(stored)
             }
+            Item::Click(found) => Ok(Stored {
+                clicks: u64::from(search::click(tx, &self.project, found.click())?),
+                ..Stored::default()
+            }),
+            said => said
+                .store_said(&mut Lite(tx), &self.project)
+                .unwrap_or_else(|| Ok(Stored::default())),
         }
     }
 

@@ -5,6 +5,8 @@
 
 #[path = "json_formats.rs"]
 mod json;
+#[path = "stream.rs"]
+pub mod stream;
 
 use std::borrow::Cow;
 
@@ -38,6 +40,8 @@ pub enum Line<'a> {
     Other,
     /// An event of another type in an event stream (its name), which no page view is.
     Event(String),
+    /// A search, a clicked result, feedback or an assistant's answer from an event stream.
+    Signal(Box<stream::Streamed>),
 }
 
 /// Which of the log formats a line is in.

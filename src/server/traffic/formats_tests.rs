@@ -37,7 +37,7 @@ fn times_keep_their_offset_and_bad_times_are_refused() {
         let line = format!(r#"::1 - - [{time}] "GET / HTTP/1.1" 200 1"#);
         match parse(LogFormat::Common, &line, clock) {
             Ok(Line::Request(record)) => Ok(record.ts_ms),
-            Ok(Line::Other | Line::Event(_)) => Err("other".to_owned()),
+            Ok(Line::Other | Line::Event(_) | Line::Signal(_)) => Err("other".to_owned()),
             Err(err) => Err(err),
         }
     };

@@ -5,7 +5,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::batch::{Item, Ready};
+use super::batch::{Item, Keyed, Ready, StreamClick};
+use super::formats::stream::{Signal, Streamed};
 use super::formats::{self, Clock, Line, LogFormat, Record};
 use super::known::{Agents, Clients, NO_AGENT, Targets, Visitor};
 use super::rules::{Class, Rules};
@@ -15,6 +16,7 @@ use super::store;
 use super::summary::{Dropped, Summary};
 use crate::server::analytics::Traffic;
 use crate::server::import::ImportError;
+use crate::server::signals::normal_query;
 
 /// The reading side of one import: the reader, its counts, the file being read (for
 /// broken lines' places) and the progress. Views it reads go to a [`Tx`].
@@ -142,7 +144,8 @@ impl Reader {
         number: u64,
         bytes: &[u8],
     ) -> Result<Option<Item>, ImportError> {
-        if summary.search_page.is_none() {
+        // An event stream says its searches as events, never as a search page's requests.
+        if summary.search_page.is_none() && self.format != LogFormat::Mintlify {
             summary.search_page = self.search.as_ref().map(SearchUrl::text);
         }
         let text = match std::str::from_utf8(bytes) {
@@ -160,6 +163,7 @@ impl Reader {
                 summary.event(name);
                 return Ok(None);
             }
+            Ok(Line::Signal(streamed)) => return Ok(self.said(summary, *streamed)),
             Ok(Line::Other) => {
                 summary.drop_line(Dropped::NotRequest);
                 return Ok(None);
@@ -296,6 +300,71 @@ impl Reader {
             visitor: name.as_str().to_owned(),
         };
         Ok((Item::Search(search), None))
+    }
+}
+
+impl Reader {
+    /// What a stream's search, result click, feedback or answer gives to write, keyed by
+    /// the event's id (or its time, visitor and content where it has none).
+    fn said(&mut self, summary: &mut Summary, streamed: Streamed) -> Option<Item> {
+        let Streamed { record, signal } = streamed;
+        let key = |reader: &mut Self, what: &str| {
+            let (_, visitor) = reader.who(&record);
+            store::view_key(
+                &reader.project,
+                record.event_id.as_deref(),
+                record.ts_ms,
+                visitor.name().as_str(),
+                what,
+            )
+        };
+        match signal {
+            Signal::Search { query } => {
+                let words = normal_query(&query);
+                if words.is_empty() {
+                    summary.drop_line(Dropped::EmptySearch);
+                    return None;
+                }
+                match self.judge_search(&record, words) {
+                    Ok((item, _)) => Some(item),
+                    Err(why) => {
+                        summary.drop_line(why);
+                        None
+                    }
+                }
+            }
+            Signal::Click { query, page } => {
+                let (_, visitor) = self.who(&record);
+                Some(Item::Click(StreamClick {
+                    visitor: visitor.name().as_str().to_owned(),
+                    ts_ms: record.ts_ms,
+                    words: normal_query(&query),
+                    page: super::page::page_of(&page).map_or(page, |view| view.path),
+                }))
+            }
+            Signal::Feedback(said) => {
+                let what = format!("feedback\0{}\0{:?}", said.path, said.comment);
+                let key = key(self, &what);
+                Some(Item::Feedback(Box::new(Keyed { key, said })))
+            }
+            Signal::Conversation {
+                conversation,
+                status_said,
+            } => {
+                let key = key(self, &format!("assistant\0{}", conversation.query));
+                Some(Item::Conversation {
+                    keyed: Box::new(Keyed {
+                        key,
+                        said: conversation,
+                    }),
+                    status_said,
+                })
+            }
+            Signal::Unread { event, missing } => {
+                summary.unread(event, missing);
+                None
+            }
+        }
     }
 }
 

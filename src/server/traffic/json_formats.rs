@@ -79,25 +79,20 @@ struct MintlifyLine {
 
 /// The hosted service's event stream: `docs.content.view` events are page views and
 /// `docs.content.md.view` views of a page's Markdown (a Markdown fetch, as an `Accept:
-/// text/markdown` request is in a server log); other types are other events. The stream's
-/// documentation says a payload is a JSON object or a JSON-encoded string.
+/// text/markdown` request is in a server log); searches, their clicked results, feedback
+/// and the assistant's answers are read by `stream`; other types are other events. The
+/// stream's documentation says a payload is a JSON object or a JSON-encoded string.
 pub(super) fn mintlify(line: &str) -> Result<Line<'static>, String> {
     let event: MintlifyLine = serde_json::from_str(line).map_err(json_error)?;
-    let markdown = match event.event_type.as_str() {
-        "docs.content.view" => false,
-        "docs.content.md.view" => true,
-        _ => return Ok(Line::Event(event.event_type)),
-    };
-    let payload = match event.payload {
-        Some(Value::Object(payload)) => payload,
-        Some(Value::String(text)) => match serde_json::from_str(&text) {
-            Ok(Value::Object(payload)) => payload,
-            Ok(_) => return Err("payload is a string that holds no JSON object".to_owned()),
-            Err(err) => return Err(format!("payload is a string, {}", json_error(err))),
+    let kind = match event.event_type.as_str() {
+        "docs.content.view" => None,
+        "docs.content.md.view" => Some(None),
+        name => match super::stream::Kind::of(name) {
+            Some(kind) => Some(Some(kind)),
+            None => return Ok(Line::Event(event.event_type)),
         },
-        Some(_) => return Err("payload is neither an object nor a string".to_owned()),
-        None => return Err("payload is missing".to_owned()),
     };
+    let mut payload = object(event.payload, "payload")?.ok_or("payload is missing")?;
     let text = |name: &str| match payload.get(name) {
         Some(Value::String(text)) if !text.is_empty() => Some(Cow::Owned(text.clone())),
         _ => None,
@@ -109,10 +104,11 @@ pub(super) fn mintlify(line: &str) -> Result<Line<'static>, String> {
         Some(Value::Number(ms)) => ms.as_i64().ok_or("created_at is not whole milliseconds")?,
         _ => return Err("payload.created_at is missing".to_owned()),
     };
-    let record = Record {
+    let markdown = kind == Some(None);
+    let mut record = Record {
         ts_ms,
         method: Cow::Borrowed("GET"),
-        target: text("path").ok_or("payload.path is missing")?,
+        target: text("path").unwrap_or_default(),
         status: 200,
         ip: text("ip"),
         user_agent: Some(text("user_agent").unwrap_or_default()),
@@ -121,10 +117,37 @@ pub(super) fn mintlify(line: &str) -> Result<Line<'static>, String> {
         anon_id: text("anon_id"),
         event_id: text("event_id"),
     };
+    if let Some(Some(kind)) = kind {
+        record.accept = None;
+        let properties = payload.remove("properties");
+        let streamed = super::stream::read(kind, &event.event_type, record, properties)?;
+        return Ok(Line::Signal(Box::new(streamed)));
+    }
+    if record.target.is_empty() {
+        return Err("payload.path is missing".to_owned());
+    }
     if record.anon_id.is_none() && record.ip.is_none() {
         return Err("payload has neither anon_id nor ip, so the visitor is unknown".to_owned());
     }
     Ok(Line::Request(record))
+}
+
+/// A JSON object, or a string that holds one (the stream sends its payloads and their
+/// properties either way); `None` when absent or null.
+pub(super) fn object(
+    value: Option<Value>,
+    what: &str,
+) -> Result<Option<serde_json::Map<String, Value>>, String> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(object)) => Ok(Some(object)),
+        Some(Value::String(text)) => match serde_json::from_str(&text) {
+            Ok(Value::Object(object)) => Ok(Some(object)),
+            Ok(_) => Err(format!("{what} is a string that holds no JSON object")),
+            Err(err) => Err(format!("{what} is a string, {}", json_error(err))),
+        },
+        Some(_) => Err(format!("{what} is neither an object nor a string")),
+    }
 }
 
 fn json_error(err: serde_json::Error) -> String {

@@ -75,6 +75,17 @@ pub struct Summary {
     /// The search page looked for (`/search?q=`), when the input could have searches.
     pub search_page: Option<String>,
     pub clicks: u64,
+    /// A stream's feedback and assistant answers stored, and those an earlier import
+    /// stored; answers stored whose event did not say whether the docs answered (stored
+    /// as answered).
+    pub feedback: u64,
+    pub feedback_known: u64,
+    pub conversations: u64,
+    pub conversations_known: u64,
+    pub conversations_unsaid: u64,
+    /// Searches, clicks, feedback and answers whose properties lacked what they need, by
+    /// event name and what was missing: counted, stored nowhere.
+    pub unread: BTreeMap<(String, &'static str), u64>,
     /// Events of other types in an event stream, by name (the first [`NAMED_EVENTS`]
     /// names; the rest under `…`): stored nowhere yet, and said so.
     pub events: BTreeMap<String, u64>,
@@ -96,6 +107,11 @@ impl Summary {
             "…".to_owned()
         };
         *self.events.entry(name).or_default() += 1;
+    }
+
+    /// A stream event of a kind that is read whose properties lacked `missing`.
+    pub(crate) fn unread(&mut self, event: String, missing: &'static str) {
+        *self.unread.entry((event, missing)).or_default() += 1;
     }
 
     /// A line over the longest read: read, skipped and counted.
@@ -135,6 +151,14 @@ impl Summary {
         self.searches += other.searches;
         self.searches_known += other.searches_known;
         self.clicks += other.clicks;
+        self.feedback += other.feedback;
+        self.feedback_known += other.feedback_known;
+        self.conversations += other.conversations;
+        self.conversations_known += other.conversations_known;
+        self.conversations_unsaid += other.conversations_unsaid;
+        for (what, count) in &other.unread {
+            *self.unread.entry(what.clone()).or_default() += count;
+        }
         if self.search_page.is_none() {
             self.search_page.clone_from(&other.search_page);
         }
@@ -198,6 +222,7 @@ impl fmt::Display for Summary {
                 "\n  site searches: none at {page}\n    (searched elsewhere? import again with --search-url PATH?PARAM=)"
             )?;
         }
+        self.fmt_said(f)?;
         if self.changed > 0 {
             write!(
                 f,
@@ -234,11 +259,7 @@ impl fmt::Display for Summary {
                 .iter()
                 .map(|(name, count)| format!("{name} {}", crate::text::thousands(*count)))
                 .collect();
-            write!(
-                f,
-                "\n  other events, not stored (only page and Markdown views are read from the stream): {}",
-                names.join(", ")
-            )?;
+            write!(f, "\n  other events, not stored: {}", names.join(", "))?;
         }
         if self.broken > 0 {
             write!(f, "\n  skipped {}", plural(self.broken, "broken line"))?;
@@ -248,6 +269,53 @@ impl fmt::Display for Summary {
             if !self.first_broken.is_empty() && self.broken > self.first_broken.len() as u64 {
                 write!(f, "\n    ...")?;
             }
+        }
+        Ok(())
+    }
+}
+
+impl Summary {
+    /// The stream's feedback and answers, and the events of those kinds not read.
+    fn fmt_said(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let again = |f: &mut fmt::Formatter<'_>, known: u64| {
+            if known > 0 {
+                write!(
+                    f,
+                    " ({} stored before, not added again)",
+                    crate::text::thousands(known)
+                )?;
+            }
+            Ok(())
+        };
+        if self.feedback + self.feedback_known > 0 {
+            write!(
+                f,
+                "\n  feedback: {} stored",
+                crate::text::thousands(self.feedback)
+            )?;
+            again(f, self.feedback_known)?;
+        }
+        if self.conversations + self.conversations_known > 0 {
+            write!(
+                f,
+                "\n  assistant questions: {} stored",
+                crate::text::thousands(self.conversations)
+            )?;
+            again(f, self.conversations_known)?;
+            if self.conversations_unsaid > 0 {
+                write!(
+                    f,
+                    "\n    {} of them did not say whether the docs answered (no resolutionStatus): counted as answered",
+                    crate::text::thousands(self.conversations_unsaid)
+                )?;
+            }
+        }
+        for ((event, missing), count) in &self.unread {
+            write!(
+                f,
+                "\n  {event}: {} not stored, without {missing}",
+                plural(*count, "event")
+            )?;
         }
         Ok(())
     }
