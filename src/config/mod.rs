@@ -301,7 +301,7 @@ pub fn service_id(base_url: &Url) -> String {
 /// Parses and checks a base URL: http or https, with a host and no credentials.
 pub fn parse_base_url(text: &str) -> Result<Url, ConfigError> {
     let bad = |reason: &str| ConfigError::BaseUrl {
-        url: crate::text::excerpt(text, 80),
+        url: crate::text::excerpt(&crate::text::mask_password(text), 80),
         reason: reason.to_owned(),
     };
     let url = Url::parse(text.trim()).map_err(|err| {

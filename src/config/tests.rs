@@ -205,6 +205,13 @@ fn bad_base_urls_say_why() {
         let err = parse_base_url(url).unwrap_err().to_string();
         assert!(err.contains(reason), "{url}: {err}");
     }
+    // The password given by mistake is refused without being shown (the trial of stop 33
+    // saw it echoed).
+    let err = parse_base_url("http://user:Pw9secret@127.0.0.1:8787")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("http://user:***@127.0.0.1:8787"), "{err}");
+    assert!(!err.contains("Pw9secret"), "{err}");
 }
 
 #[cfg(unix)]

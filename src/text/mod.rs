@@ -2,8 +2,10 @@
 //! How much of a terminal it takes, and cutting it to fit, is `cells`.
 
 mod cells;
+mod url;
 
 pub use cells::{is_steady, keep_end, keep_start, steady, width};
+pub use url::mask_password;
 
 /// Replaces control characters (C0, DEL, C1) with U+FFFD so that text sent by a service
 /// (paths, links, error messages) cannot move the cursor or inject terminal escapes.

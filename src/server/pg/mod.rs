@@ -104,7 +104,7 @@ impl PgStore {
         Client::connect(self.url.expose(), NoTls).map_err(|err| StoreError::Open {
             path: self.url.redacted().into(),
             reason: format!(
-                "{}; check that the PostgreSQL server runs and that the URL's host, user and database are right",
+                "{}; check that the PostgreSQL server runs and that the URL's host, user, password and database are right (in a URL, write # ? / @ : in a password as %23 %3F %2F %40 %3A, or give it as ?password=…)",
                 describe(&err)
             ),
         })
