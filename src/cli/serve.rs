@@ -79,7 +79,7 @@ pub struct ServeArgs {
     /// On PostgreSQL: how long a turn stays this node's without a renewal (renewed every
     /// third of it while the agent runs); once it has run out, another node fails the
     /// turn as interrupted
-    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = duration_arg)]
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = lease_arg)]
     pub lease: Duration,
     /// Repository URL new jobs work on (pull request links are made from it)
     #[arg(
@@ -411,5 +411,35 @@ impl Signals {
     async fn next(&mut self) -> Stop {
         let _ = tokio::signal::ctrl_c().await;
         Stop::Interrupt
+    }
+}
+
+/// A `--lease`: from 1 s (renewed every third of it, a shorter one could not be renewed in
+/// time) to a day (a node that dies holds its turns that long).
+fn lease_arg(text: &str) -> Result<Duration, String> {
+    let lease = duration_arg(text)?;
+    if (Duration::from_secs(1)..=Duration::from_secs(86_400)).contains(&lease) {
+        Ok(lease)
+    } else {
+        Err(format!(
+            "{text:?} is no lease a node can keep: give from 1s to 1d (30s by default); the node renews it every third, and a node that dies holds its turns that long"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lease_is_one_a_node_can_keep() {
+        // `--lease 0s` was taken and panicked in every job (the trial of stop 33).
+        for bad in ["0s", "500ms", "2d", "99999999d"] {
+            let err = lease_arg(bad).unwrap_err();
+            assert!(err.contains("from 1s to 1d"), "{bad}: {err}");
+        }
+        assert_eq!(lease_arg("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(lease_arg("1d"), Ok(Duration::from_secs(86_400)));
+        assert!(lease_arg("soon").unwrap_err().contains("not a duration"));
     }
 }
