@@ -10,14 +10,33 @@ use crate::server::db::DbLocation;
 pub const DATABASE_VARIABLE: &str = "DOCDECK_DATABASE_URL";
 
 /// `--db`, else `DOCDECK_DATABASE_URL`, else the data folder's `service.sqlite`.
+/// A file in a folder that does not exist is refused: a mistyped path would otherwise
+/// make the folders and start an empty database.
 pub(super) fn db_location(db: Option<&str>) -> Result<DbLocation, CliError> {
     if let Some(text) = db {
-        return Ok(DbLocation::parse(text));
+        return in_a_folder(DbLocation::parse(text), "--db");
     }
     match std::env::var(DATABASE_VARIABLE) {
-        Ok(text) if !text.trim().is_empty() => Ok(DbLocation::parse(text.trim())),
+        Ok(text) if !text.trim().is_empty() => {
+            in_a_folder(DbLocation::parse(text.trim()), DATABASE_VARIABLE)
+        }
         _ => Ok(DbLocation::File(default_service_db()?)),
     }
+}
+
+fn in_a_folder(location: DbLocation, from: &str) -> Result<DbLocation, CliError> {
+    if let DbLocation::File(path) = &location
+        && let Some(folder) = path.parent()
+        && !folder.as_os_str().is_empty()
+        && !folder.is_dir()
+    {
+        return Err(CliError::usage(format!(
+            "{from} {}: the folder {} does not exist; check the path, or create the folder first",
+            path.display(),
+            folder.display()
+        )));
+    }
+    Ok(location)
 }
 
 /// Words in lines of at most 78 columns, the later ones indented, for an 80-column terminal.
@@ -35,4 +54,29 @@ pub(super) fn wrap(text: &str) -> String {
         }
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_in_a_folder_that_does_not_exist_is_refused() {
+        // The trial of stop 33: a mistyped path made the folders and a new, seeded
+        // database with a new key.
+        let err = db_location(Some("/nonexistent/dir/x.sqlite")).unwrap_err();
+        assert_eq!(err.code, 2);
+        assert!(
+            err.message
+                .contains("the folder /nonexistent/dir does not exist"),
+            "{}",
+            err.message
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("x.sqlite");
+        assert!(db_location(Some(file.to_str().unwrap())).is_ok());
+        assert!(db_location(Some("x.sqlite")).is_ok(), "the current folder");
+        assert!(db_location(Some(":memory:")).is_ok());
+        assert!(db_location(Some("postgres://u@h/db")).is_ok());
+    }
 }
