@@ -1,6 +1,6 @@
 //! The real agent's flags on `docdeck serve`, and how they become its configuration.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
@@ -76,7 +76,20 @@ impl AgentArgs {
         repo: &str,
         work_dir: PathBuf,
     ) -> Result<RealAgentConfig, CliError> {
-        let argv = split_command(command)?;
+        let mut argv = split_command(command)?;
+        // The agent runs in each job's worktree: a path such as `./agent.sh` means the
+        // file beside where serve was started, so it is made whole here (it was looked
+        // for in the worktree, and every job failed).
+        if argv[0].contains('/') && Path::new(&argv[0]).is_relative() {
+            let here = std::env::current_dir().map_err(|err| {
+                CliError::failed(format!(
+                    "cannot tell the current folder to find --agent-command {:?} in: {err}",
+                    argv[0]
+                ))
+            })?;
+            let relative = argv[0].trim_start_matches("./").to_owned();
+            argv[0] = here.join(relative).to_string_lossy().into_owned();
+        }
         let github_token = std::env::var("GITHUB_TOKEN")
             .ok()
             .filter(|token| !token.trim().is_empty())
@@ -203,6 +216,37 @@ mod tests {
         assert!(agent_timeout_arg("0s").is_err());
         assert_eq!(repo_key("https://x/y"), repo_key("https://x/y"));
         assert_ne!(repo_key("https://x/y"), repo_key("https://x/z"));
+    }
+
+    #[test]
+    fn a_relative_agent_path_is_taken_from_where_serve_starts() {
+        // The trial of stop 33: `--agent-command ./agent.sh` passed the start's check and
+        // then was looked for in each job's worktree, failing every job.
+        let cli = <crate::cli::Cli as clap::Parser>::parse_from(["docdeck", "serve"]);
+        let Some(crate::cli::Command::Serve(serve)) = cli.command else {
+            panic!("not serve")
+        };
+        let here = std::env::current_dir().unwrap();
+        let config = |command| {
+            serve
+                .agent
+                .config_in(command, "repo", PathBuf::from("work"))
+                .unwrap()
+                .command
+        };
+        assert_eq!(
+            config("./agent.sh -p"),
+            vec![
+                here.join("agent.sh").to_string_lossy().into_owned(),
+                "-p".to_owned()
+            ]
+        );
+        assert_eq!(
+            config("scripts/agent")[0],
+            here.join("scripts/agent").to_string_lossy()
+        );
+        assert_eq!(config("/opt/agent")[0], "/opt/agent");
+        assert_eq!(config("claude -p")[0], "claude", "found on PATH");
     }
 }
 

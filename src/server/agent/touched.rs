@@ -69,7 +69,7 @@ pub async fn change_of(
         }
         Merge::FastForward if change.files.is_empty() => {
             change.not_merged = Some(format!(
-                "the job's branch has no commit of its own: its agent changed nothing{stale}"
+                "the job's branch has no commit of its own: nothing was changed on it{stale}"
             ));
         }
         Merge::FastForward => {
