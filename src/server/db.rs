@@ -54,6 +54,10 @@ pub enum StoreError {
     Sql(#[from] rusqlite::Error),
     #[error("PostgreSQL error: {0}")]
     Postgres(String),
+    /// PostgreSQL cannot be reached now (refused, shut down, the connection lost): a
+    /// request may be made again once it is back.
+    #[error("PostgreSQL cannot be reached: {0}")]
+    Unreachable(String),
     #[error("{what} does not run on PostgreSQL yet (issue 26): give --db a SQLite file for it")]
     NotOnPostgres { what: &'static str },
     #[error("cannot open the database {path}: {reason}")]

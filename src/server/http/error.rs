@@ -119,6 +119,9 @@ impl ServiceError {
 /// import) past the busy timeout.
 const BUSY_RETRY_SECS: u64 = 2;
 
+/// Seconds a client is told to wait when PostgreSQL could not be reached.
+const UNREACHABLE_RETRY_SECS: u64 = 5;
+
 impl From<StoreError> for ServiceError {
     /// A database held by another writer past the busy timeout is a 503 with
     /// `Retry-After` (the call can be made again), a full disk a 507 that says so; any
@@ -129,6 +132,20 @@ impl From<StoreError> for ServiceError {
             StoreError::Sql(rusqlite::Error::SqliteFailure(failure, _)) => Some(failure.code),
             _ => None,
         };
+        // PostgreSQL down or restarting (a connection refused or lost): the request may
+        // be made again, as with a busy SQLite.
+        if matches!(err, StoreError::Unreachable(_) | StoreError::Open { .. }) {
+            tracing::warn!("a request found the database unreachable: {err}");
+            return Self {
+                retry_after_secs: Some(UNREACHABLE_RETRY_SECS),
+                ..Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "The service cannot reach its database; retry after {UNREACHABLE_RETRY_SECS} seconds"
+                    ),
+                )
+            };
+        }
         if let StoreError::NotOnPostgres { what } = &err {
             return Self::new(
                 StatusCode::NOT_IMPLEMENTED,
@@ -238,6 +255,16 @@ mod tests {
         assert_eq!(full.status(), StatusCode::INSUFFICIENT_STORAGE);
         let other = ServiceError::from(failure(rusqlite::ffi::SQLITE_CORRUPT)).into_response();
         assert_eq!(other.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        // PostgreSQL down (the trial of stop 33 got a 500 for it).
+        let down = ServiceError::from(StoreError::Unreachable("connection refused".into()))
+            .into_response();
+        assert_eq!(down.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(down.headers()[header::RETRY_AFTER], "5");
+        let reconnect = ServiceError::from(StoreError::Open {
+            path: "postgres://u:***@h/db".into(),
+            reason: "connection refused".into(),
+        });
+        assert_eq!(reconnect.status, StatusCode::SERVICE_UNAVAILABLE);
         let missing = ServiceError::from(StoreError::NotOnPostgres {
             what: "the visitors count",
         });

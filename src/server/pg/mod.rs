@@ -13,6 +13,7 @@ pub mod import;
 mod kept;
 pub mod limits;
 pub mod node;
+mod outage;
 pub mod schema;
 pub mod url;
 pub mod views;
@@ -75,8 +76,18 @@ pub fn describe(err: &postgres::Error) -> String {
 }
 
 impl From<postgres::Error> for StoreError {
+    /// A lost connection, or a server shutting down or starting, is `Unreachable` (the
+    /// request may be made again); any other error is the query's.
     fn from(err: postgres::Error) -> Self {
-        Self::Postgres(describe(&err))
+        let class = err.code().map(|state| &state.code()[..2]);
+        let shutting = err
+            .code()
+            .is_some_and(|state| state.code().starts_with("57P"));
+        if err.is_closed() || class == Some("08") || shutting {
+            Self::Unreachable(describe(&err))
+        } else {
+            Self::Postgres(describe(&err))
+        }
     }
 }
 

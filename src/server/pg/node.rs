@@ -11,6 +11,7 @@ use std::time::Duration;
 use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinSet;
 
+use super::outage::Outage;
 use super::{PgStore, claim};
 use crate::server::agent::output::OUTPUT_LIMIT;
 use crate::server::agent::{Agent, INTERRUPTED};
@@ -59,6 +60,7 @@ pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
     let _listening = Listening::start(&store, wake.clone(), stop.clone(), config.poll);
     let slots = Arc::new(Semaphore::new(config.max_agents.max(1)));
     let mut turns = JoinSet::new();
+    let mut outage = Outage::default();
     loop {
         while turns.try_join_next().is_some() {}
         let Ok(slot) = slots.clone().acquire_owned().await else {
@@ -75,6 +77,9 @@ pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
                 claim::claim_keeping(client, &name, now, now.saturating_add(lease), keeps)
             })
             .await;
+        if claimed.is_ok() {
+            outage.recovered("the database answers claims");
+        }
         match claimed {
             Ok(Some(turn)) => {
                 let (store, agent, config) = (store.clone(), agent.clone(), config.clone());
@@ -93,7 +98,7 @@ pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
             }
             Err(err) => {
                 drop(slot);
-                tracing::error!("cannot claim a turn: {err}");
+                outage.failed("cannot claim a turn", &err);
                 tokio::time::sleep(config.poll).await;
             }
         }
@@ -189,20 +194,23 @@ impl Listening {
         let store = store.clone();
         let flag = stop.clone();
         std::thread::spawn(move || {
+            let mut outage = Outage::default();
             while !flag.load(Ordering::Relaxed) {
                 let mut client = match store.connect() {
                     Ok(client) => client,
                     Err(err) => {
-                        tracing::warn!("cannot listen for new turns (polling instead): {err}");
+                        outage.failed("cannot listen for new turns (polling instead)", &err);
                         std::thread::sleep(poll);
                         continue;
                     }
                 };
                 if let Err(err) = client.batch_execute(&format!("LISTEN {}", claim::CHANNEL)) {
-                    tracing::warn!("cannot listen for new turns: {}", super::describe(&err));
+                    let err = super::describe(&err);
+                    outage.failed("cannot listen for new turns (polling instead)", &err);
                     std::thread::sleep(poll);
                     continue;
                 }
+                outage.recovered("listening for new turns");
                 loop {
                     if flag.load(Ordering::Relaxed) {
                         return;
