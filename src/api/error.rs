@@ -36,7 +36,7 @@ pub enum ApiError {
     },
     #[error("{}", server_message(*.status, .message))]
     Server { status: u16, message: String },
-    #[error("unexpected answer from the service ({status}{})", detail(.message))]
+    #[error("{}", unexpected_message(*.status, .message))]
     UnexpectedStatus { status: u16, message: String },
     #[error("{}", network_message(.host, .reason, *.may_have_reached_server))]
     Network {
@@ -267,6 +267,22 @@ fn retry_hint(retry_after: Option<Duration>) -> String {
     }
 }
 
+/// Another status in words: 413 is a request the service finds too large (a long
+/// prompt), which it did not carry out; others are unexpected.
+fn unexpected_message(status: u16, message: &str) -> String {
+    if status == 413 {
+        format!(
+            "the service refused the request as too large ({status}{}): nothing was created; shorten the prompt, or put the long part in a file in the repository and name it",
+            detail(message)
+        )
+    } else {
+        format!(
+            "unexpected answer from the service ({status}{})",
+            detail(message)
+        )
+    }
+}
+
 /// A 5xx in words: 501 is a service that does not offer the operation (a PostgreSQL node
 /// before searches are built there), which waiting does not change; others pass.
 fn server_message(status: u16, message: &str) -> String {
@@ -340,6 +356,11 @@ mod tests {
             // A node that lacks an operation: waiting will not bring it (issue 26's 501).
             (501, "does not offer this"),
             (418, "unexpected"),
+            // A 2 MB prompt read as "unexpected" (the trial of stop 33).
+            (
+                413,
+                "too large (413): nothing was created; shorten the prompt",
+            ),
         ];
         for (status, hint) in cases {
             let text = ApiError::from_status(status, None, b"").to_string();

@@ -74,7 +74,7 @@ pub struct ServeArgs {
     pub archive_after: Duration,
     /// On PostgreSQL: this node's name, recorded with each turn it runs and shown by
     /// `jobs get` [default: host name and process id]
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = node_name_arg)]
     pub node_name: Option<String>,
     /// On PostgreSQL: how long a turn stays this node's without a renewal (renewed every
     /// third of it while the agent runs); once it has run out, another node fails the
@@ -414,6 +414,27 @@ impl Signals {
     }
 }
 
+/// A `--node-name`: printed in logs and by `jobs get`, so no control characters (an escape
+/// sequence in it reached the logs raw), and short enough for a table.
+fn node_name_arg(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() || text.chars().count() > 64 {
+        return Err(format!(
+            "{:?} is no node name: give 1 to 64 characters, such as build-3",
+            crate::text::excerpt(text, 80)
+        ));
+    }
+    if text
+        .chars()
+        .any(|c| c.is_control() || crate::text::is_bidi_control(c))
+    {
+        return Err(format!(
+            "{:?} holds control characters: give a node name of letters, digits and punctuation, such as build-3",
+            crate::text::sanitize(text)
+        ));
+    }
+    Ok(text.to_owned())
+}
+
 /// A `--lease`: from 1 s (renewed every third of it, a shorter one could not be renewed in
 /// time) to a day (a node that dies holds its turns that long).
 fn lease_arg(text: &str) -> Result<Duration, String> {
@@ -441,5 +462,18 @@ mod tests {
         assert_eq!(lease_arg("2s"), Ok(Duration::from_secs(2)));
         assert_eq!(lease_arg("1d"), Ok(Duration::from_secs(86_400)));
         assert!(lease_arg("soon").unwrap_err().contains("not a duration"));
+    }
+
+    #[test]
+    fn a_node_name_is_printable() {
+        // An escape sequence in --node-name reached the logs raw (the trial of stop 33).
+        let err = node_name_arg("left\u{1b}[31m").unwrap_err();
+        assert!(
+            err.contains("control characters") && !err.contains('\u{1b}'),
+            "{err}"
+        );
+        assert!(node_name_arg(" ").is_err());
+        assert!(node_name_arg(&"n".repeat(65)).is_err());
+        assert_eq!(node_name_arg("build-3:4121").unwrap(), "build-3:4121");
     }
 }
