@@ -286,18 +286,19 @@ fn next_poll_text(app: &App, cx: &ViewContext) -> String {
     if app.jobs.poll.is_paused() {
         return "polling paused (P)".to_owned();
     }
+    // While the service does not answer, the check that finds it back may come first.
+    if let Some(due) = app.link.check.due
+        && app.link.connection.is_failing()
+        && app.jobs.poll.next_due().is_none_or(|poll| due < poll)
+    {
+        let wall = cx.wall
+            + chrono::TimeDelta::from_std(due.saturating_duration_since(cx.mono))
+                .unwrap_or_default();
+        return format!("next try {}", cx.clock_time(wall));
+    }
     match app.jobs.poll.next_due() {
         None if app.jobs.poll.in_flight() > 0 => "polling…".to_owned(),
-        // Nothing to read, but a service that does not answer is tried again: say when.
-        None => match app.link.check.due {
-            Some(due) if app.link.connection.is_failing() => {
-                let wall = cx.wall
-                    + chrono::TimeDelta::from_std(due.saturating_duration_since(cx.mono))
-                        .unwrap_or_default();
-                format!("next try {}", cx.clock_time(wall))
-            }
-            _ => "nothing to poll".to_owned(),
-        },
+        None => "nothing to poll".to_owned(),
         Some(due) if app.jobs.clock_ticking(cx.mono) => {
             format!("next poll {}s", seconds_until(due, cx.mono))
         }

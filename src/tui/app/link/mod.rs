@@ -161,6 +161,15 @@ impl Link {
         }
         if let Some(link) = Connection::of(err) {
             self.set(link, Some(err), &mut recorded);
+            // Any call that finds the service unreachable (a create, a read) has it
+            // checked again, waiting longer each time up to a minute: with only finished
+            // jobs, read every ten minutes, nothing else noticed the service come back, and
+            // the status bar said "trouble" for minutes after it had.
+            if link == Connection::Trouble && !self.check.in_flight && self.check.due.is_none() {
+                self.check.failures = self.check.failures.saturating_add(1);
+                let wait = Duration::from_secs(1 << self.check.failures.min(6)).min(MAX_CHECK_WAIT);
+                self.check.due = Some(now.mono + wait);
+            }
         }
         recorded
     }
@@ -211,11 +220,8 @@ impl Link {
         let recorded = self.record(result.as_ref().copied(), CallClass::Read, now);
         self.check.due = match &result {
             Err(ApiError::RateLimited { .. }) => self.pauses.until(CallClass::Read, now.mono),
-            Err(err) if Connection::of(err) == Some(Connection::Trouble) => {
-                self.check.failures = self.check.failures.saturating_add(1);
-                let wait = Duration::from_secs(1 << self.check.failures.min(6)).min(MAX_CHECK_WAIT);
-                Some(now.mono + wait)
-            }
+            // `record` has set when the next check goes, waiting longer each time.
+            Err(err) if Connection::of(err) == Some(Connection::Trouble) => self.check.due,
             _ => None,
         };
         recorded
@@ -340,6 +346,33 @@ mod tests {
         assert!(back.recovered);
         assert_eq!(first.said[0].1, Said::LinkFailed(server_error()));
         assert!(link.last_error.is_none());
+    }
+
+    #[test]
+    fn any_call_that_finds_the_service_unreachable_has_it_checked_again() {
+        // The trial of stop 33: a create timed out with only finished jobs tracked; the
+        // service came back at once, yet the status bar said "trouble" for minutes.
+        let mut link = Link::default();
+        let now = Clock::now();
+        link.record(Err(&server_error()), CallClass::Create, now);
+        assert_eq!(link.check.due, Some(now.mono + Duration::from_secs(2)));
+        // The check goes, fails, and the next waits longer, up to a minute.
+        let mut waits = Vec::new();
+        let mut at = now;
+        for _ in 0..8 {
+            let due = link.check.due.unwrap();
+            at.mono = due;
+            assert!(link.check.take_due(due));
+            link.checked(Err(server_error()), at);
+            waits.push((link.check.due.unwrap() - due).as_secs());
+        }
+        assert_eq!(waits, [4, 8, 16, 32, 60, 60, 60, 60]);
+        // It answers: online, no more checks.
+        assert!(link.check.take_due(link.check.due.unwrap()));
+        let back = link.checked(Ok(()), at);
+        assert!(back.recovered);
+        assert_eq!(link.connection, Connection::Online);
+        assert_eq!(link.check.due, None);
     }
 
     #[test]
