@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use docdeck::server::agent::{Agent, BoxFuture, INTERRUPTED, OutcomeWeights, SimulatedAgent};
+use docdeck::server::agent::{Agent, BoxFuture, NODE_STOPPED, OutcomeWeights, SimulatedAgent};
 use docdeck::server::jobs::{PendingTurn, TurnResult};
 use docdeck::server::pg::node::{self, NodeConfig};
 use docdeck::server::pg::{PgStore, PgUrl, claim};
@@ -204,7 +204,7 @@ fn two_nodes_run_every_turn_once_while_one_is_killed_and_restarted() {
     assert!(!interrupted.is_empty(), "node a had turns in flight");
     for (node, reason) in &interrupted {
         assert_eq!(node, "node-a");
-        assert_eq!(reason, INTERRUPTED);
+        assert_eq!(reason, NODE_STOPPED);
     }
     assert!(killed_at.elapsed() >= Duration::from_millis(600));
     // Every node took part, and a job's turns never overlapped.

@@ -320,6 +320,15 @@ pub async fn serve(mut args: ServeArgs) -> Outcome {
 
 /// Said on standard error when invented data was added, so nobody mistakes it for theirs.
 fn seeded_notice(project: &str, seeded: &server::seed::SeedSummary) -> String {
+    // Nodes starting together on PostgreSQL seed once: the one that wrote nothing says
+    // who did (it said "given … 0 views … and 0 finished jobs").
+    if seeded.views == 0 && seeded.jobs.is_empty() {
+        return wrap(&format!(
+            "docdeck: project {project} was new in this database and holds INVENTED demo \
+             data, written by another node that started at the same time. For an empty \
+             project, start with a new --db and --seed none."
+        ));
+    }
     wrap(&format!(
         "docdeck: project {project} is new in this database, so it was given INVENTED demo \
          data: {} views over {} pages in the last {} days and {} finished jobs. For an empty \
@@ -462,6 +471,24 @@ mod tests {
         assert_eq!(lease_arg("2s"), Ok(Duration::from_secs(2)));
         assert_eq!(lease_arg("1d"), Ok(Duration::from_secs(86_400)));
         assert!(lease_arg("soon").unwrap_err().contains("not a duration"));
+    }
+
+    #[test]
+    fn a_node_that_seeded_nothing_says_another_did() {
+        // The trial of stop 33: the second node said it was "given … 0 views over 243 pages
+        // … and 0 finished jobs" while the first had written them.
+        let nothing = server::seed::SeedSummary {
+            views: 0,
+            pages: 243,
+            jobs: Vec::new(),
+        };
+        let note = seeded_notice("demo", &nothing).replace('\n', " ");
+        let note = note.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            note.contains("written by another node that started at the same time"),
+            "{note}"
+        );
+        assert!(!note.contains("0 views"), "{note}");
     }
 
     #[test]

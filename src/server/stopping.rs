@@ -65,7 +65,7 @@ pub(super) fn node_words(
             if one { "its" } else { "their" },
             lease.as_secs().max(1),
             if one { "that job" } else { "those jobs" },
-            agent::INTERRUPTED
+            agent::NODE_STOPPED
         );
     }
     if waiting > 0 {
@@ -89,6 +89,13 @@ mod tests {
         let note = node_words(&one, 3, "web-1", std::time::Duration::from_secs(30));
         assert!(
             note.starts_with("Stopping node web-1 ends turn 2 of job_a and kills its agent; once its lease runs out (30 s), a running node fails that job with"),
+            "{note}"
+        );
+        // Not "interrupted by a restart": no restart need happen (the trial of stop 33).
+        assert!(
+            note.contains(
+                "\"interrupted: the node running it stopped; send a follow-up to retry\""
+            ),
             "{note}"
         );
         assert!(

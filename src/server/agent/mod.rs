@@ -22,7 +22,7 @@ mod touched;
 mod workdir;
 
 pub use forge::{Forge, GITHUB_API};
-pub use real::{INTERRUPTED, RealAgent, RealAgentConfig, worktree_of};
+pub use real::{INTERRUPTED, NODE_STOPPED, RealAgent, RealAgentConfig, worktree_of};
 pub use simulated::{OutcomeWeights, SimulatedAgent};
 
 /// Most of a change `/changes` sends: past it the diff is cut, with a marker that says so

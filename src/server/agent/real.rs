@@ -20,8 +20,14 @@ use crate::server::jobs::{PendingTurn, TurnOutcome, TurnResult};
 
 mod shared;
 
-/// The reason kept with a turn that was running when the service stopped.
+/// The reason kept with a turn that was running when the service stopped, failed at its
+/// next start.
 pub const INTERRUPTED: &str = "interrupted by a restart; send a follow-up to retry";
+
+/// The reason kept with a turn whose PostgreSQL node stopped renewing its lease (killed,
+/// stopped, or cut off), failed by another node: no restart need have happened.
+pub const NODE_STOPPED: &str =
+    "interrupted: the node running it stopped; send a follow-up to retry";
 
 /// Everything `docdeck serve` is told about the real agent.
 #[derive(Debug, Clone)]

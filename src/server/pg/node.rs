@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 use super::outage::Outage;
 use super::{PgStore, claim};
 use crate::server::agent::output::OUTPUT_LIMIT;
-use crate::server::agent::{Agent, INTERRUPTED};
+use crate::server::agent::{Agent, NODE_STOPPED};
 use crate::server::db::{StoreError, now_ms};
 use crate::server::jobs::PendingTurn;
 
@@ -70,9 +70,9 @@ pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
         let claimed = store
             .call(move |client| {
                 let now = now_ms();
-                let failed = claim::fail_expired(client, INTERRUPTED, now)?;
+                let failed = claim::fail_expired(client, NODE_STOPPED, now)?;
                 for id in failed {
-                    tracing::warn!(job = %id, "a node stopped renewing its turn: {INTERRUPTED}");
+                    tracing::warn!(job = %id, "a node stopped renewing its turn: {NODE_STOPPED}");
                 }
                 claim::claim_keeping(client, &name, now, now.saturating_add(lease), keeps)
             })
