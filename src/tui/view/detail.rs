@@ -221,6 +221,10 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
                 style,
             )
         }
+        Some(row) if row.job.as_ref().is_some_and(crate::api::Job::is_starting) => {
+            let (words, style) = super::jobs::status_text(row, cx);
+            (format!("{words} (an agent is being started for it)"), style)
+        }
         _ => theme.status(row.and_then(|r| r.status())),
     };
     let source = job.and_then(|j| j.source.as_ref());
