@@ -149,6 +149,12 @@ pub const JOBS: &[Binding] = &[
     bind!([ch('s')], "s", "sort by the next column", SortNext),
     bind!([ch('S')], "S", "reverse the sort", SortReverse),
     bind!(
+        [ch('I')],
+        "I",
+        "show or hide the impact column (i in a detail reads it)",
+        ImpactColumn
+    ),
+    bind!(
         [(KeyCode::Esc, NONE)],
         "Esc",
         "clear the filter",
@@ -180,6 +186,12 @@ pub const DETAIL: &[Binding] = &[
         "i",
         "did the change help? (reads its pages' visitors)",
         Impact
+    ),
+    bind!(
+        [ch('w')],
+        "w",
+        "the impact's window: 7, 14 or 28 days",
+        ImpactWindow
     ),
 ];
 
@@ -303,6 +315,12 @@ pub const SEARCHES: &[Binding] = &[
         "]",
         "read the list's next page (when there is more)",
         MoreRows
+    ),
+    bind!(
+        [ch('w')],
+        "w",
+        "read every page left (exact order and count)",
+        WholeRange
     ),
 ];
 

@@ -32,6 +32,8 @@ fn detail_hints(app: &App) -> Vec<String> {
     let copy = keys.one(Action::Copy, "copy");
     let open = keys.one(Action::OpenLink, "open");
     let impact = keys.one(Action::Impact, "impact");
+    let days = app.jobs.impacts.window_days();
+    let window = keys.one(Action::ImpactWindow, &format!("{days}d window"));
     let help = Hints::new(app.keymap(), KeyContext::Detail).one(Action::Help, "keys");
     [
         join([
@@ -42,8 +44,9 @@ fn detail_hints(app: &App) -> Vec<String> {
             copy.clone(),
             open,
             impact.clone(),
+            window.clone(),
         ]),
-        join([close.clone(), scroll, search, follow.clone(), impact]),
+        join([close.clone(), scroll, search, follow.clone(), impact, window]),
         join([close.clone(), follow, help.clone()]),
         join([close.clone(), help]),
         join([close]),

@@ -85,7 +85,8 @@ pub fn draw(
         return;
     }
     let widths = Widths::of(area.width);
-    let shown = shown_columns(&app.config.columns, widths, area.width);
+    let chosen = list.impacts.columns(&app.config.columns);
+    let shown = shown_columns(&chosen, widths, area.width);
     let fixed = |widths: Widths| {
         shown
             .iter()

@@ -402,9 +402,9 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let keys = Hints::new(app.keymap(), KeyContext::Searches);
     let mut spans = vec![Span::raw(" ")];
     let more = |held_more: bool| {
-        keys.key(Action::MoreRows)
-            .filter(|_| held_more)
-            .map_or_else(String::new, |key| format!(" · more: {key}"))
+        let hint = |(action, what)| keys.key(action).map(|key| format!(" · {what}: {key}"));
+        let hints = [(Action::MoreRows, "more"), (Action::WholeRange, "all")];
+        hints.into_iter().filter(|_| held_more).filter_map(hint).collect::<String>()
     };
     match pane.showing {
         Which::Searches => {
@@ -446,7 +446,8 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         ));
     }
     if pane.is_fetching() {
-        spans.push(Span::styled(" · loading…", theme.warning()));
+        let what = if pane.reading_all() { "reading every page…" } else { "loading…" };
+        spans.push(Span::styled(format!(" · {what}"), theme.warning()));
     }
     let job = || {
         keys.one(Action::NewJob, "job")
