@@ -280,6 +280,10 @@ async fn the_demo_seed_beside_a_real_agent_names_the_agents_repository() {
     }
     let made = client.create_job("one").await.unwrap();
     let made = made.source.and_then(|s| s.repository);
-    assert_eq!(made.as_deref(), Some(repository.as_str()), "as its own jobs");
+    assert_eq!(
+        made.as_deref(),
+        Some(repository.as_str()),
+        "as its own jobs"
+    );
     server.shutdown().await;
 }

@@ -148,12 +148,7 @@ pub const JOBS: &[Binding] = &[
     bind!([ch('/')], "/", "filter as you type", Search),
     bind!([ch('s')], "s", "sort by the next column", SortNext),
     bind!([ch('S')], "S", "reverse the sort", SortReverse),
-    bind!(
-        [ch('I')],
-        "I",
-        "show or hide the impact column (i in a detail reads it)",
-        ImpactColumn
-    ),
+    bind!([ch('I')], "I", "show or hide impact column", ImpactColumn),
     bind!(
         [(KeyCode::Esc, NONE)],
         "Esc",

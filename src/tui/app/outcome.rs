@@ -182,7 +182,8 @@ impl App {
             }
             Outcome::Answered(Costly::Impact { id, days, detail }, answer) => {
                 let ctx = Ctx::of(self, now);
-                let outcome = (self.jobs.impacts).answered((id.clone(), days), answer, &ctx, effects);
+                let outcome =
+                    (self.jobs.impacts).answered((id.clone(), days), answer, &ctx, effects);
                 self.route(outcome, now, effects);
                 // The question was asked over the job's detail: back to it.
                 if detail && self.overlay.is_none() {

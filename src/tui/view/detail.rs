@@ -34,6 +34,7 @@ fn detail_hints(app: &App) -> Vec<String> {
     let impact = keys.one(Action::Impact, "impact");
     let days = app.jobs.impacts.window_days();
     let window = keys.one(Action::ImpactWindow, &format!("{days}d window"));
+    let short_window = keys.one(Action::ImpactWindow, &format!("{days}d"));
     let help = Hints::new(app.keymap(), KeyContext::Detail).one(Action::Help, "keys");
     [
         join([
@@ -46,7 +47,15 @@ fn detail_hints(app: &App) -> Vec<String> {
             impact.clone(),
             window.clone(),
         ]),
-        join([close.clone(), scroll, search, follow.clone(), impact, window]),
+        join([
+            close.clone(),
+            scroll.clone(),
+            search.clone(),
+            follow.clone(),
+            impact.clone(),
+            short_window,
+        ]),
+        join([close.clone(), scroll, search, follow.clone(), impact]),
         join([close.clone(), follow, help.clone()]),
         join([close.clone(), help]),
         join([close]),

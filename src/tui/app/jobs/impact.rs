@@ -76,7 +76,8 @@ impl Impacts {
         if let Some(at) = columns.iter().position(|c| *c == JobColumn::Impact) {
             columns.remove(at);
         } else {
-            let at = (columns.iter().position(|c| *c == JobColumn::Prompt)).unwrap_or(columns.len());
+            let at =
+                (columns.iter().position(|c| *c == JobColumn::Prompt)).unwrap_or(columns.len());
             columns.insert(at, JobColumn::Impact);
         }
         columns
@@ -86,7 +87,7 @@ impl Impacts {
     pub(in crate::tui::app) fn toggle_column(&mut self, chosen: &[JobColumn]) -> Outcome {
         self.column_flipped = !self.column_flipped;
         let text = if self.columns(chosen).contains(&JobColumn::Impact) {
-            "the impact column is shown: `-` until i reads a job's impact in its detail (Enter)"
+            "the impact column is shown: `-` until i in a job's detail reads it"
         } else {
             "the impact column is hidden"
         };
@@ -111,7 +112,9 @@ impl Impacts {
             ),
             Some(ImpactLoad::Reading) => Outcome::Said(
                 NoticeKind::Info,
-                format!("windows of {days} days from the next read: i reads again once this one ends"),
+                format!(
+                    "windows of {days} days from the next read: i reads again once this one ends"
+                ),
             ),
             Some(_) => {
                 let read = self.want(id, ctx, effects);

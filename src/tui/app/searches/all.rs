@@ -53,7 +53,9 @@ impl SearchesPane {
             return Outcome::Notice("a page of this list is being read");
         }
         if self.next_cursor(self.showing).is_none() {
-            return Outcome::Notice("every page of the range is held: the order and count are exact");
+            return Outcome::Notice(
+                "every page of the range is held: the order and count are exact",
+            );
         }
         self.all = Some(ReadAll {
             which: self.showing,

@@ -70,7 +70,10 @@ fn capital_i_shows_and_hides_the_impact_column_and_reads_nothing() {
 fn w_in_the_detail_changes_the_window_and_reads_a_read_impact_again() {
     let mut h = detail_open();
     assert_eq!(h.app.jobs.impacts.window_days(), 14);
-    assert!(impact_reads(&h.key(KeyCode::Char('w'))).is_empty(), "nothing read yet");
+    assert!(
+        impact_reads(&h.key(KeyCode::Char('w'))).is_empty(),
+        "nothing read yet"
+    );
     assert_eq!(h.app.jobs.impacts.window_days(), 28);
     let sent = impact_reads(&h.key(KeyCode::Char('i')));
     assert_eq!(sent, [("job_a".to_owned(), TimeDelta::days(28), 10)]);

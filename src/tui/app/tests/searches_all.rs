@@ -48,7 +48,12 @@ fn first_page(last: usize) -> Harness {
 }
 
 /// Answers reads while they come, pages `from..=last`; returns the next page to answer.
-fn answer_on(h: &mut Harness, mut sent: Vec<(Generation, SignalsQuery)>, from: usize, last: usize) -> usize {
+fn answer_on(
+    h: &mut Harness,
+    mut sent: Vec<(Generation, SignalsQuery)>,
+    from: usize,
+    last: usize,
+) -> usize {
     let mut n = from;
     while let [(generation, query)] = sent.as_slice() {
         assert_eq!(query.cursor, Some(format!("c{n}")));
@@ -73,13 +78,20 @@ fn w_reads_every_page_left_asking_past_ten_then_orders_them_all() {
         panic!("the question: {:?}", h.app.overlay)
     };
     assert_eq!(question.requests, 90);
-    assert!(question.text().starts_with("Reading on past 10 pages"), "{}", question.text());
+    assert!(
+        question.text().starts_with("Reading on past 10 pages"),
+        "{}",
+        question.text()
+    );
     let sent = reads(&h.key(KeyCode::Char('y')));
     assert_eq!(answer_on(&mut h, sent, 11, 14), 15);
     assert!(!h.app.searches.reading_all());
     let rows = h.app.searches.searches.rows();
     assert_eq!(rows.len(), 15);
-    assert!(rows[..7].iter().all(unclicked), "the 7 unclicked of 15 first");
+    assert!(
+        rows[..7].iter().all(unclicked),
+        "the 7 unclicked of 15 first"
+    );
     assert_eq!(rows[0].search_query, "q01");
     let held = h.app.searches.searches.held.as_ref().unwrap();
     assert_eq!(held.next_cursor, None, "the count is exact");
@@ -101,7 +113,11 @@ fn no_to_the_question_stops_and_the_rows_read_stay() {
     assert_eq!(h.app.searches.searches.rows().len(), 11);
     let said = h.app.notice.as_ref().map(|n| n.text()).unwrap_or_default();
     assert!(said.contains("w asks again"), "{said}");
-    assert_eq!(reads(&h.key(KeyCode::Char(']'))).len(), 1, "] still reads a page");
+    assert_eq!(
+        reads(&h.key(KeyCode::Char(']'))).len(),
+        1,
+        "] still reads a page"
+    );
 }
 
 #[test]
@@ -113,7 +129,11 @@ fn a_budget_spent_part_way_stops_the_read_in_the_clis_words() {
         analytics: crate::journal::AnalyticsBudget::new(100, vec![spent; 100]),
         ..Default::default()
     }));
-    assert_eq!(answer_on(&mut h, sent, 1, 5), 2, "no page after the budget ran out");
+    assert_eq!(
+        answer_on(&mut h, sent, 1, 5),
+        2,
+        "no page after the budget ran out"
+    );
     assert!(!h.app.searches.reading_all());
     let Some(ListError::Failed(why)) = h.app.searches.error() else {
         panic!("{:?}", h.app.searches.error())
