@@ -1,5 +1,5 @@
 //! The searches pane's keys: moving in the list shown, switching lists, marking rows,
-//! the job made of the marks, and reading the list's next page.
+//! the job made of the marks, and reading the list's next page (`]`) or every page left (`w`).
 
 use super::{Ctx, SearchesPane, Which};
 use crate::text::sanitize;
