@@ -21,7 +21,7 @@ fn reads(effects: &[Effect]) -> Vec<(Generation, SignalsQuery)> {
 
 /// Page `n`: one query, clicked on even pages, nobody clicked on odd ones.
 fn page(n: usize, next: Option<String>) -> SignalsPage {
-    let clicked = n % 2 == 0;
+    let clicked = n.is_multiple_of(2);
     SignalsPage::Searches(SearchesPage {
         searches: vec![SearchRow {
             search_query: format!("q{n:02}"),
