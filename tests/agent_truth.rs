@@ -254,3 +254,36 @@ esac"#,
     until_final(&client, &running).await;
     server.shutdown().await;
 }
+
+/// The demo seed beside a real agent: its jobs say they worked in the agent's repository,
+/// as the jobs the agent runs do, not in the simulated agent's made-up forge
+/// (`docdeck demo`'s merged job is in its own repository; issue 27).
+#[tokio::test]
+async fn the_demo_seed_beside_a_real_agent_names_the_agents_repository() {
+    let repos = Repos::new();
+    let script = repos.script("done.sh", "echo done");
+    let mut options = options(&repos, DbLocation::Memory, &script);
+    options.seed = docdeck::server::SeedKind::Demo;
+    let server = start(options).await;
+    let client = client(&server);
+    let repository = repos.clone_dir().canonicalize().unwrap();
+    let repository = repository.display().to_string();
+    assert!(!server.seeded_jobs.is_empty());
+    for seeded in &server.seeded_jobs {
+        let job = client.get_job(&seeded.id).await.unwrap();
+        for job in [&seeded.job, &job] {
+            let source = job.source.as_ref().expect("a seeded job has a source");
+            assert_eq!(source.repository.as_deref(), Some(repository.as_str()));
+            assert_eq!(source.git_ref.as_deref(), Some("main"));
+        }
+        assert_eq!(job.model.as_deref(), Some("done.sh"));
+    }
+    let made = client.create_job("one").await.unwrap();
+    let made = made.source.and_then(|s| s.repository);
+    assert_eq!(
+        made.as_deref(),
+        Some(repository.as_str()),
+        "as its own jobs"
+    );
+    server.shutdown().await;
+}

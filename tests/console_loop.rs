@@ -114,9 +114,12 @@ async fn a_follow_up_goes_active_then_completed_again() {
     console.type_text("Add an example");
     console.ctrl('s');
     console
-        // Active again: running, or for a moment waiting for the agent to take it.
+        // Active again: running, or for a moment waiting for the agent to take it, or (the
+        // answer to the follow-up, with an agent free) `◌ starting`.
         .wait_for("the job active again", |s| {
-            line_with(s, &id[..12]).is_some_and(|l| l.contains("active") || l.contains("queued"))
+            line_with(s, &id[..12]).is_some_and(|l| {
+                l.contains("active") || l.contains("queued") || l.contains("starting")
+            })
         })
         .await;
     console

@@ -14,7 +14,7 @@ use common::pty::Pty;
 fn demo_starts_draws_and_quits_on_q_giving_the_terminal_back() {
     let mut pty = Pty::demo();
     pty.wait_for("the first frame", |out| {
-        out.contains("Jobs (5)") && out.contains("acme/docs@main")
+        out.contains("Jobs (5)") && out.contains("/docs@main")
     });
     // The default `terminal` theme in the codes every colour terminal reads (31, 90...),
     // not the 256-colour form (38;5;N) the Linux console does not.
@@ -61,7 +61,7 @@ fn ctrl_z_gives_the_terminal_to_the_shell_and_fg_brings_the_console_back_whole()
     });
     pty.keys(b"fg\r");
     pty.wait_for("the whole console again", |out| {
-        out.contains("Jobs (5)") && out.contains("acme/docs@main") && out.contains("help")
+        out.contains("Jobs (5)") && out.contains("/docs@main") && out.contains("help")
     });
     pty.keys(b"q");
     pty.wait_for("the prompt after quitting", |out| {
@@ -159,7 +159,7 @@ fn a_locale_that_is_not_utf8_gets_an_ascii_screen() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = Pty::spawn(home, &["demo", "--agent-delay-ms", "200"], &[("LANG", "C")]);
     pty.wait_for("the first frame", |out| {
-        out.contains("Jobs (5)") && out.contains("acme/docs@main")
+        out.contains("Jobs (5)") && out.contains("/docs@main")
     });
     let screen = pty.screen();
     assert!(screen.is_ascii(), "not ASCII:\n{screen}");

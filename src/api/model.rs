@@ -129,8 +129,8 @@ pub struct Job {
         skip_serializing_if = "Option::is_none"
     )]
     pub output_link: Option<String>,
-    /// `queued` or `running` while the job is active (local service only): an active job
-    /// may be waiting for a free agent.
+    /// `queued`, `starting` or `running` while the job is active (local service only): an
+    /// active job may be waiting for a free agent, or have one being started for it.
     #[serde(
         default,
         deserialize_with = "lenient",
@@ -168,6 +168,13 @@ impl Job {
     #[must_use]
     pub fn is_queued(&self) -> bool {
         self.status == Some(JobStatus::Active) && self.run_state.as_deref() == Some("queued")
+    }
+
+    /// Whether the service says an agent is being started for the job (it waits no
+    /// longer, and does not run yet).
+    #[must_use]
+    pub fn is_starting(&self) -> bool {
+        self.status == Some(JobStatus::Active) && self.run_state.as_deref() == Some("starting")
     }
 }
 

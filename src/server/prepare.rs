@@ -126,7 +126,7 @@ fn prepare_in(
                 sql,
                 &options.project,
                 today,
-                &options.defaults,
+                &seed_defaults(options),
                 links,
             )?)
         }
@@ -166,4 +166,24 @@ fn prepare_in(
         pending_views,
         seed_refused,
     }))
+}
+
+/// Where the seed's jobs say they worked: beside a real agent, its repository, branch and
+/// program, as the jobs it runs will say (`docdeck demo`'s merged job was made in that
+/// repository); otherwise the simulated agent's defaults.
+fn seed_defaults(options: &ServeOptions) -> jobs::JobDefaults {
+    let Some(real) = &options.real_agent else {
+        return options.defaults.clone();
+    };
+    // A folder as the agent reports it (`RealAgent::repository`): its canonical path.
+    let folder = std::path::Path::new(&real.repo);
+    let repository = match folder.is_dir().then(|| folder.canonicalize()) {
+        Some(Ok(path)) => path.display().to_string(),
+        _ => real.repo.clone(),
+    };
+    jobs::JobDefaults {
+        repository,
+        git_ref: (real.base_branch.clone()).or_else(|| options.defaults.git_ref.clone()),
+        model: real.model(),
+    }
 }

@@ -148,6 +148,7 @@ pub const JOBS: &[Binding] = &[
     bind!([ch('/')], "/", "filter as you type", Search),
     bind!([ch('s')], "s", "sort by the next column", SortNext),
     bind!([ch('S')], "S", "reverse the sort", SortReverse),
+    bind!([ch('I')], "I", "show or hide impact column", ImpactColumn),
     bind!(
         [(KeyCode::Esc, NONE)],
         "Esc",
@@ -180,6 +181,12 @@ pub const DETAIL: &[Binding] = &[
         "i",
         "did the change help? (reads its pages' visitors)",
         Impact
+    ),
+    bind!(
+        [ch('w')],
+        "w",
+        "the impact's window: 7, 14 or 28 days",
+        ImpactWindow
     ),
 ];
 
@@ -303,6 +310,12 @@ pub const SEARCHES: &[Binding] = &[
         "]",
         "read the list's next page (when there is more)",
         MoreRows
+    ),
+    bind!(
+        [ch('w')],
+        "w",
+        "read every page left (exact order and count)",
+        WholeRange
     ),
 ];
 

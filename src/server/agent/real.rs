@@ -54,6 +54,21 @@ pub struct RealAgentConfig {
     pub launcher: Option<PathBuf>,
 }
 
+impl RealAgentConfig {
+    /// What its jobs report as their model: the agent program's name.
+    #[must_use]
+    pub fn model(&self) -> String {
+        (self.command.first())
+            .map(|program| {
+                Path::new(program).file_name().map_or_else(
+                    || program.clone(),
+                    |name| name.to_string_lossy().into_owned(),
+                )
+            })
+            .unwrap_or_default()
+    }
+}
+
 /// The variables every agent gets from the service's environment.
 const BASE_ENV: &[&str] = &["PATH", "HOME", "LANG"];
 
@@ -134,16 +149,7 @@ impl RealAgent {
     /// What jobs report as their model: the agent program's name.
     #[must_use]
     pub fn model(&self) -> String {
-        self.config
-            .command
-            .first()
-            .map(|program| {
-                Path::new(program).file_name().map_or_else(
-                    || program.clone(),
-                    |name| name.to_string_lossy().into_owned(),
-                )
-            })
-            .unwrap_or_default()
+        self.config.model()
     }
 
     /// Whether a job's branch is pushed after each turn that changed something, so that

@@ -20,6 +20,48 @@ pub enum Costly {
     },
     /// Every row of the range (and of the period before, when comparing).
     Whole { generation: Generation },
+    /// Job `id`'s impact: every row of both windows of `days` days; `detail`: asked over
+    /// its detail, which the answer opens again.
+    Impact { id: String, days: i64, detail: bool },
+    /// Every page left of the searches pane's list, read on by `generation`.
+    AllPages { generation: Generation },
+}
+
+impl Costly {
+    /// The key that asks again, for the words of a no.
+    fn again(&self) -> &'static str {
+        match self {
+            Self::Trend { .. } | Self::Whole { .. } => "r",
+            Self::Impact { .. } => "i",
+            Self::AllPages { .. } => "w",
+        }
+    }
+
+    /// Why work the hour's budget cannot afford is not done: the CLI's words
+    /// (`AnalyticsBudget::refusal`) for the impact and the searches' pages.
+    fn refusal(
+        &self,
+        budget: &AnalyticsBudget,
+        (needed, left): (u32, u32),
+        enough_at: Option<chrono::DateTime<chrono::Utc>>,
+    ) -> String {
+        let free_again = enough_at.map(|at| format!("at {} UTC", at.format("%H:%M")));
+        let (what, smaller) = match self {
+            Self::Trend { .. } | Self::Whole { .. } => {
+                let when = free_again.map_or_else(
+                    || "more than an hour's budget: choose shorter dates".to_owned(),
+                    |at| format!("enough are free {at}"),
+                );
+                return format!(
+                    "needs {needed} analytics requests and {left} are left this hour; {when}"
+                );
+            }
+            Self::Impact { .. } => ("reading the impact", "w picks a shorter window"),
+            Self::AllPages { .. } => ("reading on", "3, then f, narrows the dates"),
+        };
+        let need = format!("up to {needed} analytics requests");
+        budget.refusal(what, &need, free_again.as_deref(), smaller)
+    }
 }
 
 /// The question on screen.
@@ -50,6 +92,16 @@ impl Question {
                  them takes up to {} analytics requests, from the start.",
                 self.requests
             ),
+            Costly::Impact { days, .. } => format!(
+                "The two {days}-day windows have more rows than 10 requests hold (250 each): \
+                 reading the impact takes up to {} analytics requests, from the start.",
+                self.requests
+            ),
+            Costly::AllPages { .. } => format!(
+                "Reading on past 10 pages (one analytics request each) takes up to {} more, \
+                 until no page is left.",
+                self.requests
+            ),
         };
         format!(
             "{what} {} of this hour's 100 analytics requests are left. Spend them?",
@@ -74,13 +126,7 @@ impl Question {
                 left,
                 enough_at,
             } => {
-                let when = enough_at.map_or_else(
-                    || "more than an hour's budget: choose shorter dates".to_owned(),
-                    |at| format!("enough are free at {} UTC", at.format("%H:%M")),
-                );
-                let why = format!(
-                    "needs {needed} analytics requests and {left} are left this hour; {when}"
-                );
+                let why = work.refusal(budget, (needed, left), enough_at);
                 Outcome::Answered(work, Err(why))
             }
         }
@@ -92,8 +138,9 @@ impl Question {
         match action {
             Action::Apply => Outcome::Answered(self.work, Ok(self.requests)),
             Action::Close => {
+                let again = self.work.again();
                 let why = format!(
-                    "not read: it needs {} analytics requests; r asks again",
+                    "not read: it needs {} analytics requests; {again} asks again",
                     self.requests
                 );
                 Outcome::Then(
@@ -101,7 +148,7 @@ impl Question {
                     // About the pane asked over: it leaves with that pane.
                     Box::new(Outcome::Said(
                         NoticeKind::Info,
-                        "nothing was read: r asks again".into(),
+                        format!("nothing was read: {again} asks again"),
                     )),
                 )
             }

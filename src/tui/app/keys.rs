@@ -73,6 +73,8 @@ impl App {
             | Action::ToggleChart
             | Action::Compare
             | Action::WholeRange
+            | Action::ImpactColumn
+            | Action::ImpactWindow
             | Action::NextTemplate
             | Action::NextField
             | Action::PrevField

@@ -37,6 +37,8 @@ pub(in crate::tui::app) enum Outcome {
     OpenSelected,
     /// From the detail: read the job's impact (`i`), within the analytics budget.
     ReadImpact(String),
+    /// From the detail: the impact's next window length (`w`), read again over it.
+    ImpactWindow(String),
     /// Write in the composer, to a new job or as a follow-up to one.
     Compose(DraftKey),
     /// `n` in the visitors pane: a new job from the marked pages.
@@ -87,6 +89,7 @@ impl App {
             job_key: (keys.key(KeyContext::Searches, Action::NewJob))
                 .filter(|_| !self.config.read_only),
             rows_on_screen: self.viewport.searches_rows,
+            analytics_left: self.link.budget.analytics.left(),
         };
         let outcome = handle(&mut self.searches, &ctx, effects);
         self.route(outcome, now, effects);
@@ -133,6 +136,11 @@ impl App {
                 let outcome = self.jobs.impacts.want(&id, &ctx, effects);
                 self.route(outcome, now, effects);
             }
+            Outcome::ImpactWindow(id) => {
+                let ctx = Ctx::of(self, now);
+                let outcome = self.jobs.impacts.next_window(&id, &ctx, effects);
+                self.route(outcome, now, effects);
+            }
             Outcome::Compose(draft) => {
                 self.composer.retarget(draft);
                 self.focus(Pane::Composer, now, effects);
@@ -171,6 +179,23 @@ impl App {
                 self.dirty = true;
                 let outcome = Question::consider(work, requests, &self.link.budget.analytics);
                 self.route(outcome, now, effects);
+            }
+            Outcome::Answered(Costly::Impact { id, days, detail }, answer) => {
+                let ctx = Ctx::of(self, now);
+                let outcome =
+                    (self.jobs.impacts).answered((id.clone(), days), answer, &ctx, effects);
+                self.route(outcome, now, effects);
+                // The question was asked over the job's detail: back to it.
+                if detail && self.overlay.is_none() {
+                    effects.push(Effect::Io(crate::tui::message::Io::LoadDetail(id.clone())));
+                    let detail = crate::tui::app::JobDetail::new(id);
+                    self.route(Outcome::Open(Overlay::Detail(detail)), now, effects);
+                }
+            }
+            Outcome::Answered(Costly::AllPages { generation }, answer) => {
+                self.in_searches(now, effects, |s, ctx, fx| {
+                    s.answered(generation, answer, ctx, fx)
+                });
             }
             Outcome::Answered(work, answer) => {
                 self.in_visitors(now, effects, |v, ctx, fx| {

@@ -2,7 +2,7 @@
 //! job read, the analytics requests) with the link, then hands the reply to the jobs
 //! list's impacts or the visitors pane's page view.
 
-use super::{App, CallClass};
+use super::{App, CallClass, Overlay};
 use crate::tui::message::{Clock, Effect, SignalMsg};
 
 impl App {
@@ -17,7 +17,9 @@ impl App {
                 if let Some(read) = read {
                     self.record_call(read.as_ref().map(|_| ()), CallClass::Read, None, now);
                 }
-                let outcome = self.jobs.impacts.on_read(id, *result);
+                let detail = matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id);
+                let rows = self.config.whole_max_rows;
+                let outcome = self.jobs.impacts.on_read(id, *result, (rows, detail));
                 self.route(outcome, now, effects);
             }
             SignalMsg::Comments {

@@ -112,7 +112,9 @@ impl App {
             }
             Msg::Signals { generation, result } => {
                 self.record_call(result.as_ref().map(|_| ()), CallClass::Analytics, None, now);
-                self.in_searches(now, &mut effects, |s, _, _| s.on_reply(generation, result));
+                self.in_searches(now, &mut effects, |s, ctx, fx| {
+                    s.on_reply(generation, result, ctx, fx)
+                });
             }
             Msg::Signal(msg) => self.on_signal(msg, now, &mut effects),
             Msg::ExportProgress { rows, pages } => {

@@ -263,6 +263,8 @@ impl VisitorsTable {
             (Costly::Whole { .. }, Err(why)) => {
                 self.whole_declined(format!("the whole range {why}"))
             }
+            // The jobs list's and the searches pane's, routed to them.
+            (Costly::Impact { .. } | Costly::AllPages { .. }, _) => {}
         }
     }
 

@@ -77,6 +77,10 @@ pub enum Action {
     /// `i` in a job's detail: read whether the change's pages are read more since the
     /// merge (a job read and a few analytics requests).
     Impact,
+    /// `I` in the jobs list: show or hide the impact column (it never reads by itself).
+    ImpactColumn,
+    /// `w` in a job's detail: the impact's window, 7, 14 or 28 days, in turn.
+    ImpactWindow,
 }
 
 impl Action {

@@ -32,6 +32,9 @@ fn detail_hints(app: &App) -> Vec<String> {
     let copy = keys.one(Action::Copy, "copy");
     let open = keys.one(Action::OpenLink, "open");
     let impact = keys.one(Action::Impact, "impact");
+    let days = app.jobs.impacts.window_days();
+    let window = keys.one(Action::ImpactWindow, &format!("{days}d window"));
+    let short_window = keys.one(Action::ImpactWindow, &format!("{days}d"));
     let help = Hints::new(app.keymap(), KeyContext::Detail).one(Action::Help, "keys");
     [
         join([
@@ -42,6 +45,15 @@ fn detail_hints(app: &App) -> Vec<String> {
             copy.clone(),
             open,
             impact.clone(),
+            window.clone(),
+        ]),
+        join([
+            close.clone(),
+            scroll.clone(),
+            search.clone(),
+            follow.clone(),
+            impact.clone(),
+            short_window,
         ]),
         join([close.clone(), scroll, search, follow.clone(), impact]),
         join([close.clone(), follow, help.clone()]),
@@ -220,6 +232,10 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
                 format!("{words} (waiting for a free agent; #1 is next)"),
                 style,
             )
+        }
+        Some(row) if row.job.as_ref().is_some_and(crate::api::Job::is_starting) => {
+            let (words, style) = super::jobs::status_text(row, cx);
+            (format!("{words} (an agent is being started for it)"), style)
         }
         _ => theme.status(row.and_then(|r| r.status())),
     };

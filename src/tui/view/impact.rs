@@ -30,6 +30,9 @@ pub(super) fn lines(id: &str, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
         return Vec::new();
     }
     let key = app.keymap().key_or_name(KeyContext::Detail, Action::Impact);
+    let days = app.jobs.impacts.window_days();
+    let window = app.keymap().key(KeyContext::Detail, Action::ImpactWindow);
+    let window = window.map_or_else(String::new, |w| format!("; {w} changes it"));
     let mut out = vec![
         (Line::default(), 0),
         (
@@ -46,7 +49,7 @@ pub(super) fn lines(id: &str, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
         None => out.push((
             Line::from(Span::styled(
                 format!(
-                    "  {key} reads its pages' visitors around the merge (2+ analytics requests)"
+                    "  {key} reads its pages' visitors {days} days before and after the merge (2+ analytics requests{window})"
                 ),
                 theme.dim(),
             )),
@@ -94,7 +97,7 @@ fn failed_lines(failed: &ImpactFailed, id: &str, key: &str) -> Vec<String> {
             sanitize(&err.to_string())
         )],
         ImpactFailed::NeedsMore(allowed) => vec![format!(
-            "the two windows hold more rows than {allowed} analytics requests read (250 each): `docdeck jobs impact {id}` reads them all, asking first"
+            "the two windows hold more rows than {allowed} analytics requests read (250 each): {key} asks to read them all"
         )],
         ImpactFailed::TooMany(rows) => vec![format!(
             "a window has more than {} rows, the most held here: `docdeck jobs impact {id} --max-rows N` reads more",

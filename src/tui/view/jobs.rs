@@ -85,7 +85,8 @@ pub fn draw(
         return;
     }
     let widths = Widths::of(area.width);
-    let shown = shown_columns(&app.config.columns, widths, area.width);
+    let chosen = list.impacts.columns(&app.config.columns);
+    let shown = shown_columns(&chosen, widths, area.width);
     let fixed = |widths: Widths| {
         shown
             .iter()
@@ -361,8 +362,11 @@ fn repo_ref(row: &JobRow, wide: bool) -> String {
 }
 
 /// `◌ queued #2` for a job the local service says waits for a free agent (1 is next),
-/// else the job's status.
+/// `◌ starting` for one an agent is being started for, else the job's status.
 pub(super) fn status_text(row: &JobRow, cx: &ViewContext) -> (String, ratatui::style::Style) {
+    if row.job.as_ref().is_some_and(crate::api::Job::is_starting) {
+        return ("◌ starting".to_owned(), cx.theme.dim());
+    }
     if let Some(job) = row.job.as_ref().filter(|job| job.is_queued()) {
         let at = job
             .queue_position

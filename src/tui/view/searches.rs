@@ -402,9 +402,13 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let keys = Hints::new(app.keymap(), KeyContext::Searches);
     let mut spans = vec![Span::raw(" ")];
     let more = |held_more: bool| {
-        keys.key(Action::MoreRows)
+        let hint = |(action, what)| keys.key(action).map(|key| format!(" · {what}: {key}"));
+        let hints = [(Action::MoreRows, "more"), (Action::WholeRange, "all")];
+        hints
+            .into_iter()
             .filter(|_| held_more)
-            .map_or_else(String::new, |key| format!(" · more: {key}"))
+            .filter_map(hint)
+            .collect::<String>()
     };
     match pane.showing {
         Which::Searches => {
@@ -414,7 +418,7 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
                         "{} queries · {} searches in all{}",
                         thousands(held.rows.len() as u64),
                         thousands(held.total.unwrap_or(0)),
-                        more(held.next_cursor.is_some())
+                        more(held.next_cursor.is_some() && !pane.reading_all())
                     ),
                     theme.bold(),
                 ));
@@ -428,7 +432,7 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
                         thousands(held.rows.len() as u64),
                         thousands(held.read as u64),
                         if held.read == 1 { "" } else { "s" },
-                        more(held.next_cursor.is_some())
+                        more(held.next_cursor.is_some() && !pane.reading_all())
                     ),
                     theme.bold(),
                 ));
@@ -446,7 +450,12 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         ));
     }
     if pane.is_fetching() {
-        spans.push(Span::styled(" · loading…", theme.warning()));
+        let what = if pane.reading_all() {
+            "reading every page…"
+        } else {
+            "loading…"
+        };
+        spans.push(Span::styled(format!(" · {what}"), theme.warning()));
     }
     let job = || {
         keys.one(Action::NewJob, "job")

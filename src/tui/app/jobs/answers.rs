@@ -60,6 +60,7 @@ impl JobList {
         // Where the local service says the turn is, as the row will say it.
         let state = match (job.run_state.as_deref(), job.queue_position) {
             (Some("queued"), Some(place)) => format!("it waits for an agent (#{place})"),
+            (Some("starting"), _) => "an agent is starting on it".to_owned(),
             (Some("running"), _) => "it is running".to_owned(),
             _ => format!("it is {}", JobStatus::Active),
         };

@@ -64,6 +64,7 @@ impl JobDetail {
             Action::Copy => return Outcome::CopySelected,
             Action::OpenLink => return Outcome::OpenSelected,
             Action::Impact => return Outcome::ReadImpact(self.id.clone()),
+            Action::ImpactWindow => return Outcome::ImpactWindow(self.id.clone()),
             _ => {}
         }
         Outcome::Done

@@ -62,6 +62,7 @@ impl JobList {
             Action::ClearFilter => {
                 self.clear_filter();
             }
+            Action::ImpactColumn => return self.impacts.toggle_column(&config.columns),
             _ => {}
         }
         Outcome::Done

@@ -1,5 +1,5 @@
 //! The searches pane's keys: moving in the list shown, switching lists, marking rows,
-//! the job made of the marks, and reading the list's next page.
+//! the job made of the marks, and reading the list's next page (`]`) or every page left (`w`).
 
 use super::{Ctx, SearchesPane, Which};
 use crate::text::sanitize;
@@ -37,6 +37,7 @@ impl SearchesPane {
             }
             Action::NewJob => return Outcome::MissingPage(self.marks.wanted()),
             Action::MoreRows => return self.more(ctx, effects),
+            Action::WholeRange => return self.read_all(ctx, effects),
             _ => return Outcome::Done,
         }
         Outcome::Changed
@@ -71,7 +72,7 @@ impl SearchesPane {
 
     /// `]`: the list's next page, added to the rows held.
     fn more(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) -> Outcome {
-        if self.is_fetching() {
+        if self.is_fetching() || self.reading_all() {
             return Outcome::Notice("a page of this list is being read");
         }
         let cursor = match self.showing {

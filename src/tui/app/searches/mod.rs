@@ -3,9 +3,11 @@
 //! not answer. Both are read over the visitors pane's dates, a page at a time, each read
 //! one analytics request (counted like the visitors', paused by the same 429s). Space
 //! marks rows of either list; `n` hands the marks back as one [`Outcome`], which the app
-//! turns into the composer's missing-page prompt. The pane owns its state and keys; the
-//! app builds its [`Ctx`] and routes what it returns.
+//! turns into the composer's missing-page prompt; `w` reads every page left (`all.rs`).
+//! The pane owns its state and keys; the app builds its [`Ctx`] and routes what it
+//! returns.
 
+mod all;
 mod keys;
 mod list;
 mod marks;
@@ -63,6 +65,8 @@ pub(in crate::tui::app) struct Ctx {
     pub job_key: Option<String>,
     /// Rows of the list on screen, as the last frame measured.
     pub rows_on_screen: usize,
+    /// Analytics requests left this hour, as the journal counts them.
+    pub analytics_left: u32,
 }
 
 /// The searches pane's state.
@@ -77,6 +81,8 @@ pub struct SearchesPane {
     /// `r` read the shown list again: the other is read again when next shown.
     stale: [bool; 2],
     generations: Generations,
+    /// `w`: every page left of a list, being read.
+    all: Option<all::ReadAll>,
 }
 
 impl SearchesPane {
@@ -156,6 +162,10 @@ impl SearchesPane {
             Which::Searches => (Kind::Searches, SEARCH_PAGE),
             Which::Questions => (Kind::Assistant, QUESTION_PAGE),
         };
+        if cursor.is_none() {
+            // A first page again: a read of every page starts over with `w`.
+            self.all = None;
+        }
         let query = SignalsQuery {
             date_from: ctx.dates.0,
             date_to: ctx.dates.1,
@@ -197,7 +207,10 @@ impl SearchesPane {
         &mut self,
         generation: Generation,
         result: Result<SignalsPage, ApiError>,
+        ctx: &Ctx,
+        effects: &mut Vec<Effect>,
     ) -> Outcome {
+        let failed = result.is_err();
         let on = self.key_at_cursor();
         let taken = match result {
             Ok(SignalsPage::Searches(page)) => self.searches.answer(generation, Ok(page)),
@@ -220,7 +233,13 @@ impl SearchesPane {
             .and_then(|key| self.position_of(&key))
             .unwrap_or(self.selected());
         self.set_selected(at);
-        Outcome::Changed
+        if failed {
+            self.all = None;
+        }
+        match self.read_on(ctx, effects) {
+            Outcome::Done => Outcome::Changed,
+            outcome => Outcome::Then(Box::new(Outcome::Changed), Box::new(outcome)),
+        }
     }
 
     /// A list left waiting by a rate pause is read once the pause is over, so its

@@ -194,6 +194,24 @@ fn an_accepted_follow_up_says_whether_it_runs_or_waits() {
     assert_eq!(said, "follow-up sent to a; it waits for an agent (#1)");
 }
 
+/// The local service answers `starting` when an agent is free for the job: the notice
+/// said "it is active" (issue 27).
+#[test]
+fn an_accepted_follow_up_an_agent_is_starting_on_says_so() {
+    let mut h = Harness::new(vec![tracked("a", "failed", 1)]);
+    h.key(KeyCode::Char('m'));
+    h.type_text("once more");
+    h.ctrl('s');
+    let mut starting = job("a", "active", 1);
+    starting.run_state = Some("starting".into());
+    h.send(Msg::Submitted {
+        draft: DraftKey::FollowUp("a".into()),
+        outcome: Submitted::Accepted(Box::new(starting)),
+    });
+    let said = h.app.notice.as_ref().map(|n| n.text()).unwrap_or_default();
+    assert_eq!(said, "follow-up sent to a; an agent is starting on it");
+}
+
 #[test]
 fn a_read_sent_before_a_follow_up_was_accepted_is_not_believed() {
     let mut h = Harness::new(vec![tracked("b", "completed", 1)]);

@@ -256,3 +256,16 @@ fn the_help_says_each_note_whole_on_its_line_and_what_the_mouse_does() {
         }
     }
 }
+
+/// `w` reads every page left: the footer says so while it reads (issue 27).
+#[test]
+fn the_footer_says_every_page_is_being_read() {
+    let mut scene = Scene::new();
+    read(&mut scene, '4', SignalsPage::Searches(searches()));
+    let (_, footer) = strip_and_footer(&scene);
+    assert!(footer.contains("more: ] · all: w"), "{footer}");
+    scene.key(KeyCode::Char('w'));
+    let (_, footer) = strip_and_footer(&scene);
+    assert!(footer.contains("reading every page…"), "{footer}");
+    both("searches_reading_all", &scene);
+}

@@ -220,3 +220,25 @@ fn a_job_with_no_change_to_merge_is_offered_no_impact_until_asked() {
     assert!(screen.contains("Did the change help?"), "{screen}");
     assert!(screen.contains("reading…"), "{screen}");
 }
+
+/// `I` shows the impact column in the default columns (the demo reads no profile), and
+/// `w` in the detail says the new window in the footer as it reads again (issue 27).
+#[test]
+fn capital_i_shows_the_impact_column_and_w_says_the_window() {
+    let mut scene = impact_scene(Ok(read()));
+    scene.key(KeyCode::Char('w'));
+    let wide = scene.render(120, 40);
+    assert!(wide.contains("i impact · w 28d window"), "{wide}");
+    assert!(wide.contains("reading…"), "{wide}");
+    assert!(scene.render(80, 24).contains("i impact · w 28d"));
+    both("job_impact_window", &scene);
+    scene.key(KeyCode::Esc);
+    scene.key(KeyCode::Char('I'));
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = scene.render(width, height);
+        assert!(screen.contains("IMPACT"), "{screen}");
+        let other = screen.lines().find(|l| l.contains("job_7f3a9c21")).unwrap();
+        assert!(other.contains(" - "), "never read by itself: {other}");
+    }
+    both("jobs_impact_key", &scene);
+}

@@ -57,6 +57,35 @@ fn queued_jobs_and_jobs_that_changed_nothing_say_so_in_their_rows() {
     both("jobs_truth", &scene);
 }
 
+/// The local service answers `runState: "starting"` for a job an agent is being started
+/// for: the row and the detail said plain `active` (issue 27).
+#[test]
+fn a_job_an_agent_is_starting_for_says_so_in_its_row_and_detail() {
+    let mut scene = truthful_scene();
+    let mut starting = job("job_0c8d4e6f1a2b", "active", 26, None);
+    starting.run_state = Some("starting".into());
+    scene.send(Msg::JobFetched {
+        id: "job_0c8d4e6f1a2b".into(),
+        result: Ok(starting),
+    });
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = scene.render(width, height);
+        let row = (screen.lines())
+            .find(|l| l.contains("job_0c8d4e6f"))
+            .unwrap_or_else(|| panic!("no row:\n{screen}"));
+        assert!(row.contains("◌ starting"), "{screen}");
+    }
+    both("jobs_starting", &scene);
+    scene.app.jobs.select("job_0c8d4e6f1a2b");
+    scene.key(KeyCode::Enter);
+    let screen = scene.render(120, 40);
+    assert!(
+        screen.contains("status   ◌ starting (an agent is being started for it)"),
+        "{screen}"
+    );
+    both("detail_starting", &scene);
+}
+
 #[test]
 fn a_failed_jobs_detail_says_why_and_where_its_output_is() {
     let mut scene = truthful_scene();
