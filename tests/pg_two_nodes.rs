@@ -215,13 +215,26 @@ fn two_nodes_run_each_turn_once_while_one_is_killed_and_restarted() {
                 link.split_once("/output/").map(|(_, path)| path.to_owned())
             };
             assert_eq!(path(&from_a), path(&from_b));
+            // The change page too: a link to the node that ran the turn broke when that
+            // node went away (the trial of stop 33), though every node serves it.
+            let change = format!("/changes/{PROJECT}/{id}");
+            assert_eq!(
+                from_a.pr_link.as_deref(),
+                Some(format!("{}{change}", a.base_url.trim_end_matches('/')).as_str())
+            );
+            assert_eq!(
+                from_b.pr_link.as_deref(),
+                Some(format!("{}{change}", b.base_url.trim_end_matches('/')).as_str())
+            );
             assert_eq!(
                 Job {
                     output_link: None,
+                    pr_link: None,
                     ..from_a.clone()
                 },
                 Job {
                     output_link: None,
+                    pr_link: None,
                     ..from_b
                 }
             );

@@ -234,9 +234,7 @@ mod tests {
         // This test's binary is not docdeck: it has no `agent-exec` to run the agent with.
         config.launcher = None;
         config.command.push("0".into());
-        let agent = RealAgent::prepare(config, "http://127.0.0.1:9")
-            .await
-            .unwrap();
+        let agent = RealAgent::prepare(config).await.unwrap();
         let result = agent
             .run_turn(&turn("Explain key rotation in api-keys"))
             .await;
@@ -274,9 +272,7 @@ mod tests {
         let demo = DemoRepo::create().unwrap();
         let mut config = demo.config();
         config.launcher = None;
-        let agent = RealAgent::prepare(config, "http://127.0.0.1:9")
-            .await
-            .unwrap();
+        let agent = RealAgent::prepare(config).await.unwrap();
         let created = DateTime::parse_from_rfc3339("2026-11-21T09:00:00Z")
             .unwrap()
             .with_timezone(&Utc);

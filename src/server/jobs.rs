@@ -137,7 +137,8 @@ impl JobRecord {
     #[must_use]
     pub fn to_wire_at(&self, service_url: &str) -> Job {
         let mut job = self.to_wire();
-        // A link kept as a path is a page of this service (the demo's merged job).
+        // A link kept as a path is a page of this service (a change the real agent made
+        // where no forge shows it, the demo's merged job).
         if let Some(path) = job.pr_link.as_deref().filter(|link| link.starts_with('/')) {
             job.pr_link = Some(format!("{}{path}", service_url.trim_end_matches('/')));
         }

@@ -278,7 +278,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
     let mut keeps_jobs = false;
     let agent: Arc<dyn Agent> = match options.real_agent.clone() {
         Some(config) => {
-            let real = RealAgent::prepare(config, &format!("http://{addr}"))
+            let real = RealAgent::prepare(config)
                 .await
                 .map_err(ServeError::Agent)?;
             if store.is_postgres() && !real.pushes() {

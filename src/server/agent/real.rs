@@ -81,14 +81,12 @@ pub struct RealAgent {
     /// worktree add, prune and remove.
     shared: Mutex<()>,
     github: Option<GitHub>,
-    /// The service's own address, for links to its `/changes` page.
-    service_url: String,
 }
 
 impl RealAgent {
     /// Checks the repository, finds the base branch and remote, and prepares the forge.
     /// Errors say what to change on the command line.
-    pub async fn prepare(config: RealAgentConfig, service_url: &str) -> Result<Self, String> {
+    pub async fn prepare(config: RealAgentConfig) -> Result<Self, String> {
         let program = config.command.first().ok_or("--agent-command is empty")?;
         if !process::runnable(program) {
             return Err(format!(
@@ -132,7 +130,6 @@ impl RealAgent {
             git,
             shared: Mutex::new(()),
             github,
-            service_url: service_url.trim_end_matches('/').to_owned(),
         })
     }
 
@@ -409,10 +406,9 @@ impl RealAgent {
         if let Some(link) = compare {
             return Ok(link);
         }
-        Ok(format!(
-            "{}/changes/{}/{}",
-            self.service_url, turn.project, turn.job_id
-        ))
+        // Kept as a path: each node answering for the job makes it whole with its own
+        // address (`to_wire_at`), so the link outlives the node that ran the turn.
+        Ok(format!("/changes/{}/{}", turn.project, turn.job_id))
     }
 }
 
