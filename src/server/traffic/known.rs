@@ -98,15 +98,16 @@ impl Targets {
     }
 }
 
-/// A client by its IP address (as written, up to 32 bytes) and user agent index.
+/// The key a client without an id of its own is known by: its IP address (as written, up
+/// to 32 bytes) and user agent index. Not an HTTP client (that is `api::Client`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Client {
+struct ClientKey {
     ip: [u8; 32],
     len: u8,
     agent: u32,
 }
 
-impl Client {
+impl ClientKey {
     fn new(ip: &str, agent: u32) -> Option<Self> {
         let bytes = ip.as_bytes();
         let mut key = Self {
@@ -154,7 +155,7 @@ impl Visitor {
 /// Clients seen (IP and user agent), with the keyed hash that is their visitor.
 pub struct Clients {
     secret: [u8; 32],
-    known: Map<Client, [u8; 16]>,
+    known: Map<ClientKey, [u8; 16]>,
 }
 
 impl Clients {
@@ -173,7 +174,7 @@ impl Clients {
     /// The visitor of a client without an id of its own: a keyed hash of its IP address
     /// and user agent (`agent.0` is the agent's index, [`NO_AGENT`] when none is recorded).
     pub fn visitor(&mut self, ip: &str, agent: (u32, &str)) -> [u8; 16] {
-        let Some(key) = Client::new(ip, agent.0) else {
+        let Some(key) = ClientKey::new(ip, agent.0) else {
             return store::visitor_hash(&self.secret, ip, agent.1);
         };
         if let Some(hash) = self.known.get(&key) {
