@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use chrono::{DateTime, TimeDelta, Utc};
 use clap::Args;
 
-use super::budget::Analytics;
+use super::budget::Guard;
 use super::impact_output::{Report, render};
 use super::job_ref::{resolve_id, typed_id};
 use super::output::{Format, emit_data};
@@ -115,11 +115,11 @@ pub(super) async fn run(args: &ImpactArgs) -> Outcome {
         .max_rows
         .or(ctx.settings.visitors_max_rows)
         .unwrap_or(DEFAULT_MAX_ROWS);
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.yes);
     let ranges = [windows.before, windows.after];
     let fetched = super::whole::fetch(
         &client,
-        &mut analytics,
+        &mut guard,
         "the impact",
         &ranges,
         max_rows,

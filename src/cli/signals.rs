@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::de::DeserializeOwned;
 
-use super::budget::{Analytics, Need};
+use super::budget::{Guard, Need};
 use super::output::{Format, emit_data};
 use super::range::{from_arg, to_arg};
 use super::read_on::{Filtered, Found, read_on};
@@ -153,8 +153,8 @@ async fn fetch<T: Paged>(mut query: SignalsQuery, args: &SignalsArgs) -> Result<
     let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
-    analytics.allow_one()?;
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.yes);
+    guard.allow_one()?;
     let mut sent = 1;
     let first = client.signals::<T>(&query).await;
     let result = match first {
@@ -184,7 +184,7 @@ async fn fetch<T: Paged>(mut query: SignalsQuery, args: &SignalsArgs) -> Result<
         }
         other => other.map_err(CliError::from),
     };
-    analytics.record(sent, client.stated_analytics_limit());
+    guard.record(sent, client.stated_analytics_limit());
     result
 }
 
@@ -229,17 +229,17 @@ async fn read_kept<P: Filtered + DeserializeOwned>(
     let ctx = Setup::load(&args.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.yes);
     let smaller = "ask for fewer with --limit, or narrow the range with --from and --to";
     let what = format!("reading on for {kept}");
     let mut sent = 0;
     let mut fetch = async |cursor: Option<String>, limit: u32| -> Result<P, CliError> {
         if sent == 0 {
-            analytics.allow_one()?;
+            guard.allow_one()?;
         } else if sent == ASK_ABOVE {
-            analytics.allow_past(&what, Need::AtMost(MAX_PAGES - sent), smaller)?;
+            guard.allow_past(&what, Need::AtMost(MAX_PAGES - sent), smaller)?;
         } else {
-            analytics.allow(&what, Need::Exactly(1), smaller)?;
+            guard.allow(&what, Need::Exactly(1), smaller)?;
         }
         sent += 1;
         let page = SignalsQuery {
@@ -248,7 +248,7 @@ async fn read_kept<P: Filtered + DeserializeOwned>(
             ..query.clone()
         };
         let answer = client.signals::<P>(&page).await;
-        analytics.record(1, client.stated_analytics_limit());
+        guard.record(1, client.stated_analytics_limit());
         Ok(answer?)
     };
     let wanted = query.effective_limit() as usize;

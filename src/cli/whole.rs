@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
 
-use super::budget::{Analytics, Need};
+use super::budget::{Guard, Need};
 use super::output::{Format, emit_data};
 use super::range::require_range;
 use super::setup::Setup;
@@ -68,10 +68,10 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
         .unwrap_or(DEFAULT_MAX_ROWS);
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.yes);
     let pages = fetch(
         &client,
-        &mut analytics,
+        &mut guard,
         &what,
         &ranges,
         max_rows,
@@ -122,7 +122,7 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
 /// request past what is left this hour is refused before it is sent.
 pub(super) async fn fetch(
     client: &Client,
-    analytics: &mut Analytics<'_>,
+    guard: &mut Guard<'_>,
     what: &str,
     ranges: &[(DateTime<Utc>, DateTime<Utc>)],
     max_rows: usize,
@@ -153,7 +153,7 @@ pub(super) async fn fetch(
                     .sum();
                 let rows: usize = fetches.iter().map(|(whole, _)| whole.progress().rows).sum();
                 progress.suspend(|| {
-                    analytics.allow_past(
+                    guard.allow_past(
                         &format!(
                             "{what} made {sent} requests ({} rows so far); the rest",
                             crate::text::thousands(rows as u64)
@@ -164,12 +164,12 @@ pub(super) async fn fetch(
                 })?;
                 asked = true;
             } else {
-                analytics.allow(what, Need::Exactly(1), smaller)?;
+                guard.allow(what, Need::Exactly(1), smaller)?;
             }
             let (whole, done) = &mut fetches[index];
             let step = whole.step(client).await;
             sent += 1;
-            analytics.record(1, client.stated_analytics_limit());
+            guard.record(1, client.stated_analytics_limit());
             progress.say(format!(
                 "fetched {} rows in {sent} requests",
                 crate::text::thousands(whole.progress().rows as u64)

@@ -12,8 +12,8 @@ use rusqlite::Connection;
 use super::page::{self, NotAView};
 use super::rules::{Class, Rules};
 use super::store;
-use crate::server::analytics::{self, Lookup};
 use crate::server::db::StoreError;
+use crate::server::views::{self, Lookup};
 
 /// Distinct user agents (and request targets) remembered before starting again.
 const AGENTS_MAX: usize = 50_000;
@@ -218,7 +218,7 @@ impl Ids {
         if self.pages.len() >= TARGETS_MAX {
             self.pages.clear();
         }
-        let id = analytics::intern(conn, Lookup::Pages, project, path)?;
+        let id = views::intern(conn, Lookup::Pages, project, path)?;
         self.pages.insert(Arc::clone(path), id);
         Ok(id)
     }
@@ -239,7 +239,7 @@ impl Ids {
                     self.hashed.clear();
                 }
                 let name = store::VisitorName::new(hash);
-                let id = analytics::intern(conn, Lookup::Visitors, project, name.as_str())?;
+                let id = views::intern(conn, Lookup::Visitors, project, name.as_str())?;
                 self.hashed.insert(*hash, id);
                 Ok(id)
             }
@@ -250,7 +250,7 @@ impl Ids {
                 if self.given.len() >= NAMES_MAX {
                     self.given.clear();
                 }
-                let id = analytics::intern(conn, Lookup::Visitors, project, name)?;
+                let id = views::intern(conn, Lookup::Visitors, project, name)?;
                 self.given.insert(name.clone(), id);
                 Ok(id)
             }
