@@ -34,10 +34,10 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         offset,
     };
     query.validate().map_err(|err| CliError::of_query(&err))?;
-    let ctx = Setup::load(&args.client)?;
+    let ctx = Setup::load(&args.read.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut guard = Guard::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.read.yes);
     // Counted, and refused when none is left; --all's pages are not known before (it
     // stops at the first 429 instead).
     guard.allow_one()?;
@@ -75,7 +75,7 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     {
         super::warn(&empty_range_hint(span));
     }
-    let format = Format::resolve(args.format);
+    let format = Format::resolve(args.read.format);
     emit_data(
         &visitors_output::render(&page, &query, args.all, format)?,
         format,

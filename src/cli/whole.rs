@@ -61,14 +61,14 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
             )
         })?);
     }
-    let ctx = Setup::load(&args.client)?;
+    let ctx = Setup::load(&args.read.client)?;
     let max_rows = args
         .max_rows
         .or(ctx.settings.visitors_max_rows)
         .unwrap_or(DEFAULT_MAX_ROWS);
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut guard = Guard::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.read.yes);
     let pages = fetch(
         &client,
         &mut guard,
@@ -111,7 +111,7 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
         sort,
         range: (shown(from), shown(to)),
     };
-    let format = Format::resolve(args.format);
+    let format = Format::resolve(args.read.format);
     emit_data(&render(&report, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }
