@@ -320,14 +320,7 @@ fn draw_rows(
 /// range held (sort, filter) or of the service's pages.
 fn footer_hints(keys: super::hints::Hints<'_>, held: bool) -> Vec<String> {
     use crate::tui::keymap::Action;
-    let join = |pieces: Vec<Option<String>>| {
-        let text = super::hints::join(pieces);
-        if text.is_empty() {
-            text
-        } else {
-            format!(" · {text}")
-        }
-    };
+    let join = super::hints::join;
     let mark = || keys.one(Action::Mark, "mark");
     let help = || keys.one(Action::Help, "keys");
     if held {
@@ -369,18 +362,6 @@ fn footer_hints(keys: super::hints::Hints<'_>, held: bool) -> Vec<String> {
 }
 
 /// `3 marked (n: job)`, with the key that makes the job in force.
-fn marked_text(count: usize, app: &App) -> String {
-    let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
-    // Under --read-only no job is made of them: offer nothing.
-    let key = keys
-        .key(crate::tui::keymap::Action::NewJob)
-        .filter(|_| !app.config.read_only);
-    match key {
-        Some(key) => format!(" · {count} marked ({key}: job)"),
-        None => format!(" · {count} marked"),
-    }
-}
-
 fn draw_footer(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -418,9 +399,10 @@ fn draw_footer(
         }
         (None, None) => {}
     }
+    let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
     if !table.marks.is_empty() {
         spans.push(Span::styled(
-            marked_text(table.marks.len(), app),
+            keys.marked(table.marks.len(), app.config.read_only),
             theme.accent(),
         ));
     }
@@ -435,31 +417,19 @@ fn draw_footer(
             theme.error(),
         ));
     }
-    let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
     // While a page is open only Esc and the moves work: the table's keys wait.
     let hints = if table.page.is_some() {
         use crate::tui::keymap::Action;
         let back = keys.one(Action::Close, "back to the table");
         let scroll = keys.pair(Action::Down, Action::Up, "scroll");
-        [
+        vec![
             super::hints::join([back.clone(), scroll]),
             super::hints::join([back]),
         ]
-        .into_iter()
-        .map(|hint| format!(" · {hint}"))
-        .collect()
     } else {
         footer_hints(keys, held.is_some())
     };
-    let candidates = hints
-        .iter()
-        .map(|hint| {
-            let mut line = spans.clone();
-            line.push(Span::styled(hint.clone(), theme.dim()));
-            super::hints::footer_line(line)
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(fitting(candidates, area.width)), area);
+    super::hints::draw_footer(frame, area, &spans, &hints, theme.dim());
 }
 
 #[cfg(test)]
