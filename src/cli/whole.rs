@@ -206,7 +206,7 @@ fn held(
     match outcome {
         Whole::All(page) => Ok(page),
         Whole::TooMany { max_rows, .. } => Err(CliError::failed(format!(
-            "the range from {} to {} has more than {} rows, the most held (--max-rows, at most {}): {too_many}",
+            "the range from {} to {} has more than {} rows, the most read (--max-rows, at most {}): {too_many}",
             when(*from),
             when(*to),
             crate::text::thousands(max_rows as u64),

@@ -11,10 +11,10 @@ mod cells;
 mod chart;
 mod compare;
 mod export_line;
-mod held;
 mod page;
 mod thumbs;
 mod whole;
+mod whole_table;
 
 use super::table::{self, Column, Look, TableState};
 use super::wrap::fitting;
@@ -191,8 +191,8 @@ fn draw_rows(
 ) {
     let theme = cx.theme;
     let table = &app.visitors;
-    if let Some(held) = table.whole.held() {
-        held::draw(frame, area, app, held, cx, state);
+    if let Some(whole) = table.whole.table() {
+        whole_table::draw(frame, area, app, whole, cx, state);
         return;
     }
     let block = Block::default().borders(Borders::TOP);
@@ -317,13 +317,13 @@ fn draw_rows(
 }
 
 /// The footer's key hints, longest first, with the keys in force: those of the whole
-/// range held (sort, filter) or of the service's pages.
-fn footer_hints(keys: super::hints::Hints<'_>, held: bool) -> Vec<String> {
+/// range read (sort, filter) or of the service's pages.
+fn footer_hints(keys: super::hints::Hints<'_>, whole: bool) -> Vec<String> {
     use crate::tui::keymap::Action;
     let join = super::hints::join;
     let mark = || keys.one(Action::Mark, "mark");
     let help = || keys.one(Action::Help, "keys");
-    if held {
+    if whole {
         let sort = || keys.one(Action::SortNext, "sort");
         let filter = || keys.one(Action::Search, "filter");
         let pages = || keys.one(Action::WholeRange, "pages");
@@ -372,13 +372,13 @@ fn draw_footer(
     let theme = cx.theme;
     let table = &app.visitors;
     let mut spans = vec![Span::raw(" ")];
-    let held = table.whole.held();
-    match (held, table.load().shown()) {
-        (Some(held), _) => spans.push(Span::styled(
+    let whole = table.whole.table();
+    match (whole, table.load().shown()) {
+        (Some(whole), _) => spans.push(Span::styled(
             format!(
                 "whole range · {} of {} rows",
-                thousands(held.arrangement.len() as u64),
-                thousands(held.rows.len() as u64)
+                thousands(whole.arrangement.len() as u64),
+                thousands(whole.rows.len() as u64)
             ),
             theme.bold(),
         )),
@@ -427,7 +427,7 @@ fn draw_footer(
             super::hints::join([back]),
         ]
     } else {
-        footer_hints(keys, held.is_some())
+        footer_hints(keys, whole.is_some())
     };
     super::hints::draw_footer(frame, area, &spans, &hints, theme.dim());
 }
