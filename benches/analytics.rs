@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use docdeck::server::analytics::{self, Traffic, ViewEvent, VisitorsRequest};
 use docdeck::server::db::{Db, DbLocation};
+use docdeck::server::views::{self, Traffic, ViewEvent, VisitorsRequest};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -30,17 +30,13 @@ fn database(views: u64) -> Db {
     let path = dir.join(format!("views-{views}-v1.sqlite"));
     let ready = path.exists();
     let db = Db::open(&DbLocation::File(path.clone())).unwrap();
-    if !ready
-        || !db
-            .blocking(|conn| analytics::has_views(conn, "bench"))
-            .unwrap()
-    {
+    if !ready || !db.blocking(|conn| views::has_views(conn, "bench")).unwrap() {
         eprintln!("generating {views} views into {} (once)", path.display());
         let mut rng = ChaCha8Rng::seed_from_u64(views);
         let visitors = views / 5;
         db.blocking(|conn| {
             let tx = docdeck::sqlite::write_transaction(conn)?;
-            let mut writer = analytics::ViewWriter::new("bench");
+            let mut writer = views::ViewWriter::new("bench");
             let start = END_MS - 90 * DAY_MS;
             let step = (90 * DAY_MS) as f64 / views as f64;
             for i in 0..views {
@@ -83,7 +79,7 @@ fn visitors(c: &mut Criterion) {
         group.measurement_time(Duration::from_secs(if views > 1_000_000 { 30 } else { 10 }));
         group.bench_function(label, |b| {
             b.iter(|| {
-                db.blocking(|conn| analytics::visitors(conn, "bench", &request))
+                db.blocking(|conn| views::visitors(conn, "bench", &request))
                     .unwrap()
             });
         });

@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 
 use docdeck::secret::Secret;
 use docdeck::server::agent::{Agent, BoxFuture, OutcomeWeights, SimulatedAgent};
-use docdeck::server::analytics::{self, Traffic, ViewEvent};
 use docdeck::server::db::{Db, DbLocation};
 use docdeck::server::jobs::{PendingTurn, TurnResult};
 use docdeck::server::pg::node::{self, NodeConfig};
 use docdeck::server::pg::{PgStore, PgUrl};
+use docdeck::server::views::{self, Traffic, ViewEvent};
 use docdeck::server::{ServeOptions, start};
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::Type;
@@ -58,10 +58,7 @@ fn sqlite_views(views: u64) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("views-{views}-v1.sqlite"));
     let db = Db::open(&DbLocation::File(path.clone())).unwrap();
-    if db
-        .blocking(|conn| analytics::has_views(conn, "bench"))
-        .unwrap()
-    {
+    if db.blocking(|conn| views::has_views(conn, "bench")).unwrap() {
         return path;
     }
     eprintln!("generating {views} views into {} (once)", path.display());
@@ -69,7 +66,7 @@ fn sqlite_views(views: u64) -> PathBuf {
     let visitors = views / 5;
     db.blocking(|conn| {
         let tx = docdeck::sqlite::write_transaction(conn)?;
-        let mut writer = analytics::ViewWriter::new("bench");
+        let mut writer = views::ViewWriter::new("bench");
         let start = END_MS - 90 * DAY_MS;
         let step = (90 * DAY_MS) as f64 / views as f64;
         for i in 0..views {

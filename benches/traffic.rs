@@ -24,13 +24,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use docdeck::server::analytics::{VisitorsRequest, visitors};
 use docdeck::server::db::{Db, DbLocation};
 use docdeck::server::pg::{PgStore, PgUrl};
 use docdeck::server::traffic::formats::LogFormat;
 use docdeck::server::traffic::rules::Rules;
 use docdeck::server::traffic::search::SearchUrl;
 use docdeck::server::traffic::{self, Importer, Settings};
+use docdeck::server::views::{VisitorsRequest, visitors};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -117,7 +117,7 @@ mod tests {
     }
 }
 
-/// A whole range as it is held: its totals, the rows kept in the order shown, how many
+/// A whole range as it is read: its totals, the rows kept in the order shown, how many
 /// a filter matched, and with a comparison the period before (`from`, `to`, totals).
 pub struct Whole<'a> {
     pub totals: VisitorTotals,

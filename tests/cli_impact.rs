@@ -75,6 +75,31 @@ fn add_docs(repos: &Repos) {
 }
 
 /// Merges the job's branch into main on the remote, with a merge commit made at `MERGED`.
+/// A fresh home whose service database holds [`views`], and `docdeck serve` on it with
+/// `args`.
+fn serve_over_views(args: &[&str]) -> (tempfile::TempDir, ServeProcess) {
+    let home = tempfile::tempdir().unwrap();
+    let db = home.path().join("service.sqlite");
+    import_views(&db, common::PROJECT, &views());
+    let service = ServeProcess::over_db(home.path(), &db, args);
+    (home, service)
+}
+
+/// The docs repository of [`add_docs`], and a service over [`views`] whose real agent
+/// runs the shell `script` in a clone of it.
+fn real_agent(script: &str) -> (Repos, tempfile::TempDir, ServeProcess) {
+    let repos = Repos::new();
+    add_docs(&repos);
+    let script = repos.script("agent.sh", script);
+    let (home, service) = serve_over_views(&[
+        "--repo",
+        repos.clone_dir().to_str().unwrap(),
+        "--agent-command",
+        script.to_str().unwrap(),
+    ]);
+    (repos, home, service)
+}
+
 fn merge(repos: &Repos, job: &str) {
     let clone = repos.clone_dir();
     git(&clone, &["fetch", "--quiet", "origin"]);
@@ -122,24 +147,8 @@ fn create(home: &Path, base_url: &str, prompt: &str) -> String {
 
 #[test]
 fn a_merged_job_of_the_real_agent_shows_its_pages_before_and_after_beside_the_site() {
-    let repos = Repos::new();
-    add_docs(&repos);
-    let script = repos.script(
-        "agent.sh",
+    let (repos, home, service) = real_agent(
         "printf '\\nRun the installer first.\\n' >> guides/setup.mdx\nmkdir -p images && echo '<svg/>' > images/flow.svg",
-    );
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    import_views(&db, common::PROJECT, &views());
-    let service = ServeProcess::over_db(
-        home.path(),
-        &db,
-        &[
-            "--repo",
-            repos.clone_dir().to_str().unwrap(),
-            "--agent-command",
-            script.to_str().unwrap(),
-        ],
     );
     let url = &service.base_url;
     let id = create(home.path(), url, PROMPT);
@@ -286,19 +295,12 @@ fn a_merged_job_of_the_real_agent_shows_its_pages_before_and_after_beside_the_si
 /// given; with no page marked either, it says there is nothing to show.
 #[test]
 fn without_the_change_the_marked_pages_are_shown_once_the_merge_time_is_given() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    import_views(&db, common::PROJECT, &views());
-    let service = ServeProcess::over_db(
-        home.path(),
-        &db,
-        &[
-            "--agent-delay-ms",
-            "30",
-            "--agent-outcomes",
-            "pr=1,nochange=0,fail=0",
-        ],
-    );
+    let (home, service) = serve_over_views(&[
+        "--agent-delay-ms",
+        "30",
+        "--agent-outcomes",
+        "pr=1,nochange=0,fail=0",
+    ]);
     let url = &service.base_url;
     let id = create(home.path(), url, PROMPT);
     let err = run_cli_failing(home.path(), url, &["jobs", "impact", &id], 1);
@@ -427,21 +429,14 @@ async fn the_merge_time_comes_from_the_pull_request_on_github_with_a_token() {
     let app = Router::new().fallback(pulls).with_state(peer.clone());
     tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    import_views(&db, common::PROJECT, &views());
-    let service = ServeProcess::over_db(
-        home.path(),
-        &db,
-        &[
-            "--agent-delay-ms",
-            "30",
-            "--agent-outcomes",
-            "pr=1,nochange=0,fail=0",
-            "--repository",
-            "https://github.com/acme/docs",
-        ],
-    );
+    let (home, service) = serve_over_views(&[
+        "--agent-delay-ms",
+        "30",
+        "--agent-outcomes",
+        "pr=1,nochange=0,fail=0",
+        "--repository",
+        "https://github.com/acme/docs",
+    ]);
     let url = service.base_url.clone();
     let home_path = home.path().to_owned();
     let out = tokio::task::spawn_blocking(move || {
@@ -513,25 +508,8 @@ async fn the_consoles_impact_equals_the_clis_json() {
     use docdeck::tui::app::ImpactLoad;
 
     docdeck::api::client::install_crypto_provider();
-    let repos = Repos::new();
-    add_docs(&repos);
-    let script = repos.script(
-        "agent.sh",
-        "printf '\\nRun the installer first.\\n' >> guides/setup.mdx",
-    );
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    import_views(&db, common::PROJECT, &views());
-    let service = ServeProcess::over_db(
-        home.path(),
-        &db,
-        &[
-            "--repo",
-            repos.clone_dir().to_str().unwrap(),
-            "--agent-command",
-            script.to_str().unwrap(),
-        ],
-    );
+    let (repos, home, service) =
+        real_agent("printf '\\nRun the installer first.\\n' >> guides/setup.mdx");
     let url = service.base_url.clone();
     let id = create(home.path(), &url, PROMPT);
     merge(&repos, &id);

@@ -375,7 +375,7 @@ fn a_range_with_more_rows_than_the_threshold_says_so() {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("has more than 2 rows, the most held (--max-rows, at most 25,000)"),
+        stderr.contains("has more than 2 rows, the most read (--max-rows, at most 25,000)"),
         "{stderr}"
     );
     assert!(stderr.contains("page through it with --page"), "{stderr}");

@@ -61,10 +61,10 @@ async fn a_whole_range_under_the_threshold_is_held_and_one_over_it_says_so() {
 
     let over = fetch_whole(&client, &query, 500, |_| {}, &Cancel::new()).await;
     assert_eq!(over.requests, 2);
-    let Ok(Whole::TooMany { max_rows, held }) = over.outcome else {
+    let Ok(Whole::TooMany { max_rows, read }) = over.outcome else {
         panic!("{:?}", over.outcome)
     };
-    assert_eq!((max_rows, held.visitors.len()), (500, 500));
+    assert_eq!((max_rows, read.visitors.len()), (500, 500));
     // Exactly at the threshold with nothing more is the whole range.
     let exact = fetch_whole(&client, &query, 600, |_| {}, &Cancel::new()).await;
     assert!(
@@ -72,7 +72,7 @@ async fn a_whole_range_under_the_threshold_is_held_and_one_over_it_says_so() {
         "{:?}",
         exact.outcome
     );
-    // 550 rows held at most: the third page passes it.
+    // 550 rows read at most: the third page passes it.
     let past = fetch_whole(&client, &query, 550, |_| {}, &Cancel::new()).await;
     assert!(matches!(past.outcome, Ok(Whole::TooMany { .. })));
     assert_eq!(WholeRange::new(&query, 5_000).most_requests(), 20);

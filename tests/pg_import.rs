@@ -12,13 +12,13 @@ use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use docdeck::server::analytics::{self, VisitorsRequest};
 use docdeck::server::db::{Db, DbLocation};
-use docdeck::server::pg::{PgStore, PgUrl, views};
+use docdeck::server::pg::{self, PgStore, PgUrl};
 use docdeck::server::traffic::formats::LogFormat;
 use docdeck::server::traffic::rules::Rules;
 use docdeck::server::traffic::search::SearchUrl;
 use docdeck::server::traffic::{Importer, Settings};
+use docdeck::server::views::{self, VisitorsRequest};
 
 const DAY_MS: i64 = 86_400_000;
 /// 2026-02-01 00:00 UTC.
@@ -122,9 +122,11 @@ fn answers(sqlite: &Db, pg: &PgStore) -> Vec<String> {
                 offset,
             };
             let expected = sqlite
-                .blocking(|c| analytics::visitors(c, "p", &request))
+                .blocking(|c| views::visitors(c, "p", &request))
                 .unwrap();
-            let got = pg.blocking(|c| views::visitors(c, "p", &request)).unwrap();
+            let got = pg
+                .blocking(|c| pg::views::visitors(c, "p", &request))
+                .unwrap();
             assert_eq!(got, expected, "{request:?}");
             seen.push(format!("{got:?}"));
         }

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use common::{KEY, PROJECT, client, client_with, eventually, fast_options, start};
 use docdeck::api::{ApiError, JobStatus};
-use docdeck::server::analytics::{Traffic, ViewEvent};
 use docdeck::server::db::DbLocation;
 use docdeck::server::keys;
 use docdeck::server::pg::{PgStore, PgUrl, bulk};
 use docdeck::server::traffic::store::view_key;
+use docdeck::server::views::{Traffic, ViewEvent};
 
 fn pg_options(url: &str) -> docdeck::server::ServeOptions {
     let mut options = fast_options(DbLocation::parse(url));

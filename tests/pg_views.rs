@@ -10,10 +10,10 @@ mod common;
 
 use std::time::Instant;
 
-use docdeck::server::analytics::{self, Traffic, ViewEvent, VisitorsRequest};
 use docdeck::server::db::{Db, DbLocation, ReadKind};
-use docdeck::server::pg::{PgStore, PgUrl, bulk, views};
+use docdeck::server::pg::{self, PgStore, PgUrl, bulk};
 use docdeck::server::traffic::store::view_key;
+use docdeck::server::views::{self, Traffic, ViewEvent, VisitorsRequest};
 use postgres::fallible_iterator::FallibleIterator as _;
 
 const DAY_MS: i64 = 86_400_000;
@@ -133,12 +133,12 @@ fn visitors_on_postgres_equal_sqlite_for_every_range_and_page() {
                     .unwrap();
                 runtime
                     .block_on(sqlite.read(ReadKind::Scan, move |c| {
-                        analytics::visitors(c, "demo", &request)
+                        views::visitors(c, "demo", &request)
                     }))
                     .unwrap()
             };
             let got = store
-                .blocking(move |c| views::visitors(c, "demo", &request))
+                .blocking(move |c| pg::views::visitors(c, "demo", &request))
                 .unwrap();
             assert_eq!(
                 got, expected,
@@ -331,11 +331,11 @@ fn copy_import_stores_nothing_twice_and_counts_as_sqlite_does() {
         .unwrap();
     let expected = runtime
         .block_on(sqlite.read(ReadKind::Scan, move |c| {
-            analytics::visitors(c, "demo", &request)
+            views::visitors(c, "demo", &request)
         }))
         .unwrap();
     let got = store
-        .blocking(move |c| views::visitors(c, "demo", &request))
+        .blocking(move |c| pg::views::visitors(c, "demo", &request))
         .unwrap();
     assert_eq!(got, expected);
     assert!(got.visitors.iter().any(|row| row.path == "/a,b\"c\\d\te"));

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{NaiveDate, TimeZone, Utc};
 use docdeck::api::{ApiError, DateParam, ErrorBody, Job, VisitorsPage, VisitorsQuery};
-use docdeck::server::analytics::{self, Traffic, ViewEvent, VisitorsRequest};
 use docdeck::server::db::{Db, DbLocation};
+use docdeck::server::views::{self, Traffic, ViewEvent, VisitorsRequest};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -207,7 +207,7 @@ proptest! {
         let written = events.clone();
         db.blocking(move |conn| {
             let tx = docdeck::sqlite::write_transaction(conn)?;
-            analytics::insert_views(&tx, "p", &written)?;
+            views::insert_views(&tx, "p", &written)?;
             tx.commit()?;
             Ok(())
         })
@@ -216,7 +216,7 @@ proptest! {
         let to_ms = from_ms + span_hours * 3_600_000;
         let ask = |limit: u32, offset: u64| {
             let request = VisitorsRequest { from_ms: Some(from_ms), to_ms: Some(to_ms), limit, offset };
-            db.blocking(|conn| analytics::visitors(conn, "p", &request)).unwrap()
+            db.blocking(|conn| views::visitors(conn, "p", &request)).unwrap()
         };
 
         let in_range: Vec<&ViewEvent> =

@@ -343,21 +343,27 @@ fn parse_offset_text(text: &str) -> Option<FixedOffset> {
     }
 }
 
-/// Whether `value` is written as a whole number (digits, with an optional sign), however
-/// large: such a value is out of range rather than not a number.
-pub(crate) fn is_whole_number(value: &str) -> bool {
+/// `Ok` when `value` is written as a whole number (digits, with an optional sign), however
+/// large: such a value is out of range rather than not a number. Otherwise the refusal
+/// names `field` and says what to send (`expected`).
+pub(crate) fn whole_number(
+    field: &'static str,
+    value: &str,
+    expected: &'static str,
+) -> Result<(), QueryError> {
     let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(());
+    }
+    Err(QueryError::NotWholeNumber {
+        field,
+        value: crate::text::excerpt(value, 32),
+        expected,
+    })
 }
 
 fn parse_limit(value: &str) -> Result<u32, QueryError> {
-    if !is_whole_number(value) {
-        return Err(QueryError::NotWholeNumber {
-            field: "limit",
-            value: crate::text::excerpt(value, 32),
-            expected: "send one from 1 to 250, such as 50",
-        });
-    }
+    whole_number("limit", value, "send one from 1 to 250, such as 50")?;
     value
         .parse::<u32>()
         .ok()
@@ -369,13 +375,7 @@ fn parse_limit(value: &str) -> Result<u32, QueryError> {
 /// is an empty page, so one too large for any integer type is held at `i64::MAX` (the
 /// most the database takes), which gives that same empty page.
 fn parse_offset(value: &str) -> Result<u64, QueryError> {
-    if !is_whole_number(value) {
-        return Err(QueryError::NotWholeNumber {
-            field: "offset",
-            value: crate::text::excerpt(value, 32),
-            expected: "send 0 or more, such as 100",
-        });
-    }
+    whole_number("offset", value, "send 0 or more, such as 100")?;
     let digits = value.strip_prefix('+').unwrap_or(value);
     if digits.starts_with('-') && digits.bytes().skip(1).any(|b| b != b'0') {
         return Err(QueryError::OffsetOutOfRange(crate::text::excerpt(

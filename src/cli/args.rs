@@ -78,7 +78,7 @@ impl JobsCommand {
             Self::Get(args) => &mut args.out.client,
             Self::List(args) => &mut args.client,
             Self::Track(args) | Self::Untrack(args) => &mut args.client,
-            Self::Impact(args) => &mut args.client,
+            Self::Impact(args) => &mut args.read.client,
         }
     }
 }
@@ -116,8 +116,8 @@ fn refuse_visitors_flags(args: &super::visitors_args::VisitorsArgs) -> Result<()
     let flags = [
         ("--from", args.from.is_some()),
         ("--to", args.to.is_some()),
-        ("--format", args.format.is_some()),
-        ("--yes", args.yes),
+        ("--format", args.read.format.is_some()),
+        ("--yes", args.read.yes),
         ("--limit", args.limit.is_some()),
         ("--offset", args.offset.is_some()),
         ("--page", args.page.is_some()),
@@ -157,10 +157,11 @@ impl Cli {
             }
             Some(Command::Visitors(args)) => {
                 refuse_console_flags(&console, "visitors")?;
-                args.client = client.merged(std::mem::take(&mut args.client));
+                args.read.client = client.merged(std::mem::take(&mut args.read.client));
                 if let Some(super::visitors_args::VisitorsCommand::Trend(trend)) = &mut args.command
                 {
                     trend.client = args
+                        .read
                         .client
                         .clone()
                         .merged(std::mem::take(&mut trend.client));
@@ -169,15 +170,15 @@ impl Cli {
             }
             Some(Command::Searches(super::signals::SearchesArgs { common: args, .. })) => {
                 refuse_console_flags(&console, "searches")?;
-                args.client = client.merged(std::mem::take(&mut args.client));
+                args.read.client = client.merged(std::mem::take(&mut args.read.client));
             }
             Some(Command::Feedback(super::signals::FeedbackArgs { common: args, .. })) => {
                 refuse_console_flags(&console, "feedback")?;
-                args.client = client.merged(std::mem::take(&mut args.client));
+                args.read.client = client.merged(std::mem::take(&mut args.read.client));
             }
             Some(Command::Assistant(super::signals::AssistantArgs { common: args, .. })) => {
                 refuse_console_flags(&console, "assistant")?;
-                args.client = client.merged(std::mem::take(&mut args.client));
+                args.read.client = client.merged(std::mem::take(&mut args.read.client));
             }
             Some(Command::Demo(args)) => {
                 refuse_client_flags(
@@ -244,7 +245,7 @@ mod tests {
 
     fn visitors_client(cli: &Cli) -> &ClientArgs {
         match &cli.command {
-            Some(Command::Visitors(args)) => &args.client,
+            Some(Command::Visitors(args)) => &args.read.client,
             other => panic!("not visitors: {other:?}"),
         }
     }
@@ -421,7 +422,7 @@ mod tests {
                 Some(Command::Searches(args)) => {
                     assert!(
                         args.common.limit == Some(2)
-                            || args.common.client.project.as_deref() == Some("blog")
+                            || args.common.read.client.project.as_deref() == Some("blog")
                     );
                 }
                 Some(Command::Import(args)) => assert_eq!(args.project, "b"),
@@ -429,7 +430,10 @@ mod tests {
                     assert_eq!(args.client.profile.as_deref(), Some("b"))
                 }
                 Some(Command::Feedback(args)) => {
-                    assert_eq!(args.common.format, Some(super::super::output::Format::Json));
+                    assert_eq!(
+                        args.common.read.format,
+                        Some(super::super::output::Format::Json)
+                    );
                 }
                 _ => {}
             }

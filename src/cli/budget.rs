@@ -37,14 +37,15 @@ impl Need {
     }
 }
 
-/// The journal's count of analytics requests for one scope, and the user's `--yes`.
-pub(super) struct Analytics<'a> {
+/// The command line's guard on the analytics budget: the journal's count of analytics
+/// requests for one scope, and the user's `--yes`.
+pub(super) struct Guard<'a> {
     journal: &'a mut Journal,
     scope: &'a Scope,
     yes: bool,
 }
 
-impl<'a> Analytics<'a> {
+impl<'a> Guard<'a> {
     pub fn new(journal: &'a mut Journal, scope: &'a Scope, yes: bool) -> Self {
         Self {
             journal,

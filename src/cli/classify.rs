@@ -8,10 +8,10 @@ use clap::Args;
 
 use super::Outcome;
 use super::import::load_rules;
-use crate::server::analytics::Traffic;
 use crate::server::traffic::ingest;
 use crate::server::traffic::page::{self, NotAView};
 use crate::server::traffic::rules::Verdict;
+use crate::server::views::Traffic;
 
 /// Prints a line to standard output; a closed pipe (`| head`) ends the output quietly
 /// instead of a panic.

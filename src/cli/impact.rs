@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use chrono::{DateTime, TimeDelta, Utc};
 use clap::Args;
 
-use super::budget::Analytics;
+use super::budget::Guard;
 use super::impact_output::{Report, render};
 use super::job_ref::{resolve_id, typed_id};
 use super::output::{Format, emit_data};
-use super::setup::{ClientArgs, Setup};
+use super::setup::{ReadArgs, Setup};
 use super::{CliError, Outcome, warn};
 use crate::insight::impact::{impact, marked_pages};
 use crate::insight::impact_read::{NotReady, prepare};
@@ -40,14 +40,8 @@ pub struct ImpactArgs {
     /// [visitors] in config.toml, else 5000]
     #[arg(long, value_name = "N")]
     pub max_rows: Option<usize>,
-    /// Go ahead without asking when the work needs more than 10 analytics requests
-    #[arg(long)]
-    pub yes: bool,
-    /// Output format [default: table on a terminal, json otherwise]
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
     #[command(flatten)]
-    pub client: ClientArgs,
+    pub read: ReadArgs,
 }
 
 fn window_arg(text: &str) -> Result<TimeDelta, String> {
@@ -87,7 +81,7 @@ pub(super) async fn run(args: &ImpactArgs) -> Outcome {
             "--max-rows {max_rows} is out of range: give 1 to {MOST_MAX_ROWS} (the default is {DEFAULT_MAX_ROWS})"
         )));
     }
-    let ctx = Setup::load(&args.client)?;
+    let ctx = Setup::load(&args.read.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
     let id = resolve_id(Some(&journal), &ctx.scope, &args.id)?;
@@ -115,11 +109,11 @@ pub(super) async fn run(args: &ImpactArgs) -> Outcome {
         .max_rows
         .or(ctx.settings.visitors_max_rows)
         .unwrap_or(DEFAULT_MAX_ROWS);
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.read.yes);
     let ranges = [windows.before, windows.after];
     let fetched = super::whole::fetch(
         &client,
-        &mut analytics,
+        &mut guard,
         "the impact",
         &ranges,
         max_rows,
@@ -141,7 +135,7 @@ pub(super) async fn run(args: &ImpactArgs) -> Outcome {
         impact: impact(&pages, before, after),
         files: job.change.map(|change| change.files).unwrap_or_default(),
     };
-    let format = Format::resolve(args.format);
+    let format = Format::resolve(args.read.format);
     emit_data(&render(&report, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }

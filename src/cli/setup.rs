@@ -6,10 +6,25 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::output::Format;
 use super::{CliError, warn};
 use crate::api::{Client, ClientOptions};
 use crate::config::{Overrides, Secret, Settings, parse_duration};
 use crate::journal::{Journal, Scope};
+
+/// The end of every command that reads analytics: `--yes` for the budget's question, the
+/// output format, and where to find the service.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// Go ahead without asking when the work needs more than 10 analytics requests
+    #[arg(long)]
+    pub yes: bool,
+    /// Output format [default: table on a terminal, json otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub client: ClientArgs,
+}
 
 /// Where to find the service. Each flag beats its environment variable, which beats the
 /// profile in `config.toml`.

@@ -9,11 +9,11 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::de::DeserializeOwned;
 
-use super::budget::{Analytics, Need};
+use super::budget::{Guard, Need};
 use super::output::{Format, emit_data};
 use super::range::{from_arg, to_arg};
 use super::read_on::{Filtered, Found, read_on};
-use super::setup::{ClientArgs, Setup};
+use super::setup::{ReadArgs, Setup};
 use super::signals_output as out;
 use super::{CliError, Outcome};
 use crate::api::signals::{
@@ -42,14 +42,8 @@ pub struct SignalsArgs {
     /// Fetch every page of the range, following the service's cursor
     #[arg(long)]
     pub all: bool,
-    /// Go ahead without asking when the work needs more than 10 analytics requests
-    #[arg(long)]
-    pub yes: bool,
-    /// Output format [default: table on a terminal, json otherwise]
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
     #[command(flatten)]
-    pub client: ClientArgs,
+    pub read: ReadArgs,
 }
 
 #[derive(Debug, Args)]
@@ -150,11 +144,11 @@ fn query(kind: Kind, args: &SignalsArgs) -> Result<SignalsQuery, CliError> {
 
 /// One page, or with `--all` every page, counted against the analytics budget.
 async fn fetch<T: Paged>(mut query: SignalsQuery, args: &SignalsArgs) -> Result<T, CliError> {
-    let ctx = Setup::load(&args.client)?;
+    let ctx = Setup::load(&args.read.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
-    analytics.allow_one()?;
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.read.yes);
+    guard.allow_one()?;
     let mut sent = 1;
     let first = client.signals::<T>(&query).await;
     let result = match first {
@@ -184,7 +178,7 @@ async fn fetch<T: Paged>(mut query: SignalsQuery, args: &SignalsArgs) -> Result<
         }
         other => other.map_err(CliError::from),
     };
-    analytics.record(sent, client.stated_analytics_limit());
+    guard.record(sent, client.stated_analytics_limit());
     result
 }
 
@@ -213,7 +207,7 @@ pub async fn searches(args: SearchesArgs) -> Outcome {
         };
         (page, shown)
     };
-    let format = Format::resolve(args.format);
+    let format = Format::resolve(args.read.format);
     emit_data(&out::searches(&page, &query, shown, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -226,20 +220,20 @@ async fn read_kept<P: Filtered + DeserializeOwned>(
     args: &SignalsArgs,
     kept: &str,
 ) -> Result<Found<P>, CliError> {
-    let ctx = Setup::load(&args.client)?;
+    let ctx = Setup::load(&args.read.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.read.yes);
     let smaller = "ask for fewer with --limit, or narrow the range with --from and --to";
     let what = format!("reading on for {kept}");
     let mut sent = 0;
     let mut fetch = async |cursor: Option<String>, limit: u32| -> Result<P, CliError> {
         if sent == 0 {
-            analytics.allow_one()?;
+            guard.allow_one()?;
         } else if sent == ASK_ABOVE {
-            analytics.allow_past(&what, Need::AtMost(MAX_PAGES - sent), smaller)?;
+            guard.allow_past(&what, Need::AtMost(MAX_PAGES - sent), smaller)?;
         } else {
-            analytics.allow(&what, Need::Exactly(1), smaller)?;
+            guard.allow(&what, Need::Exactly(1), smaller)?;
         }
         sent += 1;
         let page = SignalsQuery {
@@ -248,7 +242,7 @@ async fn read_kept<P: Filtered + DeserializeOwned>(
             ..query.clone()
         };
         let answer = client.signals::<P>(&page).await;
-        analytics.record(1, client.stated_analytics_limit());
+        guard.record(1, client.stated_analytics_limit());
         Ok(answer?)
     };
     let wanted = query.effective_limit() as usize;
@@ -275,7 +269,7 @@ pub async fn feedback(args: FeedbackArgs) -> Outcome {
     let mut query = query(kind, common)?;
     query.source.clone_from(&args.source);
     query.status = (!args.status.is_empty()).then(|| args.status.join(","));
-    let format = Format::resolve(common.format);
+    let format = Format::resolve(common.read.format);
     let text = if args.by_page {
         let page: FeedbackByPage = fetch(query.clone(), common).await?;
         out::feedback_by_page(&page, &query, format)?
@@ -311,7 +305,7 @@ pub async fn assistant(args: AssistantArgs) -> Outcome {
         };
         (page, shown)
     };
-    let format = Format::resolve(common.format);
+    let format = Format::resolve(common.read.format);
     emit_data(&out::assistant(&page, &query, shown, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }

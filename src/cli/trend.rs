@@ -9,7 +9,7 @@ use chrono::Utc;
 use clap::Args;
 use serde::Serialize;
 
-use super::budget::{Analytics, Need};
+use super::budget::{Guard, Need};
 use super::output::{Format, emit_data};
 use super::range::require_range;
 use super::setup::{ClientArgs, Setup};
@@ -105,7 +105,7 @@ pub async fn run(args: TrendArgs) -> Outcome {
             "use a shorter range"
         };
         journal
-            .analytics()
+            .guard()
             .allow(&what, Need::Exactly(cost.requests), smaller)
     };
     // The bar appears once the read knows how many buckets it sends for (none: no bar).
@@ -156,8 +156,8 @@ struct Journaled<'a> {
 }
 
 impl Journaled<'_> {
-    fn analytics(&mut self) -> Analytics<'_> {
-        Analytics::new(&mut self.journal, self.scope, self.yes)
+    fn guard(&mut self) -> Guard<'_> {
+        Guard::new(&mut self.journal, self.scope, self.yes)
     }
 }
 
@@ -181,7 +181,7 @@ impl TrendCache for Journaled<'_> {
 
     async fn count(&mut self, requests: u32) {
         let stated = self.client.stated_analytics_limit();
-        self.analytics().record(requests, stated);
+        self.guard().record(requests, stated);
     }
 }
 

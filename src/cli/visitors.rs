@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use super::budget::{Analytics, Need};
+use super::budget::{Guard, Need};
 use super::output::{Format, emit_data};
 use super::range::empty_range_hint;
 use super::setup::Setup;
@@ -34,13 +34,13 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
         offset,
     };
     query.validate().map_err(|err| CliError::of_query(&err))?;
-    let ctx = Setup::load(&args.client)?;
+    let ctx = Setup::load(&args.read.client)?;
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.read.yes);
     // Counted, and refused when none is left; --all's pages are not known before (it
     // stops at the first 429 instead).
-    analytics.allow_one()?;
+    guard.allow_one()?;
     let (page, requests) = if args.all {
         let progress = super::progress::Line::spinner();
         let (mut rows, mut pages) = (0, 0);
@@ -61,13 +61,13 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     } else {
         (client.visitors(&query).await, 1)
     };
-    analytics.record(requests, client.stated_analytics_limit());
+    guard.record(requests, client.stated_analytics_limit());
     // A broken or failing server ends --all with its error alone: the rows fetched
     // before it are not printed, as a partial list would pass for the whole range.
     let page = page?;
     let offset = query.effective_offset();
     if page.visitors.is_empty() && offset > 0 {
-        let rows = count_rows(&client, &query, &mut analytics).await?;
+        let rows = count_rows(&client, &query, &mut guard).await?;
         return Err(CliError::usage(past_the_end(&query, args.page, rows)));
     }
     if page.visitors.is_empty()
@@ -75,7 +75,7 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
     {
         super::warn(&empty_range_hint(span));
     }
-    let format = Format::resolve(args.format);
+    let format = Format::resolve(args.read.format);
     emit_data(
         &visitors_output::render(&page, &query, args.all, format)?,
         format,
@@ -91,19 +91,19 @@ pub async fn run(args: VisitorsArgs) -> Outcome {
 async fn count_rows(
     client: &crate::api::Client,
     query: &VisitorsQuery,
-    analytics: &mut Analytics<'_>,
+    guard: &mut Guard<'_>,
 ) -> Result<u64, CliError> {
     let window = u64::from(MAX_LIMIT);
     // No window after `high` can hold a row: the asked offset had none.
     let high = query.effective_offset().saturating_sub(1) / window;
     let mut fetch = async |index: u64| -> Result<u64, CliError> {
-        analytics.allow(
+        guard.allow(
             "finding the last page",
             Need::Exactly(1),
             "ask for a page from 1 on",
         )?;
         let rows = window_rows(client, query, index).await;
-        analytics.record(1, client.stated_analytics_limit());
+        guard.record(1, client.stated_analytics_limit());
         Ok(rows?)
     };
     rows_in(window, high, &mut fetch).await

@@ -4,8 +4,8 @@
 use clap::{Args, Subcommand};
 
 use super::CliError;
-use super::output::Format;
-use super::setup::ClientArgs;
+
+use super::setup::ReadArgs;
 use crate::api::DateParam;
 use crate::insight::order::Sort;
 
@@ -47,14 +47,8 @@ pub struct VisitorsArgs {
     /// max_rows of [visitors] in config.toml, else 5000]
     #[arg(long, value_name = "N")]
     pub max_rows: Option<usize>,
-    /// Go ahead without asking when the work needs more than 10 analytics requests
-    #[arg(long)]
-    pub yes: bool,
-    /// Output format [default: table on a terminal, json otherwise]
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
     #[command(flatten)]
-    pub client: ClientArgs,
+    pub read: ReadArgs,
 }
 
 /// The paging flags that make no sense with the whole range.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
 
-use super::budget::{Analytics, Need};
+use super::budget::{Guard, Need};
 use super::output::{Format, emit_data};
 use super::range::require_range;
 use super::setup::Setup;
@@ -61,17 +61,17 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
             )
         })?);
     }
-    let ctx = Setup::load(&args.client)?;
+    let ctx = Setup::load(&args.read.client)?;
     let max_rows = args
         .max_rows
         .or(ctx.settings.visitors_max_rows)
         .unwrap_or(DEFAULT_MAX_ROWS);
     let client = ctx.client()?;
     let mut journal = ctx.journal()?;
-    let mut analytics = Analytics::new(&mut journal, &ctx.scope, args.yes);
+    let mut guard = Guard::new(&mut journal, &ctx.scope, args.read.yes);
     let pages = fetch(
         &client,
-        &mut analytics,
+        &mut guard,
         &what,
         &ranges,
         max_rows,
@@ -111,7 +111,7 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
         sort,
         range: (shown(from), shown(to)),
     };
-    let format = Format::resolve(args.format);
+    let format = Format::resolve(args.read.format);
     emit_data(&render(&report, format)?, format)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -122,7 +122,7 @@ pub(super) async fn run(args: &VisitorsArgs) -> Outcome {
 /// request past what is left this hour is refused before it is sent.
 pub(super) async fn fetch(
     client: &Client,
-    analytics: &mut Analytics<'_>,
+    guard: &mut Guard<'_>,
     what: &str,
     ranges: &[(DateTime<Utc>, DateTime<Utc>)],
     max_rows: usize,
@@ -153,7 +153,7 @@ pub(super) async fn fetch(
                     .sum();
                 let rows: usize = fetches.iter().map(|(whole, _)| whole.progress().rows).sum();
                 progress.suspend(|| {
-                    analytics.allow_past(
+                    guard.allow_past(
                         &format!(
                             "{what} made {sent} requests ({} rows so far); the rest",
                             crate::text::thousands(rows as u64)
@@ -164,12 +164,12 @@ pub(super) async fn fetch(
                 })?;
                 asked = true;
             } else {
-                analytics.allow(what, Need::Exactly(1), smaller)?;
+                guard.allow(what, Need::Exactly(1), smaller)?;
             }
             let (whole, done) = &mut fetches[index];
             let step = whole.step(client).await;
             sent += 1;
-            analytics.record(1, client.stated_analytics_limit());
+            guard.record(1, client.stated_analytics_limit());
             progress.say(format!(
                 "fetched {} rows in {sent} requests",
                 crate::text::thousands(whole.progress().rows as u64)
@@ -206,7 +206,7 @@ fn held(
     match outcome {
         Whole::All(page) => Ok(page),
         Whole::TooMany { max_rows, .. } => Err(CliError::failed(format!(
-            "the range from {} to {} has more than {} rows, the most held (--max-rows, at most {}): {too_many}",
+            "the range from {} to {} has more than {} rows, the most read (--max-rows, at most {}): {too_many}",
             when(*from),
             when(*to),
             crate::text::thousands(max_rows as u64),

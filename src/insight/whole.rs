@@ -11,11 +11,11 @@ use crate::api::{
 
 use super::Cancel;
 
-/// Rows held at most unless set otherwise: 20 requests of 250.
+/// Rows read at most unless set otherwise: 20 requests of 250.
 pub const DEFAULT_MAX_ROWS: usize = 5_000;
 
 /// The largest threshold taken: what `Client::visitors_all` fetches at most
-/// ([`MAX_PAGES`] pages, the hourly budget); a larger one is held at this.
+/// ([`MAX_PAGES`] pages, the hourly budget); a larger one is capped at this.
 pub const MOST_MAX_ROWS: usize = MAX_PAGES as usize * MAX_LIMIT as usize;
 
 /// How a whole-range fetch ended, when no request failed.
@@ -23,9 +23,9 @@ pub const MOST_MAX_ROWS: usize = MAX_PAGES as usize * MAX_LIMIT as usize;
 pub enum Whole {
     /// Every row of the range, with its totals; `has_more` is false.
     All(VisitorsPage),
-    /// The range has more than `max_rows` rows: the face stays in server paging. `held`
+    /// The range has more than `max_rows` rows: the face stays in server paging. `read`
     /// is what was fetched (the first pages, in the service's order).
-    TooMany { max_rows: usize, held: VisitorsPage },
+    TooMany { max_rows: usize, read: VisitorsPage },
     /// [`Cancel::cancel`] was called before the end.
     Cancelled,
 }
@@ -35,7 +35,7 @@ pub enum Whole {
 pub struct Progress {
     /// Requests sent so far.
     pub requests: u32,
-    /// Rows held so far.
+    /// Rows read so far.
     pub rows: usize,
     /// The most requests the fetch can take (it may end sooner).
     pub most_requests: u32,
@@ -63,7 +63,7 @@ pub enum Step {
 pub struct WholeRange {
     query: VisitorsQuery,
     max_rows: usize,
-    held: Option<VisitorsPage>,
+    read: Option<VisitorsPage>,
     previous: Vec<PathVisitors>,
     requests: u32,
 }
@@ -80,7 +80,7 @@ impl WholeRange {
                 ..query.clone()
             },
             max_rows: max_rows.clamp(1, MOST_MAX_ROWS),
-            held: None,
+            read: None,
             previous: Vec::new(),
             requests: 0,
         }
@@ -109,7 +109,7 @@ impl WholeRange {
     pub fn progress(&self) -> Progress {
         Progress {
             requests: self.requests,
-            rows: self.held.as_ref().map_or(0, |page| page.visitors.len()),
+            rows: self.read.as_ref().map_or(0, |page| page.visitors.len()),
             most_requests: self.most_requests(),
         }
     }
@@ -130,21 +130,21 @@ impl WholeRange {
             });
         }
         let has_more = page.has_more;
-        let held = self.held.get_or_insert_with(|| VisitorsPage {
+        let read = self.read.get_or_insert_with(|| VisitorsPage {
             totals: page.totals,
             ..VisitorsPage::default()
         });
-        held.visitors.extend(page.visitors.iter().cloned());
-        held.has_more = has_more;
-        let rows = held.visitors.len();
+        read.visitors.extend(page.visitors.iter().cloned());
+        read.has_more = has_more;
+        let rows = read.visitors.len();
         if rows > self.max_rows || (has_more && rows >= self.max_rows) {
             return Ok(Step::Done(Whole::TooMany {
                 max_rows: self.max_rows,
-                held: held.clone(),
+                read: read.clone(),
             }));
         }
         if !has_more {
-            return Ok(Step::Done(Whole::All(held.clone())));
+            return Ok(Step::Done(Whole::All(read.clone())));
         }
         self.previous = page.visitors;
         self.query = self.query.next_page();

@@ -1,10 +1,10 @@
 //! The journal: docdeck's local memory on SQLite, shared by the CLI and the console. The
 //! service has no list of jobs, so the journal is what remembers them: every job tracked,
 //! every prompt sent (written before it is sent), every status change seen, and the uses
-//! of the hourly budgets (create, message, and analytics: see `analytics.rs`, with the
+//! of the hourly budgets (create, message, and analytics: see `budget.rs`, with the
 //! trend cache). It never holds the API key.
 
-mod analytics;
+mod budget;
 mod drafts;
 mod store;
 mod unsure;
@@ -18,7 +18,7 @@ use thiserror::Error;
 use crate::api::{Job, JobStatus};
 use crate::sqlite::{self, SchemaError};
 
-pub use analytics::{
+pub use budget::{
     ANALYTICS_HOURLY_LIMIT, ASK_ABOVE, AnalyticsBudget, Decision, LimitSource, TREND_SETTLING,
     settled,
 };

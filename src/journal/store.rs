@@ -191,8 +191,6 @@ pub fn track(
     Ok(())
 }
 
-/// Stores the snapshot of a tracked job; appends to the timeline when the status differs
-/// from the last one. A job that is not tracked is left alone (returns `false`).
 /// Whether `job` says nothing new about a tracked job whose last read was stored less than
 /// a minute ago: then the journal is not written at all (most polls of an active job).
 pub fn unchanged(
@@ -218,6 +216,8 @@ pub fn unchanged(
     Ok(recent && serde_json::to_string(job).is_ok_and(|text| text == snapshot))
 }
 
+/// Stores the snapshot of a tracked job; appends to the timeline when the status differs
+/// from the last one. A job that is not tracked is left alone (returns `false`).
 pub fn observe(
     conn: &Connection,
     scope: &Scope,

@@ -8,12 +8,12 @@ use std::io::{BufReader, Read, Seek as _, SeekFrom};
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use super::analytics::{Traffic, ViewEvent};
 use super::db::{Db, StoreError};
 use super::traffic::known::Visitor;
 use super::traffic::sink::Sink;
 use super::traffic::summary::{Dropped, Summary};
 use super::traffic::{Item, MAX_LINE, Piece, Ready, read_line, store};
+use super::views::{Traffic, ViewEvent};
 use crate::api::DateParam;
 use crate::text::excerpt;
 

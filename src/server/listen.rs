@@ -154,6 +154,26 @@ impl<S> Idle<S> {
     fn expired(&mut self, cx: &mut Context<'_>) -> bool {
         self.deadline.as_mut().poll(cx).is_ready()
     }
+
+    /// A poll of the connection as the caller sees it: bytes that went through (`moved`)
+    /// put the deadline off; a wait past the deadline ends the connection.
+    fn after<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<io::Result<T>>,
+        moved: bool,
+    ) -> Poll<io::Result<T>> {
+        match poll {
+            Poll::Ready(result) => {
+                if moved {
+                    self.moved();
+                }
+                Poll::Ready(result)
+            }
+            Poll::Pending if self.expired(cx) => Poll::Ready(Err(idle_error())),
+            Poll::Pending => Poll::Pending,
+        }
+    }
 }
 
 fn idle_error() -> io::Error {
@@ -167,16 +187,9 @@ impl<S: AsyncRead + Unpin> AsyncRead for Idle<S> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let before = buf.filled().len();
-        match Pin::new(&mut self.inner).poll_read(cx, buf) {
-            Poll::Ready(result) => {
-                if buf.filled().len() > before {
-                    self.moved();
-                }
-                Poll::Ready(result)
-            }
-            Poll::Pending if self.expired(cx) => Poll::Ready(Err(idle_error())),
-            Poll::Pending => Poll::Pending,
-        }
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        let moved = buf.filled().len() > before;
+        self.after(cx, poll, moved)
     }
 }
 
@@ -186,16 +199,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Idle<S> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.inner).poll_write(cx, buf) {
-            Poll::Ready(result) => {
-                if matches!(result, Ok(n) if n > 0) {
-                    self.moved();
-                }
-                Poll::Ready(result)
-            }
-            Poll::Pending if self.expired(cx) => Poll::Ready(Err(idle_error())),
-            Poll::Pending => Poll::Pending,
-        }
+        let poll = Pin::new(&mut self.inner).poll_write(cx, buf);
+        let moved = matches!(poll, Poll::Ready(Ok(n)) if n > 0);
+        self.after(cx, poll, moved)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -211,16 +217,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Idle<S> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        match Pin::new(&mut self.inner).poll_write_vectored(cx, bufs) {
-            Poll::Ready(result) => {
-                if matches!(result, Ok(n) if n > 0) {
-                    self.moved();
-                }
-                Poll::Ready(result)
-            }
-            Poll::Pending if self.expired(cx) => Poll::Ready(Err(idle_error())),
-            Poll::Pending => Poll::Pending,
-        }
+        let poll = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        let moved = matches!(poll, Poll::Ready(Ok(n)) if n > 0);
+        self.after(cx, poll, moved)
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -2,7 +2,6 @@
 //! by `docdeck serve`, by `docdeck demo` in-process, and by every test.
 
 pub mod agent;
-pub mod analytics;
 pub mod db;
 pub mod faults;
 pub mod gate;
@@ -20,6 +19,7 @@ mod stopping;
 pub mod store;
 pub mod throttle;
 pub mod traffic;
+pub mod views;
 pub mod worker;
 
 use std::net::SocketAddr;

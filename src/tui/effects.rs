@@ -286,7 +286,7 @@ impl Runner {
                 };
                 self.export = Some(tokio::spawn(export::run(s, tx, job)));
             }
-            Io::ExportHeld {
+            Io::ExportWhole {
                 text,
                 rows,
                 path,
@@ -296,7 +296,7 @@ impl Runner {
                     old.abort();
                 }
                 self.export = Some(tokio::spawn(async move {
-                    let end = export::held(text, rows, &path, overwrite).await;
+                    let end = export::whole(text, rows, &path, overwrite).await;
                     let _ = tx.send(Msg::ExportDone(end));
                 }));
             }

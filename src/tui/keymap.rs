@@ -256,7 +256,7 @@ pub const VISITORS: &[Binding] = &[
     bind!(
         [ch('w')],
         "w",
-        "hold the whole range, or back to pages",
+        "read the whole range, or back to pages",
         WholeRange
     ),
     bind!(

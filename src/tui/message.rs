@@ -312,9 +312,9 @@ pub enum Io {
         /// The user confirmed replacing the file; otherwise an existing file stops it.
         overwrite: bool,
     },
-    /// Writes text already made (the whole range as held: its filter, order and
+    /// Writes text already made (the whole range as read: its filter, order and
     /// comparison) to a file, fetching nothing; answers `ExportDone`.
-    ExportHeld {
+    ExportWhole {
         text: String,
         rows: u64,
         /// As typed, resolved as for `Export`.

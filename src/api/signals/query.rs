@@ -6,7 +6,7 @@ use thiserror::Error;
 
 use super::{FEEDBACK_SOURCES, FEEDBACK_STATUSES};
 use crate::api::DateParam;
-use crate::api::query::{QueryError, is_whole_number, parse_sent_date};
+use crate::api::query::{QueryError, parse_sent_date, whole_number};
 
 /// Which of the four endpoints a query is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,14 +202,7 @@ impl SignalsQuery {
 }
 
 fn parse_limit(kind: Kind, value: &str) -> Result<u32, SignalsQueryError> {
-    if !is_whole_number(value) {
-        return Err(QueryError::NotWholeNumber {
-            field: "limit",
-            value: crate::text::excerpt(value, 32),
-            expected: "send one such as 50",
-        }
-        .into());
-    }
+    whole_number("limit", value, "send one such as 50")?;
     value
         .parse::<u32>()
         .ok()

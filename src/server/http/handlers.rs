@@ -14,11 +14,11 @@ use serde_json::Value;
 use super::{AppState, ClientIp, MAX_BODY_BYTES, ServiceError, ServiceJob};
 use crate::api::VisitorsQuery;
 use crate::api::limit::{VIEWS_SPAN, ViewsSpan};
-use crate::server::analytics::{self, VisitorsRequest};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::jobs::{self, MessageRefusal};
 use crate::server::ratelimit::Bucket;
 use crate::server::store::{self, Lite, Store};
+use crate::server::views::{self, VisitorsRequest};
 use crate::text::excerpt;
 
 /// Longest query string read; anything longer is refused before parsing.
@@ -202,8 +202,8 @@ pub async fn visitors(
     let read = match &state.db {
         Store::Sqlite(db) => {
             db.read(ReadKind::Scan, move |conn| {
-                let page = analytics::visitors(conn, &project_of, &request)?;
-                Ok((page, analytics::span(&mut Lite(conn), &project_of)?))
+                let page = views::visitors(conn, &project_of, &request)?;
+                Ok((page, views::span(&mut Lite(conn), &project_of)?))
             })
             .await
         }
@@ -211,7 +211,7 @@ pub async fn visitors(
         Store::Postgres(pg) => {
             pg.call(move |client| {
                 let page = crate::server::pg::views::visitors(client, &project_of, &request)?;
-                Ok((page, analytics::span(client, &project_of)?))
+                Ok((page, views::span(client, &project_of)?))
             })
             .await
         }

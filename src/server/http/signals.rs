@@ -2,12 +2,15 @@
 //! `/assistant` (issue 27): the hosted export's shapes, the same checks and the same
 //! analytics rate limit as visitors.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::Json;
+use axum::extract::FromRequestParts;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -22,90 +25,61 @@ use crate::text::excerpt;
 
 type Shared = State<Arc<AppState>>;
 
-pub async fn searches(
-    state: Shared,
+/// What every read of a signal takes from its request: the project in the path, the
+/// caller's address and headers (for the key), and the query text.
+pub struct Asked {
     path: Result<Path<String>, PathRejection>,
     client: ClientIp,
     headers: HeaderMap,
     raw: RawQuery,
-) -> Result<Response, ServiceError> {
-    read(
-        state,
-        path,
-        client,
-        headers,
-        raw,
-        Kind::Searches,
-        signals::searches,
-    )
-    .await
 }
 
-pub async fn feedback(
-    state: Shared,
-    path: Result<Path<String>, PathRejection>,
-    client: ClientIp,
-    headers: HeaderMap,
-    raw: RawQuery,
-) -> Result<Response, ServiceError> {
-    read(
-        state,
-        path,
-        client,
-        headers,
-        raw,
-        Kind::Feedback,
-        signals::feedback,
-    )
-    .await
+impl FromRequestParts<Arc<AppState>> for Asked {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AppState>,
+    ) -> Result<Self, Self::Rejection> {
+        let path = Path::<String>::from_request_parts(parts, state).await;
+        let Ok(client) = ClientIp::from_request_parts(parts, state).await;
+        let Ok(raw) = RawQuery::from_request_parts(parts, state).await;
+        Ok(Self {
+            path,
+            client,
+            headers: parts.headers.clone(),
+            raw,
+        })
+    }
 }
 
-pub async fn feedback_by_page(
-    state: Shared,
-    path: Result<Path<String>, PathRejection>,
-    client: ClientIp,
-    headers: HeaderMap,
-    raw: RawQuery,
-) -> Result<Response, ServiceError> {
+pub async fn searches(state: Shared, asked: Asked) -> Result<Response, ServiceError> {
+    read(state, asked, Kind::Searches, signals::searches).await
+}
+
+pub async fn feedback(state: Shared, asked: Asked) -> Result<Response, ServiceError> {
+    read(state, asked, Kind::Feedback, signals::feedback).await
+}
+
+pub async fn feedback_by_page(state: Shared, asked: Asked) -> Result<Response, ServiceError> {
     read(
         state,
-        path,
-        client,
-        headers,
-        raw,
+        asked,
         Kind::FeedbackByPage,
         |conn, project, query, _| signals::feedback_by_page(conn, project, query),
     )
     .await
 }
 
-pub async fn assistant(
-    state: Shared,
-    path: Result<Path<String>, PathRejection>,
-    client: ClientIp,
-    headers: HeaderMap,
-    raw: RawQuery,
-) -> Result<Response, ServiceError> {
-    read(
-        state,
-        path,
-        client,
-        headers,
-        raw,
-        Kind::Assistant,
-        signals::assistant,
-    )
-    .await
+pub async fn assistant(state: Shared, asked: Asked) -> Result<Response, ServiceError> {
+    read(state, asked, Kind::Assistant, signals::assistant).await
 }
 
 /// One read of `kind`: the key, the query (with its cursor), the demo seed, one use of
 /// the analytics limit, then `load` on a scan reader.
 async fn read<T, F>(
     State(state): Shared,
-    path: Result<Path<String>, PathRejection>,
-    client: ClientIp,
-    headers: HeaderMap,
-    RawQuery(raw): RawQuery,
+    asked: Asked,
     kind: Kind,
     load: F,
 ) -> Result<Response, ServiceError>
@@ -113,6 +87,12 @@ where
     T: Serialize + NextCursor + Send + 'static,
     F: FnOnce(&mut dyn Sql, &str, &SignalsQuery, Cursor) -> Result<T, StoreError> + Send + 'static,
 {
+    let Asked {
+        path,
+        client,
+        headers,
+        raw: RawQuery(raw),
+    } = asked;
     let Path(project) = path.map_err(bad_path)?;
     state.authorize(&headers, client, &project).await?;
     let pairs = query_pairs(raw)?;

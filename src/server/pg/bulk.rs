@@ -8,8 +8,8 @@ use std::io::Write as _;
 
 use postgres::Client;
 
-use crate::server::analytics::{Traffic, ViewEvent};
 use crate::server::db::StoreError;
+use crate::server::views::{Traffic, ViewEvent};
 
 /// What a batch did: views stored, and views whose key was stored already.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -18,10 +18,10 @@ use postgres::types::Type;
 
 use super::kept;
 pub use super::kept::{position, save_position, visitor_secret};
-use crate::server::analytics::Traffic;
 use crate::server::db::StoreError;
 use crate::server::traffic::search;
 use crate::server::traffic::{Item, Ready, Stored};
+use crate::server::views::Traffic;
 
 /// Views written at once: each batch costs a few round trips, so larger is faster, and a
 /// batch is held in memory (about 150 bytes a view).

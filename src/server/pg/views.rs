@@ -1,5 +1,5 @@
 //! The visitors count on PostgreSQL: the same numbers and order as the SQLite store's, by
-//! the same code (`analytics::count_views`). PostgreSQL reads the range's views through
+//! the same code (`views::count_views`). PostgreSQL reads the range's views through
 //! the time index and sends each as two integers by binary `COPY` (page, visitor and AI
 //! bit), read here straight from the stream; docdeck sorts and counts them. Counting
 //! inside PostgreSQL (`count(DISTINCT …)` per page and overall) sorted the range seven
@@ -12,8 +12,8 @@ use std::io::{BufReader, Read};
 use postgres::Client;
 
 use crate::api::VisitorsPage;
-use crate::server::analytics::{VisitorsRequest, count_views};
 use crate::server::db::StoreError;
+use crate::server::views::{VisitorsRequest, count_views};
 
 /// The range's views, by `COPY`, whose statement takes no parameters: the project and the
 /// bounds are set for the transaction (`set_config`) and read back by the query, so no

@@ -4,8 +4,8 @@
 use chrono::Days;
 
 use super::*;
-use crate::server::analytics::{VisitorsRequest, visitors};
 use crate::server::db::{Db, DbLocation};
+use crate::server::views::{VisitorsRequest, visitors};
 
 fn defaults() -> JobDefaults {
     JobDefaults {

@@ -10,7 +10,7 @@ use rand::distr::weighted::WeightedIndex;
 use rand_chacha::ChaCha8Rng;
 
 use super::{DAY_MS, SEED_DAYS};
-use crate::server::analytics::{Traffic, ViewEvent};
+use crate::server::views::{Traffic, ViewEvent};
 
 /// 240 plausible documentation paths, most popular first.
 pub fn page_paths() -> Vec<String> {

@@ -12,10 +12,10 @@ use rusqlite::Connection;
 use super::traffic::{NEW_PAGES, TrafficModel, page_paths};
 use super::{PendingViews, RNG_SEED, SEED_DAYS};
 use crate::args;
-use crate::server::analytics::BATCH;
-use crate::server::analytics::{Traffic, ViewEvent};
 use crate::server::db::StoreError;
 use crate::server::store::{Lite, Sql, Value};
+use crate::server::views::BATCH;
+use crate::server::views::{Traffic, ViewEvent};
 
 impl PendingViews {
     /// Writes every day not written yet; returns how many views over how many pages.

@@ -297,33 +297,26 @@ fn pg_rows(
         .collect()
 }
 
-impl Sql for postgres::Client {
-    fn exec(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        pg_exec(self, sql, params)
-    }
+/// `Sql` for a PostgreSQL connection and a transaction on one: the same two calls.
+macro_rules! pg_sql {
+    ($($client:ty),+) => {$(
+        impl Sql for $client {
+            fn exec(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+                pg_exec(self, sql, params)
+            }
 
-    fn rows(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
-        pg_rows(self, sql, params)
-    }
+            fn rows(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
+                pg_rows(self, sql, params)
+            }
 
-    fn engine(&self) -> Engine {
-        Engine::Postgres
-    }
+            fn engine(&self) -> Engine {
+                Engine::Postgres
+            }
+        }
+    )+};
 }
 
-impl Sql for postgres::Transaction<'_> {
-    fn exec(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
-        pg_exec(self, sql, params)
-    }
-
-    fn rows(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
-        pg_rows(self, sql, params)
-    }
-
-    fn engine(&self) -> Engine {
-        Engine::Postgres
-    }
-}
+pg_sql!(postgres::Client, postgres::Transaction<'_>);
 
 impl Sql for rusqlite::Connection {
     fn exec(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {

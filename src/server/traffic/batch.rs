@@ -13,12 +13,10 @@ use rusqlite::{Connection, OptionalExtension as _, ToSql, params};
 use super::known::{Ids, Visitor};
 use super::search::{self, Search};
 use super::summary::{Dropped, Summary};
-use crate::server::analytics::{
-    BATCH, Traffic, ViewRow, repeated, sizes, store_rows, with_statement,
-};
 use crate::server::db::StoreError;
 use crate::server::signals::{NewConversation, NewFeedback, import_conversation, import_feedback};
 use crate::server::store::{Lite, Sql};
+use crate::server::views::{BATCH, Traffic, ViewRow, repeated, sizes, store_rows, with_statement};
 
 /// A view as the reading of a line makes it, before it has ids of the database.
 #[derive(Debug, Clone, PartialEq, Eq)]

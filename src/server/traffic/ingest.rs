@@ -14,9 +14,9 @@ use super::search::{Search, SearchUrl};
 use super::sink::Tx;
 use super::store;
 use super::summary::{Dropped, Summary};
-use crate::server::analytics::Traffic;
 use crate::server::import::ImportError;
 use crate::server::signals::normal_query;
+use crate::server::views::Traffic;
 
 /// The reading side of one import: the reader, its counts, the file being read (for
 /// broken lines' places) and the progress. Views it reads go to a [`Tx`].

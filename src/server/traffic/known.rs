@@ -12,8 +12,8 @@ use rusqlite::Connection;
 use super::page::{self, NotAView};
 use super::rules::{Class, Rules};
 use super::store;
-use crate::server::analytics::{self, Lookup};
 use crate::server::db::StoreError;
+use crate::server::views::{self, Lookup};
 
 /// Distinct user agents (and request targets) remembered before starting again.
 const AGENTS_MAX: usize = 50_000;
@@ -98,15 +98,16 @@ impl Targets {
     }
 }
 
-/// A client by its IP address (as written, up to 32 bytes) and user agent index.
+/// The key a client without an id of its own is known by: its IP address (as written, up
+/// to 32 bytes) and user agent index. Not an HTTP client (that is `api::Client`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Client {
+struct ClientKey {
     ip: [u8; 32],
     len: u8,
     agent: u32,
 }
 
-impl Client {
+impl ClientKey {
     fn new(ip: &str, agent: u32) -> Option<Self> {
         let bytes = ip.as_bytes();
         let mut key = Self {
@@ -154,7 +155,7 @@ impl Visitor {
 /// Clients seen (IP and user agent), with the keyed hash that is their visitor.
 pub struct Clients {
     secret: [u8; 32],
-    known: Map<Client, [u8; 16]>,
+    known: Map<ClientKey, [u8; 16]>,
 }
 
 impl Clients {
@@ -173,7 +174,7 @@ impl Clients {
     /// The visitor of a client without an id of its own: a keyed hash of its IP address
     /// and user agent (`agent.0` is the agent's index, [`NO_AGENT`] when none is recorded).
     pub fn visitor(&mut self, ip: &str, agent: (u32, &str)) -> [u8; 16] {
-        let Some(key) = Client::new(ip, agent.0) else {
+        let Some(key) = ClientKey::new(ip, agent.0) else {
             return store::visitor_hash(&self.secret, ip, agent.1);
         };
         if let Some(hash) = self.known.get(&key) {
@@ -217,7 +218,7 @@ impl Ids {
         if self.pages.len() >= TARGETS_MAX {
             self.pages.clear();
         }
-        let id = analytics::intern(conn, Lookup::Pages, project, path)?;
+        let id = views::intern(conn, Lookup::Pages, project, path)?;
         self.pages.insert(Arc::clone(path), id);
         Ok(id)
     }
@@ -238,7 +239,7 @@ impl Ids {
                     self.hashed.clear();
                 }
                 let name = store::VisitorName::new(hash);
-                let id = analytics::intern(conn, Lookup::Visitors, project, name.as_str())?;
+                let id = views::intern(conn, Lookup::Visitors, project, name.as_str())?;
                 self.hashed.insert(*hash, id);
                 Ok(id)
             }
@@ -249,7 +250,7 @@ impl Ids {
                 if self.given.len() >= NAMES_MAX {
                     self.given.clear();
                 }
-                let id = analytics::intern(conn, Lookup::Visitors, project, name)?;
+                let id = views::intern(conn, Lookup::Visitors, project, name)?;
                 self.given.insert(name.clone(), id);
                 Ok(id)
             }

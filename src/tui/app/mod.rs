@@ -71,8 +71,8 @@ pub use searches::{
 use viewport::scrolled;
 pub use visitors::{
     BarScale, CHART_MIN_HEIGHT, COMMENT_PAGES, CommentsLoad, DateRange, FEEDBACK_PAGES,
-    FeedbackLoad, Held, HeldRow, Marks, PAGE_SIZES, PageLoad, PageThumbs, PageView, PreviousLoad,
-    Shown, Thumbs, TrendLoad, VisitorsColumn, VisitorsTable, WholeLoad,
+    FeedbackLoad, Marks, PAGE_SIZES, PageLoad, PageThumbs, PageView, PreviousLoad, Shown, Thumbs,
+    TrendLoad, VisitorsColumn, VisitorsTable, WholeLoad, WholeRow, WholeTable,
 };
 pub use wake::countdown_text;
 

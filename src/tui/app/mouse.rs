@@ -73,9 +73,9 @@ impl App {
             Pane::Visitors => {
                 self.jobs.keep_filter();
                 self.visitors.keep_filter();
-                match self.visitors.whole.held_mut() {
-                    // The whole range held: `at` is a position among the rows shown.
-                    Some(held) => held.arrangement.place_cursor(&held.rows, at),
+                match self.visitors.whole.table_mut() {
+                    // The whole range read: `at` is a position among the rows shown.
+                    Some(whole) => whole.arrangement.place_cursor(&whole.rows, at),
                     None => self.visitors.selected = at,
                 }
                 true

@@ -16,11 +16,11 @@ mod compare;
 mod ctx;
 mod export;
 mod feedback;
-mod holding;
 mod keys;
 mod load;
 mod marks;
 mod page;
+mod whole_keys;
 use super::outcome::Outcome;
 mod range;
 mod trend;
@@ -35,7 +35,7 @@ pub use marks::Marks;
 pub use page::{COMMENT_PAGES, CommentsLoad, PageView};
 pub use range::DateRange;
 pub use trend::TrendLoad;
-pub use whole::{Held, HeldRow, VisitorsColumn, WholeLoad};
+pub use whole::{VisitorsColumn, WholeLoad, WholeRow, WholeTable};
 
 /// Page sizes that `+` and `-` step through (the filter form takes any 1–250).
 pub const PAGE_SIZES: &[u32] = &[10, 25, 50, 100, 250];
@@ -88,7 +88,7 @@ pub struct VisitorsTable {
     pub whole: WholeLoad,
     /// The range of the whole-range fetch out.
     whole_query: Option<VisitorsQuery>,
-    /// The sort last chosen for a held range, kept for the next one.
+    /// The sort last chosen for a read range, kept for the next one.
     sort_choice: Option<(VisitorsColumn, crate::listing::Direction)>,
     /// The page open (Enter on its row): its figures and comments, until Esc.
     pub page: Option<PageView>,
@@ -367,7 +367,7 @@ impl VisitorsTable {
         if range == self.range {
             self.offset -= self.offset % u64::from(limit.max(1));
         } else {
-            // The rows held are of the old dates.
+            // The rows read are of the old dates.
             self.stop_whole(effects);
             self.offset = 0;
         }

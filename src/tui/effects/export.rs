@@ -68,9 +68,9 @@ async fn export(s: &Services, tx: &UnboundedSender<Msg>, job: Job) -> ExportEnd 
     }
 }
 
-/// Writes `text` (the whole range as held, `rows` of it) to the file typed: nothing is
+/// Writes `text` (the whole range as read, `rows` of it) to the file typed: nothing is
 /// fetched; an existing file is replaced only when that was confirmed.
-pub(super) async fn held(text: String, rows: u64, typed: &Path, overwrite: bool) -> ExportEnd {
+pub(super) async fn whole(text: String, rows: u64, typed: &Path, overwrite: bool) -> ExportEnd {
     let path = match resolve(typed) {
         Ok(path) => path,
         Err(reason) => return ExportEnd::Failed(reason),
@@ -227,16 +227,16 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn held_text_is_written_and_an_existing_file_is_kept_unless_confirmed() {
+    async fn whole_text_is_written_and_an_existing_file_is_kept_unless_confirmed() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("held.csv");
-        let end = held("path\n/a\n".into(), 1, &path, false).await;
+        let path = dir.path().join("whole.csv");
+        let end = whole("path\n/a\n".into(), 1, &path, false).await;
         assert!(matches!(end, ExportEnd::Written { rows: 1, .. }), "{end:?}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "path\n/a\n");
-        let end = held("other".into(), 1, &path, false).await;
+        let end = whole("other".into(), 1, &path, false).await;
         assert!(matches!(end, ExportEnd::Exists(_)), "{end:?}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "path\n/a\n");
-        let end = held("other".into(), 1, &path, true).await;
+        let end = whole("other".into(), 1, &path, true).await;
         assert!(matches!(end, ExportEnd::Written { .. }), "{end:?}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "other");
     }

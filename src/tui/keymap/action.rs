@@ -50,7 +50,7 @@ pub enum Action {
     ToggleChart,
     /// `v`: compare with the period before, of the same length.
     Compare,
-    /// `w`: hold every row of the range (or go back to the service's pages).
+    /// `w`: read every row of the range (or go back to the service's pages).
     WholeRange,
     /// Ctrl+T in the composer: the next template for a prompt built from marked pages.
     NextTemplate,

@@ -120,7 +120,7 @@ pub enum InsightIo {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WholeEnd {
     /// Every row of the range; with the period before's rows when they were asked for and
-    /// held whole (`None`: not asked, or more than the threshold).
+    /// read whole (`None`: not asked, or more than the threshold).
     All {
         page: VisitorsPage,
         previous: Option<Vec<PathVisitors>>,

@@ -324,9 +324,9 @@ pub fn export(
             cx.theme.warning(),
         )),
         None => parts.push(text(
-            &match form.held_rows {
+            &match form.whole_rows {
                 Some(rows) => format!(
-                    "The {rows} rows held are written as shown (filter, order, comparison), \
+                    "The {rows} rows read are written as shown (filter, order, comparison), \
                      with nothing fetched; `~` is your home folder, and a file that exists is \
                      never replaced without asking."
                 ),

@@ -31,6 +31,42 @@ impl<'a> Hints<'a> {
     }
 }
 
+impl Hints<'_> {
+    /// ` · N marked`, with the key that makes a job of the marks (`(n: job)`), except
+    /// under --read-only, where no job is made of them: offer nothing.
+    pub(crate) fn marked(self, count: usize, read_only: bool) -> String {
+        match self.key(Action::NewJob).filter(|_| !read_only) {
+            Some(key) => format!(" · {count} marked ({key}: job)"),
+            None => format!(" · {count} marked"),
+        }
+    }
+}
+
+/// Draws a pane's footer in `area`: its state `spans` (after a leading space), then the
+/// first of `hints` (lines from [`join`], widest first, empty for none) that fits.
+pub(crate) fn draw_footer(
+    frame: &mut ratatui::Frame<'_>,
+    area: ratatui::layout::Rect,
+    spans: &[ratatui::text::Span<'static>],
+    hints: &[String],
+    dim: ratatui::style::Style,
+) {
+    let candidates = hints
+        .iter()
+        .map(|hint| {
+            let mut line = spans.to_vec();
+            if !hint.is_empty() {
+                line.push(ratatui::text::Span::styled(format!(" · {hint}"), dim));
+            }
+            footer_line(line)
+        })
+        .collect();
+    frame.render_widget(
+        ratatui::widgets::Paragraph::new(super::wrap::fitting(candidates, area.width)),
+        area,
+    );
+}
+
 /// The hints that have keys, joined by ` · `.
 pub(crate) fn join(pieces: impl IntoIterator<Item = Option<String>>) -> String {
     pieces.into_iter().flatten().collect::<Vec<_>>().join(" · ")

@@ -440,12 +440,8 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         }
     }
     if !pane.marks.is_empty() {
-        let job = keys
-            .key(Action::NewJob)
-            .filter(|_| !app.config.read_only)
-            .map_or_else(String::new, |key| format!(" ({key}: job)"));
         spans.push(Span::styled(
-            format!(" · {} marked{job}", pane.marks.len()),
+            keys.marked(pane.marks.len(), app.config.read_only),
             theme.accent(),
         ));
     }
@@ -471,17 +467,7 @@ fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         join([keys.one(Action::Mark, "mark"), job()]),
         String::new(),
     ];
-    let candidates = hints
-        .iter()
-        .map(|hint| {
-            let mut line = spans.clone();
-            if !hint.is_empty() {
-                line.push(Span::styled(format!(" · {hint}"), theme.dim()));
-            }
-            super::hints::footer_line(line)
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(fitting(candidates, area.width)), area);
+    super::hints::draw_footer(frame, area, &spans, &hints, theme.dim());
 }
 
 #[cfg(test)]

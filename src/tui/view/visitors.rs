@@ -11,10 +11,10 @@ mod cells;
 mod chart;
 mod compare;
 mod export_line;
-mod held;
 mod page;
 mod thumbs;
 mod whole;
+mod whole_table;
 
 use super::table::{self, Column, Look, TableState};
 use super::wrap::fitting;
@@ -191,8 +191,8 @@ fn draw_rows(
 ) {
     let theme = cx.theme;
     let table = &app.visitors;
-    if let Some(held) = table.whole.held() {
-        held::draw(frame, area, app, held, cx, state);
+    if let Some(whole) = table.whole.table() {
+        whole_table::draw(frame, area, app, whole, cx, state);
         return;
     }
     let block = Block::default().borders(Borders::TOP);
@@ -317,20 +317,13 @@ fn draw_rows(
 }
 
 /// The footer's key hints, longest first, with the keys in force: those of the whole
-/// range held (sort, filter) or of the service's pages.
-fn footer_hints(keys: super::hints::Hints<'_>, held: bool) -> Vec<String> {
+/// range read (sort, filter) or of the service's pages.
+fn footer_hints(keys: super::hints::Hints<'_>, whole: bool) -> Vec<String> {
     use crate::tui::keymap::Action;
-    let join = |pieces: Vec<Option<String>>| {
-        let text = super::hints::join(pieces);
-        if text.is_empty() {
-            text
-        } else {
-            format!(" · {text}")
-        }
-    };
+    let join = super::hints::join;
     let mark = || keys.one(Action::Mark, "mark");
     let help = || keys.one(Action::Help, "keys");
-    if held {
+    if whole {
         let sort = || keys.one(Action::SortNext, "sort");
         let filter = || keys.one(Action::Search, "filter");
         let pages = || keys.one(Action::WholeRange, "pages");
@@ -369,18 +362,6 @@ fn footer_hints(keys: super::hints::Hints<'_>, held: bool) -> Vec<String> {
 }
 
 /// `3 marked (n: job)`, with the key that makes the job in force.
-fn marked_text(count: usize, app: &App) -> String {
-    let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
-    // Under --read-only no job is made of them: offer nothing.
-    let key = keys
-        .key(crate::tui::keymap::Action::NewJob)
-        .filter(|_| !app.config.read_only);
-    match key {
-        Some(key) => format!(" · {count} marked ({key}: job)"),
-        None => format!(" · {count} marked"),
-    }
-}
-
 fn draw_footer(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -391,13 +372,13 @@ fn draw_footer(
     let theme = cx.theme;
     let table = &app.visitors;
     let mut spans = vec![Span::raw(" ")];
-    let held = table.whole.held();
-    match (held, table.load().shown()) {
-        (Some(held), _) => spans.push(Span::styled(
+    let whole = table.whole.table();
+    match (whole, table.load().shown()) {
+        (Some(whole), _) => spans.push(Span::styled(
             format!(
                 "whole range · {} of {} rows",
-                thousands(held.arrangement.len() as u64),
-                thousands(held.rows.len() as u64)
+                thousands(whole.arrangement.len() as u64),
+                thousands(whole.rows.len() as u64)
             ),
             theme.bold(),
         )),
@@ -418,9 +399,10 @@ fn draw_footer(
         }
         (None, None) => {}
     }
+    let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
     if !table.marks.is_empty() {
         spans.push(Span::styled(
-            marked_text(table.marks.len(), app),
+            keys.marked(table.marks.len(), app.config.read_only),
             theme.accent(),
         ));
     }
@@ -435,31 +417,19 @@ fn draw_footer(
             theme.error(),
         ));
     }
-    let keys = super::hints::Hints::new(app.keymap(), crate::tui::keymap::KeyContext::Visitors);
     // While a page is open only Esc and the moves work: the table's keys wait.
     let hints = if table.page.is_some() {
         use crate::tui::keymap::Action;
         let back = keys.one(Action::Close, "back to the table");
         let scroll = keys.pair(Action::Down, Action::Up, "scroll");
-        [
+        vec![
             super::hints::join([back.clone(), scroll]),
             super::hints::join([back]),
         ]
-        .into_iter()
-        .map(|hint| format!(" · {hint}"))
-        .collect()
     } else {
-        footer_hints(keys, held.is_some())
+        footer_hints(keys, whole.is_some())
     };
-    let candidates = hints
-        .iter()
-        .map(|hint| {
-            let mut line = spans.clone();
-            line.push(Span::styled(hint.clone(), theme.dim()));
-            super::hints::footer_line(line)
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(fitting(candidates, area.width)), area);
+    super::hints::draw_footer(frame, area, &spans, &hints, theme.dim());
 }
 
 #[cfg(test)]

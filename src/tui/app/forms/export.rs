@@ -22,9 +22,9 @@ pub struct ExportForm {
     /// The file exists: the path as typed and where it resolved. Enter on the same text
     /// replaces it; any edit asks again.
     pub replace: Option<(String, PathBuf)>,
-    /// The rows of the whole range held, which are written as shown, with nothing
+    /// The rows of the whole range read, which are written as shown, with nothing
     /// fetched; `None` when the range is fetched page by page.
-    pub held_rows: Option<usize>,
+    pub whole_rows: Option<usize>,
     query: VisitorsQuery,
 }
 
@@ -92,7 +92,7 @@ impl ExportForm {
             on_format: true,
             error: None,
             replace: None,
-            held_rows: None,
+            whole_rows: None,
             query,
         }
     }

@@ -1,6 +1,6 @@
 //! The feedback columns of the visitors pane (issue 27): one read per range, joined to
 //! the rows by path, dropped when it is of a range no longer shown, and sortable once
-//! the whole range is held.
+//! the whole range is read.
 
 use crossterm::event::KeyCode;
 
@@ -201,7 +201,7 @@ fn a_failed_read_says_why_and_the_page_stays() {
 }
 
 /// `w` holds the range; the feedback joins it whichever comes first.
-fn held_with_feedback(feedback_first: bool) -> Harness {
+fn whole_with_feedback(feedback_first: bool) -> Harness {
     let (mut h, generation, _) = shown();
     if feedback_first {
         answered(&mut h, generation, by_page(false));
@@ -229,23 +229,24 @@ fn held_with_feedback(feedback_first: bool) -> Harness {
 }
 
 fn order(h: &Harness) -> Vec<String> {
-    let held = h.app.visitors.whole.held().unwrap();
-    held.arrangement
+    let whole = h.app.visitors.whole.table().unwrap();
+    whole
+        .arrangement
         .order()
         .iter()
-        .map(|&i| held.rows[i].visitors.path.clone())
+        .map(|&i| whole.rows[i].visitors.path.clone())
         .collect()
 }
 
 #[test]
-fn s_sorts_the_held_rows_by_thumbs_up_down_and_down_per_thousand_humans() {
+fn s_sorts_the_whole_ranges_rows_by_thumbs_up_down_and_down_per_thousand_humans() {
     for feedback_first in [true, false] {
-        let mut h = held_with_feedback(feedback_first);
-        assert!(h.app.visitors.whole.held().unwrap().feedback);
+        let mut h = whole_with_feedback(feedback_first);
+        assert!(h.app.visitors.whole.table().unwrap().feedback);
         // From the total: the share, (no change), then the feedback's three columns.
         h.key(KeyCode::Char('s'));
         h.key(KeyCode::Char('s'));
-        let sort = h.app.visitors.whole.held().unwrap().arrangement.sort();
+        let sort = h.app.visitors.whole.table().unwrap().arrangement.sort();
         assert_eq!(
             sort,
             Some((VisitorsColumn::ThumbsUp, Direction::Descending))
@@ -279,7 +280,7 @@ fn s_sorts_the_held_rows_by_thumbs_up_down_and_down_per_thousand_humans() {
             ]
         );
         h.key(KeyCode::Char('s'));
-        let sort = h.app.visitors.whole.held().unwrap().arrangement.sort();
+        let sort = h.app.visitors.whole.table().unwrap().arrangement.sort();
         assert_eq!(
             sort,
             Some((
@@ -311,7 +312,7 @@ fn without_feedback_s_skips_its_columns_and_the_filter_still_narrows_by_path() {
     }));
     h.key(KeyCode::Char('s'));
     h.key(KeyCode::Char('s'));
-    let sort = h.app.visitors.whole.held().unwrap().arrangement.sort();
+    let sort = h.app.visitors.whole.table().unwrap().arrangement.sort();
     assert_eq!(
         sort,
         Some((
@@ -324,7 +325,7 @@ fn without_feedback_s_skips_its_columns_and_the_filter_still_narrows_by_path() {
     assert_eq!(order(&h), ["/guides/authentication"]);
 }
 
-/// The held range's export, as `name` (`.csv` or `.json`), without fetching again.
+/// The read range's export, as `name` (`.csv` or `.json`), without fetching again.
 fn exported(h: &mut Harness, name: &str) -> String {
     h.key(KeyCode::Char('e'));
     if name.ends_with(".json") {
@@ -339,16 +340,16 @@ fn exported(h: &mut Harness, name: &str) -> String {
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::Io(Io::ExportHeld { text, .. }) => Some(text.clone()),
+            Effect::Io(Io::ExportWhole { text, .. }) => Some(text.clone()),
             _ => None,
         })
-        .unwrap_or_else(|| panic!("no held export in {effects:?}"))
+        .unwrap_or_else(|| panic!("no whole export in {effects:?}"))
 }
 
 #[test]
-fn the_export_of_a_held_range_carries_the_feedback_columns() {
-    let mut h = held_with_feedback(true);
-    let csv = exported(&mut h, "held.csv");
+fn the_export_of_a_whole_range_carries_the_feedback_columns() {
+    let mut h = whole_with_feedback(true);
+    let csv = exported(&mut h, "whole.csv");
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
@@ -364,10 +365,10 @@ fn the_export_of_a_held_range_carries_the_feedback_columns() {
         "{csv}"
     );
     h.send(Msg::ExportDone(crate::tui::message::ExportEnd::Written {
-        path: "/tmp/held.csv".into(),
+        path: "/tmp/whole.csv".into(),
         rows: 3,
     }));
-    let json = exported(&mut h, "held.json");
+    let json = exported(&mut h, "whole.json");
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     let row = value["visitors"]
         .as_array()

@@ -1,4 +1,4 @@
-//! The whole range in the visitors pane: held when small enough, sorted and filtered as
+//! The whole range in the visitors pane: read when small enough, sorted and filtered as
 //! typed, asked about when it needs more than 10 requests, paged when too large.
 
 use crossterm::event::KeyCode;
@@ -50,7 +50,7 @@ fn whole_fetch(
 }
 
 /// `w`, answered with every row (and `previous` when comparing).
-fn held(h: &mut Harness, previous: Option<Vec<PathVisitors>>) {
+fn read_whole(h: &mut Harness, previous: Option<Vec<PathVisitors>>) {
     let (generation, _, _) = whole_fetch(&h.key(KeyCode::Char('w'))).expect("w fetches");
     h.send(Msg::Insight(InsightMsg::Whole {
         generation,
@@ -63,11 +63,12 @@ fn held(h: &mut Harness, previous: Option<Vec<PathVisitors>>) {
 }
 
 fn shown(h: &Harness) -> Vec<String> {
-    let held = h.app.visitors.whole.held().expect("held");
-    held.arrangement
+    let whole = h.app.visitors.whole.table().expect("whole");
+    whole
+        .arrangement
         .order()
         .iter()
-        .map(|&i| held.rows[i].visitors.path.clone())
+        .map(|&i| whole.rows[i].visitors.path.clone())
         .collect()
 }
 
@@ -95,9 +96,9 @@ fn w_fetches_up_to_ten_requests_without_asking_and_holds_every_row_by_total() {
 #[test]
 fn s_sorts_by_the_next_column_and_ties_stay_by_path_ascending_either_way() {
     let mut h = visitors();
-    held(&mut h, None);
+    read_whole(&mut h, None);
     h.key(KeyCode::Char('s'));
-    let sort = h.app.visitors.whole.held().unwrap().arrangement.sort();
+    let sort = h.app.visitors.whole.table().unwrap().arrangement.sort();
     assert_eq!(
         sort,
         Some((
@@ -107,7 +108,7 @@ fn s_sorts_by_the_next_column_and_ties_stay_by_path_ascending_either_way() {
     );
     h.key(KeyCode::Char('s'));
     // No comparison: the change column is skipped, back to the path.
-    let sort = h.app.visitors.whole.held().unwrap().arrangement.sort();
+    let sort = h.app.visitors.whole.table().unwrap().arrangement.sort();
     assert_eq!(
         sort,
         Some((
@@ -134,15 +135,15 @@ fn s_sorts_by_the_next_column_and_ties_stay_by_path_ascending_either_way() {
 #[test]
 fn a_new_order_is_shown_from_its_top() {
     let mut h = visitors();
-    held(&mut h, None);
+    read_whole(&mut h, None);
     h.key(KeyCode::Char('j'));
     h.key(KeyCode::Char('j'));
     h.key(KeyCode::Char('j'));
     let at = |h: &Harness| {
-        let held = h.app.visitors.whole.held().unwrap();
+        let whole = h.app.visitors.whole.table().unwrap();
         (
-            held.arrangement.cursor_position(),
-            held.cursor_row().map(|r| r.path.clone()),
+            whole.arrangement.cursor_position(),
+            whole.cursor_row().map(|r| r.path.clone()),
         )
     };
     assert_eq!(at(&h).0, Some(3));
@@ -156,7 +157,7 @@ fn a_new_order_is_shown_from_its_top() {
 #[test]
 fn slash_filters_by_path_as_typed_and_esc_while_typing_clears() {
     let mut h = visitors();
-    held(&mut h, None);
+    read_whole(&mut h, None);
     h.key(KeyCode::Char('/'));
     h.type_text("api");
     assert_eq!(shown(&h), ["/api/auth", "/api/users"]);
@@ -177,7 +178,7 @@ fn slash_filters_by_path_as_typed_and_esc_while_typing_clears() {
 #[test]
 fn q_while_typing_the_filter_is_text_not_quit() {
     let mut h = visitors();
-    held(&mut h, None);
+    read_whole(&mut h, None);
     h.key(KeyCode::Char('/'));
     h.type_text("q");
     assert!(!h.app.quit);
@@ -202,16 +203,17 @@ fn compared_rows_carry_their_change_and_a_new_path_says_so() {
         }),
         requests: 2,
     }));
-    let held = h.app.visitors.whole.held().unwrap();
-    assert!(held.compared);
-    let intro = held
+    let whole = h.app.visitors.whole.table().unwrap();
+    assert!(whole.compared);
+    let intro = whole
         .rows
         .iter()
         .find(|r| r.visitors.path == "/intro")
         .unwrap();
     assert_eq!(intro.visitors.total_change().absolute(), 20);
     assert!(
-        held.rows
+        whole
+            .rows
             .iter()
             .find(|r| r.visitors.path == "/api/auth")
             .unwrap()
@@ -268,9 +270,9 @@ fn esc_stops_the_fetch_and_the_page_stays_usable_meanwhile() {
 }
 
 #[test]
-fn new_dates_let_go_of_the_rows_held() {
+fn new_dates_let_go_of_the_whole_range() {
     let mut h = visitors();
-    held(&mut h, None);
+    read_whole(&mut h, None);
     h.key(KeyCode::Char('f'));
     h.key(KeyCode::Right);
     h.key(KeyCode::Enter);
@@ -278,9 +280,9 @@ fn new_dates_let_go_of_the_rows_held() {
 }
 
 #[test]
-fn the_export_of_a_held_range_writes_what_is_shown_without_fetching_again() {
+fn the_export_of_a_whole_range_writes_what_is_shown_without_fetching_again() {
     let mut h = visitors();
-    held(&mut h, None);
+    read_whole(&mut h, None);
     h.key(KeyCode::Char('/'));
     h.type_text("api");
     h.key(KeyCode::Enter);
@@ -289,15 +291,15 @@ fn the_export_of_a_held_range_writes_what_is_shown_without_fetching_again() {
         panic!("no export form")
     };
     assert_eq!(
-        form.held_rows,
+        form.whole_rows,
         Some(2),
-        "the form says the held rows are written"
+        "the form says the whole rows are written"
     );
     h.key(KeyCode::Tab);
     for _ in 0..80 {
         h.key(KeyCode::Backspace);
     }
-    h.type_text("/tmp/held.csv");
+    h.type_text("/tmp/whole.csv");
     let effects = h.key(KeyCode::Enter);
     assert!(
         !effects
@@ -306,12 +308,12 @@ fn the_export_of_a_held_range_writes_what_is_shown_without_fetching_again() {
         "nothing is fetched again: {effects:?}"
     );
     let Some((text, rows)) = effects.iter().find_map(|e| match e {
-        Effect::Io(Io::ExportHeld {
+        Effect::Io(Io::ExportWhole {
             text, rows, path, ..
-        }) if path.ends_with("held.csv") => Some((text.clone(), *rows)),
+        }) if path.ends_with("whole.csv") => Some((text.clone(), *rows)),
         _ => None,
     }) else {
-        panic!("no held export in {effects:?}")
+        panic!("no whole export in {effects:?}")
     };
     assert_eq!(rows, 2, "the filter's rows alone");
     assert_eq!(

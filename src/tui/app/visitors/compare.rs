@@ -32,7 +32,7 @@ pub enum PreviousLoad {
 }
 
 impl PreviousLoad {
-    /// The previous period's range, when one is asked or held.
+    /// The previous period's range, when one is asked or read.
     #[must_use]
     pub fn query(&self) -> Option<&VisitorsQuery> {
         match self {
@@ -60,7 +60,7 @@ impl VisitorsTable {
         self.want_previous(ctx, effects);
     }
 
-    /// Reads the period before the range on screen, when comparing and not held.
+    /// Reads the period before the range on screen, when comparing and not read.
     pub(in crate::tui::app) fn want_previous(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) {
         if !self.previous.is_on() {
             return;

@@ -20,10 +20,10 @@ impl VisitorsTable {
             pages: 0,
         });
         self.export_end = None;
-        // The whole range held is written as it is shown (filter, order, comparison),
+        // The whole range read is written as it is shown (filter, order, comparison),
         // without asking the service again; otherwise every page is fetched.
-        match self.held_text(form.format) {
-            Some((text, rows)) => effects.push(Effect::Io(Io::ExportHeld {
+        match self.whole_text(form.format) {
+            Some((text, rows)) => effects.push(Effect::Io(Io::ExportWhole {
                 text,
                 rows,
                 path,
@@ -39,26 +39,26 @@ impl VisitorsTable {
         self.export_form = Some(form);
     }
 
-    /// The whole range held, as `format`, and its rows: `None` when no range is held (or
+    /// The whole range read, as `format`, and its rows: `None` when no range is read (or
     /// it cannot be written).
-    fn held_text(&self, format: crate::export::DataFormat) -> Option<(String, u64)> {
-        let held = self.whole.held()?;
-        let held_rows: Vec<_> = held
+    fn whole_text(&self, format: crate::export::DataFormat) -> Option<(String, u64)> {
+        let whole = self.whole.table()?;
+        let whole_rows: Vec<_> = whole
             .arrangement
             .order()
             .iter()
-            .filter_map(|&i| held.rows.get(i))
+            .filter_map(|&i| whole.rows.get(i))
             .collect();
-        let rows: Vec<_> = held_rows.iter().map(|row| &row.visitors).collect();
+        let rows: Vec<_> = whole_rows.iter().map(|row| &row.visitors).collect();
         // The feedback columns go with the rows when the range's feedback is joined.
-        let feedback = held.feedback.then(|| {
-            held_rows
+        let feedback = whole.feedback.then(|| {
+            whole_rows
                 .iter()
                 .map(|row| row.thumbs.map(|t| (t.up, t.down)))
                 .collect()
         });
-        let filtered = !held.arrangement.filter().as_typed().is_empty();
-        let previous = match (&self.previous, held.compared) {
+        let filtered = !whole.arrangement.filter().as_typed().is_empty();
+        let previous = match (&self.previous, whole.compared) {
             (super::PreviousLoad::Shown { query, totals }, true) => Some((
                 crate::api::DateParam::shown(query.date_from, "the start"),
                 crate::api::DateParam::shown(query.date_to, "now"),
@@ -68,7 +68,7 @@ impl VisitorsTable {
         };
         let count = rows.len() as u64;
         let whole = crate::export::Whole {
-            totals: held.totals,
+            totals: whole.totals,
             matched: filtered.then_some(rows.len()),
             rows,
             previous,

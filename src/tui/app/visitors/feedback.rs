@@ -105,7 +105,7 @@ pub enum FeedbackLoad {
 }
 
 impl FeedbackLoad {
-    /// The feedback held, when it is of `query`'s range.
+    /// The feedback read, when it is of `query`'s range.
     #[must_use]
     pub fn of_range(&self, query: &VisitorsQuery) -> Option<&PageThumbs> {
         match self {
@@ -136,7 +136,7 @@ impl FeedbackLoad {
 
 impl VisitorsTable {
     /// Reads the feedback of the range on screen, once per range (`again`: even when it is
-    /// held, as `r` asks).
+    /// read, as `r` asks).
     pub(in crate::tui::app) fn want_feedback(
         &mut self,
         again: bool,
@@ -172,7 +172,7 @@ impl VisitorsTable {
     }
 
     /// The feedback of the range came (the app recorded the call): shown beside the
-    /// page and joined to the rows held.
+    /// page and joined to the rows read.
     pub(super) fn on_feedback(
         &mut self,
         generation: Generation,
@@ -200,13 +200,13 @@ impl VisitorsTable {
         Outcome::Changed
     }
 
-    /// Gives the rows held the feedback of their range (none when it is of another).
+    /// Gives the rows read the feedback of their range (none when it is of another).
     pub(super) fn join_feedback(&mut self) {
-        let Some(held) = self.whole.held_mut() else {
+        let Some(whole) = self.whole.table_mut() else {
             return;
         };
-        let thumbs = self.feedback.of_range(&held.query);
-        held.set_feedback(thumbs);
+        let thumbs = self.feedback.of_range(&whole.query);
+        whole.set_feedback(thumbs);
     }
 }
 

@@ -1,6 +1,6 @@
 //! The visitors pane's keys over the service's pages: the cursor, paging and page
-//! size, the forms, marks, and the background reads (`c`, `v`, `w`, Esc). The held
-//! table's own keys are in `holding.rs`.
+//! size, the forms, marks, and the background reads (`c`, `v`, `w`, Esc). The read
+//! table's own keys are in `whole_keys.rs`.
 
 use super::{Ctx, ExportForm, FilterForm, Overlay, PAGE_SIZES, Shown, VisitorsTable, WholeLoad};
 use crate::tui::app::NoticeKind;
@@ -9,7 +9,7 @@ use crate::tui::keymap::Action;
 use crate::tui::message::{Effect, Io};
 
 impl VisitorsTable {
-    /// A key of the pane: the held table's keys first, then the pages'.
+    /// A key of the pane: the read table's keys first, then the pages'.
     pub(in crate::tui::app) fn on_key(
         &mut self,
         action: Action,
@@ -19,7 +19,7 @@ impl VisitorsTable {
         if let Some(outcome) = self.on_page_key(action) {
             return outcome;
         }
-        if let Some(outcome) = self.on_held_action(action, ctx.rows_on_screen) {
+        if let Some(outcome) = self.on_whole_action(action, ctx.rows_on_screen) {
             return outcome;
         }
         if matches!(
@@ -102,7 +102,7 @@ impl VisitorsTable {
                     );
                 }
                 let mut form = ExportForm::new(&self.query(today));
-                form.held_rows = self.whole.held().map(|held| held.arrangement.len());
+                form.whole_rows = self.whole.table().map(|whole| whole.arrangement.len());
                 return Outcome::Open(Overlay::Export(Box::new(form)));
             }
             Action::Mark => return self.mark_selected(),

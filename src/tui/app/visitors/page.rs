@@ -44,9 +44,9 @@ impl VisitorsTable {
         ctx: &Ctx,
         effects: &mut Vec<Effect>,
     ) -> Outcome {
-        let (row, query) = match self.whole.held() {
-            Some(held) => match held.cursor_row() {
-                Some(row) => (row.as_path_visitors(), held.query.clone()),
+        let (row, query) = match self.whole.table() {
+            Some(whole) => match whole.cursor_row() {
+                Some(row) => (row.as_path_visitors(), whole.query.clone()),
                 None => return Outcome::Notice("no page to open: the filter keeps none"),
             },
             None => {

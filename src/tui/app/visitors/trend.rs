@@ -81,7 +81,7 @@ impl TrendLoad {
         }
     }
 
-    /// Whether `plan` is held, being read, asked about or declined: nothing to send.
+    /// Whether `plan` is read, being read, asked about or declined: nothing to send.
     #[must_use]
     pub fn covers(&self, plan: &TrendPlan) -> bool {
         !matches!(self, Self::Idle | Self::NeedsDates | Self::Failed { .. })

@@ -1,4 +1,4 @@
-//! The whole range in the console: every row held (when the range has at most the
+//! The whole range in the console: every row read (when the range has at most the
 //! threshold of rows, 5,000 by default), so the table sorts by any column and filters
 //! by path as you type, through the shared table helper (by the feedback's 👍, 👎 and 👎
 //! per 1,000 human visitors too, once the range's feedback is known). Above the threshold
@@ -15,16 +15,16 @@ use crate::insight::{ComparedRow, SortKey};
 use crate::listing::{Direction, Pattern};
 use crate::tui::app::table::{self, Arrangeable, Arrangement};
 
-/// A row held: the page's visitors (and change) and its feedback over the range.
+/// A row read: the page's visitors (and change) and its feedback over the range.
 #[derive(Debug, Clone, PartialEq)]
-pub struct HeldRow {
+pub struct WholeRow {
     pub visitors: ComparedRow,
     /// `None` while the range's feedback is not known (or the page is not among the
     /// pages a partial list named).
     pub thumbs: Option<Thumbs>,
 }
 
-impl HeldRow {
+impl WholeRow {
     /// 👎 per 1,000 human visitors of the page; `None` without thumbs or human visitors.
     #[must_use]
     pub fn down_per_thousand(&self) -> Option<f64> {
@@ -32,7 +32,7 @@ impl HeldRow {
     }
 }
 
-/// What the held table sorts by: the visitors' columns, and the feedback's.
+/// What the read table sorts by: the visitors' columns, and the feedback's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum VisitorsColumn {
     Visitors(SortKey),
@@ -61,14 +61,14 @@ impl VisitorsColumn {
     }
 }
 
-/// The rows of a range, as held: sorted and filtered by the user's choice.
+/// The rows of a range, as read: sorted and filtered by the user's choice.
 #[derive(Debug, Clone)]
-pub struct Held {
-    /// The range held (its limit and offset do not matter).
+pub struct WholeTable {
+    /// The range read (its limit and offset do not matter).
     pub query: VisitorsQuery,
     pub totals: VisitorTotals,
     /// Every row, in path order (so ties of any sort stay by path ascending).
-    pub rows: Vec<HeldRow>,
+    pub rows: Vec<WholeRow>,
     /// Whether `rows` carry the period before (each row's change, "new").
     pub compared: bool,
     /// Whether `rows` carry the range's feedback (the 👍 and 👎 columns).
@@ -86,14 +86,14 @@ pub enum WholeLoad {
         generation: Generation,
         requests: u32,
     },
-    /// The rows are coming: `requests` sent of `most` at most, `rows` held so far.
+    /// The rows are coming: `requests` sent of `most` at most, `rows` read so far.
     Fetching {
         generation: Generation,
         requests: u32,
         rows: usize,
         most: u32,
     },
-    Held(Box<Held>),
+    Table(Box<WholeTable>),
     /// The range has more rows than the threshold: the pane stays with pages.
     TooMany {
         max_rows: usize,
@@ -115,23 +115,23 @@ impl WholeLoad {
     }
 
     #[must_use]
-    pub fn held(&self) -> Option<&Held> {
+    pub fn table(&self) -> Option<&WholeTable> {
         match self {
-            Self::Held(held) => Some(held),
+            Self::Table(whole) => Some(whole),
             _ => None,
         }
     }
 
-    pub fn held_mut(&mut self) -> Option<&mut Held> {
+    pub fn table_mut(&mut self) -> Option<&mut WholeTable> {
         match self {
-            Self::Held(held) => Some(held),
+            Self::Table(whole) => Some(whole),
             _ => None,
         }
     }
 }
 
-impl Held {
-    /// Rows of a whole range, held in path order and arranged as the user last chose
+impl WholeTable {
+    /// Rows of a whole range, read in path order and arranged as the user last chose
     /// (total, largest first, to begin with: the service's own order).
     #[must_use]
     pub fn new(
@@ -144,12 +144,12 @@ impl Held {
         rows.sort_by(|a, b| a.path.cmp(&b.path));
         let rows = rows
             .into_iter()
-            .map(|visitors| HeldRow {
+            .map(|visitors| WholeRow {
                 visitors,
                 thumbs: None,
             })
             .collect();
-        let mut held = Self {
+        let mut whole = Self {
             query,
             totals,
             rows,
@@ -158,15 +158,15 @@ impl Held {
             arrangement: Arrangement::default(),
         };
         let sort = choice
-            .filter(|(column, _)| held.sorts_by(*column))
+            .filter(|(column, _)| whole.sorts_by(*column))
             .unwrap_or((
                 VisitorsColumn::Visitors(SortKey::Total),
                 Direction::Descending,
             ));
-        held.arrangement.sort_by(Some(sort));
-        held.arrangement.arrange(&held.rows);
-        held.arrangement.place_cursor(&held.rows, 0);
-        held
+        whole.arrangement.sort_by(Some(sort));
+        whole.arrangement.arrange(&whole.rows);
+        whole.arrangement.place_cursor(&whole.rows, 0);
+        whole
     }
 
     /// Whether `s` offers `column`: the change only when compared, the feedback only
@@ -240,7 +240,7 @@ impl table::SortKey for VisitorsColumn {
     }
 }
 
-impl Arrangeable<VisitorsColumn> for HeldRow {
+impl Arrangeable<VisitorsColumn> for WholeRow {
     type Id = String;
 
     fn id(&self) -> String {

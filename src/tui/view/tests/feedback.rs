@@ -1,5 +1,5 @@
 //! Screens of the visitors pane's feedback columns (issue 27): 👍, 👎 and 👎 per 1,000
-//! human visitors beside the page and the whole range held, words under `NO_COLOR`,
+//! human visitors beside the page and the whole range read, words under `NO_COLOR`,
 //! and what the footer says of a partial list.
 
 use crossterm::event::KeyCode;
@@ -95,7 +95,7 @@ fn a_partial_list_says_so_and_marks_the_pages_it_does_not_name() {
 }
 
 #[test]
-fn the_whole_range_held_sorted_by_thumbs_down() {
+fn the_whole_range_sorted_by_thumbs_down() {
     let mut scene = with_feedback(false);
     scene.key(KeyCode::Char('w'));
     let Some(generation) = scene.app.visitors.whole.generation() else {
@@ -118,7 +118,7 @@ fn the_whole_range_held_sorted_by_thumbs_down() {
     let screen = scene.render(120, 40);
     let first = screen.lines().nth(5).unwrap_or_default();
     assert!(first.contains("/guides/page-03"), "{screen}");
-    both("visitors_feedback_held", &scene);
+    both("visitors_feedback_whole", &scene);
 }
 
 #[test]

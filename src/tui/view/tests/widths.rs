@@ -65,7 +65,7 @@ fn paged() -> Scene {
     scene
 }
 
-fn held() -> Scene {
+fn whole_scene() -> Scene {
     let mut scene = paged();
     scene.key(KeyCode::Char('w'));
     let generation = scene.app.visitors.whole.generation().unwrap();
@@ -123,7 +123,7 @@ fn wide_combining_and_joined_paths_keep_their_ends_in_the_pages_table() {
 
 #[test]
 fn wide_combining_and_joined_paths_keep_their_ends_in_the_whole_range_table() {
-    let scene = held();
+    let scene = whole_scene();
     assert_fitted(&scene, "whole range");
-    both("visitors_wide_paths_held", &scene);
+    both("visitors_wide_paths_whole", &scene);
 }

@@ -1,5 +1,5 @@
-//! What the footer says of the whole range while it is not held: coming (with how far),
-//! too large to hold (so the pages stay), or stopped and why.
+//! What the footer says of the whole range while it is not read: coming (with how far),
+//! too large to read (so the pages stay), or stopped and why.
 
 use ratatui::text::Span;
 
@@ -10,7 +10,7 @@ use crate::tui::app::WholeLoad;
 
 pub(super) fn state_span(whole: &WholeLoad, theme: Theme) -> Option<Span<'static>> {
     Some(match whole {
-        WholeLoad::Off | WholeLoad::Held(_) => return None,
+        WholeLoad::Off | WholeLoad::Table(_) => return None,
         WholeLoad::Asking { requests, .. } => Span::styled(
             format!(" · whole range: asking ({requests} requests)"),
             theme.warning(),
@@ -22,10 +22,10 @@ pub(super) fn state_span(whole: &WholeLoad, theme: Theme) -> Option<Span<'static
             ..
         } => Span::styled(
             if *most == 0 {
-                " · holding the whole range… · Esc stops".to_owned()
+                " · reading the whole range… · Esc stops".to_owned()
             } else {
                 format!(
-                    " · holding the whole range… {requests} of ≤{most} requests, {} rows · Esc \
+                    " · reading the whole range… {requests} of ≤{most} requests, {} rows · Esc \
                      stops",
                     thousands(*rows as u64)
                 )

@@ -1,5 +1,6 @@
-//! Visitor analytics of the local service: distinct visitors over `[from, to)`, split into
-//! human and AI traffic, site-wide and per page, in the total order of DESIGN.
+//! The service's page views and the visitors counted over them (what `/visitors` answers):
+//! distinct visitors over `[from, to)`, split into human and AI traffic, site-wide and per
+//! page, in the total order of DESIGN.
 
 use std::collections::HashMap;
 

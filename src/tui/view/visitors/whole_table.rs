@@ -1,4 +1,4 @@
-//! The visitors table when the whole range is held: every row, sorted by the column the
+//! The visitors table when the whole range is read: every row, sorted by the column the
 //! user chose (its header carries the arrow) and filtered by path as typed (the filter
 //! and "3 of 120" in the title), with each row's change while comparing and its 👍, 👎
 //! and 👎 per 1,000 human visitors once the range's feedback is known.
@@ -17,7 +17,7 @@ use super::thumbs::ThumbColumns;
 use crate::api::PathVisitors;
 use crate::insight::compare::{change_text, share_text};
 use crate::insight::{ComparedRow, SortKey};
-use crate::tui::app::{App, Held, HeldRow, VisitorsColumn};
+use crate::tui::app::{App, VisitorsColumn, WholeRow, WholeTable};
 
 const PATH_MIN: u16 = 16;
 
@@ -25,21 +25,24 @@ pub(super) fn draw(
     frame: &mut Frame<'_>,
     area: Rect,
     app: &App,
-    held: &Held,
+    whole: &WholeTable,
     cx: &ViewContext,
     state: &mut TableState,
 ) {
     let theme = cx.theme;
-    let list = &held.arrangement;
+    let list = &whole.arrangement;
     let mut block = Block::default().borders(Borders::TOP).title(Span::styled(
-        format!(" whole range · {} rows ", thousands(held.rows.len() as u64)),
+        format!(
+            " whole range · {} rows ",
+            thousands(whole.rows.len() as u64)
+        ),
         theme.dim(),
     ));
     if let Some(title) = filter_title(list, theme) {
         block = block.title(title);
     }
     if list.is_empty() {
-        let text = if held.rows.is_empty() {
+        let text = if whole.rows.is_empty() {
             "no visits in this range: f changes the dates"
         } else {
             "no path matches the filter: Backspace or Esc (while typing) widens it"
@@ -58,15 +61,15 @@ pub(super) fn draw(
         0
     };
     // Changes are never cut: with the percentages when they fit in 18 columns.
-    let (change_width, percent) = change_column(held);
+    let (change_width, percent) = change_column(whole);
     let share_width: u16 = 8;
     let fixed = PATH_MIN + bar_width + change_width + share_width + 8;
     let room = usize::from(area.width.saturating_sub(fixed));
     let widest = PathVisitors {
         path: String::new(),
-        human: held.totals.human,
-        ai: held.totals.ai,
-        total: held.totals.total,
+        human: whole.totals.human,
+        ai: whole.totals.ai,
+        total: whole.totals.total,
     };
     let (widths, compact) = number_columns(std::slice::from_ref(&widest), room);
     let n = |v: u64| {
@@ -98,7 +101,7 @@ pub(super) fn draw(
         )
         .right(),
     ];
-    if held.compared {
+    if whole.compared {
         columns.push(
             Column::new(
                 header("CHANGE", SortKey::Change),
@@ -112,9 +115,9 @@ pub(super) fn draw(
     let spare = area
         .width
         .saturating_sub(used + PATH_MIN + 1 + if bar_width > 0 { bar_width + 1 } else { 0 });
-    let thumbs = if held.feedback {
+    let thumbs = if whole.feedback {
         ThumbColumns::fit(
-            held.rows.iter().map(feedback_of),
+            whole.rows.iter().map(feedback_of),
             usize::from(spare),
             true,
             cx,
@@ -123,7 +126,7 @@ pub(super) fn draw(
         ThumbColumns::default()
     };
     columns.extend(thumbs.columns(|column| direction_of(list, column)));
-    let scale = (held.rows.iter())
+    let scale = (whole.rows.iter())
         .map(|r| r.visitors.now.total)
         .max()
         .unwrap_or(1);
@@ -148,8 +151,8 @@ pub(super) fn draw(
         (selected, list.len()),
         state,
         |i| {
-            let held_row = &held.rows[list.order()[i]];
-            let row = &held_row.visitors;
+            let whole_row = &whole.rows[list.order()[i]];
+            let row = &whole_row.visitors;
             let mark = if marks.contains(&row.path) {
                 Span::styled("● ", theme.accent())
             } else if marks.is_empty() {
@@ -169,10 +172,10 @@ pub(super) fn draw(
                 Line::from(n(row.now.total)),
                 Line::from(share_text(row.now)),
             ];
-            if held.compared {
+            if whole.compared {
                 cells.push(change_cell(row, percent, cx));
             }
-            cells.extend(thumbs.cells(feedback_of(held_row)));
+            cells.extend(thumbs.cells(feedback_of(whole_row)));
             if bar_width > 0 {
                 cells.push(bar(&row.as_path_visitors(), scale, bar_width, cx));
             }
@@ -181,7 +184,7 @@ pub(super) fn draw(
     );
 }
 
-/// A held row's feedback, as its columns need it.
+/// A read row's feedback, as its columns need it.
 /// The columns after the path that have a width of their own, with the space after each.
 fn fixed_width(columns: &[Column<'_>]) -> u16 {
     columns
@@ -194,7 +197,7 @@ fn fixed_width(columns: &[Column<'_>]) -> u16 {
         .sum()
 }
 
-fn feedback_of(row: &HeldRow) -> super::thumbs::Feedback {
+fn feedback_of(row: &WholeRow) -> super::thumbs::Feedback {
     (row.thumbs, row.visitors.now.human)
 }
 
@@ -210,12 +213,13 @@ fn change_cell(row: &ComparedRow, percent: bool, cx: &ViewContext) -> Line<'stat
 
 /// The change column's width (0 without a comparison), and whether it says percentages:
 /// as wide as its widest cell, without them when that would take more than 18 columns.
-fn change_column(held: &Held) -> (u16, bool) {
-    if !held.compared {
+fn change_column(whole: &WholeTable) -> (u16, bool) {
+    if !whole.compared {
         return (0, false);
     }
     let widest = |percent: bool| {
-        held.rows
+        whole
+            .rows
             .iter()
             .map(|r| {
                 change_text(r.visitors.total_change(), percent)

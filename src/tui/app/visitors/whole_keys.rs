@@ -1,9 +1,9 @@
 //! The pane's side of the whole range: `w` asks what it costs and fetches, the keys of
-//! the held table (move, sort, filter as you type, mark), and what a fetch brought.
+//! the read table (move, sort, filter as you type, mark), and what a fetch brought.
 
 use super::Ctx;
 use super::compare::previous_range;
-use super::whole::{Held, WholeLoad};
+use super::whole::{WholeLoad, WholeTable};
 use crate::api::ApiError;
 use crate::insight::compare::compare_rows;
 use crate::insight::order::SortRow as _;
@@ -25,7 +25,7 @@ impl VisitorsTable {
         effects: &mut Vec<Effect>,
     ) -> Outcome {
         match &self.whole {
-            WholeLoad::Held(_) | WholeLoad::Fetching { .. } | WholeLoad::Asking { .. } => {
+            WholeLoad::Table(_) | WholeLoad::Fetching { .. } | WholeLoad::Asking { .. } => {
                 self.stop_whole(effects);
                 return Outcome::News(
                     NoticeKind::Info,
@@ -50,7 +50,7 @@ impl VisitorsTable {
         Outcome::Changed
     }
 
-    /// The most requests holding the range can take: pages of 250 up to the threshold,
+    /// The most requests reading the range can take: pages of 250 up to the threshold,
     /// twice that when comparing.
     fn whole_cost(&self, ctx: &Ctx) -> u32 {
         let most = u32::try_from(ctx.whole_max_rows.div_ceil(250)).unwrap_or(u32::MAX);
@@ -97,7 +97,7 @@ impl VisitorsTable {
         self.whole = WholeLoad::Stopped(why);
     }
 
-    /// Stops holding or fetching the whole range: the pages are back.
+    /// Stops reading or fetching the whole range: the pages are back.
     pub(in crate::tui::app) fn stop_whole(&mut self, effects: &mut Vec<Effect>) {
         if matches!(self.whole, WholeLoad::Fetching { .. }) {
             effects.push(Effect::Io(Io::Insight(InsightIo::CancelWhole)));
@@ -109,7 +109,7 @@ impl VisitorsTable {
         &mut self,
         generation: Generation,
         sent: u32,
-        held: usize,
+        whole: usize,
         most_of: u32,
     ) -> Outcome {
         if let WholeLoad::Fetching {
@@ -120,7 +120,7 @@ impl VisitorsTable {
         } = &mut self.whole
             && *g == generation
         {
-            (*requests, *rows, *most) = (sent, held, most_of);
+            (*requests, *rows, *most) = (sent, whole, most_of);
             return Outcome::Changed;
         }
         Outcome::Done
@@ -141,24 +141,24 @@ impl VisitorsTable {
             Ok(WholeEnd::All { page, previous }) => {
                 let compared = previous.is_some();
                 let rows = compare_rows(&page.visitors, previous.as_deref().unwrap_or(&[]));
-                let held = Held::new(query, page.totals, rows, compared, self.sort_choice);
+                let whole = WholeTable::new(query, page.totals, rows, compared, self.sort_choice);
                 let said = if self.previous.is_on() && !compared {
                     (
                         NoticeKind::Warning,
-                        "the period before has too many rows to hold: no change per row".to_owned(),
+                        "the period before has too many rows to read: no change per row".to_owned(),
                     )
                 } else {
                     (
                         NoticeKind::Done,
                         format!(
-                            "every row of the range is held ({}): s sorts, / filters, w goes back \
+                            "the whole range is read ({} rows): s sorts, / filters, w goes back \
                              to pages",
-                            held.rows.len()
+                            whole.rows.len()
                         ),
                     )
                 };
                 (
-                    WholeLoad::Held(Box::new(held)),
+                    WholeLoad::Table(Box::new(whole)),
                     Outcome::News(said.0, said.1.into()),
                 )
             }
@@ -185,20 +185,20 @@ impl VisitorsTable {
         outcome
     }
 
-    /// Keys of the pane while the whole range is held, with `page` rows on screen; `None`
+    /// Keys of the pane while the whole range is read, with `page` rows on screen; `None`
     /// when the key is not theirs.
-    pub(in crate::tui::app) fn on_held_action(
+    pub(in crate::tui::app) fn on_whole_action(
         &mut self,
         action: Action,
         page: usize,
     ) -> Option<Outcome> {
         let reading = self.trend.generation().is_some();
-        let held = self.whole.held_mut()?;
+        let whole = self.whole.table_mut()?;
         match action {
             // Esc drops the filter, unless the chart's trend is being read (Esc stops it).
-            Action::Close if !reading && !held.filter().is_empty() => {
-                held.arrangement.clear_filter();
-                held.arrangement.arrange(&held.rows);
+            Action::Close if !reading && !whole.filter().is_empty() => {
+                whole.arrangement.clear_filter();
+                whole.arrangement.arrange(&whole.rows);
             }
             Action::Up
             | Action::Down
@@ -206,32 +206,32 @@ impl VisitorsTable {
             | Action::Bottom
             | Action::NextPage
             | Action::PrevPage => {
-                held.arrangement.move_cursor(&held.rows, action, page);
+                whole.arrangement.move_cursor(&whole.rows, action, page);
             }
-            Action::SortNext => held.cycle_sort(),
-            Action::SortReverse => held.reverse(),
-            Action::Search => held.arrangement.start_filter(),
+            Action::SortNext => whole.cycle_sort(),
+            Action::SortReverse => whole.reverse(),
+            Action::Search => whole.arrangement.start_filter(),
             Action::Mark => {
-                let Some(row) = held.cursor_row().map(|r| r.as_path_visitors()) else {
+                let Some(row) = whole.cursor_row().map(|r| r.as_path_visitors()) else {
                     return Some(Outcome::Notice("no page to mark: the filter keeps none"));
                 };
-                let range = super::marks::Marks::range_of(&held.query);
+                let range = super::marks::Marks::range_of(&whole.query);
                 let marked = self.marks.toggle(&row, &range);
                 let text = self.marks.said(&crate::text::sanitize(row.path()), marked);
                 return Some(Outcome::Said(NoticeKind::Info, text));
             }
             _ => return None,
         }
-        self.sort_choice = held.arrangement.sort();
+        self.sort_choice = whole.arrangement.sort();
         Some(Outcome::Done)
     }
 
-    /// Whether the held table's filter line takes the keys.
+    /// Whether the read table's filter line takes the keys.
     #[must_use]
     pub fn filter_typing(&self) -> bool {
         self.whole
-            .held()
-            .is_some_and(|held| held.arrangement.typing())
+            .table()
+            .is_some_and(|whole| whole.arrangement.typing())
     }
 
     /// Leaves the filter line as Enter does, if it is being typed in (the pane is left).
@@ -241,14 +241,14 @@ impl VisitorsTable {
         }
     }
 
-    /// A key of the held table's filter line: what is typed narrows the rows at once.
+    /// A key of the read table's filter line: what is typed narrows the rows at once.
     /// Returns whether the line took it.
     pub(in crate::tui::app) fn edit_filter(&mut self, key: FilterKey) -> bool {
-        let Some(held) = self.whole.held_mut() else {
+        let Some(whole) = self.whole.table_mut() else {
             return false;
         };
-        match held.arrangement.edit_filter(key) {
-            FilterEdit::Changed | FilterEdit::Cleared => held.arrangement.arrange(&held.rows),
+        match whole.arrangement.edit_filter(key) {
+            FilterEdit::Changed | FilterEdit::Cleared => whole.arrangement.arrange(&whole.rows),
             FilterEdit::Kept => {}
             FilterEdit::Ignored => return false,
         }

@@ -1,4 +1,4 @@
-//! Analytics checked against a plain in-memory model of the definition.
+//! Visitor counts checked against a plain in-memory model of the definition.
 
 use std::collections::{BTreeMap, BTreeSet};
 
