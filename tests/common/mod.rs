@@ -157,7 +157,11 @@ impl ServeProcess {
     /// As `over_db`, on either store (such as one filled with `import_views_into`).
     pub fn over_store(home: &Path, db: &DbLocation, extra: &[&str]) -> Self {
         let db = db_arg(db);
-        let args = [&["--db", &db, "--seed", "none", "--api-key", KEY][..], extra].concat();
+        let args = [
+            &["--db", &db, "--seed", "none", "--api-key", KEY][..],
+            extra,
+        ]
+        .concat();
         Self::spawn(home, &args)
     }
 
