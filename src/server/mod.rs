@@ -320,7 +320,13 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             let busy = pg::node::Busy::new(&config);
             node_busy = Some(busy.clone());
             let node = pg::node::run_counted(pg.clone(), agent.clone(), config, busy);
-            (None, tokio::spawn(node))
+            let sweep = worker::sweep(store.clone(), agent.clone(), archive_after_ms);
+            (
+                None,
+                tokio::spawn(async move {
+                    tokio::join!(node, sweep);
+                }),
+            )
         }
     };
     let (seeding, seed_gate) = match prepared.pending_views {
