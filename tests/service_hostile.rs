@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use common::{KEY, PROJECT, eventually, fast_options, options_on, start};
 use docdeck::server::db::{Db, DbLocation};
 use docdeck::server::listen::ConnLimits;
-use docdeck::server::pg::PgStore;
 use docdeck::server::throttle::FREE_FAILURES;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
@@ -116,18 +115,9 @@ on_both_stores_kept! {
         assert_eq!(create(&base, KEY, "first").await.status(), 201);
 
         // As `docdeck serve keys revoke` does it: another connection to the same database.
-        let revoked = tokio::task::spawn_blocking(move || {
-            let revoke = |sql: &mut dyn docdeck::server::store::Sql| {
-                Ok(docdeck::server::keys::revoke(sql, "mint_tes", 1))
-            };
-            match &db {
-                DbLocation::Postgres(url) => PgStore::open(url).unwrap().blocking(|c| revoke(c)),
-                _ => Db::open(&db).unwrap().blocking(|c| revoke(c)),
-            }
+        let revoked = common::with_sql(&db, |sql| {
+            Ok(docdeck::server::keys::revoke(sql, "mint_tes", 1))
         })
-        .await
-        .unwrap()
-        .unwrap()
         .unwrap();
         assert_eq!(revoked.project, PROJECT);
 

@@ -117,6 +117,27 @@ pub fn import_views_into(db: &DbLocation, project: &str, lines: &[String]) {
     .expect("the import thread");
 }
 
+/// Runs `work` on another connection to `db` (either store), as another process would, on
+/// a thread of its own (PostgreSQL's synchronous client must not run on an async thread).
+pub fn with_sql<T, F>(db: &DbLocation, work: F) -> T
+where
+    T: Send + 'static,
+    F: FnOnce(&mut dyn docdeck::server::store::Sql) -> Result<T, docdeck::server::db::StoreError>
+        + Send
+        + 'static,
+{
+    let db = db.clone();
+    std::thread::spawn(move || match &db {
+        DbLocation::Postgres(url) => docdeck::server::pg::PgStore::open(url)
+            .unwrap()
+            .blocking(|client| work(client))
+            .unwrap(),
+        _ => Db::open(&db).unwrap().blocking(|conn| work(conn)).unwrap(),
+    })
+    .join()
+    .expect("the database thread")
+}
+
 /// What `--db` is given for `db`: a file's path, or PostgreSQL's URL.
 pub fn db_arg(db: &DbLocation) -> String {
     match db {
