@@ -353,6 +353,35 @@ macro_rules! on_both_stores_kept {
     };
 }
 
+/// As [`on_both_stores_kept!`], for tests that are not async (those that drive the binary):
+/// each `fn NAME(db: DbLocation) { … }` becomes a module `NAME` with tests `sqlite` (a file
+/// in a temp dir) and `postgres` (a fresh database).
+#[macro_export]
+macro_rules! on_both_stores_sync {
+    ($(fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+        $(
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+
+                fn run($db: DbLocation) $body
+
+                #[test]
+                fn sqlite() {
+                    let dir = tempfile::tempdir().unwrap();
+                    run(DbLocation::File(dir.path().join("service.sqlite")));
+                }
+
+                #[test]
+                fn postgres() {
+                    let url = pg_or_skip!();
+                    run(DbLocation::parse(&url));
+                }
+            }
+        )*
+    };
+}
+
 /// Each `async fn NAME(db: DbLocation) { … }` becomes a module `NAME` with two tests,
 /// `sqlite` (in memory) and `postgres` (a fresh database on the tests' PostgreSQL), so
 /// that the service's behaviour is checked on both stores by one body.
