@@ -329,8 +329,9 @@ pub fn options_on(db: &DbLocation) -> ServeOptions {
 /// the test, or a fresh PostgreSQL database.
 #[macro_export]
 macro_rules! on_both_stores_kept {
-    ($(async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+    ($($(#[$attr:meta])* async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
         $(
+            $(#[$attr])*
             mod $name {
                 #[allow(unused_imports)]
                 use super::*;
@@ -358,8 +359,9 @@ macro_rules! on_both_stores_kept {
 /// in a temp dir) and `postgres` (a fresh database).
 #[macro_export]
 macro_rules! on_both_stores_sync {
-    ($(fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+    ($($(#[$attr:meta])* fn $name:ident($db:ident: DbLocation) $body:block)*) => {
         $(
+            $(#[$attr])*
             mod $name {
                 #[allow(unused_imports)]
                 use super::*;
@@ -387,8 +389,9 @@ macro_rules! on_both_stores_sync {
 /// that the service's behaviour is checked on both stores by one body.
 #[macro_export]
 macro_rules! on_both_stores {
-    ($(async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+    ($($(#[$attr:meta])* async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
         $(
+            $(#[$attr])*
             mod $name {
                 #[allow(unused_imports)]
                 use super::*;
