@@ -32,75 +32,77 @@ fn worktrees(dir: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
-async fn jobs_and_follow_ups_leave_no_worktree_and_no_branch_in_the_team_clone() {
-    let repos = Repos::new();
-    let script = repos.script("edit.sh", "cat >> intro.mdx");
-    let server = start(options(&repos, DbLocation::Memory, &script)).await;
-    let client = client(&server);
-    let id = client.create_job("Add a line").await.unwrap().id.unwrap();
-    assert_eq!(until_final(&client, &id).await, DONE);
-    client.send_message(&id, "And another").await.unwrap();
-    assert_eq!(until_final(&client, &id).await, DONE);
+on_both_stores! {
+    async fn jobs_and_follow_ups_leave_no_worktree_and_no_branch_in_the_team_clone(db: DbLocation) {
+        let repos = Repos::new();
+        let script = repos.script("edit.sh", "cat >> intro.mdx");
+        let server = start(options(&repos, db.clone(), &script)).await;
+        let client = client(&server);
+        let id = client.create_job("Add a line").await.unwrap().id.unwrap();
+        assert_eq!(until_final(&client, &id).await, DONE);
+        client.send_message(&id, "And another").await.unwrap();
+        assert_eq!(until_final(&client, &id).await, DONE);
 
-    let team = repos.clone_dir();
-    assert_eq!(worktrees(&team).len(), 1, "{:?}", worktrees(&team));
-    let branches = git(&team, &["branch", "--list", "docdeck/*"]);
-    assert!(branches.trim().is_empty(), "{branches}");
-    let log = git(
-        &repos.remote(),
-        &["log", "--format=%s", &format!("docdeck/{id}")],
-    );
-    assert_eq!(
-        log.lines().collect::<Vec<_>>(),
-        ["And another", "Add a line", "First pages"],
-        "pushed where the team's clone pushes"
-    );
-    let job = client.get_job(&id).await.unwrap();
-    let shown = job.source.unwrap().repository.unwrap();
-    assert_eq!(
-        std::path::Path::new(&shown).canonicalize().unwrap(),
-        team.canonicalize().unwrap(),
-        "the job names the folder given, not docdeck's clone"
-    );
-    server.shutdown().await;
+        let team = repos.clone_dir();
+        assert_eq!(worktrees(&team).len(), 1, "{:?}", worktrees(&team));
+        let branches = git(&team, &["branch", "--list", "docdeck/*"]);
+        assert!(branches.trim().is_empty(), "{branches}");
+        let log = git(
+            &repos.remote(),
+            &["log", "--format=%s", &format!("docdeck/{id}")],
+        );
+        assert_eq!(
+            log.lines().collect::<Vec<_>>(),
+            ["And another", "Add a line", "First pages"],
+            "pushed where the team's clone pushes"
+        );
+        let job = client.get_job(&id).await.unwrap();
+        let shown = job.source.unwrap().repository.unwrap();
+        assert_eq!(
+            std::path::Path::new(&shown).canonicalize().unwrap(),
+            team.canonicalize().unwrap(),
+            "the job names the folder given, not docdeck's clone"
+        );
+        server.shutdown().await;
+    }
 }
 
-#[tokio::test]
-async fn a_folder_with_no_remote_is_fetched_from_and_keeps_no_branch() {
-    let repos = Repos::new();
-    let team = repos.clone_dir();
-    git(&team, &["remote", "remove", "origin"]);
-    std::fs::write(team.join("new.mdx"), "# New\n").unwrap();
-    git(&team, &["add", "new.mdx"]);
-    git(&team, &["commit", "--quiet", "-m", "New page, not pushed"]);
-    let script = repos.script("edit.sh", "echo edited >> new.mdx");
-    let server = start(options(&repos, DbLocation::Memory, &script)).await;
-    let client = client(&server);
-    let id = client
-        .create_job("Edit the new page")
-        .await
-        .unwrap()
-        .id
-        .unwrap();
-    assert_eq!(until_final(&client, &id).await, DONE);
-    let page = reqwest::get(format!("{}/changes/demo/{id}", server.base_url()))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(
-        page.contains("+edited") && page.contains("new.mdx"),
-        "the job started from the folder's own latest commit: {page}"
-    );
-    assert_eq!(worktrees(&team).len(), 1);
-    assert!(
-        git(&team, &["branch", "--list", "docdeck/*"])
-            .trim()
-            .is_empty()
-    );
-    server.shutdown().await;
+on_both_stores! {
+    async fn a_folder_with_no_remote_is_fetched_from_and_keeps_no_branch(db: DbLocation) {
+        let repos = Repos::new();
+        let team = repos.clone_dir();
+        git(&team, &["remote", "remove", "origin"]);
+        std::fs::write(team.join("new.mdx"), "# New\n").unwrap();
+        git(&team, &["add", "new.mdx"]);
+        git(&team, &["commit", "--quiet", "-m", "New page, not pushed"]);
+        let script = repos.script("edit.sh", "echo edited >> new.mdx");
+        let server = start(options(&repos, db.clone(), &script)).await;
+        let client = client(&server);
+        let id = client
+            .create_job("Edit the new page")
+            .await
+            .unwrap()
+            .id
+            .unwrap();
+        assert_eq!(until_final(&client, &id).await, DONE);
+        let page = reqwest::get(format!("{}/changes/demo/{id}", server.base_url()))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            page.contains("+edited") && page.contains("new.mdx"),
+            "the job started from the folder's own latest commit: {page}"
+        );
+        assert_eq!(worktrees(&team).len(), 1);
+        assert!(
+            git(&team, &["branch", "--list", "docdeck/*"])
+                .trim()
+                .is_empty()
+        );
+        server.shutdown().await;
+    }
 }
 
 #[tokio::test]

@@ -20,60 +20,61 @@ fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
 
-#[tokio::test]
-async fn a_change_past_ten_mebibytes_is_cut_with_a_marker_and_folders_and_logs_are_private() {
-    let repos = Repos::new();
-    // About 11.5 MB of diff: 110,000 lines of 100 letters.
-    let script = repos.script(
-        "big.sh",
-        "awk 'BEGIN { for (i = 0; i < 110000; i++) printf \"%0100d\\n\", i }' > big.txt\necho wrote big.txt",
-    );
-    let server = start(options(&repos, DbLocation::Memory, &script)).await;
-    let client = client(&server);
-    let id = client
-        .create_job("Add a big file")
-        .await
-        .unwrap()
-        .id
-        .unwrap();
-    let job = eventually("the job to end", || async {
-        let job = client.get_job(&id).await.unwrap();
-        job.status
-            .as_ref()
-            .is_some_and(JobStatus::is_final)
-            .then_some(job)
-    })
-    .await;
-    assert_eq!(job.status, Some(JobStatus::Completed), "{job:?}");
-    docdeck::api::client::install_crypto_provider();
-    let page = reqwest::get(job.pr_link.unwrap()).await.unwrap();
-    assert_eq!(page.status(), 200);
-    assert_eq!(page.headers()["x-content-type-options"], "nosniff");
-    let body = page.text().await.unwrap();
-    assert!(body.len() <= DIFF_LIMIT + 300, "{} bytes", body.len());
-    let marker = body.lines().last().unwrap();
-    assert!(marker.contains("the diff was cut here"), "{marker}");
-    let whole = git(&repos.remote(), &["diff", &format!("main...docdeck/{id}")]);
-    assert!(whole.len() > DIFF_LIMIT);
-    assert!(
-        marker.contains(&format!("{} bytes", whole.len())),
-        "{marker}"
-    );
-    assert!(whole.starts_with(body.strip_suffix(&format!("{marker}\n")).unwrap()));
+on_both_stores! {
+    async fn a_change_past_ten_mebibytes_is_cut_with_a_marker_and_folders_and_logs_are_private(db: DbLocation) {
+        let repos = Repos::new();
+        // About 11.5 MB of diff: 110,000 lines of 100 letters.
+        let script = repos.script(
+            "big.sh",
+            "awk 'BEGIN { for (i = 0; i < 110000; i++) printf \"%0100d\\n\", i }' > big.txt\necho wrote big.txt",
+        );
+        let server = start(options(&repos, db.clone(), &script)).await;
+        let client = client(&server);
+        let id = client
+            .create_job("Add a big file")
+            .await
+            .unwrap()
+            .id
+            .unwrap();
+        let job = eventually("the job to end", || async {
+            let job = client.get_job(&id).await.unwrap();
+            job.status
+                .as_ref()
+                .is_some_and(JobStatus::is_final)
+                .then_some(job)
+        })
+        .await;
+        assert_eq!(job.status, Some(JobStatus::Completed), "{job:?}");
+        docdeck::api::client::install_crypto_provider();
+        let page = reqwest::get(job.pr_link.unwrap()).await.unwrap();
+        assert_eq!(page.status(), 200);
+        assert_eq!(page.headers()["x-content-type-options"], "nosniff");
+        let body = page.text().await.unwrap();
+        assert!(body.len() <= DIFF_LIMIT + 300, "{} bytes", body.len());
+        let marker = body.lines().last().unwrap();
+        assert!(marker.contains("the diff was cut here"), "{marker}");
+        let whole = git(&repos.remote(), &["diff", &format!("main...docdeck/{id}")]);
+        assert!(whole.len() > DIFF_LIMIT);
+        assert!(
+            marker.contains(&format!("{} bytes", whole.len())),
+            "{marker}"
+        );
+        assert!(whole.starts_with(body.strip_suffix(&format!("{marker}\n")).unwrap()));
 
-    let work = repos.work_dir();
-    for dir in [
-        work.clone(),
-        work.join("worktrees"),
-        work.join("output"),
-        worktree_of(&work, &id),
-        work.join("output").join(&id),
-    ] {
-        assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+        let work = repos.work_dir();
+        for dir in [
+            work.clone(),
+            work.join("worktrees"),
+            work.join("output"),
+            worktree_of(&work, &id),
+            work.join("output").join(&id),
+        ] {
+            assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+        }
+        let log = work.join("output").join(&id).join("turn-1.log");
+        assert_eq!(mode(&log), 0o600);
+        server.shutdown().await;
     }
-    let log = work.join("output").join(&id).join("turn-1.log");
-    assert_eq!(mode(&log), 0o600);
-    server.shutdown().await;
 }
 
 /// An agent whose first turn edits half a file, starts a helper in its group and never
@@ -215,36 +216,33 @@ fn kill_9_of_serve_in_a_turn_ends_the_agent_and_the_follow_up_commits_only_its_o
     assert!(stashed.contains("set aside before turn 2"), "{stashed}");
 }
 
-#[tokio::test]
-async fn a_key_of_another_project_cannot_make_the_real_agent_work_here() {
-    let repos = Repos::new();
-    let script = repos.script("touch.sh", "echo touched > touched.mdx");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("service.sqlite");
-    let other_key = docdeck::config::Secret::new("mint_elsewhere_0123456789");
-    let db = docdeck::server::db::Db::open(&DbLocation::File(path.clone())).unwrap();
-    db.blocking(|conn| {
-        let hasher = docdeck::server::keys::KeyHasher::load(conn)?;
-        Ok(docdeck::server::keys::register(
-            conn,
-            &hasher,
-            "elsewhere",
-            &other_key,
-            0,
-        ))
-    })
-    .unwrap()
-    .unwrap();
-    drop(db);
-    let server = start(options(&repos, DbLocation::File(path), &script)).await;
-    let elsewhere = common::client_with(&server.base_url(), "elsewhere", other_key.expose());
-    let refused = elsewhere
-        .create_job("Edit this repository")
-        .await
-        .unwrap_err();
-    assert!(refused.to_string().contains("403"), "{refused}");
-    assert!(!repos.clone_dir().join("touched.mdx").exists());
-    server.shutdown().await;
+on_both_stores_kept! {
+    async fn a_key_of_another_project_cannot_make_the_real_agent_work_here(db: DbLocation) {
+        let repos = Repos::new();
+        let script = repos.script("touch.sh", "echo touched > touched.mdx");
+        let other_key = docdeck::config::Secret::new("mint_elsewhere_0123456789");
+        let registered = other_key.clone();
+        common::with_sql(&db, move |sql| {
+            let hasher = docdeck::server::keys::KeyHasher::load(sql)?;
+            Ok(docdeck::server::keys::register(
+                sql,
+                &hasher,
+                "elsewhere",
+                &registered,
+                0,
+            ))
+        })
+        .unwrap();
+        let server = start(options(&repos, db, &script)).await;
+        let elsewhere = common::client_with(&server.base_url(), "elsewhere", other_key.expose());
+        let refused = elsewhere
+            .create_job("Edit this repository")
+            .await
+            .unwrap_err();
+        assert!(refused.to_string().contains("403"), "{refused}");
+        assert!(!repos.clone_dir().join("touched.mdx").exists());
+        server.shutdown().await;
+    }
 }
 
 /// An agent that starts a helper in a session of its own (`setsid`: out of the agent's
@@ -260,33 +258,34 @@ fn escaping(repos: &Repos, then: &str) -> std::path::PathBuf {
     )
 }
 
-#[tokio::test]
-async fn a_helper_that_left_the_agents_group_is_ended_with_the_turn() {
-    for (then, ends) in [
-        ("exit 0", JobStatus::Completed),
-        ("sleep 600", JobStatus::Failed),
-    ] {
-        let repos = Repos::new();
-        let script = escaping(&repos, then);
-        let mut options = options(&repos, DbLocation::Memory, &script);
-        if let Some(real) = &mut options.real_agent {
-            real.launcher = Some(env!("CARGO_BIN_EXE_docdeck").into());
-            real.timeout = std::time::Duration::from_secs(2);
+on_both_stores! {
+    async fn a_helper_that_left_the_agents_group_is_ended_with_the_turn(db: DbLocation) {
+        for (then, ends) in [
+            ("exit 0", JobStatus::Completed),
+            ("sleep 600", JobStatus::Failed),
+        ] {
+            let repos = Repos::new();
+            let script = escaping(&repos, then);
+            let mut options = options(&repos, db.clone(), &script);
+            if let Some(real) = &mut options.real_agent {
+                real.launcher = Some(env!("CARGO_BIN_EXE_docdeck").into());
+                real.timeout = std::time::Duration::from_secs(2);
+            }
+            let server = start(options).await;
+            let client = client(&server);
+            let id = client.create_job("Edit").await.unwrap().id.unwrap();
+            let status = eventually("a final status", || async {
+                let status = client.get_job(&id).await.unwrap().status?;
+                status.is_final().then_some(status)
+            })
+            .await;
+            assert_eq!(status, ends, "{then}");
+            let escaped = std::fs::read_to_string(repos.trace("escaped-pid")).unwrap();
+            eventually("the escaped helper ended", || async {
+                (!alive(&escaped)).then_some(())
+            })
+            .await;
+            server.shutdown().await;
         }
-        let server = start(options).await;
-        let client = client(&server);
-        let id = client.create_job("Edit").await.unwrap().id.unwrap();
-        let status = eventually("a final status", || async {
-            let status = client.get_job(&id).await.unwrap().status?;
-            status.is_final().then_some(status)
-        })
-        .await;
-        assert_eq!(status, ends, "{then}");
-        let escaped = std::fs::read_to_string(repos.trace("escaped-pid")).unwrap();
-        eventually("the escaped helper ended", || async {
-            (!alive(&escaped)).then_some(())
-        })
-        .await;
-        server.shutdown().await;
     }
 }

@@ -16,7 +16,10 @@ use agent_common::{Repos, git};
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
-use common::{KEY, ServeProcess, cli_command, import_views, run_cli, run_cli_failing, text, view};
+use common::{
+    KEY, ServeProcess, cli_command, import_views_into, run_cli, run_cli_failing, text, view,
+};
+use docdeck::server::db::DbLocation;
 use serde_json::{Value, json};
 
 /// The merge's time, as the test's merge commit carries it.
@@ -75,28 +78,31 @@ fn add_docs(repos: &Repos) {
 }
 
 /// Merges the job's branch into main on the remote, with a merge commit made at `MERGED`.
-/// A fresh home whose service database holds [`views`], and `docdeck serve` on it with
-/// `args`.
-fn serve_over_views(args: &[&str]) -> (tempfile::TempDir, ServeProcess) {
+/// A fresh home, `db` (a SQLite file in the home when `None`) holding [`views`], and
+/// `docdeck serve` on it with `args`.
+fn serve_over_views(db: Option<DbLocation>, args: &[&str]) -> (tempfile::TempDir, ServeProcess) {
     let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    import_views(&db, common::PROJECT, &views());
-    let service = ServeProcess::over_db(home.path(), &db, args);
+    let db = db.unwrap_or_else(|| DbLocation::File(home.path().join("service.sqlite")));
+    import_views_into(&db, common::PROJECT, &views());
+    let service = ServeProcess::over_store(home.path(), &db, args);
     (home, service)
 }
 
-/// The docs repository of [`add_docs`], and a service over [`views`] whose real agent
-/// runs the shell `script` in a clone of it.
-fn real_agent(script: &str) -> (Repos, tempfile::TempDir, ServeProcess) {
+/// The docs repository of [`add_docs`], and a service over [`views`] in `db` whose real
+/// agent runs the shell `script` in a clone of it.
+fn real_agent(db: Option<DbLocation>, script: &str) -> (Repos, tempfile::TempDir, ServeProcess) {
     let repos = Repos::new();
     add_docs(&repos);
     let script = repos.script("agent.sh", script);
-    let (home, service) = serve_over_views(&[
-        "--repo",
-        repos.clone_dir().to_str().unwrap(),
-        "--agent-command",
-        script.to_str().unwrap(),
-    ]);
+    let (home, service) = serve_over_views(
+        db,
+        &[
+            "--repo",
+            repos.clone_dir().to_str().unwrap(),
+            "--agent-command",
+            script.to_str().unwrap(),
+        ],
+    );
     (repos, home, service)
 }
 
@@ -145,249 +151,255 @@ fn create(home: &Path, base_url: &str, prompt: &str) -> String {
     last["id"].as_str().unwrap().to_owned()
 }
 
-#[test]
-fn a_merged_job_of_the_real_agent_shows_its_pages_before_and_after_beside_the_site() {
-    let (repos, home, service) = real_agent(
-        "printf '\\nRun the installer first.\\n' >> guides/setup.mdx\nmkdir -p images && echo '<svg/>' > images/flow.svg",
-    );
-    let url = &service.base_url;
-    let id = create(home.path(), url, PROMPT);
+on_both_stores_sync! {
+    fn a_merged_job_of_the_real_agent_shows_its_pages_before_and_after_beside_the_site(db: DbLocation) {
+        let (repos, home, service) = real_agent(
+            Some(db),
+            "printf '\\nRun the installer first.\\n' >> guides/setup.mdx\nmkdir -p images && echo '<svg/>' > images/flow.svg",
+        );
+        let url = &service.base_url;
+        let id = create(home.path(), url, PROMPT);
 
-    // Not merged yet: said, with what to do, and nothing is fetched.
-    let err = run_cli_failing(
-        home.path(),
-        url,
-        &["jobs", "impact", &id, "--window", "7d"],
-        1,
-    );
-    assert!(err.contains("not merged yet: the branch docdeck/"), "{err}");
-    assert!(err.contains("is no GitHub pull request"), "{err}");
-    assert!(err.contains("--merged-at"), "{err}");
+        // Not merged yet: said, with what to do, and nothing is fetched.
+        let err = run_cli_failing(
+            home.path(),
+            url,
+            &["jobs", "impact", &id, "--window", "7d"],
+            1,
+        );
+        assert!(err.contains("not merged yet: the branch docdeck/"), "{err}");
+        assert!(err.contains("is no GitHub pull request"), "{err}");
+        assert!(err.contains("--merged-at"), "{err}");
 
-    merge(&repos, &id);
-    let args = ["jobs", "impact", &id[..8], "--window", "7d"];
-    let out = run_cli(
-        home.path(),
-        url,
-        &[&args[..], &["--format", "json"]].concat(),
-    );
-    let report = json_of(&out);
-    assert_eq!(report["job"], id.as_str());
-    assert_eq!(report["merged"]["at"], "2025-03-10T12:00:00.000Z");
-    assert_eq!(report["merged"]["by"], "git");
-    assert_eq!(
-        report["before"],
-        json!({"from": "2025-03-03T12:00:00.000Z", "to": "2025-03-10T12:00:00.000Z"})
-    );
-    assert_eq!(
-        report["after"],
-        json!({"from": "2025-03-10T12:00:00.000Z", "to": "2025-03-17T12:00:00.000Z"})
-    );
-    assert_eq!(
-        report["window"],
-        json!({"askedSeconds": 604_800, "seconds": 604_800, "shortened": false})
-    );
-    let counts = |h: u64, a: u64, t: u64| json!({"human": h, "ai": a, "total": t});
-    assert_eq!(
-        report["site"],
-        json!({"before": counts(4, 1, 5), "after": counts(4, 2, 6)})
-    );
-    assert_eq!(
-        report["pages"],
-        json!([
-            {"path": "/guides/setup", "from": "change+marked", "before": counts(2, 1, 3), "after": counts(3, 2, 5)},
-            {"path": "/faq", "from": "marked", "before": counts(1, 0, 1), "after": counts(0, 0, 0)},
-        ])
-    );
-    assert_eq!(
-        report["files"],
-        json!([
-            {"file": "guides/setup.mdx", "page": "/guides/setup", "foundBy": "navigation"},
-            {"file": "images/flow.svg", "page": null, "foundBy": null},
-        ])
-    );
-    assert!(
-        report["caveat"]
-            .as_str()
-            .unwrap()
-            .contains("not the change's effect")
-    );
+        merge(&repos, &id);
+        let args = ["jobs", "impact", &id[..8], "--window", "7d"];
+        let out = run_cli(
+            home.path(),
+            url,
+            &[&args[..], &["--format", "json"]].concat(),
+        );
+        let report = json_of(&out);
+        assert_eq!(report["job"], id.as_str());
+        assert_eq!(report["merged"]["at"], "2025-03-10T12:00:00.000Z");
+        assert_eq!(report["merged"]["by"], "git");
+        assert_eq!(
+            report["before"],
+            json!({"from": "2025-03-03T12:00:00.000Z", "to": "2025-03-10T12:00:00.000Z"})
+        );
+        assert_eq!(
+            report["after"],
+            json!({"from": "2025-03-10T12:00:00.000Z", "to": "2025-03-17T12:00:00.000Z"})
+        );
+        assert_eq!(
+            report["window"],
+            json!({"askedSeconds": 604_800, "seconds": 604_800, "shortened": false})
+        );
+        let counts = |h: u64, a: u64, t: u64| json!({"human": h, "ai": a, "total": t});
+        assert_eq!(
+            report["site"],
+            json!({"before": counts(4, 1, 5), "after": counts(4, 2, 6)})
+        );
+        assert_eq!(
+            report["pages"],
+            json!([
+                {"path": "/guides/setup", "from": "change+marked", "before": counts(2, 1, 3), "after": counts(3, 2, 5)},
+                {"path": "/faq", "from": "marked", "before": counts(1, 0, 1), "after": counts(0, 0, 0)},
+            ])
+        );
+        assert_eq!(
+            report["files"],
+            json!([
+                {"file": "guides/setup.mdx", "page": "/guides/setup", "foundBy": "navigation"},
+                {"file": "images/flow.svg", "page": null, "foundBy": null},
+            ])
+        );
+        assert!(
+            report["caveat"]
+                .as_str()
+                .unwrap()
+                .contains("not the change's effect")
+        );
 
-    let csv = run_cli(
-        home.path(),
-        url,
-        &[&args[..], &["--format", "csv"]].concat(),
-    );
-    assert_eq!(
-        text(&csv.stdout),
-        "row,path,from,human_before,human_after,ai_before,ai_after,total_before,total_after\n\
-         page,/guides/setup,change+marked,2,3,1,2,3,5\n\
-         page,/faq,marked,1,0,0,0,1,0\n\
-         site,,,4,4,1,2,5,6\n"
-    );
+        let csv = run_cli(
+            home.path(),
+            url,
+            &[&args[..], &["--format", "csv"]].concat(),
+        );
+        assert_eq!(
+            text(&csv.stdout),
+            "row,path,from,human_before,human_after,ai_before,ai_after,total_before,total_after\n\
+             page,/guides/setup,change+marked,2,3,1,2,3,5\n\
+             page,/faq,marked,1,0,0,0,1,0\n\
+             site,,,4,4,1,2,5,6\n"
+        );
 
-    let table = cli_command(home.path(), url, KEY)
-        .args(args)
-        .args(["--format", "table"])
-        .env("COLUMNS", "100")
-        .output()
-        .unwrap();
-    let table = text(&table.stdout);
-    assert!(
-        table.contains(&format!(
-            "Job {id}: merged 2025-03-10 12:00 UTC (git: merge commit "
-        )),
-        "{table}"
-    );
-    assert!(
-        table.contains("in the 7 days before the merge (2025-03-03 12:00 to 2025-03-10 12:00 UTC)"),
-        "{table}"
-    );
-    let row = |path: &str| {
-        table
-            .lines()
-            .find(|line| line.starts_with(path))
-            .unwrap_or_else(|| panic!("no row {path}: {table}"))
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    assert_eq!(
-        row("/guides/setup"),
-        "/guides/setup change+marked 2 → 3 +1 (+50.0%) 1 → 2 +1 (+100.0%)"
-    );
-    assert_eq!(row("/faq"), "/faq marked 1 → 0 -1 (gone) 0 → 0 ±0");
-    assert_eq!(
-        row("(whole site)"),
-        "(whole site) 4 → 4 ±0 (0.0%) 1 → 2 +1 (+100.0%)"
-    );
-    assert_eq!(
-        table.matches("not the change's effect").count(),
-        1,
-        "{table}"
-    );
+        let table = cli_command(home.path(), url, KEY)
+            .args(args)
+            .args(["--format", "table"])
+            .env("COLUMNS", "100")
+            .output()
+            .unwrap();
+        let table = text(&table.stdout);
+        assert!(
+            table.contains(&format!(
+                "Job {id}: merged 2025-03-10 12:00 UTC (git: merge commit "
+            )),
+            "{table}"
+        );
+        assert!(
+            table.contains("in the 7 days before the merge (2025-03-03 12:00 to 2025-03-10 12:00 UTC)"),
+            "{table}"
+        );
+        let row = |path: &str| {
+            table
+                .lines()
+                .find(|line| line.starts_with(path))
+                .unwrap_or_else(|| panic!("no row {path}: {table}"))
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(
+            row("/guides/setup"),
+            "/guides/setup change+marked 2 → 3 +1 (+50.0%) 1 → 2 +1 (+100.0%)"
+        );
+        assert_eq!(row("/faq"), "/faq marked 1 → 0 -1 (gone) 0 → 0 ±0");
+        assert_eq!(
+            row("(whole site)"),
+            "(whole site) 4 → 4 ±0 (0.0%) 1 → 2 +1 (+100.0%)"
+        );
+        assert_eq!(
+            table.matches("not the change's effect").count(),
+            1,
+            "{table}"
+        );
 
-    // A second job merged by a fast-forward: git keeps no time for it, and says so.
-    let second = create(home.path(), url, PROMPT);
-    let clone = repos.clone_dir();
-    git(&clone, &["fetch", "--quiet", "origin"]);
-    git(
-        &clone,
-        &[
-            "merge",
-            "--quiet",
-            "--ff-only",
-            &format!("origin/docdeck/{second}"),
-        ],
-    );
-    git(&clone, &["push", "--quiet", "origin", "main"]);
-    let err = run_cli_failing(home.path(), url, &["jobs", "impact", &second], 1);
-    assert!(
-        err.contains("git: the change reached main by a fast-forward"),
-        "{err}"
-    );
-    // Merged already: the hint does not say to wait for the merge (it did, in a trial).
-    assert!(!err.contains("Once it is merged"), "{err}");
-    assert!(err.contains("if it is (a fast-forward or squash"), "{err}");
+        // A second job merged by a fast-forward: git keeps no time for it, and says so.
+        let second = create(home.path(), url, PROMPT);
+        let clone = repos.clone_dir();
+        git(&clone, &["fetch", "--quiet", "origin"]);
+        git(
+            &clone,
+            &[
+                "merge",
+                "--quiet",
+                "--ff-only",
+                &format!("origin/docdeck/{second}"),
+            ],
+        );
+        git(&clone, &["push", "--quiet", "origin", "main"]);
+        let err = run_cli_failing(home.path(), url, &["jobs", "impact", &second], 1);
+        assert!(
+            err.contains("git: the change reached main by a fast-forward"),
+            "{err}"
+        );
+        // Merged already: the hint does not say to wait for the merge (it did, in a trial).
+        assert!(!err.contains("Once it is merged"), "{err}");
+        assert!(err.contains("if it is (a fast-forward or squash"), "{err}");
+    }
 }
 
-/// The simulated agent keeps no change: the marked pages alone, and the merge only when
-/// given; with no page marked either, it says there is nothing to show.
-#[test]
-fn without_the_change_the_marked_pages_are_shown_once_the_merge_time_is_given() {
-    let (home, service) = serve_over_views(&[
-        "--agent-delay-ms",
-        "30",
-        "--agent-outcomes",
-        "pr=1,nochange=0,fail=0",
-    ]);
-    let url = &service.base_url;
-    let id = create(home.path(), url, PROMPT);
-    let err = run_cli_failing(home.path(), url, &["jobs", "impact", &id], 1);
-    assert!(err.contains("cannot tell when job"), "{err}");
-    assert!(err.contains("git: the service does not say"), "{err}");
-    assert!(err.contains("GitHub: "), "{err}");
+on_both_stores_sync! {
+    /// The simulated agent keeps no change: the marked pages alone, and the merge only when
+    /// given; with no page marked either, it says there is nothing to show.
+    fn without_the_change_the_marked_pages_are_shown_once_the_merge_time_is_given(db: DbLocation) {
+        let (home, service) = serve_over_views(
+            Some(db),
+            &[
+                "--agent-delay-ms",
+                "30",
+                "--agent-outcomes",
+                "pr=1,nochange=0,fail=0",
+            ],
+        );
+        let url = &service.base_url;
+        let id = create(home.path(), url, PROMPT);
+        let err = run_cli_failing(home.path(), url, &["jobs", "impact", &id], 1);
+        assert!(err.contains("cannot tell when job"), "{err}");
+        assert!(err.contains("git: the service does not say"), "{err}");
+        assert!(err.contains("GitHub: "), "{err}");
 
-    let given = [
-        "jobs",
-        "impact",
-        &id,
-        "--window",
-        "7d",
-        "--merged-at",
-        MERGED,
-        "--format",
-        "json",
-    ];
-    let report = json_of(&run_cli(home.path(), url, &given));
-    assert_eq!(report["merged"]["by"], "given");
-    let paths: Vec<&str> = report["pages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["path"].as_str().unwrap())
-        .collect();
-    assert_eq!(paths, ["/faq", "/guides/setup"]);
-    assert_eq!(report["pages"][1]["after"]["human"], 3);
-    assert_eq!(report["files"], json!([]));
-    // Two requests, one a window, counted in the hour's budget; the refused run before
-    // sent none.
-    let journal = docdeck::journal::Journal::open(&common::journal_path(home.path())).unwrap();
-    let scope = docdeck::journal::Scope {
-        service: url.clone(),
-        project: common::PROJECT.into(),
-    };
-    let budget = journal
-        .analytics_budget(&scope, 100, chrono::Utc::now())
-        .unwrap();
-    assert_eq!(budget.used(), 2);
-
-    let plain = create(home.path(), url, "Fix the typos in the quickstart");
-    let err = run_cli_failing(
-        home.path(),
-        url,
-        &["jobs", "impact", &plain, "--merged-at", MERGED],
-        1,
-    );
-    assert!(err.contains("has no page to show"), "{err}");
-    assert!(err.contains("does not say which files"), "{err}");
-
-    let err = run_cli_failing(
-        home.path(),
-        url,
-        &["jobs", "impact", &id, "--window", "0s"],
-        2,
-    );
-    assert!(err.contains("is not a window"), "{err}");
-    let err = run_cli_failing(
-        home.path(),
-        url,
-        &["jobs", "impact", &id, "--merged-at", "2099-01-01"],
-        2,
-    );
-    assert!(err.contains("is in the future"), "{err}");
-    // More rows than --max-rows holds: impact's own advice, and times as people read them
-    // (it said "page through it with --page", which impact has not, and showed nanoseconds).
-    let err = run_cli_failing(
-        home.path(),
-        url,
-        &[
+        let given = [
             "jobs",
             "impact",
             &id,
+            "--window",
+            "7d",
             "--merged-at",
             MERGED,
-            "--max-rows",
-            "1",
-        ],
-        1,
-    );
-    assert!(
-        err.contains("use a shorter --window or a higher --max-rows"),
-        "{err}"
-    );
-    assert!(!err.contains("--page"), "{err}");
-    assert!(err.contains(" UTC to ") || err.contains(" UTC "), "{err}");
+            "--format",
+            "json",
+        ];
+        let report = json_of(&run_cli(home.path(), url, &given));
+        assert_eq!(report["merged"]["by"], "given");
+        let paths: Vec<&str> = report["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(paths, ["/faq", "/guides/setup"]);
+        assert_eq!(report["pages"][1]["after"]["human"], 3);
+        assert_eq!(report["files"], json!([]));
+        // Two requests, one a window, counted in the hour's budget; the refused run before
+        // sent none.
+        let journal = docdeck::journal::Journal::open(&common::journal_path(home.path())).unwrap();
+        let scope = docdeck::journal::Scope {
+            service: url.clone(),
+            project: common::PROJECT.into(),
+        };
+        let budget = journal
+            .analytics_budget(&scope, 100, chrono::Utc::now())
+            .unwrap();
+        assert_eq!(budget.used(), 2);
+
+        let plain = create(home.path(), url, "Fix the typos in the quickstart");
+        let err = run_cli_failing(
+            home.path(),
+            url,
+            &["jobs", "impact", &plain, "--merged-at", MERGED],
+            1,
+        );
+        assert!(err.contains("has no page to show"), "{err}");
+        assert!(err.contains("does not say which files"), "{err}");
+
+        let err = run_cli_failing(
+            home.path(),
+            url,
+            &["jobs", "impact", &id, "--window", "0s"],
+            2,
+        );
+        assert!(err.contains("is not a window"), "{err}");
+        let err = run_cli_failing(
+            home.path(),
+            url,
+            &["jobs", "impact", &id, "--merged-at", "2099-01-01"],
+            2,
+        );
+        assert!(err.contains("is in the future"), "{err}");
+        // More rows than --max-rows holds: impact's own advice, and times as people read them
+        // (it said "page through it with --page", which impact has not, and showed nanoseconds).
+        let err = run_cli_failing(
+            home.path(),
+            url,
+            &[
+                "jobs",
+                "impact",
+                &id,
+                "--merged-at",
+                MERGED,
+                "--max-rows",
+                "1",
+            ],
+            1,
+        );
+        assert!(
+            err.contains("use a shorter --window or a higher --max-rows"),
+            "{err}"
+        );
+        assert!(!err.contains("--page"), "{err}");
+        assert!(err.contains(" UTC to ") || err.contains(" UTC "), "{err}");
+    }
 }
 
 /// A request the scripted GitHub received: its path and its Authorization header.
@@ -429,14 +441,17 @@ async fn the_merge_time_comes_from_the_pull_request_on_github_with_a_token() {
     let app = Router::new().fallback(pulls).with_state(peer.clone());
     tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let (home, service) = serve_over_views(&[
-        "--agent-delay-ms",
-        "30",
-        "--agent-outcomes",
-        "pr=1,nochange=0,fail=0",
-        "--repository",
-        "https://github.com/acme/docs",
-    ]);
+    let (home, service) = serve_over_views(
+        None,
+        &[
+            "--agent-delay-ms",
+            "30",
+            "--agent-outcomes",
+            "pr=1,nochange=0,fail=0",
+            "--repository",
+            "https://github.com/acme/docs",
+        ],
+    );
     let url = service.base_url.clone();
     let home_path = home.path().to_owned();
     let out = tokio::task::spawn_blocking(move || {
@@ -508,8 +523,10 @@ async fn the_consoles_impact_equals_the_clis_json() {
     use docdeck::tui::app::ImpactLoad;
 
     docdeck::api::client::install_crypto_provider();
-    let (repos, home, service) =
-        real_agent("printf '\\nRun the installer first.\\n' >> guides/setup.mdx");
+    let (repos, home, service) = real_agent(
+        None,
+        "printf '\\nRun the installer first.\\n' >> guides/setup.mdx",
+    );
     let url = service.base_url.clone();
     let id = create(home.path(), &url, PROMPT);
     merge(&repos, &id);

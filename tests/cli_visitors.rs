@@ -7,15 +7,15 @@ mod common;
 use std::path::Path;
 
 use common::pty::Pty;
-use common::{KEY, ServeProcess, import_views, run_cli, text, view};
+use common::{KEY, ServeProcess, import_views_into, run_cli, text, view};
+use docdeck::server::db::DbLocation;
 
 const LONG_PATH: &str = "/guides/authentication/single-sign-on/troubleshooting-saml";
 const HOSTILE_PATH: &str = "/evil\u{1b}]0;owned\u{7}\u{1b}[31mred\u{202e}txt";
 
 /// A service over a database with ten pages of falling totals (`/p01` has 10 visitors,
 /// `/p10` one), a long path with 1,234 visitors and a path holding escapes.
-fn service(home: &Path) -> ServeProcess {
-    let db = home.join("service.sqlite");
+fn service(home: &Path, db: &DbLocation) -> ServeProcess {
     let mut lines = Vec::new();
     for page in 1..=10 {
         for visitor in 0..=(10 - page) {
@@ -37,18 +37,8 @@ fn service(home: &Path) -> ServeProcess {
         ));
     }
     lines.push(view("2026-11-20T09:00:00Z", HOSTILE_PATH, "x", "human"));
-    import_views(&db, "demo", &lines);
-    ServeProcess::spawn(
-        home,
-        &[
-            "--db",
-            db.to_str().unwrap(),
-            "--seed",
-            "none",
-            "--api-key",
-            KEY,
-        ],
-    )
+    import_views_into(db, "demo", &lines);
+    ServeProcess::over_store(home, db, &[])
 }
 
 fn table(home: &Path, service: &ServeProcess, args: &[&str]) -> String {
@@ -67,54 +57,55 @@ fn table(home: &Path, service: &ServeProcess, args: &[&str]) -> String {
     text(&out.stdout)
 }
 
-#[test]
-fn a_page_is_labelled_by_its_offset_and_says_how_to_get_the_next() {
-    let home = tempfile::tempdir().unwrap();
-    let service = service(home.path());
-    let shifted = table(home.path(), &service, &["--offset", "5", "--limit", "3"]);
-    assert!(
-        shifted.contains("rows 6–8 (offset 5) · more: --offset 8 --limit 3"),
-        "{shifted}"
-    );
-    assert!(!shifted.contains("page 2"), "{shifted}");
-    let second = table(home.path(), &service, &["--page", "2", "--limit", "3"]);
-    assert!(
-        second.contains("page 2 · rows 4–6 · more: --page 3 --limit 3"),
-        "{second}"
-    );
-    // Past the last row, in a pipe too: nothing on stdout, exit 2, and stderr names the
-    // last page (issue 22).
-    for (args, says) in [
-        (
-            &["visitors", "--page", "2"][..],
-            "page 2 is past the end: there is 1 page (rows 1–12 of 12); the last is --page 1",
-        ),
-        (
-            &["visitors", "--page", "99999", "--limit", "5"],
-            "page 99,999 is past the end: there are 3 pages (rows 1–12 of 12); the last is --page 3 --limit 5",
-        ),
-        (
-            &["visitors", "--offset", "12"],
-            "offset 12 is past the end: there is 1 page (rows 1–12 of 12)",
-        ),
-        (
-            &[
-                "visitors",
-                "--page",
-                "2",
-                "--from",
-                "2020-01-01",
-                "--to",
-                "2020-01-02",
-            ],
-            "page 2 is past the end: this range has no rows",
-        ),
-    ] {
-        let past = run_cli(home.path(), &service.base_url, args);
-        let stderr = text(&past.stderr);
-        assert_eq!(past.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(says), "{args:?}: {stderr}");
-        assert!(past.stdout.is_empty(), "{args:?}: {}", text(&past.stdout));
+on_both_stores_sync! {
+    fn a_page_is_labelled_by_its_offset_and_says_how_to_get_the_next(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let service = service(home.path(), &db);
+        let shifted = table(home.path(), &service, &["--offset", "5", "--limit", "3"]);
+        assert!(
+            shifted.contains("rows 6–8 (offset 5) · more: --offset 8 --limit 3"),
+            "{shifted}"
+        );
+        assert!(!shifted.contains("page 2"), "{shifted}");
+        let second = table(home.path(), &service, &["--page", "2", "--limit", "3"]);
+        assert!(
+            second.contains("page 2 · rows 4–6 · more: --page 3 --limit 3"),
+            "{second}"
+        );
+        // Past the last row, in a pipe too: nothing on stdout, exit 2, and stderr names the
+        // last page (issue 22).
+        for (args, says) in [
+            (
+                &["visitors", "--page", "2"][..],
+                "page 2 is past the end: there is 1 page (rows 1–12 of 12); the last is --page 1",
+            ),
+            (
+                &["visitors", "--page", "99999", "--limit", "5"],
+                "page 99,999 is past the end: there are 3 pages (rows 1–12 of 12); the last is --page 3 --limit 5",
+            ),
+            (
+                &["visitors", "--offset", "12"],
+                "offset 12 is past the end: there is 1 page (rows 1–12 of 12)",
+            ),
+            (
+                &[
+                    "visitors",
+                    "--page",
+                    "2",
+                    "--from",
+                    "2020-01-01",
+                    "--to",
+                    "2020-01-02",
+                ],
+                "page 2 is past the end: this range has no rows",
+            ),
+        ] {
+            let past = run_cli(home.path(), &service.base_url, args);
+            let stderr = text(&past.stderr);
+            assert_eq!(past.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(stderr.contains(says), "{args:?}: {stderr}");
+            assert!(past.stdout.is_empty(), "{args:?}: {}", text(&past.stdout));
+        }
     }
 }
 
@@ -155,7 +146,9 @@ fn page_numbers_out_of_range_say_which_are_valid() {
 #[test]
 fn tables_fit_the_width_keep_the_end_of_paths_and_group_digits() {
     let home = tempfile::tempdir().unwrap();
-    let service = service(home.path());
+    // The terminal's side only: SQLite is enough.
+    let db = DbLocation::File(home.path().join("service.sqlite"));
+    let service = service(home.path(), &db);
     let wide = table(home.path(), &service, &["--limit", "2"]);
     assert!(wide.contains(&format!("{LONG_PATH}  ")), "{wide}");
     assert!(wide.contains("1,234"), "{wide}");
@@ -193,7 +186,9 @@ fn tables_fit_the_width_keep_the_end_of_paths_and_group_digits() {
 #[test]
 fn service_text_is_exact_in_a_pipe() {
     let home = tempfile::tempdir().unwrap();
-    let service = service(home.path());
+    // The terminal's side only: SQLite is enough.
+    let db = DbLocation::File(home.path().join("service.sqlite"));
+    let service = service(home.path(), &db);
     let out = run_cli(
         home.path(),
         &service.base_url,
@@ -211,7 +206,9 @@ fn service_text_is_exact_in_a_pipe() {
 #[test]
 fn service_text_cannot_drive_the_terminal_and_the_change_is_said_once() {
     let home = tempfile::tempdir().unwrap();
-    let service = service(home.path());
+    // The terminal's side only: SQLite is enough.
+    let db = DbLocation::File(home.path().join("service.sqlite"));
+    let service = service(home.path(), &db);
     let env = [
         ("DOCDECK_BASE_URL", service.base_url.as_str()),
         ("DOCDECK_PROJECT_ID", "demo"),
@@ -234,75 +231,75 @@ fn service_text_cannot_drive_the_terminal_and_the_change_is_said_once() {
     }
 }
 
-#[test]
-fn an_empty_range_names_the_dates_that_hold_views() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    common::import_views(
-        &db,
-        common::PROJECT,
-        &[
-            common::view("2015-05-17T10:05:03Z", "/a", "v1", "human"),
-            common::view("2015-05-20T21:05:15Z", "/b", "v2", "ai"),
-        ],
-    );
-    let service = common::ServeProcess::over_db(home.path(), &db, &[]);
-    let out = common::run_cli(
-        home.path(),
-        &service.base_url,
-        &["visitors", "--from", "2026-11-01", "--format", "json"],
-    );
-    assert_eq!(out.status.code(), Some(0));
-    let said = common::text(&out.stderr);
-    assert!(
-        said.contains("the views run from 2015-05-17 to 2015-05-20 (UTC): --from 2015-05-17 --to 2015-05-21 shows them"),
-        "{said}"
-    );
-    let again = common::run_cli(
-        home.path(),
-        &service.base_url,
-        &[
-            "visitors",
-            "--from",
-            "2015-05-17",
-            "--to",
-            "2015-05-21",
-            "--format",
-            "json",
-        ],
-    );
-    let page: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
-    assert_eq!(page["totals"]["total"], 2);
-    assert!(common::text(&again.stderr).is_empty());
-    // --compare and the trend say so too (a trial found them silent).
-    for args in [
-        &[
-            "visitors",
-            "--compare",
-            "--from",
-            "2026-11-01",
-            "--to",
-            "2026-11-03",
-        ][..],
-        &[
-            "visitors",
-            "trend",
-            "--from",
-            "2026-11-01",
-            "--to",
-            "2026-11-03",
-        ],
-    ] {
+on_both_stores_sync! {
+    fn an_empty_range_names_the_dates_that_hold_views(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        common::import_views_into(
+            &db,
+            common::PROJECT,
+            &[
+                common::view("2015-05-17T10:05:03Z", "/a", "v1", "human"),
+                common::view("2015-05-20T21:05:15Z", "/b", "v2", "ai"),
+            ],
+        );
+        let service = common::ServeProcess::over_store(home.path(), &db, &[]);
         let out = common::run_cli(
             home.path(),
             &service.base_url,
-            &[args, &["--format", "json"]].concat(),
+            &["visitors", "--from", "2026-11-01", "--format", "json"],
         );
+        assert_eq!(out.status.code(), Some(0));
         let said = common::text(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {said}");
         assert!(
-            said.contains("--from 2015-05-17 --to 2015-05-21 shows them"),
-            "{args:?}: {said}"
+            said.contains("the views run from 2015-05-17 to 2015-05-20 (UTC): --from 2015-05-17 --to 2015-05-21 shows them"),
+            "{said}"
         );
+        let again = common::run_cli(
+            home.path(),
+            &service.base_url,
+            &[
+                "visitors",
+                "--from",
+                "2015-05-17",
+                "--to",
+                "2015-05-21",
+                "--format",
+                "json",
+            ],
+        );
+        let page: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+        assert_eq!(page["totals"]["total"], 2);
+        assert!(common::text(&again.stderr).is_empty());
+        // --compare and the trend say so too (a trial found them silent).
+        for args in [
+            &[
+                "visitors",
+                "--compare",
+                "--from",
+                "2026-11-01",
+                "--to",
+                "2026-11-03",
+            ][..],
+            &[
+                "visitors",
+                "trend",
+                "--from",
+                "2026-11-01",
+                "--to",
+                "2026-11-03",
+            ],
+        ] {
+            let out = common::run_cli(
+                home.path(),
+                &service.base_url,
+                &[args, &["--format", "json"]].concat(),
+            );
+            let said = common::text(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {said}");
+            assert!(
+                said.contains("--from 2015-05-17 --to 2015-05-21 shows them"),
+                "{args:?}: {said}"
+            );
+        }
     }
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{KEY, PROJECT, client, client_with, eventually, fast_options, options_on, start};
+use common::{KEY, PROJECT, client, client_with, eventually, options_on, start};
 use docdeck::api::{ApiError, Client, Job, JobStatus};
 use docdeck::server::agent::OutcomeWeights;
 use docdeck::server::db::DbLocation;
@@ -175,38 +175,37 @@ on_both_stores! {
     }
 }
 
-#[tokio::test]
-async fn wrong_keys_are_401_and_keys_of_another_project_403() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("service.sqlite");
-    // A first run registers a key for project "other".
-    let mut other = fast_options(DbLocation::File(db.clone()));
-    other.project = "other".into();
-    other.api_key = Some(docdeck::config::Secret::new("mint_other_project_key"));
-    start(other).await.shutdown().await;
+on_both_stores_kept! {
+    async fn wrong_keys_are_401_and_keys_of_another_project_403(db: DbLocation) {
+        // A first run registers a key for project "other".
+        let mut other = options_on(&db);
+        other.project = "other".into();
+        other.api_key = Some(docdeck::config::Secret::new("mint_other_project_key"));
+        start(other).await.shutdown().await;
 
-    let server = start(fast_options(DbLocation::File(db))).await;
-    let url = server.base_url();
-    let bad = client_with(&url, PROJECT, "mint_wrong");
-    let err = bad.get_job("x").await.unwrap_err();
-    assert!(matches!(err, ApiError::Unauthorized { .. }), "{err:?}");
-    assert!(err.to_string().contains("DOCDECK_API_KEY"));
-    assert!(
-        !err.to_string().contains("mint_wrong"),
-        "the key is never echoed"
-    );
-    let foreign = client_with(&url, PROJECT, "mint_other_project_key");
-    let err = foreign.create_job("not yours").await.unwrap_err();
-    assert!(matches!(err, ApiError::Forbidden { .. }), "{err:?}");
-    let own_key_other_project = client_with(&url, "other", KEY);
-    assert!(matches!(
-        own_key_other_project
-            .visitors(&Default::default())
-            .await
-            .unwrap_err(),
-        ApiError::Forbidden { .. }
-    ));
-    server.shutdown().await;
+        let server = start(options_on(&db)).await;
+        let url = server.base_url();
+        let bad = client_with(&url, PROJECT, "mint_wrong");
+        let err = bad.get_job("x").await.unwrap_err();
+        assert!(matches!(err, ApiError::Unauthorized { .. }), "{err:?}");
+        assert!(err.to_string().contains("DOCDECK_API_KEY"));
+        assert!(
+            !err.to_string().contains("mint_wrong"),
+            "the key is never echoed"
+        );
+        let foreign = client_with(&url, PROJECT, "mint_other_project_key");
+        let err = foreign.create_job("not yours").await.unwrap_err();
+        assert!(matches!(err, ApiError::Forbidden { .. }), "{err:?}");
+        let own_key_other_project = client_with(&url, "other", KEY);
+        assert!(matches!(
+            own_key_other_project
+                .visitors(&Default::default())
+                .await
+                .unwrap_err(),
+            ApiError::Forbidden { .. }
+        ));
+        server.shutdown().await;
+    }
 }
 
 on_both_stores! {
@@ -263,24 +262,62 @@ on_both_stores! {
     }
 }
 
-#[tokio::test]
-async fn jobs_survive_a_restart_and_active_ones_resume() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = DbLocation::File(dir.path().join("service.sqlite"));
-    let mut slow = fast_options(db.clone());
-    slow.agent.delay = Duration::from_secs(3600);
-    let server = start(slow).await;
-    let client = client(&server);
-    let created = client.create_job("Survive a restart").await.unwrap();
-    let id = created.id.clone().unwrap();
-    server.shutdown().await;
+// A restart on both stores. On SQLite the one node runs the turn a stop interrupted again
+// at its next start (the simulated agent may: `reruns_interrupted_turns`). On PostgreSQL
+// the stopped node's turn stays its own until its lease runs out; then a node (here the
+// database's next start, under another name) fails it as interrupted and never runs it
+// again, and a follow-up runs as usual.
+on_both_stores_kept! {
+    async fn jobs_survive_a_restart_and_active_ones_resume(db: DbLocation) {
+        let lease = Duration::from_secs(1);
+        let mut slow = options_on(&db);
+        slow.agent.delay = Duration::from_secs(3600);
+        slow.node_name = "first".into();
+        slow.lease = lease;
+        let server = start(slow).await;
+        let client = client(&server);
+        let created = client.create_job("Survive a restart").await.unwrap();
+        let id = created.id.clone().unwrap();
+        eventually("the turn to run", || async {
+            let job = client.get_job(&id).await.unwrap();
+            (job.run_state.as_deref() == Some("running")).then_some(())
+        })
+        .await;
+        server.shutdown().await;
+        let stopped = std::time::Instant::now();
 
-    let server = start(fast_options(db)).await;
-    let client = common::client(&server);
-    let done = until_status(&client, &id, JobStatus::Completed).await;
-    assert_eq!(done.created_at, created.created_at);
-    assert!(done.pr_link.is_some());
-    server.shutdown().await;
+        let mut again = options_on(&db);
+        again.node_name = "second".into();
+        again.lease = lease;
+        let server = start(again).await;
+        let client = common::client(&server);
+        if !matches!(db, DbLocation::Postgres(_)) {
+            let done = until_status(&client, &id, JobStatus::Completed).await;
+            assert_eq!(done.created_at, created.created_at);
+            assert!(done.pr_link.is_some());
+            server.shutdown().await;
+            return;
+        }
+        let failed = until_status(&client, &id, JobStatus::Failed).await;
+        assert!(
+            stopped.elapsed() >= lease / 2,
+            "failed {:?} after the stop, before the lease ran out",
+            stopped.elapsed()
+        );
+        assert_eq!(failed.created_at, created.created_at);
+        assert_eq!(
+            failed.failure_reason.as_deref(),
+            Some(docdeck::server::agent::INTERRUPTED)
+        );
+        assert!(failed.pr_link.is_none(), "the interrupted turn ran again");
+        assert_eq!(failed.node.as_deref(), Some("first"), "it ran on the first node only");
+        // The job goes on: a follow-up is run, once, by the node that is up.
+        client.send_message(&id, "try again").await.unwrap();
+        let done = until_status(&client, &id, JobStatus::Completed).await;
+        assert!(done.pr_link.is_some());
+        assert_eq!(done.node.as_deref(), Some("second"));
+        server.shutdown().await;
+    }
 }
 
 #[tokio::test]

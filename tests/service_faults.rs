@@ -4,14 +4,13 @@
 
 mod common;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{
     KEY, PROJECT, ServeProcess, client, docdeck_command, fast_options, options_on, start, text,
 };
 use docdeck::api::ApiError;
-use docdeck::server::db::{Db, DbLocation};
+use docdeck::server::db::DbLocation;
 use docdeck::server::faults::{FaultPlan, Latency};
 
 fn plan(edit: impl FnOnce(&mut FaultPlan)) -> FaultPlan {
@@ -20,42 +19,39 @@ fn plan(edit: impl FnOnce(&mut FaultPlan)) -> FaultPlan {
     plan
 }
 
-fn jobs_in(db: &Path) -> i64 {
-    Db::open(&DbLocation::File(db.to_path_buf()))
-        .unwrap()
-        .blocking(|conn| Ok(conn.query_row("SELECT count(*) FROM jobs", [], |row| row.get(0))?))
-        .unwrap()
+/// The jobs stored in `db` (either store), read by another connection.
+fn jobs_in(db: &DbLocation) -> i64 {
+    common::with_sql(db, |sql| sql.one("SELECT count(*) FROM jobs", &[])?.int(0))
 }
 
-#[tokio::test]
-async fn injected_errors_are_server_failures_and_create_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("service.sqlite");
-    let mut options = fast_options(DbLocation::File(db.clone()));
-    options.faults = plan(|p| p.fault_rate = "1".parse().unwrap());
-    let server = start(options).await;
-    let client = client(&server);
+on_both_stores_kept! {
+    async fn injected_errors_are_server_failures_and_create_nothing(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.faults = plan(|p| p.fault_rate = "1".parse().unwrap());
+        let server = start(options).await;
+        let client = client(&server);
 
-    let err = client.create_job("fix the typo").await.unwrap_err();
-    assert!(
-        matches!(
-            err,
-            ApiError::Server {
-                status: 500 | 502 | 503,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
-    assert!(!err.may_have_reached_server(), "{err}");
-    let err = client.get_job("job_x").await.unwrap_err();
-    assert!(matches!(err, ApiError::Server { .. }), "{err:?}");
-    assert_eq!(
-        jobs_in(&db),
-        0,
-        "an injected error is answered before the handler"
-    );
-    server.shutdown().await;
+        let err = client.create_job("fix the typo").await.unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ApiError::Server {
+                    status: 500 | 502 | 503,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(!err.may_have_reached_server(), "{err}");
+        let err = client.get_job("job_x").await.unwrap_err();
+        assert!(matches!(err, ApiError::Server { .. }), "{err:?}");
+        assert_eq!(
+            jobs_in(&db),
+            0,
+            "an injected error is answered before the handler"
+        );
+        server.shutdown().await;
+    }
 }
 
 on_both_stores! {
@@ -75,40 +71,40 @@ on_both_stores! {
     }
 }
 
-#[tokio::test]
-async fn garbage_after_a_create_means_the_job_may_exist_and_it_does() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("service.sqlite");
-    let mut options = fast_options(DbLocation::File(db.clone()));
-    options.faults = plan(|p| p.garbage_rate = "1".parse().unwrap());
-    let server = start(options).await;
-    let client = client(&server);
+on_both_stores_kept! {
+    async fn garbage_after_a_create_means_the_job_may_exist_and_it_does(db: DbLocation) {
+        let mut options = options_on(&db);
+        options.faults = plan(|p| p.garbage_rate = "1".parse().unwrap());
+        let server = start(options).await;
+        let client = client(&server);
 
-    for _ in 0..5 {
-        // No field of a job is required, so a JSON object of another shape reads as a job
-        // without an id; anything else is an error that says the job may exist.
-        match client.create_job("fix the typo").await {
-            Ok(job) => assert_eq!(job.id, None),
-            Err(err) => {
-                assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
-                assert!(err.may_have_reached_server(), "{err}");
-                assert!(!err.to_string().contains('\x1b'), "{err}");
+        for _ in 0..5 {
+            // No field of a job is required, so a JSON object of another shape reads as a job
+            // without an id; anything else is an error that says the job may exist.
+            match client.create_job("fix the typo").await {
+                Ok(job) => assert_eq!(job.id, None),
+                Err(err) => {
+                    assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
+                    assert!(err.may_have_reached_server(), "{err}");
+                    assert!(!err.to_string().contains('\x1b'), "{err}");
+                }
             }
         }
+        assert_eq!(
+            jobs_in(&db),
+            5,
+            "each create was carried out once and never resent"
+        );
+        let err = client
+            .visitors(&docdeck::api::VisitorsQuery::default())
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
+        server.shutdown().await;
     }
-    assert_eq!(
-        jobs_in(&db),
-        5,
-        "each create was carried out once and never resent"
-    );
-    let err = client
-        .visitors(&docdeck::api::VisitorsQuery::default())
-        .await
-        .unwrap_err();
-    assert!(matches!(err, ApiError::Decode { .. }), "{err:?}");
-    server.shutdown().await;
 }
 
+/// SQLite only: two starts on one database; PostgreSQL keeps the rate limit across them.
 #[tokio::test]
 async fn a_429_can_come_without_retry_after() {
     for bare in [false, true] {
@@ -203,7 +199,7 @@ fn the_cli_says_a_create_with_an_unreadable_answer_may_have_made_a_job() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("MAY HAVE BEEN CREATED"), "{stderr}");
     assert!(!stderr.contains(KEY));
-    assert_eq!(jobs_in(&db), 1);
+    assert_eq!(jobs_in(&DbLocation::File(db.clone())), 1);
     let journal = rusqlite::Connection::open(common::journal_path(home.path())).unwrap();
     let outcome: String = journal
         .query_row(

@@ -108,31 +108,29 @@ on_both_stores! {
     }
 }
 
-#[tokio::test]
-async fn a_key_revoked_while_the_service_runs_is_refused_at_its_next_request() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("service.sqlite");
-    let server = start(fast_options(DbLocation::File(path.clone()))).await;
-    let base = server.base_url();
-    assert_eq!(create(&base, KEY, "first").await.status(), 201);
+on_both_stores_kept! {
+    async fn a_key_revoked_while_the_service_runs_is_refused_at_its_next_request(db: DbLocation) {
+        let server = start(options_on(&db)).await;
+        let base = server.base_url();
+        assert_eq!(create(&base, KEY, "first").await.status(), 201);
 
-    // As `docdeck serve keys revoke` does it: another connection to the same file.
-    let other = Db::open(&DbLocation::File(path)).unwrap();
-    let revoked = other
-        .blocking(|conn| Ok(docdeck::server::keys::revoke(conn, "mint_tes", 1)))
-        .unwrap()
+        // As `docdeck serve keys revoke` does it: another connection to the same database.
+        let revoked = common::with_sql(&db, |sql| {
+            Ok(docdeck::server::keys::revoke(sql, "mint_tes", 1))
+        })
         .unwrap();
-    assert_eq!(revoked.project, PROJECT);
+        assert_eq!(revoked.project, PROJECT);
 
-    let refused = create(&base, KEY, "second").await;
-    assert_eq!(refused.status(), 401);
-    assert!(error_of(refused).await.contains("revoked"));
-    server.shutdown().await;
+        let refused = create(&base, KEY, "second").await;
+        assert_eq!(refused.status(), 401);
+        assert!(error_of(refused).await.contains("revoked"));
+        server.shutdown().await;
+    }
 }
 
 /// A service whose limits are short enough for a test.
-async fn limited(max_connections: usize) -> docdeck::server::RunningServer {
-    let mut options = fast_options(DbLocation::Memory);
+async fn limited(db: &DbLocation, max_connections: usize) -> docdeck::server::RunningServer {
+    let mut options = options_on(db);
     options.limits = ConnLimits {
         header_timeout: Duration::from_millis(300),
         idle_timeout: Duration::from_millis(600),
@@ -168,109 +166,108 @@ async fn until_closed(stream: &mut TcpStream, first: &[u8]) -> (String, Duration
     )
 }
 
-#[tokio::test]
-async fn a_half_sent_request_line_and_a_silent_connection_are_closed_at_the_header_timeout() {
-    let server = limited(16).await;
-    for first in [&b"GET /openapi.json HT"[..], b""] {
-        let mut stream = TcpStream::connect(server.addr).await.unwrap();
-        let (_, took) = until_closed(&mut stream, first).await;
-        assert!(
-            took >= Duration::from_millis(250) && took < Duration::from_secs(3),
-            "closed after {took:?}, with a header timeout of 300 ms"
-        );
-    }
-    server.shutdown().await;
-}
-
-#[tokio::test]
-async fn a_kept_alive_connection_that_goes_quiet_is_closed() {
-    let server = limited(16).await;
-    let mut stream = TcpStream::connect(server.addr).await.unwrap();
-    let request = b"GET /openapi.json HTTP/1.1\r\nhost: x\r\n\r\n";
-    let (answer, _) = until_closed(&mut stream, request).await;
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.80}");
-    server.shutdown().await;
-}
-
-#[tokio::test]
-async fn a_request_whose_body_stops_coming_is_closed_at_the_idle_timeout() {
-    let server = limited(16).await;
-    let mut stream = TcpStream::connect(server.addr).await.unwrap();
-    let head = format!(
-        "POST /v2/agent/{PROJECT}/job HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {KEY}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{\"prompt\": "
-    );
-    // The headers are whole, so only the idle limit (600 ms) can end the wait for the rest.
-    let (_, took) = until_closed(&mut stream, head.as_bytes()).await;
-    assert!(took >= Duration::from_millis(500), "closed after {took:?}");
-    server.shutdown().await;
-}
-
-#[tokio::test]
-async fn a_body_trickled_in_never_idle_is_answered_408_at_the_body_timeout() {
-    let server = limited(16).await;
-    let mut stream = TcpStream::connect(server.addr).await.unwrap();
-    let head = format!(
-        "POST /v2/agent/{PROJECT}/job HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {KEY}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n"
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    let started = Instant::now();
-    // One byte every 200 ms: never idle for the idle limit (600 ms), and never done.
-    let mut tick = tokio::time::interval(Duration::from_millis(200));
-    let mut received = Vec::new();
-    let mut buffer = [0u8; 4096];
-    let answered = tokio::time::timeout(PATIENCE, async {
-        loop {
-            tokio::select! {
-                _ = tick.tick() => {
-                    if stream.write_all(b" ").await.is_err() {
-                        break;
-                    }
-                }
-                read = stream.read(&mut buffer) => match read {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => received.extend_from_slice(&buffer[..n]),
-                },
-            }
+// The HTTP layer's limits, on both stores: the store behind must not change them.
+on_both_stores! {
+    async fn a_half_sent_request_line_and_a_silent_connection_are_closed_at_the_header_timeout(db: DbLocation) {
+        let server = limited(&db, 16).await;
+        for first in [&b"GET /openapi.json HT"[..], b""] {
+            let mut stream = TcpStream::connect(server.addr).await.unwrap();
+            let (_, took) = until_closed(&mut stream, first).await;
+            assert!(
+                took >= Duration::from_millis(250) && took < Duration::from_secs(3),
+                "closed after {took:?}, with a header timeout of 300 ms"
+            );
         }
-    })
-    .await;
-    assert!(answered.is_ok(), "still open after {PATIENCE:?}");
-    let answer = String::from_utf8_lossy(&received);
-    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
-    assert!(
-        answer.contains("took longer than 1 s to arrive"),
-        "{answer}"
-    );
-    let took = started.elapsed();
-    assert!(
-        took >= Duration::from_millis(1400),
-        "answered after {took:?}"
-    );
-    server.shutdown().await;
+        server.shutdown().await;
+    }
+
+    async fn a_kept_alive_connection_that_goes_quiet_is_closed(db: DbLocation) {
+        let server = limited(&db, 16).await;
+        let mut stream = TcpStream::connect(server.addr).await.unwrap();
+        let request = b"GET /openapi.json HTTP/1.1\r\nhost: x\r\n\r\n";
+        let (answer, _) = until_closed(&mut stream, request).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.80}");
+        server.shutdown().await;
+    }
+
+    async fn a_request_whose_body_stops_coming_is_closed_at_the_idle_timeout(db: DbLocation) {
+        let server = limited(&db, 16).await;
+        let mut stream = TcpStream::connect(server.addr).await.unwrap();
+        let head = format!(
+            "POST /v2/agent/{PROJECT}/job HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {KEY}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{\"prompt\": "
+        );
+        // The headers are whole, so only the idle limit (600 ms) can end the wait for the rest.
+        let (_, took) = until_closed(&mut stream, head.as_bytes()).await;
+        assert!(took >= Duration::from_millis(500), "closed after {took:?}");
+        server.shutdown().await;
+    }
+
+    async fn a_body_trickled_in_never_idle_is_answered_408_at_the_body_timeout(db: DbLocation) {
+        let server = limited(&db, 16).await;
+        let mut stream = TcpStream::connect(server.addr).await.unwrap();
+        let head = format!(
+            "POST /v2/agent/{PROJECT}/job HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {KEY}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        let started = Instant::now();
+        // One byte every 200 ms: never idle for the idle limit (600 ms), and never done.
+        let mut tick = tokio::time::interval(Duration::from_millis(200));
+        let mut received = Vec::new();
+        let mut buffer = [0u8; 4096];
+        let answered = tokio::time::timeout(PATIENCE, async {
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {
+                        if stream.write_all(b" ").await.is_err() {
+                            break;
+                        }
+                    }
+                    read = stream.read(&mut buffer) => match read {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => received.extend_from_slice(&buffer[..n]),
+                    },
+                }
+            }
+        })
+        .await;
+        assert!(answered.is_ok(), "still open after {PATIENCE:?}");
+        let answer = String::from_utf8_lossy(&received);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(
+            answer.contains("took longer than 1 s to arrive"),
+            "{answer}"
+        );
+        let took = started.elapsed();
+        assert!(
+            took >= Duration::from_millis(1400),
+            "answered after {took:?}"
+        );
+        server.shutdown().await;
+    }
+
+    async fn a_connection_past_the_cap_is_answered_503_and_closed(db: DbLocation) {
+        let server = limited(&db, 1).await;
+        let mut holding = TcpStream::connect(server.addr).await.unwrap();
+        holding.write_all(b"GET /open").await.unwrap();
+        // The first connection holds the only place until its header timeout.
+        let mut second = TcpStream::connect(server.addr).await.unwrap();
+        let (answer, _) = until_closed(&mut second, b"").await;
+        assert!(answer.starts_with("HTTP/1.1 503"), "{answer:?}");
+        assert!(answer.contains("Too many open connections"), "{answer}");
+        let (_, _) = until_closed(&mut holding, b"").await;
+        // Once the place is free again (just after the first connection closes), requests
+        // are served.
+        let url = format!("{}/openapi.json", server.base_url());
+        eventually("a request served after the cap freed", || async {
+            let response = http().get(&url).send().await.ok()?;
+            (response.status() == 200).then_some(())
+        })
+        .await;
+        server.shutdown().await;
+    }
 }
 
-#[tokio::test]
-async fn a_connection_past_the_cap_is_answered_503_and_closed() {
-    let server = limited(1).await;
-    let mut holding = TcpStream::connect(server.addr).await.unwrap();
-    holding.write_all(b"GET /open").await.unwrap();
-    // The first connection holds the only place until its header timeout.
-    let mut second = TcpStream::connect(server.addr).await.unwrap();
-    let (answer, _) = until_closed(&mut second, b"").await;
-    assert!(answer.starts_with("HTTP/1.1 503"), "{answer:?}");
-    assert!(answer.contains("Too many open connections"), "{answer}");
-    let (_, _) = until_closed(&mut holding, b"").await;
-    // Once the place is free again (just after the first connection closes), requests
-    // are served.
-    let url = format!("{}/openapi.json", server.base_url());
-    eventually("a request served after the cap freed", || async {
-        let response = http().get(&url).send().await.ok()?;
-        (response.status() == 200).then_some(())
-    })
-    .await;
-    server.shutdown().await;
-}
-
+/// SQLite only by nature: a SQLite file's permissions (PostgreSQL keeps its own files).
 #[cfg(unix)]
 #[tokio::test]
 async fn an_existing_database_that_others_could_read_is_made_private() {

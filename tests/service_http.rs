@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::{KEY, eventually, fast_options, options_on, start};
+use common::{KEY, eventually, options_on, start};
 use docdeck::server::db::DbLocation;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -618,45 +618,44 @@ async fn visitors_wait_for_the_seed(db: DbLocation) {
     server.shutdown().await;
 }
 
-#[tokio::test]
-async fn a_visitors_answer_says_when_the_projects_views_begin_and_end() {
-    docdeck::api::client::install_crypto_provider();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("service.sqlite");
-    common::import_views(
-        &db,
-        "demo",
-        &[
-            common::view("2015-05-17T10:05:03Z", "/a", "v1", "human"),
-            common::view("2015-05-20T21:05:15Z", "/b", "v2", "ai"),
-        ],
-    );
-    let server = start(fast_options(DbLocation::File(db))).await;
-    let answer = reqwest::Client::new()
-        .get(format!(
-            "{}/v1/analytics/demo/visitors?dateFrom=2026-11-01",
-            server.base_url()
-        ))
-        .bearer_auth(KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 200);
-    assert_eq!(
-        answer.headers()["docdeck-views-span"],
-        "2015-05-17T10:05:03.000Z/2015-05-20T21:05:15.000Z",
-        "an empty range still says where the views are"
-    );
-    let client = common::client(&server);
-    let empty = client
-        .visitors(&docdeck::api::VisitorsQuery {
-            date_from: Some(docdeck::api::DateParam::parse("dateFrom", "2026-11-01").unwrap()),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    assert!(empty.visitors.is_empty());
-    let span = client.views_span().unwrap();
-    assert_eq!(span.first.to_rfc3339(), "2015-05-17T10:05:03+00:00");
-    server.shutdown().await;
+on_both_stores_kept! {
+    async fn a_visitors_answer_says_when_the_projects_views_begin_and_end(db: DbLocation) {
+        docdeck::api::client::install_crypto_provider();
+        common::import_views_into(
+            &db,
+            "demo",
+            &[
+                common::view("2015-05-17T10:05:03Z", "/a", "v1", "human"),
+                common::view("2015-05-20T21:05:15Z", "/b", "v2", "ai"),
+            ],
+        );
+        let server = start(options_on(&db)).await;
+        let answer = reqwest::Client::new()
+            .get(format!(
+                "{}/v1/analytics/demo/visitors?dateFrom=2026-11-01",
+                server.base_url()
+            ))
+            .bearer_auth(KEY)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200);
+        assert_eq!(
+            answer.headers()["docdeck-views-span"],
+            "2015-05-17T10:05:03.000Z/2015-05-20T21:05:15.000Z",
+            "an empty range still says where the views are"
+        );
+        let client = common::client(&server);
+        let empty = client
+            .visitors(&docdeck::api::VisitorsQuery {
+                date_from: Some(docdeck::api::DateParam::parse("dateFrom", "2026-11-01").unwrap()),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert!(empty.visitors.is_empty());
+        let span = client.views_span().unwrap();
+        assert_eq!(span.first.to_rfc3339(), "2015-05-17T10:05:03+00:00");
+        server.shutdown().await;
+    }
 }

@@ -300,6 +300,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
     };
     let reruns_interrupted = agent.reruns_interrupted_turns();
     let archive_after_ms = i64::try_from(options.archive_after.as_millis()).unwrap_or(i64::MAX);
+    let mut node_busy = None;
     let (worker, worker_task) = match &store {
         Store::Sqlite(db) => {
             let (worker, task) =
@@ -316,9 +317,15 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
                 keeps_jobs,
             };
             tracing::info!(node = %config.name, db = %pg.url(), "this node claims turns from PostgreSQL");
+            let busy = pg::node::Busy::new(&config);
+            node_busy = Some(busy.clone());
+            let node = pg::node::run_counted(pg.clone(), agent.clone(), config, busy);
+            let sweep = worker::sweep(store.clone(), agent.clone(), archive_after_ms);
             (
                 None,
-                tokio::spawn(pg::node::run(pg.clone(), agent.clone(), config)),
+                tokio::spawn(async move {
+                    tokio::join!(node, sweep);
+                }),
             )
         }
     };
@@ -337,6 +344,7 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
         throttle: AuthThrottle::new(options.auth_penalty),
         limiter: RateLimiter::new(options.rate_limit, RATE_WINDOW),
         worker,
+        node_busy,
         defaults,
         archive_after_ms,
         diffs: tokio::sync::Semaphore::new(http::PARALLEL_DIFFS),

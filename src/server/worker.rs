@@ -10,8 +10,9 @@ use tokio::sync::{Semaphore, mpsc};
 use tokio::task::JoinSet;
 
 use super::agent::Agent;
-use super::db::{Db, now_ms};
+use super::db::{Db, ReadKind, now_ms};
 use super::jobs;
+use super::store::Store;
 
 enum Signal {
     /// A job has a new turn queued.
@@ -48,7 +49,7 @@ impl Worker {
             signals,
             slots: slots.clone(),
         };
-        let sweeper = sweep(db.clone(), agent.clone(), archive_after_ms);
+        let sweeper = sweep(Store::Sqlite(db.clone()), agent.clone(), archive_after_ms);
         let dispatcher = dispatch(db, agent, slots, inbox, worker.clone(), Arc::from(node));
         let task = tokio::spawn(async move {
             tokio::join!(dispatcher, sweeper);
@@ -161,15 +162,18 @@ async fn run_job(
 const SWEEP_EVERY: Duration = Duration::from_secs(600);
 
 /// Tells the agent to forget each job as it becomes due for archiving (its worktree goes;
-/// its branch stays, so its change can still be read).
-async fn sweep(db: Db, agent: Arc<dyn Agent>, archive_after_ms: i64) {
+/// its branch stays, so its change can still be read). On PostgreSQL each node runs its
+/// own sweep beside its node loop, for the worktrees its agent keeps.
+pub async fn sweep(db: Store, agent: Arc<dyn Agent>, archive_after_ms: i64) {
     let mut since = i64::MIN;
     let mut ticks = tokio::time::interval(SWEEP_EVERY);
     loop {
         ticks.tick().await;
         let until = now_ms().saturating_sub(archive_after_ms);
         let due = db
-            .call(move |conn| jobs::ended_between(conn, since, until))
+            .read_sql(ReadKind::Quick, move |sql| {
+                jobs::ended_between(sql, since, until)
+            })
             .await;
         match due {
             Ok(ids) => {

@@ -83,7 +83,7 @@ impl Repos {
 
 /// Service options with the test key and the real agent running `script`.
 pub fn options(repos: &Repos, db: DbLocation, script: &Path) -> ServeOptions {
-    let mut options = crate::common::fast_options(db);
+    let mut options = crate::common::options_on(&db);
     options.real_agent = Some(repos.config(script));
     options
 }

@@ -92,6 +92,61 @@ pub fn import_views(db_path: &Path, project: &str, lines: &[String]) {
     docdeck::server::import::import(&db, project, text.as_bytes()).unwrap();
 }
 
+/// Writes view events into the service database `db` (a SQLite file or PostgreSQL) before
+/// the service starts, through `docdeck import`'s own [`Importer`], which writes either
+/// store: the fixtures of the tests that run on both stores. Blocking (on a thread of its
+/// own, as PostgreSQL's synchronous client must not run on an async thread).
+///
+/// [`Importer`]: docdeck::server::traffic::Importer
+pub fn import_views_into(db: &DbLocation, project: &str, lines: &[String]) {
+    use docdeck::server::traffic::{Importer, Settings, rules::Rules};
+    let settings = Settings {
+        project: project.to_owned(),
+        format: None,
+        rules: std::sync::Arc::new(Rules::shipped().unwrap()),
+        strict: true,
+        search: None,
+        discard_demo: false,
+    };
+    let (db, text) = (db.clone(), lines.join("\n"));
+    std::thread::spawn(move || {
+        let mut importer = Importer::open(&db, settings).unwrap();
+        importer.import_jsonl(text.as_bytes()).unwrap();
+    })
+    .join()
+    .expect("the import thread");
+}
+
+/// Runs `work` on another connection to `db` (either store), as another process would, on
+/// a thread of its own (PostgreSQL's synchronous client must not run on an async thread).
+pub fn with_sql<T, F>(db: &DbLocation, work: F) -> T
+where
+    T: Send + 'static,
+    F: FnOnce(&mut dyn docdeck::server::store::Sql) -> Result<T, docdeck::server::db::StoreError>
+        + Send
+        + 'static,
+{
+    let db = db.clone();
+    std::thread::spawn(move || match &db {
+        DbLocation::Postgres(url) => docdeck::server::pg::PgStore::open(url)
+            .unwrap()
+            .blocking(|client| work(client))
+            .unwrap(),
+        _ => Db::open(&db).unwrap().blocking(|conn| work(conn)).unwrap(),
+    })
+    .join()
+    .expect("the database thread")
+}
+
+/// What `--db` is given for `db`: a file's path, or PostgreSQL's URL.
+pub fn db_arg(db: &DbLocation) -> String {
+    match db {
+        DbLocation::Memory => ":memory:".to_owned(),
+        DbLocation::File(path) => path.to_str().unwrap().to_owned(),
+        DbLocation::Postgres(url) => url.expose().to_owned(),
+    }
+}
+
 /// One view event as a JSON line.
 pub fn view(ts: &str, path: &str, visitor: &str, traffic: &str) -> String {
     serde_json::json!({"ts": ts, "path": path, "visitorId": visitor, "traffic": traffic})
@@ -117,6 +172,17 @@ impl ServeProcess {
     pub fn over_db(home: &Path, db: &Path, extra: &[&str]) -> Self {
         let db = db.to_str().unwrap();
         let args = [&["--db", db, "--seed", "none", "--api-key", KEY][..], extra].concat();
+        Self::spawn(home, &args)
+    }
+
+    /// As `over_db`, on either store (such as one filled with `import_views_into`).
+    pub fn over_store(home: &Path, db: &DbLocation, extra: &[&str]) -> Self {
+        let db = db_arg(db);
+        let args = [
+            &["--db", &db, "--seed", "none", "--api-key", KEY][..],
+            extra,
+        ]
+        .concat();
         Self::spawn(home, &args)
     }
 
@@ -258,13 +324,74 @@ pub fn options_on(db: &DbLocation) -> ServeOptions {
     options
 }
 
+/// As [`on_both_stores!`], on a database that outlives one start of the service, for tests
+/// that fill it beforehand or start the service twice: a SQLite file in a temp dir kept for
+/// the test, or a fresh PostgreSQL database.
+#[macro_export]
+macro_rules! on_both_stores_kept {
+    ($($(#[$attr:meta])* async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+        $(
+            $(#[$attr])*
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+
+                async fn run($db: DbLocation) $body
+
+                #[tokio::test]
+                async fn sqlite() {
+                    let dir = tempfile::tempdir().unwrap();
+                    run(DbLocation::File(dir.path().join("service.sqlite"))).await;
+                }
+
+                #[tokio::test]
+                async fn postgres() {
+                    let url = pg_or_skip_async!();
+                    run(DbLocation::parse(&url)).await;
+                }
+            }
+        )*
+    };
+}
+
+/// As [`on_both_stores_kept!`], for tests that are not async (those that drive the binary):
+/// each `fn NAME(db: DbLocation) { … }` becomes a module `NAME` with tests `sqlite` (a file
+/// in a temp dir) and `postgres` (a fresh database).
+#[macro_export]
+macro_rules! on_both_stores_sync {
+    ($($(#[$attr:meta])* fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+        $(
+            $(#[$attr])*
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+
+                fn run($db: DbLocation) $body
+
+                #[test]
+                fn sqlite() {
+                    let dir = tempfile::tempdir().unwrap();
+                    run(DbLocation::File(dir.path().join("service.sqlite")));
+                }
+
+                #[test]
+                fn postgres() {
+                    let url = pg_or_skip!();
+                    run(DbLocation::parse(&url));
+                }
+            }
+        )*
+    };
+}
+
 /// Each `async fn NAME(db: DbLocation) { … }` becomes a module `NAME` with two tests,
 /// `sqlite` (in memory) and `postgres` (a fresh database on the tests' PostgreSQL), so
 /// that the service's behaviour is checked on both stores by one body.
 #[macro_export]
 macro_rules! on_both_stores {
-    ($(async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+    ($($(#[$attr:meta])* async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
         $(
+            $(#[$attr])*
             mod $name {
                 #[allow(unused_imports)]
                 use super::*;

@@ -161,16 +161,25 @@ impl AppState {
     /// a job waiting no further back than there are free agents is `starting`, not
     /// `queued` (the record was read before the worker could take it; the trial saw
     /// every new job say `queued #1` with every agent idle).
+    ///
+    /// On PostgreSQL the free agents are this node's (others may have more): the node was
+    /// woken by the `NOTIFY`, so a job that close to the front is about to start here or
+    /// elsewhere.
     fn kick(&self, record: &jobs::JobRecord) -> ServiceJob {
         let mut job = self.wire(record);
-        if let Some(worker) = &self.worker {
+        let free = if let Some(worker) = &self.worker {
             let free = worker.free_agents();
             worker.kick(record.id.clone());
-            let now = job.0.queue_position.filter(|_| job.0.is_queued());
-            if now.is_some_and(|place| free.is_none_or(|free| place <= free as u64)) {
-                job.0.run_state = Some(STARTING.to_owned());
-                job.0.queue_position = None;
-            }
+            free
+        } else if let Some(node) = &self.node_busy {
+            Some(node.free_agents())
+        } else {
+            return job;
+        };
+        let now = job.0.queue_position.filter(|_| job.0.is_queued());
+        if now.is_some_and(|place| free.is_none_or(|free| place <= free as u64)) {
+            job.0.run_state = Some(STARTING.to_owned());
+            job.0.queue_position = None;
         }
         job
     }

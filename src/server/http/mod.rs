@@ -53,6 +53,8 @@ pub struct AppState {
     pub limiter: RateLimiter,
     /// Runs the turns on SQLite; on PostgreSQL the node loop claims them (`None`).
     pub worker: Option<Worker>,
+    /// On PostgreSQL: this node's agents running a turn (`None` on SQLite).
+    pub node_busy: Option<super::pg::node::Busy>,
     pub defaults: JobDefaults,
     pub archive_after_ms: i64,
     /// Diffs made at once for `/changes`: each holds up to its limit in memory.

@@ -5,7 +5,9 @@
 use rusqlite::{Connection, params};
 
 use super::PendingTurn;
+use crate::args;
 use crate::server::db::StoreError;
+use crate::server::store::Sql;
 
 /// Notes that a turn has started, so that a restart can tell it was under way.
 pub fn mark_started(
@@ -82,16 +84,16 @@ pub fn under_way(conn: &Connection) -> Result<(Vec<(String, i64)>, i64), StoreEr
 /// Ids of finished jobs last updated in `(after_ms, until_ms]`: those that became due for
 /// archiving in that window.
 pub fn ended_between(
-    conn: &mut Connection,
+    sql: &mut dyn Sql,
     after_ms: i64,
     until_ms: i64,
 ) -> Result<Vec<String>, StoreError> {
-    let mut statement = conn.prepare(
+    sql.rows(
         "SELECT id FROM jobs WHERE status IN ('completed', 'failed', 'archived')
-         AND updated_ms > ?1 AND updated_ms <= ?2 ORDER BY seq",
-    )?;
-    let ids = statement
-        .query_map(params![after_ms, until_ms], |row| row.get(0))?
-        .collect::<Result<Vec<String>, _>>()?;
-    Ok(ids)
+         AND updated_ms > $1 AND updated_ms <= $2 ORDER BY seq",
+        args![after_ms, until_ms],
+    )?
+    .iter()
+    .map(|row| row.text(0))
+    .collect()
 }

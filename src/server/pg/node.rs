@@ -5,7 +5,7 @@
 //! so a lost notification only delays a turn by one poll.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tokio::sync::{Notify, Semaphore};
@@ -53,8 +53,57 @@ fn ms(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
+/// How many of a node's agent slots run a turn, for the answer to a new job or follow-up:
+/// a job no further back in the queue than this node has free agents is `starting`, not
+/// `queued`, as on SQLite (where the worker's slots say it). A slot taken only to try a
+/// claim still counts as free: that claim may be this very job's.
+#[derive(Debug, Clone)]
+pub struct Busy {
+    max: usize,
+    running: Arc<AtomicUsize>,
+}
+
+impl Busy {
+    #[must_use]
+    pub fn new(config: &NodeConfig) -> Self {
+        Self {
+            max: config.max_agents.max(1),
+            running: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// This node's agents not running a turn now.
+    #[must_use]
+    pub fn free_agents(&self) -> usize {
+        self.max
+            .saturating_sub(self.running.load(Ordering::Relaxed))
+    }
+}
+
+/// Counts one running turn while it lives.
+struct Running(Arc<AtomicUsize>);
+
+impl Running {
+    fn new(busy: &Busy) -> Self {
+        busy.running.fetch_add(1, Ordering::Relaxed);
+        Self(busy.running.clone())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// Runs the node until its task is aborted (then its turns' leases simply run out).
 pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
+    let busy = Busy::new(&config);
+    run_counted(store, agent, config, busy).await;
+}
+
+/// [`run`], counting the turns it runs in `busy`.
+pub async fn run_counted(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig, busy: Busy) {
     let wake = Arc::new(Notify::new());
     let stop = Arc::new(AtomicBool::new(false));
     let _listening = Listening::start(&store, wake.clone(), stop.clone(), config.poll);
@@ -83,7 +132,9 @@ pub async fn run(store: PgStore, agent: Arc<dyn Agent>, config: NodeConfig) {
         match claimed {
             Ok(Some(turn)) => {
                 let (store, agent, config) = (store.clone(), agent.clone(), config.clone());
+                let running = Running::new(&busy);
                 turns.spawn(async move {
+                    let _running = running;
                     run_turn(&store, agent.as_ref(), &config, turn).await;
                     drop(slot);
                 });
