@@ -9,7 +9,7 @@ mod common;
 use agent_common::{Repos, alive, options};
 use common::{client, eventually, start};
 use docdeck::api::{Client, JobStatus};
-use docdeck::server::agent::INTERRUPTED;
+use docdeck::server::agent::{INTERRUPTED, NODE_STOPPED};
 use docdeck::server::db::DbLocation;
 
 /// An agent that notes its start, waits until the test writes `go-<job>`, and notes its end.
@@ -105,6 +105,12 @@ on_both_stores_kept! {
         })
         .await;
 
+        // A restart fails it; on PostgreSQL the lease ran out, whoever fails it.
+        let reason = if matches!(db, DbLocation::Postgres(_)) {
+            NODE_STOPPED
+        } else {
+            INTERRUPTED
+        };
         let mut again = options(&repos, db, &script);
         again.lease = std::time::Duration::from_secs(1);
         let server = start(again).await;
@@ -114,7 +120,7 @@ on_both_stores_kept! {
             (job.status == Some(JobStatus::Failed)).then_some(job)
         })
         .await;
-        assert_eq!(failed.failure_reason.as_deref(), Some(INTERRUPTED));
+        assert_eq!(failed.failure_reason.as_deref(), Some(reason));
         assert_eq!(
             events(&repos),
             [format!("start {id}")],

@@ -307,7 +307,7 @@ on_both_stores_kept! {
         assert_eq!(failed.created_at, created.created_at);
         assert_eq!(
             failed.failure_reason.as_deref(),
-            Some(docdeck::server::agent::INTERRUPTED)
+            Some(docdeck::server::agent::NODE_STOPPED)
         );
         assert!(failed.pr_link.is_none(), "the interrupted turn ran again");
         assert_eq!(failed.node.as_deref(), Some("first"), "it ran on the first node only");
