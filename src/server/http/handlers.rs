@@ -188,9 +188,7 @@ pub async fn visitors(
     let pairs = query_pairs(raw)?;
     let query = VisitorsQuery::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|err| ServiceError::bad_request("Invalid query parameters", [err.to_string()]))?;
-    state.seed.wait().await.map_err(|reason| {
-        ServiceError::internal(&format!("the demo data could not be written: {reason}"))
-    })?;
+    super::seed_wait::seed_written(&state, &project).await?;
     let permit = state.acquire(&project, Bucket::Analytics).await?;
     let request = VisitorsRequest {
         from_ms: query.date_from.map(|d| d.millis()),
