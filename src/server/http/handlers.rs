@@ -207,8 +207,14 @@ pub async fn visitors(
         }
         // Counted inside PostgreSQL: one row per page comes back (`pg::views`).
         Store::Postgres(pg) => {
+            let store = pg.clone();
             pg.call(move |client| {
-                let page = crate::server::pg::views::visitors(client, &project_of, &request)?;
+                let page = crate::server::pg::views::visitors_split(
+                    &store,
+                    client,
+                    &project_of,
+                    &request,
+                )?;
                 Ok((page, analytics::span(client, &project_of)?))
             })
             .await
