@@ -2,12 +2,14 @@
 //! the last 30 days over 1,000,000 and 10,000,000 views (the views of `benches/analytics.rs`,
 //! copied row for row into PostgreSQL, so both stores answer the same data), timed as
 //! `GET /v1/analytics/bench/visitors` on an in-process `serve` of each store; and 10,000
-//! turns claimed and finished by 4 nodes on one PostgreSQL, none run twice, none lost.
+//! turns claimed and finished by 4 `docdeck serve` processes on one PostgreSQL beside one
+//! on SQLite, none run twice, none lost (`pg/turns.rs`; the release binary, built with
+//! `cargo build --release --bin docdeck`, or `--docdeck PATH`).
 //!
 //! ```sh
 //! cargo bench --bench pg -- --pg postgresql://docdeck@/postgres?host=/path/to/socket
 //! cargo bench --bench pg -- --pg URL --views 1000000       # one size only
-//! cargo bench --bench pg -- --pg URL --turns-only
+//! cargo bench --bench pg -- --pg URL --turns-only            # after cargo build --release --bin docdeck
 //! ```
 //!
 //! `--pg` names a database to connect to as a user who may create databases: the bench
@@ -15,16 +17,14 @@
 //! each run). The SQLite files are generated once into target/bench-data.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::HashMap;
+#[path = "pg/turns.rs"]
+mod turns;
+
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use docdeck::secret::Secret;
-use docdeck::server::agent::{Agent, BoxFuture, OutcomeWeights, SimulatedAgent};
 use docdeck::server::db::{Db, DbLocation};
-use docdeck::server::jobs::{PendingTurn, TurnResult};
-use docdeck::server::pg::node::{self, NodeConfig};
 use docdeck::server::pg::{PgStore, PgUrl};
 use docdeck::server::views::{self, Traffic, ViewEvent};
 use docdeck::server::{ServeOptions, start};
@@ -236,119 +236,6 @@ fn bench_visitors(runtime: &tokio::runtime::Runtime, url: &str, views: u64) {
     );
 }
 
-type Runs = Arc<Mutex<HashMap<(String, i64), u32>>>;
-
-/// The simulated agent with no delay, counting each turn it runs.
-struct Counting {
-    inner: SimulatedAgent,
-    runs: Runs,
-}
-
-impl Agent for Counting {
-    fn run_turn<'a>(&'a self, turn: &'a PendingTurn) -> BoxFuture<'a, TurnResult> {
-        *self
-            .runs
-            .lock()
-            .unwrap()
-            .entry((turn.job_id.clone(), turn.turn))
-            .or_default() += 1;
-        self.inner.run_turn(turn)
-    }
-}
-
-fn bench_turns(runtime: &tokio::runtime::Runtime, url: &str) {
-    const TURNS: i64 = 10_000;
-    const NODES: usize = 4;
-    let pg_url = pg_database(url, "docdeck_bench_turns");
-    {
-        let mut client = postgres::Client::connect(&pg_url, postgres::NoTls).unwrap();
-        client
-            .batch_execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
-            .unwrap();
-    }
-    let parsed = PgUrl::parse(&pg_url).unwrap();
-    let store = PgStore::open(&parsed).unwrap();
-    store
-        .blocking(|c| {
-            c.execute(
-                "INSERT INTO jobs (id, project, status, repository, model, created_ms, updated_ms)
-                 SELECT 'job_' || g, 'p' || (g % 10), 'active', 'https://forge.invalid/r', 'sim', 1, 1
-                 FROM generate_series(1, $1::bigint) g",
-                &[&TURNS],
-            )?;
-            c.execute(
-                "INSERT INTO turns (job_seq, turn, project, prompt, received_ms)
-                 SELECT seq, 1, project, 'p', seq FROM jobs",
-                &[],
-            )?;
-            Ok(())
-        })
-        .unwrap();
-    let runs: Runs = Arc::default();
-    let started = Instant::now();
-    let nodes: Vec<_> = (0..NODES)
-        .map(|n| {
-            let agent: Arc<dyn Agent> = Arc::new(Counting {
-                inner: SimulatedAgent {
-                    delay: Duration::ZERO,
-                    weights: OutcomeWeights {
-                        pr: 3,
-                        nochange: 1,
-                        fail: 0,
-                    },
-                    seed: 7,
-                },
-                runs: runs.clone(),
-            });
-            let config = NodeConfig {
-                name: format!("node-{n}"),
-                max_agents: 4,
-                lease: Duration::from_secs(30),
-                poll: Duration::from_millis(200),
-                keeps_jobs: false,
-            };
-            let own = PgStore::open(&parsed).unwrap();
-            runtime.spawn(node::run(own, agent, config))
-        })
-        .collect();
-    let count = |sql: &'static str| -> i64 {
-        store
-            .blocking(move |c| Ok(c.query_one(sql, &[])?.get(0)))
-            .unwrap()
-    };
-    while count("SELECT count(*) FROM turns WHERE outcome IS NULL") > 0 {
-        assert!(started.elapsed() < Duration::from_secs(600), "turns stuck");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let took = started.elapsed();
-    for node in &nodes {
-        node.abort();
-    }
-    let runs = runs.lock().unwrap();
-    let twice = runs.values().filter(|n| **n > 1).count();
-    let finished = count("SELECT count(*) FROM turns WHERE outcome IS NOT NULL");
-    let by_node = store
-        .blocking(|c| {
-            Ok(c.query(
-                "SELECT node, count(*) FROM turns GROUP BY node ORDER BY node",
-                &[],
-            )?
-            .iter()
-            .map(|row| format!("{} {}", row.get::<_, String>(0), row.get::<_, i64>(1)))
-            .collect::<Vec<_>>()
-            .join(", "))
-        })
-        .unwrap();
-    assert_eq!(twice, 0, "a turn ran twice");
-    assert_eq!(finished, TURNS, "a turn was lost");
-    println!(
-        "{TURNS} turns claimed and finished by {NODES} nodes: {:.1} s ({:.0} turns/s); run twice: {twice}; finished: {finished} of {TURNS}; agent runs: {}; by node: {by_node}",
-        took.as_secs_f64(),
-        TURNS as f64 / took.as_secs_f64(),
-        runs.values().sum::<u32>()
-    );
-}
-
 fn main() {
     let Some(url) = arg("--pg") else {
         eprintln!(
@@ -371,6 +258,8 @@ fn main() {
         }
     }
     if !flag("--visitors-only") {
-        bench_turns(&runtime, &url);
+        let binary = turns::binary(arg("--docdeck"));
+        turns::on_postgres(&binary, &pg_database(&url, "docdeck_bench_turns"));
+        turns::on_sqlite(&binary);
     }
 }

@@ -271,3 +271,59 @@ fn follow_on_postgres_resumes_where_it_stopped() {
     answers(&sqlite, &pg);
     assert_eq!(searches_pg(&pg), searches_lite(&sqlite));
 }
+
+/// A Mintlify event: its id is the view's key, so the same id under another user agent is
+/// the same view in another class.
+fn event(id: &str, path: &str, agent: &str, at: &str) -> String {
+    serde_json::json!({"eventType": "docs.content.view", "payload": {
+        "event_id": id, "anon_id": id, "path": path, "ip": "203.0.113.1",
+        "user_agent": agent, "created_at": at}})
+    .to_string()
+}
+
+#[test]
+fn a_key_given_twice_in_one_batch_is_counted_as_on_sqlite() {
+    let url = pg_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let (person, agent) = (AGENTS[0], AGENTS[3]);
+    // One batch: e1 a person's then an agent's, e3 a person's, an agent's and a
+    // person's again, e4 once.
+    let lines = [
+        event("e1", "/guide", person, "2026-02-02T10:00:00Z"),
+        event("e3", "/b", person, "2026-02-02T10:00:02Z"),
+        event("e1", "/guide", agent, "2026-02-02T10:00:00Z"),
+        event("e3", "/b", agent, "2026-02-02T10:00:02Z"),
+        event("e3", "/b", person, "2026-02-02T10:00:02Z"),
+        event("e4", "/b", agent, "2026-02-02T10:00:03Z"),
+    ];
+    let file = dir.path().join("events.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let lite_path = dir.path().join("service.sqlite");
+    let args = |db: &str| -> String {
+        let file = file.to_str().unwrap();
+        docdeck(
+            &["import", "--project", "p", "--format", "mintlify", file],
+            db,
+        )
+    };
+    let on_pg = args(&url);
+    let on_lite = args(lite_path.to_str().unwrap());
+    // The first line of each key is counted, each change of class after it is a move.
+    assert_eq!(on_pg, on_lite);
+    assert!(on_lite.contains("(human 2, AI 1)"), "{on_lite}");
+    assert!(
+        on_lite.contains("3 views stored before changed class"),
+        "{on_lite}"
+    );
+
+    // Both end with each view in the column its last line gives: e1 and e4 the agent's,
+    // e3 a person's.
+    let sqlite = Db::open(&DbLocation::File(lite_path)).unwrap();
+    let pg = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+    let seen = answers(&sqlite, &pg);
+    let whole = &seen[0];
+    assert!(
+        whole.contains("human: 1") && whole.contains("ai: 2"),
+        "{whole}"
+    );
+}

@@ -108,6 +108,14 @@ impl ServiceError {
         }
     }
 
+    /// 503: the request can be made again after `retry_after_secs` (`Retry-After`).
+    pub fn unavailable(error: String, retry_after_secs: u64) -> Self {
+        Self {
+            retry_after_secs: Some(retry_after_secs),
+            ..Self::new(StatusCode::SERVICE_UNAVAILABLE, error)
+        }
+    }
+
     /// 500. The cause is logged, not sent: it may describe the server's files.
     pub fn internal(cause: &dyn std::fmt::Display) -> Self {
         tracing::error!("request failed: {cause}");

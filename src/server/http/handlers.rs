@@ -197,9 +197,7 @@ pub async fn visitors(
     let pairs = query_pairs(raw)?;
     let query = VisitorsQuery::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|err| ServiceError::bad_request("Invalid query parameters", [err.to_string()]))?;
-    state.seed.wait().await.map_err(|reason| {
-        ServiceError::internal(&format!("the demo data could not be written: {reason}"))
-    })?;
+    super::seed_wait::seed_written(&state, &project).await?;
     let permit = state.acquire(&project, Bucket::Analytics).await?;
     let request = VisitorsRequest {
         from_ms: query.date_from.map(|d| d.millis()),
@@ -218,8 +216,14 @@ pub async fn visitors(
         }
         // Counted inside PostgreSQL: one row per page comes back (`pg::views`).
         Store::Postgres(pg) => {
+            let store = pg.clone();
             pg.call(move |client| {
-                let page = crate::server::pg::views::visitors(client, &project_of, &request)?;
+                let page = crate::server::pg::views::visitors_split(
+                    &store,
+                    client,
+                    &project_of,
+                    &request,
+                )?;
                 Ok((page, views::span(client, &project_of)?))
             })
             .await

@@ -6,6 +6,7 @@ mod error;
 mod handlers;
 mod limits;
 mod output;
+mod seed_wait;
 mod signals;
 mod widget;
 

@@ -113,9 +113,7 @@ where
         query.cursor = Some(body);
     }
     let cursor = Cursor::of(&query).map_err(invalid)?;
-    state.seed.wait().await.map_err(|reason| {
-        ServiceError::internal(&format!("the demo data could not be written: {reason}"))
-    })?;
+    super::seed_wait::seed_written(&state, &project).await?;
     let permit = state.acquire(&project, Bucket::Analytics).await?;
     let page = state
         .db

@@ -133,25 +133,19 @@ impl PgWriter {
     }
 
     /// Writes the views waiting. A key stored before, or given again later in the batch,
-    /// is a repeat: its view is stored once, in the column of its last import.
+    /// is a repeat: its view is stored once, in the column of its first line, then moved
+    /// by each later line of another class (as SQLite's writer does), so the summary's
+    /// classes and moves are SQLite's.
     pub fn flush(&mut self, tx: &mut Transaction<'_>) -> Result<Stored, StoreError> {
         let mut stored = self.take_back(tx)?;
         if self.pending.is_empty() {
             return Ok(stored);
         }
         let views = std::mem::take(&mut self.pending);
-        let mut last: HashMap<[u8; 16], usize> = HashMap::with_capacity(views.len());
-        for (at, view) in views.iter().enumerate() {
-            last.insert(view.key, at);
-        }
-        let batch: Vec<&Ready> = views
-            .iter()
-            .enumerate()
-            .filter(|(at, view)| last.get(&view.key) == Some(at))
-            .map(|(_, view)| view)
-            .collect();
-        stored.repeats += (views.len() - batch.len()) as u64;
-        self.resolve(tx, &batch)?;
+        let mut first: HashSet<[u8; 16]> = HashSet::with_capacity(views.len());
+        let batch: Vec<&Ready> = views.iter().filter(|view| first.insert(view.key)).collect();
+        let all: Vec<&Ready> = views.iter().collect();
+        self.resolve(tx, &all)?;
         let keys: Vec<&[u8]> = batch.iter().map(|view| &view.key[..]).collect();
         let codes: Vec<i16> = batch
             .iter()
@@ -162,7 +156,7 @@ impl PgWriter {
             "INSERT INTO view_keys (key, counted) SELECT * FROM unnest($1::bytea[], $2::int2[])
              ON CONFLICT (key) DO NOTHING RETURNING key",
         )?;
-        let fresh: HashSet<[u8; 16]> = tx
+        let mut fresh: HashSet<[u8; 16]> = tx
             .query(&claim, &[&keys, &codes])?
             .iter()
             .filter_map(|row| <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok())
@@ -174,11 +168,13 @@ impl PgWriter {
             writer,
             &[Type::TEXT, Type::INT8, Type::INT8, Type::INT8, Type::INT2],
         );
+        // The repeats in the order of their lines, as SQLite moves them.
         let mut known = Vec::new();
-        for view in &batch {
+        for view in &views {
             let (page, visitor) = self.ids_of(view)?;
-            if !fresh.contains(&view.key) {
-                known.push((*view, page, visitor));
+            // A fresh key's first line stores the view; any later line is a repeat.
+            if !fresh.remove(&view.key) {
+                known.push((view, page, visitor));
                 continue;
             }
             let ai: i16 = match view.traffic {
@@ -341,7 +337,7 @@ fn recount(
         "SELECT k.key, k.counted FROM unnest($1::bytea[]) u (key)
          JOIN view_keys k ON k.key = u.key WHERE k.counted IS NOT NULL",
     )?;
-    let stored: HashMap<[u8; 16], i16> = tx
+    let mut stored: HashMap<[u8; 16], i16> = tx
         .query(&read, &[&keys])?
         .iter()
         .filter_map(|row| {
@@ -352,8 +348,9 @@ fn recount(
     let mut changed = 0;
     for (view, page, visitor) in known {
         let now = view.traffic.map_or(0, code);
-        if stored.get(&view.key).is_none_or(|was| *was == now) {
-            continue;
+        match stored.get_mut(&view.key) {
+            Some(was) if *was != now => *was = now,
+            _ => continue,
         }
         tx.execute(
             "UPDATE view_keys SET counted = $2 WHERE key = $1",
@@ -361,8 +358,8 @@ fn recount(
         )?;
         let ai: i16 = i16::from(view.traffic == Some(Traffic::Ai));
         tx.execute(
-            "UPDATE views SET ai = $5 WHERE ctid = (SELECT ctid FROM views WHERE project = $1
-             AND ts_ms = $2 AND page_id = $3 AND visitor_id = $4 AND ai = 1 - $5 LIMIT 1)",
+            "UPDATE views SET ai = $5::int2 WHERE ctid = (SELECT ctid FROM views WHERE project = $1
+             AND ts_ms = $2 AND page_id = $3 AND visitor_id = $4 AND ai = 1 - $5::int2 LIMIT 1)",
             &[&project, &view.ts_ms, page, visitor, &ai],
         )?;
         changed += 1;

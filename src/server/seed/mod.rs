@@ -14,7 +14,7 @@ use chrono::{NaiveDate, NaiveTime};
 use rusqlite::Connection;
 
 pub use self::views::SeedDays;
-use self::views::pending_marker;
+pub(crate) use self::views::pending_marker;
 use super::db::StoreError;
 use super::jobs::{JobDefaults, TurnOutcome, TurnResult, record, turns};
 use super::store::{Engine, Lite, Sql};

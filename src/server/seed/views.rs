@@ -194,7 +194,7 @@ impl SeedDays {
 }
 
 /// The `meta` key that says a claimed project's views are not written yet.
-pub(super) fn pending_marker(project: &str) -> String {
+pub(crate) fn pending_marker(project: &str) -> String {
     format!("seed-views-pending:{project}")
 }
 

@@ -276,8 +276,6 @@ impl Writer {
                 _ => repeats.push(view),
             }
         }
-        stored.repeats += repeats.len() as u64;
-        stored.changed += recount(tx, &self.project, &repeats)?;
         let rows: Vec<ViewRow> = new
             .iter()
             .map(|view| ViewRow {
@@ -288,6 +286,10 @@ impl Writer {
             })
             .collect();
         store_rows(tx, &self.project, &rows)?;
+        // After the new views are stored: a repeat of a key new in this batch moves the
+        // view just stored (before, it moved nothing and only its key changed column).
+        stored.repeats += repeats.len() as u64;
+        stored.changed += recount(tx, &self.project, &repeats)?;
         for view in &new {
             stored.span = Some(match stored.span {
                 None => (view.ts_ms, view.ts_ms),
@@ -380,15 +382,14 @@ fn recount(tx: &Connection, project: &str, repeats: &[Pending]) -> Result<u64, S
         return Ok(0);
     }
     let keys: Vec<[u8; 16]> = repeats.iter().map(|view| view.key).collect();
-    let counted = counted_as(tx, &keys)?;
+    let mut counted = counted_as(tx, &keys)?;
     let mut changed = 0;
     for view in repeats {
-        let Some(Some(was)) = counted.get(&view.key) else {
-            continue;
+        // The column as the repeats before this one left it.
+        let was = match counted.get_mut(&view.key) {
+            Some(Some(was)) if *was != view.traffic => std::mem::replace(was, view.traffic),
+            _ => continue,
         };
-        if *was == view.traffic {
-            continue;
-        }
         tx.prepare_cached(
             "UPDATE views SET ai = ?6 WHERE rowid = (SELECT rowid FROM views WHERE project = ?1
              AND ts_ms = ?2 AND page_id = ?3 AND visitor_id = ?4 AND ai = ?5 LIMIT 1)",
@@ -398,7 +399,7 @@ fn recount(tx: &Connection, project: &str, repeats: &[Pending]) -> Result<u64, S
             view.ts_ms,
             view.page,
             view.visitor,
-            *was == Traffic::Ai,
+            was == Traffic::Ai,
             view.traffic == Traffic::Ai
         ])?;
         tx.prepare_cached("UPDATE view_keys SET counted = ?2 WHERE key = ?1")?

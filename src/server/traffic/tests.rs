@@ -214,3 +214,53 @@ fn a_reimport_under_other_rules_recounts_what_changed_class() {
     assert_eq!((back.human, back.changed), (1, 2), "{back}");
     assert_eq!(columns(&db), (3, 0));
 }
+
+/// The same view (one event id) given again in the same batch by another client: the
+/// first line counts it, each later line of another class moves it, and the view ends in
+/// the column of the last line, as its key says (the view was left in the first line's
+/// column while its key moved).
+#[test]
+fn a_view_given_again_in_its_batch_ends_in_the_last_lines_column() {
+    let event = |id: &str, agent: &str| {
+        format!(
+            r#"{{"eventType":"docs.content.view","payload":{{"event_id":"{id}","anon_id":"{id}","path":"/guide","ip":"203.0.113.1","user_agent":"{agent}","created_at":"2026-11-20T09:14:03Z"}}}}"#
+        )
+    };
+    let agent = "Claude-User (+https://support.anthropic.com/)";
+    let log = [
+        event("e1", CHROME),
+        event("e3", CHROME),
+        event("e1", agent),
+        event("e3", agent),
+        event("e3", CHROME),
+    ]
+    .join("\n");
+    let db = Db::open(&DbLocation::Memory).unwrap();
+    let settings = Settings {
+        project: "p".into(),
+        format: Some(LogFormat::Mintlify),
+        rules: Arc::new(Rules::shipped().unwrap()),
+        strict: true,
+        search: None,
+        discard_demo: false,
+    };
+    let mut importer = Importer::on_sqlite(db.clone(), settings).unwrap();
+    let summary = importer.import(log.as_bytes()).unwrap();
+    assert_eq!(
+        (summary.human, summary.ai, summary.changed),
+        (2, 0, 3),
+        "{summary}"
+    );
+    // e1 the agent's, e3 a person's; the keys say the same.
+    assert_eq!(columns(&db), (1, 1));
+    let keys: (i64, i64) = db
+        .blocking(|conn| {
+            Ok(conn.query_row(
+                "SELECT SUM(counted = 1), SUM(counted = 2) FROM view_keys",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(keys, (1, 1));
+}

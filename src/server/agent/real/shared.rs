@@ -70,3 +70,7 @@ impl RealAgent {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "shared_tests.rs"]
+mod tests;
