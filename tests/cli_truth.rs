@@ -157,7 +157,10 @@ fn stopping_serve_says_which_turns_it_ends_and_how_they_will_read() {
     let deadline = Instant::now() + DEADLINE;
     loop {
         let out = run_cli(home.path(), &service.base_url, &["jobs", "get", &running]);
-        if first_json(&out.stdout)["runState"] == "running" {
+        // Running, and its agent has begun: a stop before the script's first line ran
+        // would leave no pid to check (seen under load).
+        let begun = std::fs::read_to_string(&pid_file).is_ok_and(|pid| !pid.trim().is_empty());
+        if first_json(&out.stdout)["runState"] == "running" && begun {
             break;
         }
         assert!(Instant::now() < deadline, "the job never ran");
