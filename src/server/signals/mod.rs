@@ -246,8 +246,8 @@ fn feedback_params<const N: usize>(
         project.into(),
         from.into(),
         to.into(),
-        opt(query.source.as_ref()),
-        opt(query.status.as_ref()),
+        write::text(query.source.as_ref()),
+        write::text(query.status.as_ref()),
     ];
     params.extend(more);
     params
@@ -260,10 +260,6 @@ fn cast_free(engine: Engine, sql: &str) -> String {
         Engine::Sqlite => sql.replace("::text", ""),
         Engine::Postgres => sql.to_owned(),
     }
-}
-
-fn opt(value: Option<&String>) -> Value {
-    value.map_or(Value::Null, |text| Value::Text(text.clone()))
 }
 
 /// Feedback of the range, newest first.

@@ -198,3 +198,21 @@ fn hex(bytes: &[u8]) -> String {
             out
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_secret_reads_back_and_a_damaged_one_says_which() {
+        let (name, fresh) = fresh_secret("docs");
+        assert_eq!(name, "visitor-secret:docs");
+        let secret = secret_of(&name, &fresh).unwrap();
+        assert_eq!(hex(&secret), fresh);
+        let damaged = secret_of(&name, "zz").unwrap_err().to_string();
+        assert!(
+            damaged.contains("visitor-secret:docs is damaged"),
+            "{damaged}"
+        );
+    }
+}
