@@ -51,14 +51,14 @@ mod tests {
     #[test]
     fn an_outage_is_said_once_and_its_end_once() {
         let mut outage = Outage::default();
-        assert!(!outage.down.is_some());
+        assert!(outage.down.is_none());
         outage.recovered("claiming turns works");
-        assert!(!outage.down.is_some(), "no outage, nothing ends");
+        assert!(outage.down.is_none(), "no outage, nothing ends");
         outage.failed("cannot claim a turn", &"refused");
         let first = outage.down;
         outage.failed("cannot claim a turn", &"refused");
         assert_eq!(outage.down, first, "a retry within the minute says nothing");
         outage.recovered("claiming turns works");
-        assert!(!outage.down.is_some());
+        assert!(outage.down.is_none());
     }
 }
