@@ -50,6 +50,34 @@ fn footer(rows: String, of: &str, all: bool, next: Option<&str>) -> String {
     }
 }
 
+/// What a listing's kept rows were kept from, said after their count: `(of 10 queries)`
+/// when one page was read, or `(<read> read in 2 requests)` when it read on.
+fn kept_from(of: usize, nouns: (&str, &str), requests: u32, read: String) -> String {
+    match requests {
+        0 => format!("(of {})", count(of, nouns)),
+        n => format!(
+            "({read} read in {})",
+            count(n as usize, ("request", "requests"))
+        ),
+    }
+}
+
+/// A table newest first (feedback, conversations): `what` (its range said) as the
+/// heading, the rows fitted, and the footer with their count, what they were kept from
+/// and where the next page is.
+fn newest_first(
+    what: &str,
+    (columns, rows): (&[Column], &[Vec<String>]),
+    (counted, of): (String, &str),
+    all: bool,
+    next: Option<&str>,
+) -> String {
+    let mut text = format!("{what}, newest first:\n");
+    text.push_str(&fitted(columns, rows));
+    text.push_str(&footer(counted, of, all, next));
+    text
+}
+
 /// `rows` as a table fitted to the terminal; nothing when there are none.
 fn fitted(columns: &[Column], rows: &[Vec<String>]) -> String {
     if rows.is_empty() {
@@ -150,14 +178,12 @@ pub fn searches(
                             "queries nobody clicked through",
                         ),
                     ),
-                    match shown.requests {
-                        0 => format!("(of {})", count(of, ("query", "queries"))),
-                        n => format!(
-                            "({} read in {})",
-                            thousands(of as u64),
-                            count(n as usize, ("request", "requests"))
-                        ),
-                    },
+                    kept_from(
+                        of,
+                        ("query", "queries"),
+                        shown.requests,
+                        thousands(of as u64),
+                    ),
                 ),
                 None => (count(rows.len(), ("query", "queries")), String::new()),
             };
@@ -251,12 +277,14 @@ pub fn feedback(
                     row
                 })
                 .collect();
-            let mut text = format!("feedback, {}, newest first:\n", range(query));
-            text.push_str(&fitted(columns, &rows));
-            let next = page.next_cursor.as_deref().filter(|_| page.has_more);
-            let rows = count(rows.len(), ("piece of feedback", "pieces of feedback"));
-            text.push_str(&footer(rows, "", all, next));
-            Ok(text)
+            let shown = count(rows.len(), ("piece of feedback", "pieces of feedback"));
+            Ok(newest_first(
+                &format!("feedback, {}", range(query)),
+                (columns, &rows),
+                (shown, ""),
+                all,
+                page.next_cursor.as_deref().filter(|_| page.has_more),
+            ))
         }
     }
 }
@@ -375,28 +403,28 @@ pub fn assistant(
             } else {
                 "questions to the assistant"
             };
-            let mut text = format!("{what}, {}, newest first:\n", range(query));
-            text.push_str(&fitted(&columns, &rows));
-            let next = page.next_cursor.as_deref().filter(|_| page.has_more);
-            let (rows, of) = match shown.of {
+            let (counted, of) = match shown.of {
                 Some(of) => (
                     count(rows.len(), ("unanswered", "unanswered")),
-                    match shown.requests {
-                        0 => format!("(of {})", count(of, ("conversation", "conversations"))),
-                        n => format!(
-                            "({} read in {})",
-                            count(of, ("conversation", "conversations")),
-                            count(n as usize, ("request", "requests"))
-                        ),
-                    },
+                    kept_from(
+                        of,
+                        ("conversation", "conversations"),
+                        shown.requests,
+                        count(of, ("conversation", "conversations")),
+                    ),
                 ),
                 None => (
                     count(rows.len(), ("conversation", "conversations")),
                     String::new(),
                 ),
             };
-            text.push_str(&footer(rows, &of, shown.all, next));
-            Ok(text)
+            Ok(newest_first(
+                &format!("{what}, {}", range(query)),
+                (&columns, &rows),
+                (counted, &of),
+                shown.all,
+                page.next_cursor.as_deref().filter(|_| page.has_more),
+            ))
         }
     }
 }

@@ -236,8 +236,7 @@ pub fn peek(
     record::peek(&mut Lite(conn), project, id, now_ms, archive_after_ms)
 }
 
-/// Queues a follow-up turn. A completed or failed job becomes active again; an active job
-/// takes it after its current turn; an archived job refuses it.
+/// Queues a follow-up turn on SQLite, as [`record::add_message`] says.
 pub fn add_message(
     conn: &mut Connection,
     project: &str,

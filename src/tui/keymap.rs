@@ -109,6 +109,11 @@ pub const GLOBAL: &[Binding] = &[
     SUSPEND,
 ];
 
+// A job's keys, the same in the jobs list and in a job's details.
+const FOLLOW_UP: Binding = bind!([ch('m')], "m", "follow-up to this job", FollowUp);
+const COPY: Binding = bind!([ch('y')], "y", "copy PR link or id", Copy);
+const OPEN_LINK: Binding = bind!([ch('o')], "o", "open PR / failure's output", OpenLink);
+
 const PAGES: [Binding; 2] = [
     bind!(
         [(KeyCode::PageDown, NONE)],
@@ -140,11 +145,11 @@ pub const JOBS: &[Binding] = &[
         Open
     ),
     bind!([ch('n')], "n", "new job (composer)", NewJob),
-    bind!([ch('m')], "m", "follow-up to this job", FollowUp),
+    FOLLOW_UP,
     bind!([ch('a')], "a", "track a job by its id", Track),
     bind!([ch('x')], "x", "untrack (history is kept)", Untrack),
-    bind!([ch('y')], "y", "copy PR link or id", Copy),
-    bind!([ch('o')], "o", "open PR / failure's output", OpenLink),
+    COPY,
+    OPEN_LINK,
     bind!([ch('/')], "/", "filter as you type", Search),
     bind!([ch('s')], "s", "sort by the next column", SortNext),
     bind!([ch('S')], "S", "reverse the sort", SortReverse),
@@ -170,9 +175,9 @@ pub const DETAIL: &[Binding] = &[
     MOVES[3],
     PAGES[0],
     PAGES[1],
-    bind!([ch('m')], "m", "follow-up to this job", FollowUp),
-    bind!([ch('y')], "y", "copy PR link or id", Copy),
-    bind!([ch('o')], "o", "open PR / failure's output", OpenLink),
+    FOLLOW_UP,
+    COPY,
+    OPEN_LINK,
     bind!([ch('/')], "/", "search the text", Search),
     bind!([ch('n')], "n", "next match", NextMatch),
     bind!([ch('N')], "N", "previous match", PrevMatch),

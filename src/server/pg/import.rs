@@ -19,7 +19,6 @@ use postgres::types::Type;
 use super::kept;
 pub use super::kept::{position, save_position, visitor_secret};
 use crate::server::db::StoreError;
-use crate::server::traffic::search;
 use crate::server::traffic::{Item, Ready, Stored};
 use crate::server::views::Traffic;
 
@@ -93,19 +92,12 @@ impl PgWriter {
                 })
             }
             Item::View(view) => {
-                let mut stored = Stored::default();
-                if let (Some(words), Some(_)) = (&view.from_search, view.traffic) {
-                    let visitor = view.visitor.name();
-                    let click = search::Click {
-                        visitor: visitor.as_str(),
-                        ts_ms: view.ts_ms,
-                        words,
-                        page: &view.path,
-                    };
-                    let clicked =
-                        kept::record_click(tx, &mut self.statements, &self.project, click)?;
-                    stored.clicks += u64::from(clicked);
-                }
+                let stored = Stored {
+                    clicks: view.record_click(|click| {
+                        kept::record_click(tx, &mut self.statements, &self.project, click)
+                    })?,
+                    ..Stored::default()
+                };
                 if view.traffic.is_none() {
                     self.uncounted.push(view);
                 } else {

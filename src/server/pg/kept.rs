@@ -8,7 +8,7 @@ use postgres::types::ToSql;
 use super::import::Prepared;
 use crate::server::db::{StoreError, now_ms};
 use crate::server::traffic::search::{self, Search};
-use crate::server::traffic::store::{FileId, Position};
+use crate::server::traffic::store::{self, FileId, Position};
 
 /// Stores `search` unless a search with its key is stored: whether it was added.
 pub(super) fn store_search(
@@ -72,11 +72,7 @@ pub fn visitor_secret(
     client: &mut postgres::Client,
     project: &str,
 ) -> Result<[u8; 32], StoreError> {
-    use rand::RngCore as _;
-    let name = format!("visitor-secret:{project}");
-    let mut fresh = [0u8; 32];
-    rand::rng().fill_bytes(&mut fresh);
-    let hex: String = fresh.iter().map(|byte| format!("{byte:02x}")).collect();
+    let (name, hex) = store::fresh_secret(project);
     client.execute(
         "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
         &[&name, &hex],
@@ -84,14 +80,7 @@ pub fn visitor_secret(
     let stored: String = client
         .query_one("SELECT value FROM meta WHERE key = $1", &[&name])?
         .get(0);
-    let mut secret = [0u8; 32];
-    for (i, byte) in secret.iter_mut().enumerate() {
-        *byte = stored
-            .get(2 * i..2 * i + 2)
-            .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-            .ok_or_else(|| StoreError::Seed(format!("the stored {name} is damaged")))?;
-    }
-    Ok(secret)
+    store::secret_of(&name, &stored)
 }
 
 fn as_i64(value: u64) -> i64 {

@@ -96,6 +96,39 @@ impl Cursor {
     }
 }
 
+impl Cursor {
+    /// The time and id a newest-first read starts below: the last row sent, or above
+    /// every row on the first page.
+    fn below(self) -> (i64, i64) {
+        match self {
+            Self::After { ts_ms, id } => (ts_ms, id),
+            _ => (i64::MAX, i64::MAX),
+        }
+    }
+}
+
+/// One page of a newest-first read of `kind` from `found` (its rows' time, id and item,
+/// read one past `limit` to know whether more follow): the items, the cursor of the next
+/// page (the time and id of the last row sent) and whether more follow.
+fn newest_page<T>(
+    mut found: Vec<(i64, i64, T)>,
+    limit: i64,
+    kind: Kind,
+) -> (Vec<T>, Option<String>, bool) {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let has_more = found.len() > limit;
+    found.truncate(limit);
+    let next_cursor = has_more
+        .then(|| {
+            found
+                .last()
+                .map(|(ts, id, _)| format!("{}{ts}.{id}", prefix(kind)))
+        })
+        .flatten();
+    let items = found.into_iter().map(|(_, _, item)| item).collect();
+    (items, next_cursor, has_more)
+}
+
 fn prefix(kind: Kind) -> &'static str {
     match kind {
         Kind::Feedback => "f.",
@@ -201,6 +234,25 @@ fn feedback_where(engine: Engine) -> String {
     )
 }
 
+/// The parameters of a feedback read: those of [`feedback_where`] (`$1` to `$5`), then
+/// `more`.
+fn feedback_params<const N: usize>(
+    project: &str,
+    query: &SignalsQuery,
+    more: [Value; N],
+) -> Vec<Value> {
+    let (from, to) = range(query);
+    let mut params = vec![
+        project.into(),
+        from.into(),
+        to.into(),
+        write::text(query.source.as_ref()),
+        write::text(query.status.as_ref()),
+    ];
+    params.extend(more);
+    params
+}
+
 fn cast_free(engine: Engine, sql: &str) -> String {
     // SQLite reads `::text` as nothing it knows: it is PostgreSQL's, to type a parameter
     // that is only compared with NULL.
@@ -210,10 +262,6 @@ fn cast_free(engine: Engine, sql: &str) -> String {
     }
 }
 
-fn opt(value: Option<&String>) -> Value {
-    value.map_or(Value::Null, |text| Value::Text(text.clone()))
-}
-
 /// Feedback of the range, newest first.
 pub fn feedback(
     sql: &mut dyn Sql,
@@ -221,11 +269,7 @@ pub fn feedback(
     query: &SignalsQuery,
     cursor: Cursor,
 ) -> Result<FeedbackPage, StoreError> {
-    let (from, to) = range(query);
-    let (after_ts, after_id) = match cursor {
-        Cursor::After { ts_ms, id } => (ts_ms, id),
-        _ => (i64::MAX, i64::MAX),
-    };
+    let (after_ts, after_id) = cursor.below();
     let limit = i64::from(query.effective_limit());
     let engine = sql.engine();
     let text = cast_free(
@@ -239,16 +283,11 @@ pub fn feedback(
     );
     let rows = sql.rows(
         &text,
-        &[
-            project.into(),
-            from.into(),
-            to.into(),
-            opt(query.source.as_ref()),
-            opt(query.status.as_ref()),
-            after_ts.into(),
-            after_id.into(),
-            (limit + 1).into(),
-        ],
+        &feedback_params(
+            project,
+            query,
+            [after_ts.into(), after_id.into(), (limit + 1).into()],
+        ),
     )?;
     let mut found: Vec<(i64, i64, FeedbackItem)> = Vec::with_capacity(rows.len());
     for row in rows {
@@ -288,13 +327,9 @@ pub fn feedback(
             },
         ));
     }
-    let has_more = found.len() > usize::try_from(limit).unwrap_or(usize::MAX);
-    found.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    let next_cursor = has_more
-        .then(|| found.last().map(|(ts, id, _)| format!("f.{ts}.{id}")))
-        .flatten();
+    let (items, next_cursor, has_more) = newest_page(found, limit, Kind::Feedback);
     Ok(FeedbackPage {
-        feedback: found.into_iter().map(|(_, _, item)| item).collect(),
+        feedback: items,
         next_cursor,
         has_more,
     })
@@ -307,7 +342,6 @@ pub fn feedback_by_page(
     project: &str,
     query: &SignalsQuery,
 ) -> Result<FeedbackByPage, StoreError> {
-    let (from, to) = range(query);
     let limit = i64::from(query.effective_limit());
     let engine = sql.engine();
     // Paths in byte order, as docdeck compares text (PostgreSQL's may follow a language).
@@ -329,14 +363,7 @@ pub fn feedback_by_page(
     let count = |value: i64| u64::try_from(value).unwrap_or(0);
     let rows = sql.rows(
         &text,
-        &[
-            project.into(),
-            from.into(),
-            to.into(),
-            opt(query.source.as_ref()),
-            opt(query.status.as_ref()),
-            (limit + 1).into(),
-        ],
+        &feedback_params(project, query, [(limit + 1).into()]),
     )?;
     let mut pages = Vec::with_capacity(rows.len());
     for row in rows {
@@ -364,10 +391,7 @@ pub fn assistant(
     cursor: Cursor,
 ) -> Result<AssistantPage, StoreError> {
     let (from, to) = range(query);
-    let (after_ts, after_id) = match cursor {
-        Cursor::After { ts_ms, id } => (ts_ms, id),
-        _ => (i64::MAX, i64::MAX),
-    };
+    let (after_ts, after_id) = cursor.below();
     let limit = i64::from(query.effective_limit());
     let rows = sql.rows(
         "SELECT id, ts_ms, query, response, response_type, sources, answered, category, page_url
@@ -405,13 +429,9 @@ pub fn assistant(
             },
         ));
     }
-    let has_more = found.len() > usize::try_from(limit).unwrap_or(usize::MAX);
-    found.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    let next_cursor = has_more
-        .then(|| found.last().map(|(ts, id, _)| format!("a.{ts}.{id}")))
-        .flatten();
+    let (items, next_cursor, has_more) = newest_page(found, limit, Kind::Assistant);
     Ok(AssistantPage {
-        conversations: found.into_iter().map(|(_, _, item)| item).collect(),
+        conversations: items,
         next_cursor,
         has_more,
     })

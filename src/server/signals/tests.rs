@@ -319,3 +319,17 @@ fn the_demo_seeds_clicks_spread_so_the_last_week_shows_the_same_gaps() {
         "{page:?}"
     );
 }
+
+#[test]
+fn a_newest_first_page_keeps_its_limit_and_says_where_the_next_starts() {
+    let found = vec![(30, 3, 'c'), (20, 2, 'b'), (10, 1, 'a')];
+    let (items, next, more) = newest_page(found.clone(), 2, Kind::Feedback);
+    assert_eq!(
+        (items, next.as_deref(), more),
+        (vec!['c', 'b'], Some("f.20.2"), true)
+    );
+    let (items, next, more) = newest_page(found, 3, Kind::Assistant);
+    assert_eq!((items, next, more), (vec!['c', 'b', 'a'], None, false));
+    assert_eq!(Cursor::First.below(), (i64::MAX, i64::MAX));
+    assert_eq!(Cursor::After { ts_ms: 20, id: 2 }.below(), (20, 2));
+}

@@ -114,7 +114,8 @@ fn no_row() -> StoreError {
     StoreError::Damaged("an insert with no key to conflict on added no row".to_owned())
 }
 
-fn text(value: Option<&String>) -> Value {
+/// Text that may be missing, as a parameter: NULL when it is.
+pub(super) fn text(value: Option<&String>) -> Value {
     value.map_or(Value::Null, |text| Value::Text(text.clone()))
 }
 

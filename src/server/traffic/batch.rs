@@ -32,6 +32,27 @@ pub struct Ready {
     pub from_search: Option<Box<str>>,
 }
 
+impl Ready {
+    /// Records this view with `record` as the result clicked after the visitor's site
+    /// search, when it is one (a counted view opened from a search): 1 if recorded, else 0.
+    pub fn record_click(
+        &self,
+        record: impl FnOnce(search::Click<'_>) -> Result<bool, StoreError>,
+    ) -> Result<u64, StoreError> {
+        let (Some(words), Some(_)) = (&self.from_search, self.traffic) else {
+            return Ok(0);
+        };
+        let visitor = self.visitor.name();
+        let click = search::Click {
+            visitor: visitor.as_str(),
+            ts_ms: self.ts_ms,
+            words,
+            page: &self.path,
+        };
+        Ok(u64::from(record(click)?))
+    }
+}
+
 /// What one line of a log gives to write: a page view, a search of the site, or from an
 /// event stream a result clicked after a search, a page's feedback or an assistant's
 /// answer.
@@ -199,19 +220,7 @@ impl Writer {
                 })
             }
             Item::View(view) => {
-                let clicks = match (&view.from_search, view.traffic) {
-                    (Some(words), Some(_)) => {
-                        let visitor = view.visitor.name();
-                        let click = search::Click {
-                            visitor: visitor.as_str(),
-                            ts_ms: view.ts_ms,
-                            words,
-                            page: &view.path,
-                        };
-                        u64::from(search::click(tx, &self.project, click)?)
-                    }
-                    _ => 0,
-                };
+                let clicks = view.record_click(|click| search::click(tx, &self.project, click))?;
                 let mut stored = self.write(tx, view)?;
                 stored.clicks += clicks;
                 Ok(stored)

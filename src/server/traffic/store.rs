@@ -11,17 +11,28 @@ use crate::server::db::{StoreError, now_ms};
 /// database, so that the same (IP, user agent) is the same visitor across imports while
 /// neither can be read back from the hash.
 pub fn visitor_secret(conn: &Connection, project: &str) -> Result<[u8; 32], StoreError> {
-    let name = format!("visitor-secret:{project}");
-    let mut fresh = [0u8; 32];
-    rand::rng().fill_bytes(&mut fresh);
+    let (name, fresh) = fresh_secret(project);
     conn.execute(
         "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
-        params![name, hex(&fresh)],
+        params![name, fresh],
     )?;
     let stored: String =
         conn.query_row("SELECT value FROM meta WHERE key = ?1", [&name], |row| {
             row.get(0)
         })?;
+    secret_of(&name, &stored)
+}
+
+/// The name of `project`'s visitor secret in `meta`, and a fresh secret in hex to keep
+/// there if the project has none yet (on either store).
+pub fn fresh_secret(project: &str) -> (String, String) {
+    let mut fresh = [0u8; 32];
+    rand::rng().fill_bytes(&mut fresh);
+    (format!("visitor-secret:{project}"), hex(&fresh))
+}
+
+/// The secret kept as `stored` (hex) under `name` in `meta` (on either store).
+pub fn secret_of(name: &str, stored: &str) -> Result<[u8; 32], StoreError> {
     let mut secret = [0u8; 32];
     for (i, byte) in secret.iter_mut().enumerate() {
         *byte = stored
@@ -186,4 +197,22 @@ fn hex(bytes: &[u8]) -> String {
             let _ = write!(out, "{byte:02x}");
             out
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_secret_reads_back_and_a_damaged_one_says_which() {
+        let (name, fresh) = fresh_secret("docs");
+        assert_eq!(name, "visitor-secret:docs");
+        let secret = secret_of(&name, &fresh).unwrap();
+        assert_eq!(hex(&secret), fresh);
+        let damaged = secret_of(&name, "zz").unwrap_err().to_string();
+        assert!(
+            damaged.contains("visitor-secret:docs is damaged"),
+            "{damaged}"
+        );
+    }
 }
