@@ -54,7 +54,7 @@ impl SearchesPane {
         }
         if self.next_cursor(self.showing).is_none() {
             return Outcome::Notice(
-                "every page of the range is held: the order and count are exact",
+                "the whole range is read: the order and count are exact",
             );
         }
         self.all = Some(ReadAll {
@@ -77,11 +77,11 @@ impl SearchesPane {
             self.all = None;
             let text = match all.which {
                 Which::Searches => format!(
-                    "every page of the range is read ({} queries): the order and count are exact",
+                    "the whole range is read ({} queries): the order and count are exact",
                     thousands(self.searches.rows().len() as u64)
                 ),
                 Which::Questions => format!(
-                    "every page of the range is read ({} unanswered questions)",
+                    "the whole range is read ({} unanswered questions)",
                     thousands(self.questions.rows().len() as u64)
                 ),
             };

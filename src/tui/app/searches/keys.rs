@@ -84,7 +84,7 @@ impl SearchesPane {
             Which::Questions => (self.questions.held.as_ref()).and_then(|h| h.next_cursor.clone()),
         };
         let Some(cursor) = cursor else {
-            return Outcome::Notice("every page of the range is held");
+            return Outcome::Notice("the whole range is read");
         };
         self.read(self.showing, Some(cursor), ctx, effects);
         Outcome::Changed
