@@ -4,6 +4,7 @@
 //! 80 columns.
 
 use chrono::TimeDelta;
+use crossterm::event::KeyCode;
 
 use super::signals::{impact_scene, read};
 use super::*;
@@ -89,4 +90,19 @@ fn a_merge_too_recent_to_compare_says_i_reads_it_later() {
         screen.contains("to compare yet; i reads it again later"),
         "{screen}"
     );
+}
+
+/// #15: the form's help says Ctrl+U clears a field (F1 opens it where text is typed).
+#[test]
+fn a_forms_help_says_ctrl_u_clears_the_field() {
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Char('3'));
+    scene.key(KeyCode::Char('f'));
+    scene.key(KeyCode::F(1));
+    let screen = scene.render(120, 40);
+    assert!(
+        screen.contains("other keys edit the field (Ctrl+U clears it)"),
+        "{screen}"
+    );
+    both("form_help", &scene);
 }

@@ -1,0 +1,29 @@
+//! What the new-user trial of stop 33 found in the console's behaviour: Ctrl+U in a
+//! form field, the refusals' words, the detail's place after a spend question, and the
+//! link found back after a send that timed out.
+
+use crossterm::event::KeyCode;
+
+use super::*;
+
+fn from_field(h: &Harness) -> String {
+    match &h.app.overlay {
+        Some(Overlay::Filter(form)) => form.from.lines().join("⏎"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// #15: Ctrl+U in the dates form appended what was typed next to the old date
+/// (`from "2026-11-012026-02-30"`): it clears the field, as in a shell.
+#[test]
+fn ctrl_u_clears_a_form_field() {
+    let mut h = Harness::new(vec![]);
+    h.key(KeyCode::Char('3'));
+    h.key(KeyCode::Char('f'));
+    h.key(KeyCode::Tab);
+    assert!(!from_field(&h).is_empty(), "the form opens filled");
+    h.ctrl('u');
+    assert_eq!(from_field(&h), "");
+    h.type_text("2026-02-03");
+    assert_eq!(from_field(&h), "2026-02-03");
+}
