@@ -106,3 +106,21 @@ fn a_forms_help_says_ctrl_u_clears_the_field() {
     );
     both("form_help", &scene);
 }
+
+/// #15: at 80 columns the jobs pane's bar dropped the analytics figure the README points
+/// at after an impact read; the composer keeps the jobs' budget it spends.
+#[test]
+fn the_jobs_panes_bar_keeps_the_analytics_figure_at_80_columns() {
+    let mut scene = Scene::new();
+    let bar = |scene: &Scene| {
+        let screen = scene.render(80, 24);
+        screen.lines().last().unwrap_or_default().to_owned()
+    };
+    assert!(bar(&scene).contains("analytics 100/100"), "{}", bar(&scene));
+    scene.key(KeyCode::Char('2'));
+    assert!(
+        bar(&scene).contains("new 87/100 msg 96/100"),
+        "{}",
+        bar(&scene)
+    );
+}
