@@ -20,9 +20,13 @@ pub enum Costly {
     },
     /// Every row of the range (and of the period before, when comparing).
     Whole { generation: Generation },
-    /// Job `id`'s impact: every row of both windows of `days` days; `detail`: asked over
-    /// its detail, which the answer opens again.
-    Impact { id: String, days: i64, detail: bool },
+    /// Job `id`'s impact: every row of both windows of `days` days; `detail`: the scroll
+    /// of its detail when asked over it, which the answer opens again where it was.
+    Impact {
+        id: String,
+        days: i64,
+        detail: Option<usize>,
+    },
     /// Every page left of the searches pane's list, read on by `generation`.
     AllPages { generation: Generation },
 }

@@ -185,10 +185,14 @@ impl App {
                 let outcome =
                     (self.jobs.impacts).answered((id.clone(), days), answer, &ctx, effects);
                 self.route(outcome, now, effects);
-                // The question was asked over the job's detail: back to it.
-                if detail && self.overlay.is_none() {
+                // The question was asked over the job's detail: back to it, where it was
+                // scrolled (it opened at the top, losing the place the person read).
+                if let Some(scroll) = detail
+                    && self.overlay.is_none()
+                {
                     effects.push(Effect::Io(crate::tui::message::Io::LoadDetail(id.clone())));
-                    let detail = crate::tui::app::JobDetail::new(id);
+                    let mut detail = crate::tui::app::JobDetail::new(id);
+                    detail.scroll = scroll;
                     self.route(Outcome::Open(Overlay::Detail(detail)), now, effects);
                 }
             }

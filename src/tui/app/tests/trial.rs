@@ -27,3 +27,41 @@ fn ctrl_u_clears_a_form_field() {
     h.type_text("2026-02-03");
     assert_eq!(from_field(&h), "2026-02-03");
 }
+
+/// #7 of the trial: after the spend question over a job's detail was answered, the
+/// detail opened again at the top; it opens where it was scrolled.
+#[test]
+fn the_detail_keeps_its_place_after_the_spend_question() {
+    use crate::tui::message::{ImpactFailed, SignalMsg};
+    let mut h = Harness::new(vec![tracked("job_a", "completed", 0)]);
+    h.key(KeyCode::Enter);
+    for _ in 0..3 {
+        h.key(KeyCode::Char('j'));
+    }
+    let scroll = |h: &Harness| match &h.app.overlay {
+        Some(Overlay::Detail(d)) => d.scroll,
+        other => panic!("the detail: {other:?}"),
+    };
+    assert_eq!(scroll(&h), 3);
+    h.key(KeyCode::Char('i'));
+    h.send(Msg::Signal(SignalMsg::Impact {
+        id: "job_a".into(),
+        result: Box::new(Err(ImpactFailed::NeedsMore(10))),
+        requests: 10,
+        read: Some(Ok(())),
+    }));
+    assert!(matches!(h.app.overlay, Some(Overlay::Confirm(_))));
+    h.key(KeyCode::Char('y'));
+    assert_eq!(scroll(&h), 3, "back where it was");
+    // No keeps the place too.
+    h.key(KeyCode::Char('i'));
+    h.send(Msg::Signal(SignalMsg::Impact {
+        id: "job_a".into(),
+        result: Box::new(Err(ImpactFailed::NeedsMore(10))),
+        requests: 10,
+        read: Some(Ok(())),
+    }));
+    assert!(matches!(h.app.overlay, Some(Overlay::Confirm(_))));
+    h.key(KeyCode::Char('n'));
+    assert_eq!(scroll(&h), 3, "back where it was after no");
+}
