@@ -202,9 +202,17 @@ impl App {
                 });
             }
             Outcome::Answered(work, answer) => {
+                // The footer has one line for why the whole range is not held: the
+                // notice gives the refusal whole (a no's own notice follows it).
+                let said = match (&work, &answer) {
+                    (Costly::Whole { .. }, Err(why)) => {
+                        Outcome::Said(NoticeKind::Warning, why.clone())
+                    }
+                    _ => Outcome::Done,
+                };
                 self.in_visitors(now, effects, |v, ctx, fx| {
                     v.answered(work, answer, ctx, fx);
-                    Outcome::Done
+                    said
                 });
             }
         }

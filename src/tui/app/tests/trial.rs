@@ -65,3 +65,65 @@ fn the_detail_keeps_its_place_after_the_spend_question() {
     h.key(KeyCode::Char('n'));
     assert_eq!(scroll(&h), 3, "back where it was after no");
 }
+
+/// #6 of the trial: the chart's and the whole range's refusals kept their old words
+/// while the impact's and the searches' used the CLI's; all say it the CLI's way now.
+#[test]
+fn the_chart_and_the_whole_range_refuse_in_the_clis_words() {
+    use crate::tui::app::{TrendLoad, WholeLoad};
+    use crate::tui::message::{Budget, InsightIo, InsightMsg, WholeEnd};
+    let page = crate::api::VisitorsPage {
+        visitors: vec![visit_row("/intro", 100, 30, 120)],
+        has_more: true,
+        ..Default::default()
+    };
+    let mut h = visitors_showing(page);
+    let now = h.clock().wall;
+    h.send(Msg::Budget(Budget {
+        analytics: crate::journal::AnalyticsBudget::new(100, vec![now; 95]),
+        ..Default::default()
+    }));
+    let clis = |why: &str, what: &str| {
+        assert!(why.starts_with(what), "{why}");
+        assert!(
+            why.contains(
+                ", more than are left (5 of 100 left this hour as counted on this machine"
+            ),
+            "{why}"
+        );
+        assert!(
+            why.contains(
+                "; nothing was sent: enough are free again at 13:00 UTC, or f chooses shorter dates"
+            ),
+            "{why}"
+        );
+    };
+    let generation = h.key(KeyCode::Char('c')).iter().find_map(|e| match e {
+        Effect::Io(Io::Insight(InsightIo::FetchTrend { generation, .. })) => Some(*generation),
+        _ => None,
+    });
+    h.send(Msg::Insight(InsightMsg::TrendNeeds {
+        generation: generation.expect("c reads the trend"),
+        requests: 30,
+    }));
+    let TrendLoad::Declined { why, .. } = &h.app.visitors.trend else {
+        panic!("{:?}", h.app.visitors.trend)
+    };
+    clis(why, "the chart needs 30 analytics requests");
+    let generation = h.key(KeyCode::Char('w')).iter().find_map(|e| match e {
+        Effect::Io(Io::Insight(InsightIo::FetchWhole { generation, .. })) => Some(*generation),
+        _ => None,
+    });
+    h.send(Msg::Insight(InsightMsg::Whole {
+        generation: generation.expect("w reads the range"),
+        result: Ok(WholeEnd::NeedsMore),
+        requests: 0,
+    }));
+    let WholeLoad::Stopped(why) = &h.app.visitors.whole else {
+        panic!("{:?}", h.app.visitors.whole)
+    };
+    clis(
+        why,
+        "holding the whole range needs up to 20 analytics requests",
+    );
+}

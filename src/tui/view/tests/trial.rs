@@ -124,3 +124,42 @@ fn the_jobs_panes_bar_keeps_the_analytics_figure_at_80_columns() {
         bar(&scene)
     );
 }
+
+/// #6: the chart's refusal in the CLI's words, as the visitors pane shows it.
+#[test]
+fn the_charts_refusal_reads_as_the_clis() {
+    use crate::tui::message::{Budget, Effect, InsightIo, InsightMsg, Io};
+    let mut scene = Scene::new();
+    scene.key(KeyCode::Char('3'));
+    let generation = scene.app.visitors.load().generation().unwrap();
+    scene.send(Msg::Visitors {
+        generation,
+        result: Ok(page()),
+    });
+    scene.send(Msg::Budget(Budget {
+        analytics: crate::journal::AnalyticsBudget::new(100, vec![wall(); 95]),
+        ..Budget::default()
+    }));
+    let now = scene.clock();
+    let effects = scene.app.update(
+        Msg::Input(Event::Key(KeyEvent::new(
+            KeyCode::Char('c'),
+            KeyModifiers::NONE,
+        ))),
+        now,
+    );
+    let generation = effects.iter().find_map(|e| match e {
+        Effect::Io(Io::Insight(InsightIo::FetchTrend { generation, .. })) => Some(*generation),
+        _ => None,
+    });
+    scene.send(Msg::Insight(InsightMsg::TrendNeeds {
+        generation: generation.expect("c reads the trend"),
+        requests: 30,
+    }));
+    let screen = scene.render(120, 40);
+    assert!(
+        screen.contains("the chart needs 30 analytics requests"),
+        "{screen}"
+    );
+    both("visitors_chart_refused", &scene);
+}
