@@ -290,7 +290,11 @@ fn next_poll_text(app: &App, cx: &ViewContext) -> String {
     if app.jobs.poll.is_paused() {
         return "polling paused (P)".to_owned();
     }
-    // While the service does not answer, the check that finds it back may come first.
+    // While the service does not answer, the check that finds it back may come first;
+    // while it is out, the bar says so (it named a time already past).
+    if app.link.check.in_flight && app.link.connection.is_failing() {
+        return "trying again…".to_owned();
+    }
     if let Some(due) = app.link.check.due
         && app.link.connection.is_failing()
         && app.jobs.poll.next_due().is_none_or(|poll| due < poll)

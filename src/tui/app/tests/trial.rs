@@ -127,3 +127,38 @@ fn the_chart_and_the_whole_range_refuse_in_the_clis_words() {
         "holding the whole range needs up to 20 analytics requests",
     );
 }
+
+/// #8 of the trial (the lead's fix checked): a create that timed out has the link
+/// checked again, and the bar follows each try: it is redrawn when the try goes out
+/// (it named a time then past) and when it fails again with the same error (nothing
+/// else redrew it: the bar named a try a minute old), and online comes back by itself.
+#[test]
+fn after_a_timed_out_create_every_try_redraws_the_bar_until_online() {
+    use crate::tui::message::{DraftKey, Submitted};
+    let mut h = Harness::new(vec![]);
+    // The start's check answered: online.
+    h.send(Msg::ConnectionChecked(Ok(())));
+    h.send(Msg::Submitted {
+        draft: DraftKey::NewJob,
+        outcome: Submitted::Failed(network_error(true)),
+    });
+    assert_eq!(h.app.link.connection, Connection::Trouble);
+    assert_eq!(
+        h.app.next_wake().map(|at| at - h.clock().mono),
+        Some(Duration::from_secs(2))
+    );
+    h.app.take_dirty();
+    assert!(h.tick(2.0).contains(&Effect::Io(Io::CheckConnection)));
+    assert!(h.app.take_dirty(), "the try went out: the bar says so");
+    h.at(32.0)
+        .send(Msg::ConnectionChecked(Err(network_error(false))));
+    assert!(h.app.take_dirty(), "the next try's time is drawn");
+    assert_eq!(
+        h.app.next_wake().map(|at| at - h.clock().mono),
+        Some(Duration::from_secs(4))
+    );
+    assert!(h.tick(36.0).contains(&Effect::Io(Io::CheckConnection)));
+    h.at(37.0).send(Msg::ConnectionChecked(Ok(())));
+    assert_eq!(h.app.link.connection, Connection::Online);
+    assert_eq!(h.app.next_wake(), None);
+}

@@ -163,3 +163,37 @@ fn the_charts_refusal_reads_as_the_clis() {
     );
     both("visitors_chart_refused", &scene);
 }
+
+/// #8: while the try that finds the service back is out, the bar says so, not the time
+/// it went out at (the trial's bar named a try a minute past).
+#[test]
+fn the_bar_says_a_try_is_out_while_the_service_does_not_answer() {
+    let mut scene = Scene::new();
+    scene.send(Msg::ConnectionChecked(Err(crate::api::ApiError::Network {
+        host: "127.0.0.1:8787".into(),
+        reason: "timed out".into(),
+        may_have_reached_server: false,
+    })));
+    let bar = |scene: &Scene| {
+        scene
+            .render(80, 24)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(
+        bar(&scene).contains("▲ trouble · next try 12:00:02"),
+        "{}",
+        bar(&scene)
+    );
+    // The try goes out (as the loop takes it when due).
+    scene.app.link.check.due = None;
+    scene.app.link.check.in_flight = true;
+    assert!(
+        bar(&scene).contains("▲ trouble · trying again…"),
+        "{}",
+        bar(&scene)
+    );
+    both("status_trying_again", &scene);
+}
