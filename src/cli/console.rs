@@ -132,7 +132,12 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
     let client = Client::new(ClientOptions::new(base_url.clone(), "demo", key))?;
     let mut journal = Journal::open_in_memory()?;
     // The seed's views are still being written: the visitors pane shows them loading.
-    remember_seeded_jobs(&mut journal, &scope, &running.seeded_jobs)?;
+    remember_seeded_jobs(
+        &mut journal,
+        &scope,
+        &running.seeded_jobs,
+        chrono::Utc::now(),
+    )?;
     // The demo reads only the person's keys, colours and alert command of the config
     // file: a broken config.toml must not stop it.
     let (prefs, theme) = super::console_prefs::for_demo();
@@ -153,11 +158,14 @@ pub async fn demo(args: &DemoArgs) -> Outcome {
 
 /// The demo journal remembers the seeded jobs as if they had been started here. It makes
 /// no call: with fault flags the service may fail or be slow, and the console must open at
-/// once and let its own retries deal with that.
+/// once and let its own retries deal with that. Their statuses are seen `now`, as the
+/// demo starts: the timeline is what this console observed, and it did not see a job
+/// archived or completed at its creation days ago (the new-user trial found it did).
 fn remember_seeded_jobs(
     journal: &mut Journal,
     scope: &Scope,
     jobs: &[server::seed::SeededJob],
+    now: DateTime<Utc>,
 ) -> Result<(), CliError> {
     for seeded in jobs.iter().rev() {
         let job = &seeded.job;
@@ -170,7 +178,7 @@ fn remember_seeded_jobs(
             };
             let id = (index > 0).then_some(seeded.id.as_str());
             let submission = journal.begin_submission(scope, kind, id, prompt, at)?;
-            journal.submission_accepted(scope, submission, job, at)?;
+            journal.submission_accepted(scope, submission, job, now.max(at))?;
         }
     }
     Ok(())
@@ -317,4 +325,40 @@ async fn open(
     Ok(ended_by.map_or(ExitCode::SUCCESS, |signal| {
         ExitCode::from(u8::try_from(128 + signal).unwrap_or(1))
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found in the new-user trial (#13): the archived demo job's timeline "as observed
+    /// here" said `archived` at its creation, days before the console existed.
+    #[test]
+    fn the_demo_journal_sees_the_seeded_statuses_when_the_demo_starts() {
+        let created = DateTime::parse_from_rfc3339("2026-11-07T09:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let now = created + chrono::TimeDelta::days(20);
+        let seeded = server::seed::SeededJob {
+            id: "job_archived".into(),
+            prompts: vec![("Translate the FAQ".into(), created.timestamp_millis())],
+            job: crate::api::Job {
+                id: Some("job_archived".into()),
+                status: Some(crate::api::JobStatus::Archived),
+                created_at: Some(created),
+                ..crate::api::Job::default()
+            },
+        };
+        let scope = Scope {
+            service: "http://127.0.0.1:1".into(),
+            project: "demo".into(),
+        };
+        let mut journal = Journal::open_in_memory().unwrap();
+        remember_seeded_jobs(&mut journal, &scope, &[seeded], now).unwrap();
+        let timeline = journal.timeline(&scope, "job_archived").unwrap();
+        assert_eq!(timeline.len(), 1);
+        assert_eq!(timeline[0].observed_at, now);
+        let prompts = journal.conversation(&scope, "job_archived").unwrap();
+        assert_eq!(prompts[0].sent_at, created, "the prompt keeps its own time");
+    }
 }

@@ -81,9 +81,14 @@ pub async fn prepare(
 #[must_use]
 pub fn no_pages(job: &Job, id: &str) -> String {
     let change = match &job.change {
-        Some(change) if change.files.is_empty() => {
-            "its change touched no file (or has none yet)".to_owned()
-        }
+        // The service says why there is no change (no branch: the agent never ran a
+        // turn; nothing committed on it): "touched no file" read as if there were one.
+        Some(change) if change.files.is_empty() => match &change.not_merged {
+            Some(why) if change.merged_at.is_none() => {
+                format!("it has no change ({})", sanitize(why))
+            }
+            _ => "its change touched no file".to_owned(),
+        },
         Some(change) => format!(
             "none of the {} files its change touched is a page (.md or .mdx in the docs)",
             change.files.len()
@@ -97,18 +102,67 @@ pub fn no_pages(job: &Job, id: &str) -> String {
 }
 
 /// What to say when the service's views (`Docdeck-Views-Span`) do not cover both
-/// windows: a window partly before the first view or after the last reads as a fall or
-/// a rise that is only missing data.
+/// windows, in the CLI's words (its flags as the advice).
 #[must_use]
 pub fn partly_outside(windows: &Windows, span: ViewsSpan) -> Option<String> {
+    gap_of(windows, span).map(|gap| gap.cli())
+}
+
+/// What the views' span leaves out of the windows: the facts, and the advice each face
+/// words its own way (the console has no `--merged-at` or `--window` to give).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gap {
+    /// What is missing, in words that hold for every face.
+    pub facts: String,
+    pub advice: GapAdvice,
+}
+
+/// What would make the windows hold data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GapAdvice {
+    /// No view falls in either window: import the views around the merge, or measure
+    /// a merge time inside the views.
+    ImportOrMergeTime,
+    /// Part of a window has no data; windows this long (both sides of the merge) fit.
+    Fits(TimeDelta),
+    /// Part of a window has no data, and no window worth naming fits.
+    Nothing,
+}
+
+impl Gap {
+    /// The facts with the CLI's advice (`--merged-at`, `--window`).
+    #[must_use]
+    pub fn cli(&self) -> String {
+        let advice = match self.advice {
+            GapAdvice::ImportOrMergeTime => {
+                "; import the views of the weeks around the merge, or give --merged-at inside them"
+                    .to_owned()
+            }
+            GapAdvice::Fits(fits) if fits >= TimeDelta::days(1) => {
+                format!("; --window {}d fits the data", fits.num_days())
+            }
+            GapAdvice::Fits(fits) => format!("; --window {}h fits the data", fits.num_hours()),
+            GapAdvice::Nothing => String::new(),
+        };
+        format!("{}{advice}", self.facts)
+    }
+}
+
+/// The views' span against the windows: a window partly before the first view or after
+/// the last reads as a fall or a rise that is only missing data.
+#[must_use]
+pub fn gap_of(windows: &Windows, span: ViewsSpan) -> Option<Gap> {
     let day = |at: DateTime<Utc>| at.format("%Y-%m-%d %H:%M").to_string();
     let (start, merge, end) = (windows.before.0, windows.before.1, windows.after.1);
     if span.last <= start || span.first >= end {
-        return Some(format!(
-            "no view falls in either window: the views run from {} to {} UTC; import the views of the weeks around the merge, or give --merged-at inside them",
-            day(span.first),
-            day(span.last)
-        ));
+        return Some(Gap {
+            facts: format!(
+                "no view falls in either window: the views run from {} to {} UTC",
+                day(span.first),
+                day(span.last)
+            ),
+            advice: GapAdvice::ImportOrMergeTime,
+        });
     }
     // A gap under a tenth of the window (at most a day: imports lag) is not worth a word:
     // a log that starts a few minutes after a window is as good as full.
@@ -133,17 +187,18 @@ pub fn partly_outside(windows: &Windows, span: ViewsSpan) -> Option<String> {
     }
     // The longest window both sides of the merge hold, if there is one worth naming.
     let fits = (merge - span.first).min(span.last - merge);
-    let hint = if fits >= TimeDelta::days(1) {
-        format!("; --window {}d fits the data", fits.num_days())
-    } else if fits >= TimeDelta::hours(1) {
-        format!("; --window {}h fits the data", fits.num_hours())
+    let advice = if fits >= TimeDelta::hours(1) {
+        GapAdvice::Fits(fits)
     } else {
-        String::new()
+        GapAdvice::Nothing
     };
-    Some(format!(
-        "{}: part of a window has no data, so its numbers are low for that reason alone{hint}",
-        gaps.join("; and ")
-    ))
+    Some(Gap {
+        facts: format!(
+            "{}: part of a window has no data, so its numbers are low for that reason alone",
+            gaps.join("; and ")
+        ),
+        advice,
+    })
 }
 
 /// `14 days`, `1 day`, `6 days 18 hours`, `36 hours` (a whole number of hours under
@@ -266,6 +321,58 @@ mod tests {
             short.is_some_and(|s| s.starts_with("no view falls")),
             "views end before both windows"
         );
+    }
+
+    /// Found in the new-user trial (#12): the archived demo job, whose agent never ran,
+    /// read "its change touched no file (or has none yet)": it has no change at all.
+    #[test]
+    fn a_job_without_a_change_says_so_with_the_services_reason() {
+        use crate::api::JobChange;
+        let with = |change: JobChange| Job {
+            change: Some(Box::new(change)),
+            ..Job::default()
+        };
+        let none = no_pages(
+            &with(JobChange {
+                not_merged: Some("the job has no branch yet: its agent has not run a turn".into()),
+                ..JobChange::default()
+            }),
+            "job_1",
+        );
+        assert!(
+            none.contains(
+                "it has no change (the job has no branch yet: its agent has not run a turn)"
+            ),
+            "{none}"
+        );
+        assert!(!none.contains("touched no file"), "{none}");
+        let empty = no_pages(
+            &with(JobChange {
+                merged_at: Some(at("2026-11-12T12:00:00Z")),
+                ..JobChange::default()
+            }),
+            "job_1",
+        );
+        assert!(empty.contains("its change touched no file,"), "{empty}");
+    }
+
+    /// The console words its own advice: the facts are kept apart from the CLI's flags.
+    #[test]
+    fn a_gap_keeps_its_facts_apart_from_the_clis_advice() {
+        let merged = at("2026-11-12T12:00:00Z");
+        let windows =
+            Windows::around(merged, TimeDelta::days(14), at("2026-11-27T00:00:00Z")).unwrap();
+        let gap = gap_of(
+            &windows,
+            ViewsSpan {
+                first: at("2015-05-17T00:00:00Z"),
+                last: at("2015-05-20T23:59:00Z"),
+            },
+        )
+        .unwrap();
+        assert_eq!(gap.advice, GapAdvice::ImportOrMergeTime);
+        assert!(!gap.facts.contains("--"), "{}", gap.facts);
+        assert!(gap.cli().ends_with("give --merged-at inside them"));
     }
 
     #[test]

@@ -20,9 +20,13 @@ pub enum Costly {
     },
     /// Every row of the range (and of the period before, when comparing).
     Whole { generation: Generation },
-    /// Job `id`'s impact: every row of both windows of `days` days; `detail`: asked over
-    /// its detail, which the answer opens again.
-    Impact { id: String, days: i64, detail: bool },
+    /// Job `id`'s impact: every row of both windows of `days` days; `detail`: the scroll
+    /// of its detail when asked over it, which the answer opens again where it was.
+    Impact {
+        id: String,
+        days: i64,
+        detail: Option<usize>,
+    },
     /// Every page left of the searches pane's list, read on by `generation`.
     AllPages { generation: Generation },
 }
@@ -38,29 +42,40 @@ impl Costly {
     }
 
     /// Why work the hour's budget cannot afford is not done: the CLI's words
-    /// (`AnalyticsBudget::refusal`) for the impact and the searches' pages.
+    /// (`AnalyticsBudget::refusal`) for all of them (the chart and the whole range kept
+    /// older words of their own until the new-user trial of stop 33 saw both).
     fn refusal(
         &self,
         budget: &AnalyticsBudget,
-        (needed, left): (u32, u32),
+        needed: u32,
         enough_at: Option<chrono::DateTime<chrono::Utc>>,
     ) -> String {
         let free_again = enough_at.map(|at| format!("at {} UTC", at.format("%H:%M")));
-        let (what, smaller) = match self {
-            Self::Trend { .. } | Self::Whole { .. } => {
-                let when = free_again.map_or_else(
-                    || "more than an hour's budget: choose shorter dates".to_owned(),
-                    |at| format!("enough are free {at}"),
-                );
-                return format!(
-                    "needs {needed} analytics requests and {left} are left this hour; {when}"
-                );
-            }
-            Self::Impact { .. } => ("reading the impact", "w picks a shorter window"),
-            Self::AllPages { .. } => ("reading on", "3, then f, narrows the dates"),
+        let up_to = format!("up to {needed} analytics requests");
+        let (what, need, smaller) = match self {
+            // The trend knows what it sends: one request a bucket not kept yet.
+            Self::Trend { .. } => (
+                "the chart",
+                format!("{needed} analytics requests"),
+                "f chooses shorter dates",
+            ),
+            Self::Whole { .. } => ("holding the whole range", up_to, "f chooses shorter dates"),
+            Self::Impact { .. } => ("reading the impact", up_to, "w picks a shorter window"),
+            Self::AllPages { .. } => ("reading on", up_to, "3, then f, narrows the dates"),
         };
-        let need = format!("up to {needed} analytics requests");
         budget.refusal(what, &need, free_again.as_deref(), smaller)
+    }
+
+    /// The words of a no: the visitors pane's say what was not read, the others show
+    /// them under their own heading.
+    fn declined(&self, requests: u32) -> String {
+        let again = self.again();
+        let what = match self {
+            Self::Trend { .. } => "the chart ",
+            Self::Whole { .. } => "the whole range ",
+            Self::Impact { .. } | Self::AllPages { .. } => "",
+        };
+        format!("{what}not read: it needs {requests} analytics requests; {again} asks again")
     }
 }
 
@@ -122,11 +137,9 @@ impl Question {
                 left,
             })),
             Decision::Refuse {
-                needed,
-                left,
-                enough_at,
+                needed, enough_at, ..
             } => {
-                let why = work.refusal(budget, (needed, left), enough_at);
+                let why = work.refusal(budget, needed, enough_at);
                 Outcome::Answered(work, Err(why))
             }
         }
@@ -139,10 +152,7 @@ impl Question {
             Action::Apply => Outcome::Answered(self.work, Ok(self.requests)),
             Action::Close => {
                 let again = self.work.again();
-                let why = format!(
-                    "not read: it needs {} analytics requests; {again} asks again",
-                    self.requests
-                );
+                let why = self.work.declined(self.requests);
                 Outcome::Then(
                     Box::new(Outcome::Answered(self.work, Err(why))),
                     // About the pane asked over: it leaves with that pane.

@@ -56,8 +56,8 @@ pub use forms::{ExportForm, FilterForm, FilterProblems, FormField, TrackForm, pr
 pub use help::Help;
 pub(crate) use jobs::poll;
 pub use jobs::{
-    DetailSearch, IMPACT_WINDOW_DAYS, ImpactLoad, Impacts, JobDetail, JobList, JobRow, JobSort,
-    humans_change, short_id, unsure_submission,
+    DetailSearch, IMPACT_WINDOW_DAYS, IMPACT_WINDOWS, ImpactLoad, Impacts, JobDetail, JobList,
+    JobRow, JobSort, humans_change, short_id, unsure_submission,
 };
 pub use keys::{MIN_HEIGHT, MIN_WIDTH};
 pub use link::{CHECK_JOB_ID, CallClass, Connection, ConnectionCheck, Link, RatePauses};

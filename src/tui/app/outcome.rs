@@ -185,10 +185,14 @@ impl App {
                 let outcome =
                     (self.jobs.impacts).answered((id.clone(), days), answer, &ctx, effects);
                 self.route(outcome, now, effects);
-                // The question was asked over the job's detail: back to it.
-                if detail && self.overlay.is_none() {
+                // The question was asked over the job's detail: back to it, where it was
+                // scrolled (it opened at the top, losing the place the person read).
+                if let Some(scroll) = detail
+                    && self.overlay.is_none()
+                {
                     effects.push(Effect::Io(crate::tui::message::Io::LoadDetail(id.clone())));
-                    let detail = crate::tui::app::JobDetail::new(id);
+                    let mut detail = crate::tui::app::JobDetail::new(id);
+                    detail.scroll = scroll;
                     self.route(Outcome::Open(Overlay::Detail(detail)), now, effects);
                 }
             }
@@ -198,9 +202,17 @@ impl App {
                 });
             }
             Outcome::Answered(work, answer) => {
+                // The footer has one line for why the whole range is not held: the
+                // notice gives the refusal whole (a no's own notice follows it).
+                let said = match (&work, &answer) {
+                    (Costly::Whole { .. }, Err(why)) => {
+                        Outcome::Said(NoticeKind::Warning, why.clone())
+                    }
+                    _ => Outcome::Done,
+                };
                 self.in_visitors(now, effects, |v, ctx, fx| {
                     v.answered(work, answer, ctx, fx);
-                    Outcome::Done
+                    said
                 });
             }
         }

@@ -17,7 +17,10 @@ impl App {
                 if let Some(read) = read {
                     self.record_call(read.as_ref().map(|_| ()), CallClass::Read, None, now);
                 }
-                let detail = matches!(&self.overlay, Some(Overlay::Detail(d)) if d.id == id);
+                let detail = match &self.overlay {
+                    Some(Overlay::Detail(d)) if d.id == id => Some(d.scroll),
+                    _ => None,
+                };
                 let rows = self.config.whole_max_rows;
                 let outcome = self.jobs.impacts.on_read(id, *result, (rows, detail));
                 self.route(outcome, now, effects);

@@ -28,6 +28,10 @@ impl App {
             }
             Msg::ConnectionChecked(result) => {
                 let recorded = self.link.checked(result, now);
+                // A check that failed again moves the bar's next try (the same error is
+                // not said again, so nothing else redraws it: the trial's bar named a try
+                // a minute past).
+                self.dirty = true;
                 self.heard(recorded, CallClass::Read, None, now);
             }
             Msg::AlertFailed(err) => self.notify(NoticeKind::Warning, Said::AlertFailed(err)),

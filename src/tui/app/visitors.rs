@@ -257,12 +257,9 @@ impl VisitorsTable {
             (Costly::Whole { generation }, Ok(requests)) => {
                 self.whole_confirmed(generation, requests, ctx, effects);
             }
-            (Costly::Trend { plan, .. }, Err(why)) => {
-                self.trend_declined(plan, format!("the chart {why}"));
-            }
-            (Costly::Whole { .. }, Err(why)) => {
-                self.whole_declined(format!("the whole range {why}"))
-            }
+            // The words name the work already (`Costly::refusal`, `Costly::declined`).
+            (Costly::Trend { plan, .. }, Err(why)) => self.trend_declined(plan, why),
+            (Costly::Whole { .. }, Err(why)) => self.whole_declined(why),
             // The jobs list's and the searches pane's, routed to them.
             (Costly::Impact { .. } | Costly::AllPages { .. }, _) => {}
         }

@@ -60,6 +60,8 @@ impl App {
         if self.loaded {
             if self.link.check.take_due(now.mono) {
                 effects.push(Effect::Io(Io::CheckConnection));
+                // The status bar stops naming the try's time, now past: it says it is out.
+                self.dirty |= self.link.connection.is_failing();
             }
             for id in self.jobs.poll.take_due(now.mono) {
                 effects.push(Effect::Io(Io::FetchJob(id)));

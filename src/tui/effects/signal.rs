@@ -10,7 +10,7 @@ use crate::api::signals::{FeedbackItem, FeedbackPage};
 use crate::api::{ApiError, VisitorsQuery};
 use crate::insight::buckets::param;
 use crate::insight::impact::{impact, marked_pages};
-use crate::insight::impact_read::{NotReady, partly_outside, prepare};
+use crate::insight::impact_read::{NotReady, gap_of, prepare};
 use crate::insight::whole::{Step, Whole, WholeRange};
 use crate::server::traffic::page::page_of;
 use crate::tui::message::{Comments, ImpactFailed, ImpactRead, Msg, SignalIo, SignalMsg};
@@ -127,7 +127,7 @@ async fn read_impact(
         gap: s
             .client
             .views_span()
-            .and_then(|span| partly_outside(&windows, span)),
+            .and_then(|span| gap_of(&windows, span)),
     };
     (Ok(read), sent, Some(Ok(())))
 }

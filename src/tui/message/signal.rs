@@ -41,7 +41,7 @@ pub struct ImpactRead {
     pub windows: Windows,
     pub impact: Impact,
     /// What the views' span leaves out of a window, when it does.
-    pub gap: Option<String>,
+    pub gap: Option<crate::insight::impact_read::Gap>,
 }
 
 /// Why a job's impact was not read.

@@ -76,6 +76,12 @@ pub fn draw(
             cx.theme.dim(),
         )));
     }
+    if context == KeyContext::Form {
+        local.push(Line::from(Span::styled(
+            " other keys edit the field (Ctrl+U clears it)",
+            cx.theme.dim(),
+        )));
+    }
     if context == KeyContext::Jobs {
         // What the marks in the rows mean.
         for note in [

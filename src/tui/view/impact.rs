@@ -3,15 +3,16 @@
 //! beside the whole site, the caveat once), or why it could not be known, in the words
 //! `docdeck jobs impact` uses.
 
+use chrono::TimeDelta;
 use ratatui::text::{Line, Span};
 
 use super::ViewContext;
 use crate::api::{JobStatus, VisitorTotals};
 use crate::insight::compare::{Delta, change_text};
 use crate::insight::impact::CAVEAT;
-use crate::insight::impact_read::{NotReady, has_or_have, length_words, short};
+use crate::insight::impact_read::{Gap, GapAdvice, NotReady, has_or_have, length_words, short};
 use crate::text::{sanitize, thousands};
-use crate::tui::app::{App, ImpactLoad};
+use crate::tui::app::{App, IMPACT_WINDOWS, ImpactLoad};
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{ImpactFailed, ImpactRead};
 
@@ -31,8 +32,8 @@ pub(super) fn lines(id: &str, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
     }
     let key = app.keymap().key_or_name(KeyContext::Detail, Action::Impact);
     let days = app.jobs.impacts.window_days();
-    let window = app.keymap().key(KeyContext::Detail, Action::ImpactWindow);
-    let window = window.map_or_else(String::new, |w| format!("; {w} changes it"));
+    let window_key = app.keymap().key(KeyContext::Detail, Action::ImpactWindow);
+    let window = (window_key.as_ref()).map_or_else(String::new, |w| format!("; {w} changes it"));
     let mut out = vec![
         (Line::default(), 0),
         (
@@ -68,7 +69,7 @@ pub(super) fn lines(id: &str, app: &App, cx: &ViewContext) -> Vec<(Line<'static>
         Some(ImpactLoad::Failed(failed)) => {
             out.extend(failed_lines(failed, id, &key).into_iter().map(text));
         }
-        Some(ImpactLoad::Read(read)) => read_lines(&mut out, read, cx),
+        Some(ImpactLoad::Read(read)) => read_lines(&mut out, read, (id, &key, window_key.as_deref()), cx),
     }
     out
 }
@@ -91,6 +92,10 @@ fn failed_lines(failed: &ImpactFailed, id: &str, key: &str) -> Vec<String> {
                 sanitize(&err.to_string())
             )]
         }
+        ImpactFailed::NotReady(too_soon @ NotReady::TooSoon(_)) => vec![format!(
+            "{}; {key} reads it again later",
+            sanitize(&too_soon.to_string())
+        )],
         ImpactFailed::NotReady(other) => vec![sanitize(&other.to_string())],
         ImpactFailed::Visitors(err) => vec![format!(
             "the windows' visitors could not be read: {}; {key} tries again",
@@ -106,8 +111,48 @@ fn failed_lines(failed: &ImpactFailed, id: &str, key: &str) -> Vec<String> {
     }
 }
 
-fn when(at: chrono::DateTime<chrono::Utc>) -> String {
-    at.format("%Y-%m-%d %H:%M").to_string()
+/// A merge or window time: to the minute, or to the second when the windows are under
+/// an hour long (right after a merge, minutes made the start and end of a window equal).
+fn when(at: chrono::DateTime<chrono::Utc>, length: chrono::TimeDelta) -> String {
+    if length < chrono::TimeDelta::hours(1) {
+        at.format("%Y-%m-%d %H:%M:%S").to_string()
+    } else {
+        at.format("%Y-%m-%d %H:%M").to_string()
+    }
+}
+
+/// What the console can do about a window the views do not cover: it has no
+/// `--merged-at` or `--window` to give, so `w` where its windows fit, else the CLI.
+fn gap_words(gap: &Gap, id: &str, window_key: Option<&str>) -> String {
+    let id = sanitize(id);
+    let advice = match gap.advice {
+        GapAdvice::ImportOrMergeTime => format!(
+            "; import the views of the weeks around the merge, or from the CLI: `docdeck jobs impact {id} --merged-at TIME` with a time inside them"
+        ),
+        GapAdvice::Fits(fits) => {
+            let days = IMPACT_WINDOWS
+                .iter()
+                .rev()
+                .find(|d| TimeDelta::days(**d) <= fits);
+            match (days, window_key) {
+                (Some(days), Some(w)) => {
+                    format!("; windows of {days} days fit the data ({w} picks them)")
+                }
+                _ => {
+                    let length = if fits >= TimeDelta::days(1) {
+                        format!("{}d", fits.num_days())
+                    } else {
+                        format!("{}h", fits.num_hours())
+                    };
+                    format!(
+                        "; shorter windows fit the data, from the CLI: `docdeck jobs impact {id} --window {length}`"
+                    )
+                }
+            }
+        }
+        GapAdvice::Nothing => String::new(),
+    };
+    format!("{}{advice}", sanitize(&gap.facts))
 }
 
 /// `human 2 → 3 +1 (+50.0%) · AI 1 → 2 +1 (+100.0%)`.
@@ -127,9 +172,16 @@ fn pair(before: VisitorTotals, after: VisitorTotals) -> String {
     )
 }
 
-fn read_lines(out: &mut Vec<(Line<'static>, usize)>, read: &ImpactRead, cx: &ViewContext) {
+fn read_lines(
+    out: &mut Vec<(Line<'static>, usize)>,
+    read: &ImpactRead,
+    (id, key, window_key): (&str, &str, Option<&str>),
+    cx: &ViewContext,
+) {
     let theme = cx.theme;
     let merge = &read.merge;
+    let w = &read.windows;
+    let when = |at| when(at, w.length());
     let how = match (merge.by, &merge.what) {
         ("given", _) => "as given".to_owned(),
         (by, Some(what)) => format!("{by}: {}", sanitize(&short(what))),
@@ -139,7 +191,6 @@ fn read_lines(out: &mut Vec<(Line<'static>, usize)>, read: &ImpactRead, cx: &Vie
         Line::from(format!("  merged {} UTC ({how})", when(merge.at))),
         2,
     ));
-    let w = &read.windows;
     let length = length_words(w.length());
     let mut windows = format!(
         "  unique visitors, the {length} before the merge ({} to {} UTC) → the {length} after (to {} UTC)",
@@ -155,6 +206,18 @@ fn read_lines(out: &mut Vec<(Line<'static>, usize)>, read: &ImpactRead, cx: &Vie
         ));
     }
     out.push((Line::from(Span::styled(windows, theme.dim())), 2));
+    // Minutes after a merge, a few visitors either way say nothing yet.
+    if w.length() < TimeDelta::hours(1) {
+        out.push((
+            Line::from(Span::styled(
+                format!(
+                    "  merged {length} ago: too soon to compare; {key} again later reads longer windows"
+                ),
+                theme.warning(),
+            )),
+            2,
+        ));
+    }
     for page in &read.impact.pages {
         out.push((
             Line::from(vec![
@@ -179,7 +242,7 @@ fn read_lines(out: &mut Vec<(Line<'static>, usize)>, read: &ImpactRead, cx: &Vie
     if let Some(gap) = &read.gap {
         out.push((
             Line::from(Span::styled(
-                format!("  ⚠ {}", sanitize(gap)),
+                format!("  ⚠ {}", gap_words(gap, id, window_key)),
                 theme.warning(),
             )),
             4,

@@ -393,8 +393,9 @@ fn prompt_cell(row: &JobRow, width: usize, cx: &ViewContext) -> Line<'static> {
     Line::from(prompt)
 }
 
-/// A new-job prompt whose send got no answer: "? unknown outcome", its age and prompt,
-/// until `x` dismisses it or `a` tracks the job it made.
+/// A new-job prompt whose send got no answer: "? unknown" with no id known (the trial
+/// read the "outcome" it showed under ID as an id), its age and prompt, until `x`
+/// dismisses it or `a` tracks the job it made.
 fn unsure_cell(
     row: &JobRow,
     column: JobColumn,
@@ -403,7 +404,7 @@ fn unsure_cell(
 ) -> Line<'static> {
     match column {
         JobColumn::Status => Line::from(Span::styled("? unknown", cx.theme.warning())),
-        JobColumn::Id => Line::from(Span::styled("outcome", cx.theme.warning())),
+        JobColumn::Id => Line::from(Span::styled("no id known", cx.theme.dim())),
         JobColumn::Age => Line::from(
             row.seen_at
                 .map_or_else(|| "-".to_owned(), |at| age(cx.wall - at)),

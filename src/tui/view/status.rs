@@ -205,12 +205,16 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         span: Span::raw(next_poll_text(app, cx)),
     });
     let analytics = &app.link.budget.analytics;
-    // Analytics left matter most where they are spent: kept longest in the visitors pane.
+    // Analytics left matter most where they are spent: kept longest in the visitors and
+    // searches panes, and in the jobs pane before the jobs' budget (an impact read spends
+    // them there, and the README points at the figure); the composer keeps its own first.
     parts.push(Part {
-        rank: if matches!(app.focus, Pane::Visitors | Pane::Searches) {
-            5
-        } else {
-            3
+        rank: match app.focus {
+            Pane::Visitors | Pane::Searches => 5,
+            // A pause says enough of them while it lasts.
+            Pane::Jobs if paused.is_empty() => 4,
+            Pane::Jobs => 3,
+            Pane::Composer => 3,
         },
         // A limit the service stated says so; without a mark it is the hosted service's
         // documented 100 an hour (README, `?`).
@@ -228,7 +232,7 @@ pub fn bar(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
         let (create, message) = app.link.budget_left(app.config.hourly_limit);
         let limit = app.config.hourly_limit;
         parts.push(Part {
-            rank: 3,
+            rank: if app.focus == Pane::Composer { 5 } else { 3 },
             span: Span::raw(format!("new {create}/{limit} msg {message}/{limit}")),
         });
     }
@@ -286,7 +290,11 @@ fn next_poll_text(app: &App, cx: &ViewContext) -> String {
     if app.jobs.poll.is_paused() {
         return "polling paused (P)".to_owned();
     }
-    // While the service does not answer, the check that finds it back may come first.
+    // While the service does not answer, the check that finds it back may come first;
+    // while it is out, the bar says so (it named a time already past).
+    if app.link.check.in_flight && app.link.connection.is_failing() {
+        return "trying again…".to_owned();
+    }
     if let Some(due) = app.link.check.due
         && app.link.connection.is_failing()
         && app.jobs.poll.next_due().is_none_or(|poll| due < poll)

@@ -24,6 +24,7 @@ mod insight;
 mod searches;
 mod signals;
 mod themes;
+mod trial;
 mod visitors;
 mod widths;
 

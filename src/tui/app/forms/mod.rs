@@ -2,7 +2,7 @@
 //! size, and an export. Each checks its fields as they are typed, so the form shows
 //! what is wrong before Enter.
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Modifier, Style};
 use ratatui_textarea::{CursorMove, TextArea};
 
@@ -47,9 +47,14 @@ fn value(area: &TextArea<'_>) -> String {
 }
 
 /// Types a key into a one-line field. A line break (Enter with any modifier, Ctrl+J,
-/// Ctrl+M) never makes a second line: `on_form_key` reads it as Enter.
+/// Ctrl+M) never makes a second line: `on_form_key` reads it as Enter. Ctrl+U clears the
+/// field, as in a shell (the text area took it as undo, which did nothing to a field
+/// that opened filled, so the new-user trial's dates were typed after the old ones).
 fn type_into(area: &mut TextArea<'static>, key: &KeyEvent) {
-    if !is_line_break(key) {
+    if key.code == KeyCode::Char('u') && key.modifiers == KeyModifiers::CONTROL {
+        area.move_cursor(CursorMove::Head);
+        let _ = area.delete_line_by_end();
+    } else if !is_line_break(key) {
         let _ = area.input(*key);
     }
 }

@@ -181,7 +181,7 @@ impl Impacts {
         &mut self,
         id: String,
         result: Result<ImpactRead, ImpactFailed>,
-        (max_rows, detail): (usize, bool),
+        (max_rows, detail): (usize, Option<usize>),
     ) -> Outcome {
         let most = u32::try_from(max_rows.div_ceil(250)).unwrap_or(u32::MAX);
         let requests = most.saturating_mul(2);

@@ -14,7 +14,7 @@ mod list;
 mod track;
 
 pub use detail::{DetailSearch, JobDetail};
-pub use impact::{IMPACT_WINDOW_DAYS, ImpactLoad, Impacts, humans_change};
+pub use impact::{IMPACT_WINDOW_DAYS, IMPACT_WINDOWS, ImpactLoad, Impacts, humans_change};
 pub use list::{JobList, JobRow, JobSort};
 pub use track::unsure_submission;
 

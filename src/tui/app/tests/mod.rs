@@ -17,6 +17,7 @@ mod searches;
 mod searches_all;
 pub(in crate::tui) mod signals;
 mod track;
+mod trial;
 mod truth;
 mod visitors;
 mod visitors_where;

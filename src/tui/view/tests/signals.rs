@@ -23,7 +23,7 @@ fn totals(human: u64, ai: u64) -> VisitorTotals {
     }
 }
 
-fn read() -> ImpactRead {
+pub(super) fn read() -> ImpactRead {
     let merged = wall() - chrono::Duration::days(20);
     ImpactRead {
         merge: Merged {
@@ -61,7 +61,7 @@ fn read() -> ImpactRead {
 }
 
 /// The completed job's detail open, `i` pressed, and `result` come back.
-fn impact_scene(result: Result<ImpactRead, ImpactFailed>) -> Scene {
+pub(super) fn impact_scene(result: Result<ImpactRead, ImpactFailed>) -> Scene {
     let mut scene = Scene::new();
     scene.key(KeyCode::Char('j'));
     scene.key(KeyCode::Enter);

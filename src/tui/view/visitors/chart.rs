@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph};
+use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Wrap};
 
 use super::super::{ViewContext, thousands};
 use super::fitting;
@@ -35,8 +35,11 @@ pub(super) fn draw(
     let block = Block::default()
         .borders(Borders::TOP)
         .title(title(by, area.width, cx));
+    // A refusal in the CLI's words takes more than a line at 80 columns.
     let said = |text: String, style| {
-        Paragraph::new(Line::from(Span::styled(text, style))).block(block.clone())
+        Paragraph::new(Line::from(Span::styled(text, style)))
+            .wrap(Wrap { trim: false })
+            .block(block.clone())
     };
     let widget = match trend {
         TrendLoad::Shown { plan, totals } if !totals.is_empty() => {
