@@ -352,7 +352,7 @@ fn lines(detail: &JobDetail, app: &App, cx: &ViewContext) -> Vec<(Line<'static>,
     lines.push((Line::default(), 0));
     lines.push((
         Line::from(Span::styled(
-            "Conversation (prompts sent from this machine)",
+            "Conversation (prompts known on this machine)",
             theme.bold(),
         )),
         0,
