@@ -16,6 +16,29 @@ pub(super) fn typed_id(typed: &str) -> Result<&str, CliError> {
     Ok(typed)
 }
 
+/// The one job of the project, followed from another service (another node of a
+/// cluster), whose id starts with `typed`, said on standard error: a start of an id sent
+/// as typed can only get a 404 (the trial of stop 33, two nodes of one PostgreSQL).
+fn elsewhere(journal: &Journal, scope: &Scope, typed: &str) -> Option<String> {
+    let found = journal.resolve_elsewhere(scope, typed).ok()?;
+    let mut ids: Vec<&str> = found.iter().map(|(id, _)| id.as_str()).collect();
+    ids.dedup();
+    let [id] = ids.as_slice() else {
+        return None;
+    };
+    if *id == typed {
+        return None;
+    }
+    let service = &found[0].1;
+    warn(&format!(
+        "{} is {} (followed from {}): the only job of this project this machine knows that starts with it",
+        crate::text::sanitize(typed),
+        crate::text::sanitize(id),
+        crate::text::sanitize(service)
+    ));
+    Some((*id).to_owned())
+}
+
 /// The job the user meant: a unique start of the id of a job the journal knows becomes
 /// that id; text no known job starts with is passed on as typed (the job may have been
 /// made elsewhere); text several jobs start with is refused, naming them.
@@ -29,7 +52,8 @@ pub(super) fn resolve_id(
         return Ok(typed.to_owned());
     };
     match journal.resolve_id(scope, typed) {
-        Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => Ok(id),
+        Ok(IdMatch::Known(id)) => Ok(id),
+        Ok(IdMatch::Unknown(id)) => Ok(elsewhere(journal, scope, &id).unwrap_or(id)),
         Ok(IdMatch::Ambiguous(ids)) => {
             let more = if ids.len() >= 6 { "\n  ..." } else { "" };
             let ids: Vec<String> = ids.iter().map(|id| crate::text::sanitize(id)).collect();

@@ -466,6 +466,33 @@ impl Journal {
     }
 }
 
+impl Journal {
+    /// The jobs of this scope's project, followed from other services (another node of
+    /// the same cluster, another base URL), whose ids start with `typed`: `(id, service)`,
+    /// at most 6.
+    pub fn resolve_elsewhere(
+        &self,
+        scope: &Scope,
+        typed: &str,
+    ) -> Result<Vec<(String, String)>, JournalError> {
+        let typed = typed.trim();
+        if typed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut statement = self.conn.prepare_cached(
+            "SELECT DISTINCT job_id, service FROM jobs WHERE service <> ?1 AND project = ?2
+               AND job_id >= ?3 AND job_id < ?3 || char(1114111)
+             ORDER BY job_id LIMIT 6",
+        )?;
+        let found = statement
+            .query_map(params![scope.service, scope.project, typed], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(found)
+    }
+}
+
 /// Renames `path` (and its `-wal` and `-shm` files, which belong to it) to
 /// `<name>.<tag>-<time>` in the same folder, and returns the new path.
 fn move_aside(path: &Path, tag: &str) -> std::io::Result<PathBuf> {

@@ -311,6 +311,32 @@ fn a_unique_prefix_resolves_to_the_job_tracked_or_not() {
         journal.resolve_id(&s, "").unwrap(),
         IdMatch::Unknown(String::new())
     );
+    // Another node of the same cluster (another base URL) knows the job: found there
+    // (the trial of stop 33 got a 404 for a start of an id followed through the other
+    // node), never for another project.
+    let node_b = Scope {
+        service: "http://127.0.0.1:8798".into(),
+        ..scope()
+    };
+    assert_eq!(
+        journal.resolve_id(&node_b, "job_x").unwrap(),
+        IdMatch::Unknown("job_x".into())
+    );
+    assert_eq!(
+        journal.resolve_elsewhere(&node_b, "job_x").unwrap(),
+        vec![("job_xyz333".to_owned(), s.service.clone())]
+    );
+    assert!(journal.resolve_elsewhere(&s, "job_x").unwrap().is_empty());
+    let other_b = Scope {
+        project: "other".into(),
+        ..node_b
+    };
+    assert!(
+        journal
+            .resolve_elsewhere(&other_b, "job_x")
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]

@@ -53,9 +53,7 @@ impl SearchesPane {
             return Outcome::Notice("a page of this list is being read");
         }
         if self.next_cursor(self.showing).is_none() {
-            return Outcome::Notice(
-                "the whole range is read: the order and count are exact",
-            );
+            return Outcome::Notice("the whole range is read: the order and count are exact");
         }
         self.all = Some(ReadAll {
             which: self.showing,
