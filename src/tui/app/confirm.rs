@@ -59,7 +59,7 @@ impl Costly {
                 format!("{needed} analytics requests"),
                 "f chooses shorter dates",
             ),
-            Self::Whole { .. } => ("holding the whole range", up_to, "f chooses shorter dates"),
+            Self::Whole { .. } => ("reading the whole range", up_to, "f chooses shorter dates"),
             Self::Impact { .. } => ("reading the impact", up_to, "w picks a shorter window"),
             Self::AllPages { .. } => ("reading on", up_to, "3, then f, narrows the dates"),
         };

@@ -124,7 +124,7 @@ fn the_chart_and_the_whole_range_refuse_in_the_clis_words() {
     };
     clis(
         why,
-        "holding the whole range needs up to 20 analytics requests",
+        "reading the whole range needs up to 20 analytics requests",
     );
 }
 
