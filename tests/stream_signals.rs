@@ -127,7 +127,7 @@ fn check_summaries(first: &str, again: &str) {
         "site searches: 2 stored, 1 clicked through",
         "feedback: 2 stored",
         "assistant questions: 2 stored",
-        "1 of them did not say whether the docs answered (no resolutionStatus): counted as answered",
+        "1 of them gave no resolutionStatus docdeck reads (answered or unanswered): counted as answered",
         "docs.search.query: 1 event not stored, without the words searched (properties.query)",
         "docs.search.result_click: 1 event not stored, without the result clicked (properties.url)",
         "searches by AI agents 1",
@@ -145,6 +145,40 @@ fn check_summaries(first: &str, again: &str) {
     assert!(
         !again.contains("resolutionStatus"),
         "nothing stored again: {again}"
+    );
+}
+
+/// A result click whose search is not stored (never sent, or later in the file) is
+/// counted as not stored: it was dropped without a word (the second trial of stop 33).
+#[test]
+fn a_click_that_matches_no_search_is_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("orphan.jsonl");
+    std::fs::write(
+        &lines,
+        r#"{"eventType":"docs.search.result_click","payload":{"event_id":"x-1","anon_id":"a1","user_agent":"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36","created_at":"2026-11-20T10:00:10Z","path":"/","properties":{"query":"late search","url":"/guides/setup"}}}
+{"eventType":"docs.search.query","payload":{"event_id":"x-2","anon_id":"a1","user_agent":"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36","created_at":"2026-11-20T10:00:00Z","path":"/","properties":{"query":"late search"}}}
+"#,
+    )
+    .unwrap();
+    let db = dir.path().join("service.sqlite");
+    let output = Command::new(env!("CARGO_BIN_EXE_docdeck"))
+        .args(["import", "--project", "p", "--format", "mintlify", "--db"])
+        .arg(&db)
+        .arg(&lines)
+        .env("NO_COLOR", "1")
+        .env_remove("DOCDECK_DATABASE_URL")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(
+        out.contains("site searches: 1 stored, 0 clicked through"),
+        "{out}"
+    );
+    assert!(
+        out.contains("result clicks not stored: 1 matched no search of the same words by the same visitor in the hour before"),
+        "{out}"
     );
 }
 

@@ -98,7 +98,7 @@ fn percent(share: f64) -> String {
 }
 
 /// Under a range nobody searched: where searches come from on the local service.
-const NO_SEARCHES: &str = "nobody searched in this range; the local service learns searches from `docdeck import` of an access log (requests of /search?q=, or the page --search-url names)";
+const NO_SEARCHES: &str = "nobody searched in this range; the local service learns searches from `docdeck import`: of an access log (requests of /search?q=, or the page --search-url names), or of the event stream (--format mintlify)";
 
 pub fn searches(
     page: &SearchesPage,

@@ -65,7 +65,7 @@ pub(super) fn decode<T: DeserializeOwned>(
 }
 
 /// `Retry-After` as delay-seconds or an HTTP date.
-fn parse_retry_after(value: &str) -> Option<Duration> {
+pub(super) fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));

@@ -143,7 +143,8 @@ impl From<StoreError> for ServiceError {
         // PostgreSQL down or restarting (a connection refused or lost): the request may
         // be made again, as with a busy SQLite.
         if matches!(err, StoreError::Unreachable(_) | StoreError::Open { .. }) {
-            tracing::warn!("a request found the database unreachable: {err}");
+            // The node's own loops say so once a minute (`pg::outage`): not once a request.
+            tracing::debug!("a request found the database unreachable: {err}");
             return Self {
                 retry_after_secs: Some(UNREACHABLE_RETRY_SECS),
                 ..Self::new(

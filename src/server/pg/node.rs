@@ -188,16 +188,40 @@ async fn run_turn(store: &PgStore, agent: &dyn Agent, config: &NodeConfig, turn:
         Some(Ok(diff)) => Some(diff),
         _ => None,
     };
-    let name = config.name.clone();
-    let job = turn.job_id.clone();
-    let done = turn.clone();
-    let finished = store
-        .call(move |c| claim::finish(c, &name, &done, &result, diff.as_deref(), now_ms()))
-        .await;
-    match finished {
-        Ok(true) => keep_output(store, &turn, output).await,
-        Ok(false) => tracing::warn!(job = %job, "finished a turn no longer held: not recorded"),
-        Err(err) => tracing::error!(job = %job, "cannot record a finished turn: {err}"),
+    // While PostgreSQL cannot be reached the result is kept and recorded once it answers:
+    // given up at the first try, a turn that finished during a restart of a few seconds
+    // was failed as interrupted once its lease ran out (the trial of stop 33). A node that
+    // failed it meanwhile wins: `finish` then records nothing.
+    let mut outage = Outage::default();
+    loop {
+        let (name, done, kept, diff) = (
+            config.name.clone(),
+            turn.clone(),
+            result.clone(),
+            diff.clone(),
+        );
+        let finished = store
+            .call(move |c| claim::finish(c, &name, &done, &kept, diff.as_deref(), now_ms()))
+            .await;
+        match finished {
+            Ok(true) => {
+                outage.recovered("recorded a finished turn");
+                keep_output(store, &turn, output).await;
+                return;
+            }
+            Ok(false) => {
+                tracing::warn!(job = %turn.job_id, "finished a turn no longer held: not recorded");
+                return;
+            }
+            Err(err @ (StoreError::Unreachable(_) | StoreError::Open { .. })) => {
+                outage.failed("cannot record a finished turn yet (trying again)", &err);
+                tokio::time::sleep(config.poll).await;
+            }
+            Err(err) => {
+                tracing::error!(job = %turn.job_id, "cannot record a finished turn: {err}");
+                return;
+            }
+        }
     }
 }
 

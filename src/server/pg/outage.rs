@@ -36,7 +36,7 @@ impl Outage {
     /// A success: says that `what` works again if it had failed.
     pub fn recovered(&mut self, what: &str) {
         if let Some((since, _)) = self.down.take() {
-            tracing::warn!(
+            tracing::info!(
                 "{what} again, after {} s",
                 Instant::now().duration_since(since).as_secs()
             );

@@ -80,6 +80,16 @@ pub struct StreamClick {
 }
 
 impl StreamClick {
+    /// What a click's recording did: one click, or one that matched no search.
+    #[must_use]
+    pub fn stored(clicked: bool) -> Stored {
+        Stored {
+            clicks: u64::from(clicked),
+            clicks_unmatched: u64::from(!clicked),
+            ..Stored::default()
+        }
+    }
+
     #[must_use]
     pub fn click(&self) -> search::Click<'_> {
         search::Click {
@@ -153,6 +163,9 @@ pub struct Stored {
     pub searches: u64,
     pub searches_known: u64,
     pub clicks: u64,
+    /// A stream's result clicks that matched no search by the same visitor for the same
+    /// words in the hour before (the search not read yet, or read later in the file).
+    pub clicks_unmatched: u64,
     /// Feedback and assistant answers read from an event stream: stored, and stored by an
     /// earlier import.
     pub feedback: u64,
@@ -171,6 +184,7 @@ impl Stored {
         summary.searches += self.searches;
         summary.searches_known += self.searches_known;
         summary.clicks += self.clicks;
+        summary.clicks_unmatched += self.clicks_unmatched;
         summary.feedback += self.feedback;
         summary.feedback_known += self.feedback_known;
         summary.conversations += self.conversations;
@@ -225,10 +239,11 @@ impl Writer {
                 stored.clicks += clicks;
                 Ok(stored)
             }
-            Item::Click(found) => Ok(Stored {
-                clicks: u64::from(search::click(tx, &self.project, found.click())?),
-                ..Stored::default()
-            }),
+            Item::Click(found) => Ok(StreamClick::stored(search::click(
+                tx,
+                &self.project,
+                found.click(),
+            )?)),
             said => said
                 .store_said(&mut Lite(tx), &self.project)
                 .unwrap_or_else(|| Ok(Stored::default())),

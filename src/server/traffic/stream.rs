@@ -179,10 +179,9 @@ fn feedback(properties: &Map<String, Value>, record: &Record<'_>) -> Option<NewF
 /// `queryCategory`, `pageUrl` (else the event's page).
 fn conversation(properties: &Map<String, Value>, record: &Record<'_>, query: String) -> Signal {
     let text = |names: &[&str]| first_text(properties, names);
-    let answered = match (
-        text(&["resolutionStatus", "resolution_status"]).as_deref(),
-        properties.get("answered"),
-    ) {
+    // In any case (`UNANSWERED` was read as no status at all, in a trial).
+    let status = text(&["resolutionStatus", "resolution_status"]).map(|s| s.to_lowercase());
+    let answered = match (status.as_deref(), properties.get("answered")) {
         (Some("answered"), _) | (_, Some(Value::Bool(true))) => Some(true),
         (Some("unanswered"), _) | (_, Some(Value::Bool(false))) => Some(false),
         _ => None,
@@ -230,6 +229,49 @@ mod tests {
         assert_eq!(Kind::of("docs.assistant.thumbs_down"), None);
         assert_eq!(Kind::of("docs.search.close"), None);
         assert_eq!(Kind::of("docs.navitem.click"), None);
+    }
+
+    #[test]
+    fn a_resolution_status_is_read_in_any_case() {
+        // `UNANSWERED` was read as no status, and the question stored as answered (the
+        // second trial of stop 33).
+        let record = |_| Record {
+            ts_ms: 0,
+            method: "GET".into(),
+            target: "/".into(),
+            status: 200,
+            ip: None,
+            user_agent: None,
+            accept: None,
+            referer: None,
+            anon_id: None,
+            event_id: None,
+        };
+        let said = |status: &str| {
+            let properties = serde_json::json!({"query": "q", "resolutionStatus": status});
+            match read(
+                Kind::Conversation,
+                "docs.assistant.completed",
+                record(()),
+                Some(properties),
+            )
+            .unwrap()
+            .signal
+            {
+                Signal::Conversation {
+                    conversation,
+                    status_said,
+                } => (conversation.answered, status_said),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(said("UNANSWERED"), (false, true));
+        assert_eq!(said("Answered"), (true, true));
+        assert_eq!(
+            said("partially_answered"),
+            (true, false),
+            "not known: counted"
+        );
     }
 
     #[test]

@@ -75,6 +75,8 @@ pub struct Summary {
     /// The search page looked for (`/search?q=`), when the input could have searches.
     pub search_page: Option<String>,
     pub clicks: u64,
+    /// A stream's result clicks that matched no search (not stored).
+    pub clicks_unmatched: u64,
     /// A stream's feedback and assistant answers stored, and those an earlier import
     /// stored; answers stored whose event did not say whether the docs answered (stored
     /// as answered).
@@ -151,6 +153,7 @@ impl Summary {
         self.searches += other.searches;
         self.searches_known += other.searches_known;
         self.clicks += other.clicks;
+        self.clicks_unmatched += other.clicks_unmatched;
         self.feedback += other.feedback;
         self.feedback_known += other.feedback_known;
         self.conversations += other.conversations;
@@ -305,10 +308,17 @@ impl Summary {
             if self.conversations_unsaid > 0 {
                 write!(
                     f,
-                    "\n    {} of them did not say whether the docs answered (no resolutionStatus): counted as answered",
+                    "\n    {} of them gave no resolutionStatus docdeck reads (answered or unanswered): counted as answered",
                     crate::text::thousands(self.conversations_unsaid)
                 )?;
             }
+        }
+        if self.clicks_unmatched > 0 {
+            write!(
+                f,
+                "\n  result clicks not stored: {} matched no search of the same words by the same visitor in the hour before (read earlier, this file included)",
+                crate::text::thousands(self.clicks_unmatched)
+            )?;
         }
         for ((event, missing), count) in &self.unread {
             write!(
