@@ -76,14 +76,17 @@ pub fn describe(err: &postgres::Error) -> String {
 }
 
 impl From<postgres::Error> for StoreError {
-    /// A lost connection, or a server shutting down or starting, is `Unreachable` (the
+    /// A lost connection (closed, or a broken pipe on the socket), or a server shutting
+    /// down or starting, is `Unreachable` (the
     /// request may be made again); any other error is the query's.
     fn from(err: postgres::Error) -> Self {
         let class = err.code().map(|state| &state.code()[..2]);
         let shutting = err
             .code()
             .is_some_and(|state| state.code().starts_with("57P"));
-        if err.is_closed() || class == Some("08") || shutting {
+        // A broken pipe or a reset while writing or reading (the server went away).
+        let io = std::error::Error::source(&err).is_some_and(|cause| cause.is::<std::io::Error>());
+        if err.is_closed() || class == Some("08") || shutting || io {
             Self::Unreachable(describe(&err))
         } else {
             Self::Postgres(describe(&err))

@@ -205,7 +205,7 @@ async fn run_turn(store: &PgStore, agent: &dyn Agent, config: &NodeConfig, turn:
             .await;
         match finished {
             Ok(true) => {
-                outage.recovered("recorded a finished turn");
+                outage.recovered("the database takes finished turns");
                 keep_output(store, &turn, output).await;
                 return;
             }
