@@ -87,7 +87,7 @@ impl Impacts {
     pub(in crate::tui::app) fn toggle_column(&mut self, chosen: &[JobColumn]) -> Outcome {
         self.column_flipped = !self.column_flipped;
         let text = if self.columns(chosen).contains(&JobColumn::Impact) {
-            "the impact column is shown: `-` until i in a job's detail reads it"
+            "the impact column is shown: `-` where i in a job's detail has not read it"
         } else {
             "the impact column is hidden"
         };
@@ -122,7 +122,7 @@ impl Impacts {
                     Box::new(read),
                     Box::new(Outcome::Said(
                         NoticeKind::Info,
-                        format!("reading the impact again over windows of {days} days"),
+                        format!("windows of {days} days: the impact is read over them"),
                     )),
                 )
             }

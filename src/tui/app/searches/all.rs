@@ -53,7 +53,12 @@ impl SearchesPane {
             return Outcome::Notice("a page of this list is being read");
         }
         if self.next_cursor(self.showing).is_none() {
-            return Outcome::Notice("the whole range is read: the order and count are exact");
+            return Outcome::Notice(match self.showing {
+                Which::Searches => {
+                    "the whole range of searches is read: the order and count are exact"
+                }
+                Which::Questions => "the whole range of questions is read",
+            });
         }
         self.all = Some(ReadAll {
             which: self.showing,
@@ -75,11 +80,11 @@ impl SearchesPane {
             self.all = None;
             let text = match all.which {
                 Which::Searches => format!(
-                    "the whole range is read ({} queries): the order and count are exact",
+                    "the whole range of searches is read ({} queries): the order and count are exact",
                     thousands(self.searches.rows().len() as u64)
                 ),
                 Which::Questions => format!(
-                    "the whole range is read ({} unanswered questions)",
+                    "the whole range of questions is read ({} unanswered)",
                     thousands(self.questions.rows().len() as u64)
                 ),
             };

@@ -84,7 +84,10 @@ impl SearchesPane {
             Which::Questions => (self.questions.held.as_ref()).and_then(|h| h.next_cursor.clone()),
         };
         let Some(cursor) = cursor else {
-            return Outcome::Notice("the whole range is read");
+            return Outcome::Notice(match self.showing {
+                Which::Searches => "the whole range of searches is read",
+                Which::Questions => "the whole range of questions is read",
+            });
         };
         self.read(self.showing, Some(cursor), ctx, effects);
         Outcome::Changed

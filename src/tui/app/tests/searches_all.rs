@@ -98,7 +98,7 @@ fn w_reads_every_page_left_asking_past_ten_then_orders_them_all() {
     let said = h.app.notice.as_ref().map(|n| n.text()).unwrap_or_default();
     assert_eq!(
         said,
-        "the whole range is read (15 queries): the order and count are exact"
+        "the whole range of searches is read (15 queries): the order and count are exact"
     );
     assert!(reads(&h.key(KeyCode::Char('w'))).is_empty(), "nothing left");
 }
