@@ -19,7 +19,7 @@ use postgres::types::Type;
 use super::kept;
 pub use super::kept::{position, save_position, visitor_secret};
 use crate::server::db::StoreError;
-use crate::server::traffic::{Item, Ready, Stored, StreamClick};
+use crate::server::traffic::{Item, Ready, Stored};
 use crate::server::views::Traffic;
 
 /// Views written at once: each batch costs a few round trips, so larger is faster, and a
@@ -113,7 +113,7 @@ impl PgWriter {
             Item::Click(found) => {
                 let clicked =
                     kept::record_click(tx, &mut self.statements, &self.project, found.click())?;
-                Ok(StreamClick::stored(clicked))
+                Ok(Stored::of_click(clicked))
             }
             said => said
                 .store_said(tx, &self.project)

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension as _, ToSql, params};
 
 use super::known::{Ids, Visitor};
-use super::search::{self, Search};
+use super::search::{self, Search, StreamClick};
 use super::summary::{Dropped, Summary};
 use crate::server::db::StoreError;
 use crate::server::signals::{NewConversation, NewFeedback, import_conversation, import_feedback};
@@ -68,37 +68,6 @@ pub enum Item {
         keyed: Box<Keyed<NewConversation>>,
         status_said: bool,
     },
-}
-
-/// A result a visitor clicked after a search, as the event stream says it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StreamClick {
-    pub visitor: String,
-    pub ts_ms: i64,
-    pub words: String,
-    pub page: String,
-}
-
-impl StreamClick {
-    /// What a click's recording did: one click, or one that matched no search.
-    #[must_use]
-    pub fn stored(clicked: bool) -> Stored {
-        Stored {
-            clicks: u64::from(clicked),
-            clicks_unmatched: u64::from(!clicked),
-            ..Stored::default()
-        }
-    }
-
-    #[must_use]
-    pub fn click(&self) -> search::Click<'_> {
-        search::Click {
-            visitor: &self.visitor,
-            ts_ms: self.ts_ms,
-            words: &self.words,
-            page: &self.page,
-        }
-    }
 }
 
 /// Something said, with the key that keeps a second import of it from adding it again.
@@ -176,6 +145,17 @@ pub struct Stored {
 }
 
 impl Stored {
+    /// What recording a stream's result click did: one click, or one that matched no
+    /// search.
+    #[must_use]
+    pub fn of_click(clicked: bool) -> Self {
+        Self {
+            clicks: u64::from(clicked),
+            clicks_unmatched: u64::from(!clicked),
+            ..Self::default()
+        }
+    }
+
     /// Adds these counts to an import's summary.
     pub fn count(self, summary: &mut Summary) {
         summary.human += self.human;
@@ -239,7 +219,7 @@ impl Writer {
                 stored.clicks += clicks;
                 Ok(stored)
             }
-            Item::Click(found) => Ok(StreamClick::stored(search::click(
+            Item::Click(found) => Ok(Stored::of_click(search::click(
                 tx,
                 &self.project,
                 found.click(),

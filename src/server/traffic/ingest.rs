@@ -5,12 +5,12 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::batch::{Item, Keyed, Ready, StreamClick};
+use super::batch::{Item, Keyed, Ready};
 use super::formats::stream::{Signal, Streamed};
 use super::formats::{self, Clock, Line, LogFormat, Record};
 use super::known::{Agents, Clients, NO_AGENT, Targets, Visitor};
 use super::rules::{Class, Rules};
-use super::search::{Search, SearchUrl};
+use super::search::{Search, SearchUrl, StreamClick};
 use super::sink::Tx;
 use super::store;
 use super::summary::{Dropped, Summary};

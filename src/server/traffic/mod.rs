@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
-pub(crate) use batch::{Item, Ready, Stored, StreamClick, Writer};
+pub(crate) use batch::{Item, Ready, Stored, Writer};
 pub use importer::{Importer, Settings};
 pub use summary::Summary;
 

@@ -164,6 +164,27 @@ pub struct Click<'a> {
     pub page: &'a str,
 }
 
+/// A result a visitor clicked after a search, as the event stream says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamClick {
+    pub visitor: String,
+    pub ts_ms: i64,
+    pub words: String,
+    pub page: String,
+}
+
+impl StreamClick {
+    #[must_use]
+    pub fn click(&self) -> Click<'_> {
+        Click {
+            visitor: &self.visitor,
+            ts_ms: self.ts_ms,
+            words: &self.words,
+            page: &self.page,
+        }
+    }
+}
+
 /// Records the page of `click` as the result of the visitor's latest search for those
 /// words in the hour before, unless that search has its result already (a second result
 /// keeps the first): whether it was recorded.
