@@ -216,6 +216,22 @@ fn conversation(properties: &Map<String, Value>, record: &Record<'_>, query: Str
 mod tests {
     use super::*;
 
+    /// An event's time and place, with no visitor.
+    fn record() -> Record<'static> {
+        Record {
+            ts_ms: 0,
+            method: "GET".into(),
+            target: "/".into(),
+            status: 200,
+            ip: None,
+            user_agent: None,
+            accept: None,
+            referer: None,
+            anon_id: None,
+            event_id: None,
+        }
+    }
+
     #[test]
     fn the_documented_names_and_any_page_feedback_are_read() {
         assert_eq!(Kind::of("docs.search.query"), Some(Kind::Search));
@@ -235,24 +251,12 @@ mod tests {
     fn a_resolution_status_is_read_in_any_case() {
         // `UNANSWERED` was read as no status, and the question stored as answered (the
         // second trial of stop 33).
-        let record = |_| Record {
-            ts_ms: 0,
-            method: "GET".into(),
-            target: "/".into(),
-            status: 200,
-            ip: None,
-            user_agent: None,
-            accept: None,
-            referer: None,
-            anon_id: None,
-            event_id: None,
-        };
         let said = |status: &str| {
             let properties = serde_json::json!({"query": "q", "resolutionStatus": status});
             match read(
                 Kind::Conversation,
                 "docs.assistant.completed",
-                record(()),
+                record(),
                 Some(properties),
             )
             .unwrap()
@@ -276,22 +280,10 @@ mod tests {
 
     #[test]
     fn properties_that_are_no_object_are_a_broken_line() {
-        let record = Record {
-            ts_ms: 0,
-            method: "GET".into(),
-            target: "/".into(),
-            status: 200,
-            ip: None,
-            user_agent: None,
-            accept: None,
-            referer: None,
-            anon_id: None,
-            event_id: None,
-        };
         let err = read(
             Kind::Search,
             "docs.search.query",
-            record,
+            record(),
             Some(Value::from(3)),
         )
         .unwrap_err();
