@@ -327,3 +327,70 @@ fn a_key_given_twice_in_one_batch_is_counted_as_on_sqlite() {
         "{whole}"
     );
 }
+
+/// Views of February 2026, visitor `who(i)` on page `/p{i % 7}`, the `i`th second of the
+/// month, people and agents in turn.
+fn views(count: usize, who: impl Fn(usize) -> String) -> String {
+    (0..count)
+        .map(|i| {
+            let at = FEB_MS / 1000 + i64::try_from(i).unwrap();
+            let ts = chrono::DateTime::from_timestamp(at, 0)
+                .unwrap()
+                .to_rfc3339();
+            let class = if i % 3 == 0 { "ai" } else { "human" };
+            common::view(&ts, &format!("/p{}", i % 7), &who(i), class)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// An import of more than one batch (50,000 views), after another import: once a batch
+/// found its visitors mostly new, the next batch's are added first and only those an
+/// earlier import stored are read back, and they keep their ids: every count equals
+/// SQLite's, and no visitor is stored twice.
+#[test]
+fn a_large_import_after_another_gives_known_visitors_their_ids() {
+    let url = pg_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let lite = DbLocation::File(dir.path().join("service.sqlite"));
+    let pg_at = DbLocation::Postgres(PgUrl::parse(&url).unwrap());
+    let earlier = views(2_000, |i| format!("known-{i}"));
+    // From the 60,000th on (past the first batch, whose visitors are all new), every tenth
+    // view is by a visitor of the earlier import; the rest are by new ones.
+    let large = views(120_000, |i| {
+        if i % 10 == 0 && i >= 60_000 {
+            format!("known-{}", i % 2_000)
+        } else {
+            format!("new-{i}")
+        }
+    });
+    let mut summaries = Vec::new();
+    for location in [pg_at, lite.clone()] {
+        let (earlier, large) = (earlier.clone(), large.clone());
+        summaries.push(
+            std::thread::spawn(move || {
+                let first = Importer::open(&location, settings(None))
+                    .unwrap()
+                    .import_jsonl(earlier.as_bytes())
+                    .unwrap();
+                // A new importer: it remembers none of the earlier visitors.
+                let second = Importer::open(&location, settings(None))
+                    .unwrap()
+                    .import_jsonl(large.as_bytes())
+                    .unwrap();
+                (first.stored, second.stored, second.duplicates)
+            })
+            .join()
+            .unwrap(),
+        );
+    }
+    assert_eq!(summaries[0], (2_000, 120_000, 0));
+    assert_eq!(summaries[0], summaries[1]);
+    let sqlite = Db::open(&lite).unwrap();
+    let pg = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+    answers(&sqlite, &pg);
+    let stored: i64 = pg
+        .blocking(|c| Ok(c.query_one("SELECT count(*) FROM visitors", &[])?.get(0)))
+        .unwrap();
+    assert_eq!(stored, 2_000 + 114_000);
+}

@@ -12,6 +12,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use foldhash::fast::RandomState;
+
 use postgres::Transaction;
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::Type;
@@ -19,6 +21,7 @@ use postgres::types::Type;
 use super::kept;
 pub use super::kept::{position, save_position, visitor_secret};
 use crate::server::db::StoreError;
+use crate::server::traffic::known::Visitor;
 use crate::server::traffic::{Item, Ready, Stored};
 use crate::server::views::Traffic;
 
@@ -52,8 +55,14 @@ impl Prepared {
 pub struct PgWriter {
     statements: Prepared,
     project: String,
-    pages: HashMap<Arc<str>, i64>,
-    visitors: HashMap<Box<str>, i64>,
+    pages: HashMap<Arc<str>, i64, RandomState>,
+    /// By the visitor as the log line gave it (a hash is not written out as text to be
+    /// looked up: SipHash and string compares were a tenth of the import's CPU).
+    visitors: HashMap<Visitor, i64, RandomState>,
+    /// Whether the last batch's unknown names were mostly new to the database: then the
+    /// next batch's are added first and only those already there are read (a first
+    /// import skips a lookup that finds nothing), else read first (a re-import).
+    names_mostly_new: Fresh,
     pending: Vec<Ready>,
     /// Views counted in neither column, to take back if an earlier import counted them.
     uncounted: Vec<Ready>,
@@ -72,8 +81,9 @@ impl PgWriter {
         Self {
             statements: Prepared::default(),
             project: project.to_owned(),
-            pages: HashMap::new(),
-            visitors: HashMap::new(),
+            pages: HashMap::default(),
+            visitors: HashMap::default(),
+            names_mostly_new: Fresh::default(),
             pending: Vec::new(),
             uncounted: Vec::new(),
         }
@@ -131,7 +141,8 @@ impl PgWriter {
             return Ok(stored);
         }
         let views = std::mem::take(&mut self.pending);
-        let mut first: HashSet<[u8; 16]> = HashSet::with_capacity(views.len());
+        let mut first: HashSet<[u8; 16], RandomState> =
+            HashSet::with_capacity_and_hasher(views.len(), RandomState::default());
         let batch: Vec<&Ready> = views.iter().filter(|view| first.insert(view.key)).collect();
         let all: Vec<&Ready> = views.iter().collect();
         self.resolve(tx, &all)?;
@@ -145,7 +156,7 @@ impl PgWriter {
             "INSERT INTO view_keys (key, counted) SELECT * FROM unnest($1::bytea[], $2::int2[])
              ON CONFLICT (key) DO NOTHING RETURNING key",
         )?;
-        let mut fresh: HashSet<[u8; 16]> = tx
+        let mut fresh: HashSet<[u8; 16], RandomState> = tx
             .query(&claim, &[&keys, &codes])?
             .iter()
             .filter_map(|row| <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok())
@@ -193,57 +204,74 @@ impl PgWriter {
         let missing =
             || StoreError::Postgres("an imported view's page or visitor has no id".into());
         let page = *self.pages.get(&view.path).ok_or_else(missing)?;
-        let visitor = *self
-            .visitors
-            .get(view.visitor.name().as_str())
-            .ok_or_else(missing)?;
+        let visitor = *self.visitors.get(&view.visitor).ok_or_else(missing)?;
         Ok((page, visitor))
     }
 
     /// Gives every page and visitor of `views` an id, adding those not stored.
     fn resolve(&mut self, tx: &mut Transaction<'_>, views: &[&Ready]) -> Result<(), StoreError> {
-        let paths: HashSet<&str> = views
+        let paths: HashSet<&str, RandomState> = views
             .iter()
             .filter(|view| !self.pages.contains_key(&view.path))
             .map(|view| &*view.path)
             .collect();
         if self.pages.len() + paths.len() > PAGES_MAX {
-            self.pages.clear();
             return self.resolve_all(tx, views);
         }
-        let names: Vec<String> = views
+        let unknown: HashSet<&Visitor, RandomState> = views
             .iter()
-            .map(|view| view.visitor.name().as_str().to_owned())
-            .filter(|name| !self.visitors.contains_key(name.as_str()))
-            .collect::<HashSet<_>>()
-            .into_iter()
+            .map(|view| &view.visitor)
+            .filter(|visitor| !self.visitors.contains_key(*visitor))
             .collect();
-        if self.visitors.len() + names.len() > VISITORS_MAX {
-            self.visitors.clear();
+        if self.visitors.len() + unknown.len() > VISITORS_MAX {
             return self.resolve_all(tx, views);
         }
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.learn_ids(tx, &paths.into_iter().collect::<Vec<_>>(), &names)
+        let paths: Vec<&str> = paths.into_iter().collect();
+        self.learn_ids(tx, &paths, unknown.into_iter().collect())
     }
 
-    /// Asks (adding those not stored) the ids of `paths` and visitor `names`, and keeps them.
+    /// Asks (adding those not stored) the ids of `paths` and `visitors`, and keeps them.
     fn learn_ids(
         &mut self,
         tx: &mut Transaction<'_>,
         paths: &[&str],
-        names: &[&str],
+        visitors: Vec<&Visitor>,
     ) -> Result<(), StoreError> {
-        for (path, id) in ids(tx, &mut self.statements, Table::Pages, &self.project, paths)? {
+        let first = self.names_mostly_new;
+        let asked = ids(
+            tx,
+            &mut self.statements,
+            Table::Pages,
+            &self.project,
+            paths,
+            first.pages,
+        )?;
+        self.names_mostly_new.pages = asked.mostly_new(paths.len());
+        for (path, id) in asked.found {
             self.pages.insert(path.into(), id);
         }
-        for (name, id) in ids(
+        let named: Vec<(String, &Visitor)> = visitors
+            .into_iter()
+            .map(|visitor| (visitor.name().as_str().to_owned(), visitor))
+            .collect();
+        let names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
+        let asked = ids(
             tx,
             &mut self.statements,
             Table::Visitors,
             &self.project,
-            names,
-        )? {
-            self.visitors.insert(name.into(), id);
+            &names,
+            first.visitors,
+        )?;
+        self.names_mostly_new.visitors = asked.mostly_new(names.len());
+        let by_name: HashMap<&str, &Visitor, RandomState> = named
+            .iter()
+            .map(|(name, visitor)| (name.as_str(), *visitor))
+            .collect();
+        for (name, id) in asked.found {
+            if let Some(visitor) = by_name.get(name.as_str()) {
+                self.visitors.insert((*visitor).clone(), id);
+            }
         }
         Ok(())
     }
@@ -256,14 +284,11 @@ impl PgWriter {
     ) -> Result<(), StoreError> {
         self.visitors.clear();
         self.pages.clear();
-        let paths: HashSet<&str> = views.iter().map(|view| &*view.path).collect();
+        let paths: HashSet<&str, RandomState> = views.iter().map(|view| &*view.path).collect();
         let paths: Vec<&str> = paths.into_iter().collect();
-        let names: HashSet<String> = views
-            .iter()
-            .map(|view| view.visitor.name().as_str().to_owned())
-            .collect();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.learn_ids(tx, &paths, &names)
+        let visitors: HashSet<&Visitor, RandomState> =
+            views.iter().map(|view| &view.visitor).collect();
+        self.learn_ids(tx, &paths, visitors.into_iter().collect())
     }
 
     /// Takes back the views an earlier import counted that the rules in force count in
@@ -362,17 +387,42 @@ enum Table {
     Visitors,
 }
 
+/// Per table, whether the names last asked were mostly new to the database.
+#[derive(Debug, Default, Clone, Copy)]
+struct Fresh {
+    pages: bool,
+    visitors: bool,
+}
+
+/// The ids [`ids`] found, and how many of them it added.
+struct Asked {
+    found: Vec<(String, i64)>,
+    added: usize,
+}
+
+impl Asked {
+    fn mostly_new(&self, asked: usize) -> bool {
+        self.added * 2 > asked
+    }
+}
+
 /// The ids of `names` in `table` for `project`, adding those not stored (another
-/// importer adding one at the same time is read back).
+/// importer adding one at the same time is read back). With `insert_first`, all are
+/// added first and only those already stored are read; else all are read first and only
+/// those not found are added: each way saves a statement that would find nothing.
 fn ids(
     tx: &mut Transaction<'_>,
     statements: &mut Prepared,
     table: Table,
     project: &str,
     names: &[&str],
-) -> Result<Vec<(String, i64)>, StoreError> {
+    insert_first: bool,
+) -> Result<Asked, StoreError> {
     if names.is_empty() {
-        return Ok(Vec::new());
+        return Ok(Asked {
+            found: Vec::new(),
+            added: 0,
+        });
     }
     let (select, insert) = match table {
         Table::Pages => (
@@ -393,27 +443,37 @@ fn ids(
     };
     let select = statements.get(tx, select)?;
     let insert = statements.get(tx, insert)?;
+    if insert_first {
+        let mut found = read(tx.query(&insert, &[&project, &names])?);
+        let added = found.len();
+        if added < names.len() {
+            // Stored before, or by another importer since (its insert was waited for).
+            let stored = not_in(&found, names);
+            found.extend(read(tx.query(&select, &[&project, &stored])?));
+        }
+        return Ok(Asked { found, added });
+    }
     let mut found = read(tx.query(&select, &[&project, &names])?);
     if found.len() == names.len() {
-        return Ok(found);
+        return Ok(Asked { found, added: 0 });
     }
-    let have: HashSet<&str> = found.iter().map(|(name, _)| name.as_str()).collect();
-    let missing: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| !have.contains(n))
-        .collect();
+    let missing = not_in(&found, names);
     let added = read(tx.query(&insert, &[&project, &missing])?);
     if added.len() < missing.len() {
-        let got: HashSet<&str> = added.iter().map(|(name, _)| name.as_str()).collect();
-        let raced: Vec<&str> = missing
-            .iter()
-            .copied()
-            .filter(|n| !got.contains(n))
-            .collect();
+        let raced = not_in(&added, &missing);
         let more = read(tx.query(&select, &[&project, &raced])?);
         found.extend(more);
     }
+    let count = added.len();
     found.extend(added);
-    Ok(found)
+    Ok(Asked {
+        found,
+        added: count,
+    })
+}
+
+/// The names of `of` that `got` does not hold.
+fn not_in<'a>(got: &[(String, i64)], of: &[&'a str]) -> Vec<&'a str> {
+    let got: HashSet<&str, RandomState> = got.iter().map(|(name, _)| name.as_str()).collect();
+    of.iter().copied().filter(|n| !got.contains(n)).collect()
 }

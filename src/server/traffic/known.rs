@@ -121,7 +121,7 @@ impl ClientKey {
 }
 
 /// A view's visitor, as the log gives it or as a keyed hash of its client.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Visitor {
     Given(Box<str>),
     Hashed([u8; 16]),
