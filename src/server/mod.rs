@@ -248,6 +248,13 @@ impl RunningServer {
         // task kills its launcher only; what the agent started is ended from the notes.
         self.worker.abort();
         let _ = (&mut self.worker).await;
+        if let Store::Postgres(pg) = &self.db {
+            // Its agents are no longer counted as free by the other nodes.
+            let name = self.node.0.clone();
+            if let Err(err) = pg.call(move |c| pg::nodes::leave(c, &name)).await {
+                tracing::debug!("cannot remove this node's row: {err}");
+            }
+        }
         self.agent.stop_running().await;
     }
 }
@@ -319,12 +326,17 @@ pub async fn start(options: ServeOptions) -> Result<RunningServer, ServeError> {
             tracing::info!(node = %config.name, db = %pg.url(), "this node claims turns from PostgreSQL");
             let busy = pg::node::Busy::new(&config);
             node_busy = Some(busy.clone());
+            // Other nodes count this node's agents from its first answer on.
+            if let Err(err) = pg::nodes::join(pg, &config).await {
+                tracing::warn!("cannot record this node's agents yet: {err}");
+            }
+            let alive = pg::nodes::keep_alive(pg.clone(), config.clone());
             let node = pg::node::run_counted(pg.clone(), agent.clone(), config, busy);
             let sweep = worker::sweep(store.clone(), agent.clone(), archive_after_ms);
             (
                 None,
                 tokio::spawn(async move {
-                    tokio::join!(node, sweep);
+                    tokio::join!(node, sweep, alive);
                 }),
             )
         }

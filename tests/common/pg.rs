@@ -103,53 +103,23 @@ fn as_pg_user(program: &Path, ids: Option<&(String, String)>) -> Command {
     }
 }
 
-fn start() -> Option<PgServer> {
-    let Some(bin) = bin_dir() else {
+/// The PostgreSQL binaries' folder; `None` (after a printed message) where the tests skip.
+fn installed() -> Option<PathBuf> {
+    let found = bin_dir();
+    if found.is_none() {
         let message = "no PostgreSQL installed (no initdb in DOCDECK_PG_BIN, /usr/lib/postgresql/*/bin or PATH): install postgresql-15 (apt-get install postgresql-15) to run the PostgreSQL tests";
         if required() {
             panic!("{message}; CI and DOCDECK_REQUIRE_PG=1 require them");
         }
         eprintln!("skipping: {message}");
-        return None;
-    };
-    let ids = is_root().then(run_as_ids);
-    // Not a TempDir: the wrapper below removes it once this process has ended.
-    let dir = tempfile::Builder::new()
-        .prefix("docdeck-pg-")
-        .tempdir()
-        .expect("a temp dir for PostgreSQL")
-        .keep();
-    let data = dir.join("data");
-    let socket_dir = dir.join("socket");
-    std::fs::create_dir(&socket_dir).unwrap();
-    if let Some((uid, gid)) = &ids {
-        let status = Command::new("chown")
-            .args(["-R", &format!("{uid}:{gid}")])
-            .arg(&dir)
-            .status()
-            .unwrap();
-        assert!(status.success(), "chown of {} failed", dir.display());
     }
-    let init = as_pg_user(&bin.join("initdb"), ids.as_ref())
-        .args(["-D"])
-        .arg(&data)
-        .args([
-            "-U",
-            ROLE,
-            "--auth=trust",
-            "--no-sync",
-            "-E",
-            "UTF8",
-            "--locale=C",
-        ])
-        .stdout(Stdio::null())
-        .output()
-        .expect("initdb runs");
-    assert!(
-        init.status.success(),
-        "initdb failed: {}",
-        String::from_utf8_lossy(&init.stderr)
-    );
+    found
+}
+
+fn start() -> Option<PgServer> {
+    let bin = installed()?;
+    let ids = is_root().then(run_as_ids);
+    let (dir, data, socket_dir) = init_cluster(&bin, ids.as_ref());
     // A wrapper that runs PostgreSQL and, when its standard input closes (this test binary
     // ended, however) or it is told to stop, stops it at once (a fast shutdown) and
     // removes the directory.
@@ -184,9 +154,7 @@ stop
         .arg(&data)
         .arg("-k")
         .arg(&socket_dir)
-        .args(["-c", "listen_addresses=", "-c", "fsync=off"])
-        .args(["-c", "synchronous_commit=off", "-c", "full_page_writes=off"])
-        .args(["-c", "max_connections=200"])
+        .args(SERVER_SETTINGS)
         .env("LOG", &log)
         .env("TOPDIR", &dir)
         .stdin(Stdio::piped())
@@ -198,18 +166,77 @@ stop
         socket_dir,
         _guard: guard,
     };
+    wait_until_up(&server.admin_url(), &log);
+    Some(server)
+}
+
+/// The settings of a test server: a Unix socket only, and no waiting for the disk.
+const SERVER_SETTINGS: [&str; 10] = [
+    "-c",
+    "listen_addresses=",
+    "-c",
+    "fsync=off",
+    "-c",
+    "synchronous_commit=off",
+    "-c",
+    "full_page_writes=off",
+    "-c",
+    "max_connections=200",
+];
+
+/// Waits until the server at `url` answers, at most 30 s (then fails with its log).
+fn wait_until_up(url: &str, log: &Path) {
     let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if postgres::Client::connect(&server.admin_url(), postgres::NoTls).is_ok() {
-            return Some(server);
-        }
+    while postgres::Client::connect(url, postgres::NoTls).is_err() {
         if Instant::now() > deadline {
             let mut text = String::new();
-            let _ = std::fs::File::open(&log).and_then(|mut f| f.read_to_string(&mut text));
+            let _ = std::fs::File::open(log).and_then(|mut f| f.read_to_string(&mut text));
             panic!("PostgreSQL did not start within 30 s: {text}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A new database cluster in a temp dir owned by the user PostgreSQL runs as: the dir
+/// (kept: whoever stops the server removes it), the data folder and the socket folder.
+fn init_cluster(bin: &Path, ids: Option<&(String, String)>) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("docdeck-pg-")
+        .tempdir()
+        .expect("a temp dir for PostgreSQL")
+        .keep();
+    let data = dir.join("data");
+    let socket_dir = dir.join("socket");
+    std::fs::create_dir(&socket_dir).unwrap();
+    if let Some((uid, gid)) = ids {
+        let status = Command::new("chown")
+            .args(["-R", &format!("{uid}:{gid}")])
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(status.success(), "chown of {} failed", dir.display());
+    }
+    let init = as_pg_user(&bin.join("initdb"), ids)
+        .args(["-D"])
+        .arg(&data)
+        .args([
+            "-U",
+            ROLE,
+            "--auth=trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+            "--locale=C",
+        ])
+        .stdout(Stdio::null())
+        .output()
+        .expect("initdb runs");
+    assert!(
+        init.status.success(),
+        "initdb failed: {}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    (dir, data, socket_dir)
 }
 
 impl PgServer {
@@ -276,4 +303,124 @@ macro_rules! pg_or_skip_async {
             None => return,
         }
     };
+}
+
+/// A PostgreSQL server of one test's own, which it may stop and start again on the same
+/// data and socket (the shared server must stay up for the other tests of its binary):
+/// started with `pg_ctl` as the unprivileged user; when this handle is dropped (or the
+/// test binary ends, however) a wrapper stops it and removes its directory.
+pub struct OwnServer {
+    bin: PathBuf,
+    ids: Option<(String, String)>,
+    data: PathBuf,
+    socket_dir: PathBuf,
+    log: PathBuf,
+    _guard: Child,
+}
+
+impl OwnServer {
+    /// Starts a new server; `None` where the tests skip.
+    pub fn start() -> Option<Self> {
+        let bin = installed()?;
+        let ids = is_root().then(run_as_ids);
+        let (dir, data, socket_dir) = init_cluster(&bin, ids.as_ref());
+        let log = dir.join("postgres.log");
+        // Waits for its standard input to close, then stops whatever server runs on the
+        // data folder at once and removes the directory.
+        let pg_ctl = bin.join("pg_ctl");
+        let mut stop = Vec::new();
+        if let Some((uid, gid)) = &ids {
+            stop.extend([
+                "setpriv".to_owned(),
+                format!("--reuid={uid}"),
+                format!("--regid={gid}"),
+                "--clear-groups".to_owned(),
+            ]);
+        }
+        stop.push(pg_ctl.display().to_string());
+        let guard = Command::new("sh")
+            .arg("-c")
+            .arg(r#"cat >/dev/null; "$@" stop -D "$DATA" -m immediate -w >/dev/null 2>&1; rm -rf "$TOPDIR""#)
+            .arg("pg-own-wrapper")
+            .args(&stop)
+            .env("DATA", &data)
+            .env("TOPDIR", &dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the PostgreSQL wrapper starts");
+        let server = Self {
+            bin,
+            ids,
+            data,
+            socket_dir,
+            log,
+            _guard: guard,
+        };
+        server.resume();
+        Some(server)
+    }
+
+    fn pg_ctl(&self) -> Command {
+        let mut command = as_pg_user(&self.bin.join("pg_ctl"), self.ids.as_ref());
+        command.arg("-D").arg(&self.data);
+        command.stdin(Stdio::null()).stdout(Stdio::null());
+        command
+    }
+
+    /// Starts the server (again), on the same socket, and waits until it answers.
+    pub fn resume(&self) {
+        let options = format!(
+            "-k {} {}",
+            self.socket_dir.display(),
+            SERVER_SETTINGS.join(" ")
+        );
+        let started = self
+            .pg_ctl()
+            .arg("-l")
+            .arg(&self.log)
+            .args(["-o", options.as_str(), "-w", "start"])
+            .output()
+            .expect("pg_ctl runs");
+        assert!(
+            started.status.success(),
+            "pg_ctl start failed: {}",
+            String::from_utf8_lossy(&started.stderr)
+        );
+        wait_until_up(&self.url("postgres"), &self.log);
+    }
+
+    /// Stops the server as an operator would (`pg_ctl stop -m fast`): connections are
+    /// closed and new ones refused until [`OwnServer::resume`].
+    pub fn stop(&self) {
+        let stopped = self
+            .pg_ctl()
+            .args(["-m", "fast", "-w", "stop"])
+            .output()
+            .expect("pg_ctl runs");
+        assert!(
+            stopped.status.success(),
+            "pg_ctl stop failed: {}",
+            String::from_utf8_lossy(&stopped.stderr)
+        );
+    }
+
+    /// The URL of database `name` on this server.
+    pub fn url(&self, name: &str) -> String {
+        format!(
+            "postgresql://{ROLE}@/{name}?host={}",
+            self.socket_dir.display()
+        )
+    }
+
+    /// A new, empty database on this server and its URL.
+    pub fn fresh_database(&self) -> String {
+        let mut admin = postgres::Client::connect(&self.url("postgres"), postgres::NoTls)
+            .expect("connect to the test's own PostgreSQL");
+        admin
+            .batch_execute("CREATE DATABASE own")
+            .expect("create the test database");
+        self.url("own")
+    }
 }

@@ -54,7 +54,7 @@ pub async fn create_job(
         .await
         .map_err(ServiceError::from);
     let record = state.settle(permit, created).await?;
-    let job = state.kick(&record);
+    let job = state.kick(&record).await;
     let limits = state.limits(&project, Bucket::Create).await;
     Ok((StatusCode::CREATED, limits, Json(job)))
 }
@@ -102,7 +102,7 @@ pub async fn send_message(
             })
         });
     let record = state.settle(permit, queued).await?;
-    let job = state.kick(&record);
+    let job = state.kick(&record).await;
     Ok((state.limits(&project, Bucket::Message).await, Json(job)))
 }
 
@@ -162,17 +162,32 @@ impl AppState {
     /// `queued` (the record was read before the worker could take it; the trial saw
     /// every new job say `queued #1` with every agent idle).
     ///
-    /// On PostgreSQL the free agents are this node's (others may have more): the node was
-    /// woken by the `NOTIFY`, so a job that close to the front is about to start here or
-    /// elsewhere.
-    fn kick(&self, record: &jobs::JobRecord) -> ServiceJob {
+    /// On PostgreSQL the free agents are every node's that may take the job, as the
+    /// database says them (`pg::nodes`): the node keeping the job, else any node alive.
+    /// Counting this node's only said `queued` with another node's agent free, and
+    /// `starting` for a follow-up waiting for another, full, node.
+    async fn kick(&self, record: &jobs::JobRecord) -> ServiceJob {
         let mut job = self.wire(record);
         let free = if let Some(worker) = &self.worker {
             let free = worker.free_agents();
             worker.kick(record.id.clone());
             free
-        } else if let Some(node) = &self.node_busy {
-            Some(node.free_agents())
+        } else if let (Some(node), Store::Postgres(pg)) = (&self.node_busy, &self.db) {
+            if !job.0.is_queued() {
+                return job;
+            }
+            let (seq, me, max) = (record.seq, node.name().to_owned(), node.max_agents());
+            let starts = pg
+                .call(move |c| crate::server::pg::nodes::starts_now(c, seq, &me, max, now_ms()))
+                .await;
+            match starts {
+                Ok(true) => Some(usize::MAX),
+                Ok(false) => Some(0),
+                Err(err) => {
+                    tracing::debug!("cannot read the nodes' free agents: {err}");
+                    Some(node.free_agents())
+                }
+            }
         } else {
             return job;
         };

@@ -13,6 +13,7 @@ pub mod import;
 mod kept;
 pub mod limits;
 pub mod node;
+pub mod nodes;
 mod outage;
 pub mod schema;
 pub mod url;

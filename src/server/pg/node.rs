@@ -53,12 +53,14 @@ fn ms(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// How many of a node's agent slots run a turn, for the answer to a new job or follow-up:
-/// a job no further back in the queue than this node has free agents is `starting`, not
-/// `queued`, as on SQLite (where the worker's slots say it). A slot taken only to try a
-/// claim still counts as free: that claim may be this very job's.
+/// This node's name and agents, and how many of its agent slots run a turn, for the
+/// answer to a new job or follow-up: whether it is `starting` is read from every node's
+/// agents in the database (`nodes::starts_now`); this node's own count answers only when
+/// that read fails. A slot taken only to try a claim still counts as free: that claim may
+/// be this very job's.
 #[derive(Debug, Clone)]
 pub struct Busy {
+    name: Arc<str>,
     max: usize,
     running: Arc<AtomicUsize>,
 }
@@ -67,9 +69,22 @@ impl Busy {
     #[must_use]
     pub fn new(config: &NodeConfig) -> Self {
         Self {
+            name: Arc::from(config.name.as_str()),
             max: config.max_agents.max(1),
             running: Arc::new(AtomicUsize::new(0)),
         }
+    }
+
+    /// This node's `--node-name`.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// This node's agents (`--max-agents`).
+    #[must_use]
+    pub fn max_agents(&self) -> usize {
+        self.max
     }
 
     /// This node's agents not running a turn now.

@@ -188,6 +188,16 @@ CREATE UNIQUE INDEX feedback_by_key ON feedback (project, key);
 ALTER TABLE assistant ADD COLUMN key BYTEA;
 CREATE UNIQUE INDEX assistant_by_key ON assistant (project, key);
 "#,
+    r#"
+-- Each node and its agents (`--max-agents`), renewed with its leases: a new job or a
+-- follow-up is `starting` when a node alive that may take it has an agent free
+-- (`pg/nodes.rs`).
+CREATE TABLE nodes (
+    name TEXT PRIMARY KEY,
+    max_agents BIGINT NOT NULL,
+    alive_until_ms BIGINT NOT NULL
+);
+"#,
 ];
 
 /// Applies the steps the database has not seen yet, in one transaction.
