@@ -20,6 +20,22 @@ fn csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<String, CliError> {
     Ok(export::csv_text(Some(header), rows)?)
 }
 
+/// A listing in `format`: JSON is the page as the service sent it, CSV the `header`
+/// over the rows' cells as sent (`rows` is called only then), and a table what `table`
+/// writes.
+fn listing(
+    page: &impl serde::Serialize,
+    format: Format,
+    (header, rows): (&[&str], impl FnOnce() -> Vec<Vec<String>>),
+    table: impl FnOnce() -> String,
+) -> Result<String, CliError> {
+    match format {
+        Format::Json => json(page),
+        Format::Csv => csv(header, rows()),
+        Format::Table => Ok(table()),
+    }
+}
+
 /// The range a table covers, as its heading says it.
 fn range(query: &SignalsQuery) -> String {
     super::range::range_text(query.date_from, query.date_to)
@@ -50,11 +66,13 @@ fn footer(rows: String, of: &str, all: bool, next: Option<&str>) -> String {
     }
 }
 
-/// What a listing's kept rows were kept from, said after their count: `(of 10 queries)`
-/// when one page was read, or `(<read> read in 2 requests)` when it read on.
-fn kept_from(of: usize, nouns: (&str, &str), requests: u32, read: String) -> String {
+/// What a listing's kept rows were kept from, said after their count with the rows'
+/// noun: `(of 10 queries)` when one page was read, or `(40 queries read in 2 requests)`
+/// when it read on.
+fn kept_from(of: usize, nouns: (&str, &str), requests: u32) -> String {
+    let read = count(of, nouns);
     match requests {
-        0 => format!("(of {})", count(of, nouns)),
+        0 => format!("(of {read})"),
         n => format!(
             "({read} read in {})",
             count(n as usize, ("request", "requests"))
@@ -128,9 +146,10 @@ pub fn searches(
             })
             .collect()
     };
-    match format {
-        Format::Json => json(page),
-        Format::Csv => csv(
+    listing(
+        page,
+        format,
+        (
             &[
                 "searchQuery",
                 "hits",
@@ -138,9 +157,9 @@ pub fn searches(
                 "topClickedPage",
                 "lastSearchedAt",
             ],
-            cells(true),
+            || cells(true),
         ),
-        Format::Table => {
+        || {
             let columns = [
                 Column::new("QUERY", Fit::CutEnd),
                 Column::new("SEARCHES", Fit::Number),
@@ -178,19 +197,14 @@ pub fn searches(
                             "queries nobody clicked through",
                         ),
                     ),
-                    kept_from(
-                        of,
-                        ("query", "queries"),
-                        shown.requests,
-                        thousands(of as u64),
-                    ),
+                    kept_from(of, ("query", "queries"), shown.requests),
                 ),
                 None => (count(rows.len(), ("query", "queries")), String::new()),
             };
             text.push_str(&footer(rows, &of, shown.all, page.next_cursor.as_deref()));
-            Ok(text)
-        }
-    }
+            text
+        },
+    )
 }
 
 /// A thumb as words: up, down, or a dash when the feedback has none.
@@ -217,9 +231,10 @@ pub fn feedback(
     all: bool,
     format: Format,
 ) -> Result<String, CliError> {
-    match format {
-        Format::Json => json(page),
-        Format::Csv => csv(
+    listing(
+        page,
+        format,
+        (
             &[
                 "id",
                 "createdAt",
@@ -230,23 +245,25 @@ pub fn feedback(
                 "comment",
                 "contact",
             ],
-            page.feedback
-                .iter()
-                .map(|f| {
-                    vec![
-                        f.id.clone(),
-                        f.created_at.clone().unwrap_or_default(),
-                        f.path.clone(),
-                        f.source.clone(),
-                        f.status.clone(),
-                        f.helpful.map(|h| h.to_string()).unwrap_or_default(),
-                        f.comment.clone().unwrap_or_default(),
-                        contact(f).to_owned(),
-                    ]
-                })
-                .collect(),
+            || {
+                page.feedback
+                    .iter()
+                    .map(|f| {
+                        vec![
+                            f.id.clone(),
+                            f.created_at.clone().unwrap_or_default(),
+                            f.path.clone(),
+                            f.source.clone(),
+                            f.status.clone(),
+                            f.helpful.map(|h| h.to_string()).unwrap_or_default(),
+                            f.comment.clone().unwrap_or_default(),
+                            contact(f).to_owned(),
+                        ]
+                    })
+                    .collect()
+            },
         ),
-        Format::Table => {
+        || {
             let columns = [
                 Column::new("DATE", Fit::Keep),
                 Column::new("PAGE", Fit::CutStart),
@@ -278,15 +295,15 @@ pub fn feedback(
                 })
                 .collect();
             let shown = count(rows.len(), ("piece of feedback", "pieces of feedback"));
-            Ok(newest_first(
+            newest_first(
                 &format!("feedback, {}", range(query)),
                 (columns, &rows),
                 (shown, ""),
                 all,
                 page.next_cursor.as_deref().filter(|_| page.has_more),
-            ))
-        }
-    }
+            )
+        },
+    )
 }
 
 pub fn feedback_by_page(
@@ -308,13 +325,13 @@ pub fn feedback_by_page(
             })
             .collect()
     };
-    match format {
-        Format::Json => json(page),
-        Format::Csv => csv(
-            &["path", "thumbsUp", "thumbsDown", "code", "total"],
-            cells(&str::to_owned),
-        ),
-        Format::Table => {
+    listing(
+        page,
+        format,
+        (&["path", "thumbsUp", "thumbsDown", "code", "total"], || {
+            cells(&str::to_owned)
+        }),
+        || {
             let columns = [
                 Column::new("PAGE", Fit::CutStart),
                 Column::new("UP", Fit::Number),
@@ -332,9 +349,9 @@ pub fn feedback_by_page(
             } else {
                 text.push_str(&format!("{shown}: all of the range\n"));
             }
-            Ok(text)
-        }
-    }
+            text
+        },
+    )
 }
 
 /// What a searches or assistant listing holds: every page, of how many rows read the
@@ -352,9 +369,10 @@ pub fn assistant(
     shown: Shown,
     format: Format,
 ) -> Result<String, CliError> {
-    match format {
-        Format::Json => json(page),
-        Format::Csv => csv(
+    listing(
+        page,
+        format,
+        (
             &[
                 "id",
                 "timestamp",
@@ -363,22 +381,24 @@ pub fn assistant(
                 "sources",
                 "response",
             ],
-            page.conversations
-                .iter()
-                .map(|c| {
-                    let sources: Vec<&str> = c.sources.iter().map(|s| s.url.as_str()).collect();
-                    vec![
-                        c.id.clone(),
-                        c.timestamp.clone(),
-                        c.query.clone(),
-                        c.resolution_status.clone(),
-                        sources.join(" "),
-                        c.response.clone(),
-                    ]
-                })
-                .collect(),
+            || {
+                page.conversations
+                    .iter()
+                    .map(|c| {
+                        let sources: Vec<&str> = c.sources.iter().map(|s| s.url.as_str()).collect();
+                        vec![
+                            c.id.clone(),
+                            c.timestamp.clone(),
+                            c.query.clone(),
+                            c.resolution_status.clone(),
+                            sources.join(" "),
+                            c.response.clone(),
+                        ]
+                    })
+                    .collect()
+            },
         ),
-        Format::Table => {
+        || {
             let columns = [
                 Column::new("DATE", Fit::Keep),
                 Column::new("QUESTION", Fit::CutEnd),
@@ -406,27 +426,22 @@ pub fn assistant(
             let (counted, of) = match shown.of {
                 Some(of) => (
                     count(rows.len(), ("unanswered", "unanswered")),
-                    kept_from(
-                        of,
-                        ("conversation", "conversations"),
-                        shown.requests,
-                        count(of, ("conversation", "conversations")),
-                    ),
+                    kept_from(of, ("conversation", "conversations"), shown.requests),
                 ),
                 None => (
                     count(rows.len(), ("conversation", "conversations")),
                     String::new(),
                 ),
             };
-            Ok(newest_first(
+            newest_first(
                 &format!("{what}, {}", range(query)),
                 (&columns, &rows),
                 (counted, &of),
                 shown.all,
                 page.next_cursor.as_deref().filter(|_| page.has_more),
-            ))
-        }
-    }
+            )
+        },
+    )
 }
 
 #[cfg(test)]
@@ -461,6 +476,28 @@ mod tests {
         let none = searches(&SearchesPage::default(), &query, shown(), Format::Table).unwrap();
         assert!(none.contains("--search-url"), "{none}");
         assert!(none.contains("0 queries · the last page"), "{none}");
+    }
+
+    #[test]
+    fn a_listing_that_read_on_names_what_it_read_as_the_one_page_count_does() {
+        let query = SignalsQuery::new(Kind::Searches);
+        let shown = |requests| Shown {
+            all: false,
+            of: Some(4),
+            requests,
+        };
+        let page = SearchesPage::default;
+        let one = searches(&page(), &query, shown(0), Format::Table).unwrap();
+        assert!(one.contains("(of 4 queries)"), "{one}");
+        let on = searches(&page(), &query, shown(2), Format::Table).unwrap();
+        assert!(on.contains("(4 queries read in 2 requests)"), "{on}");
+        let query = SignalsQuery::new(Kind::Assistant);
+        let asked = assistant(&AssistantPage::default(), &query, shown(2), Format::Table);
+        let asked = asked.unwrap();
+        assert!(
+            asked.contains("(4 conversations read in 2 requests)"),
+            "{asked}"
+        );
     }
 
     #[test]
