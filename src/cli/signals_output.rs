@@ -6,7 +6,8 @@ use super::CliError;
 use super::output::Format;
 use super::table::{self, Column, Fit};
 use crate::api::signals::{
-    AssistantPage, FeedbackByPage, FeedbackPage, SearchesPage, SignalsQuery,
+    AssistantPage, FeedbackByPage, FeedbackPage, PageFeedback, SearchRow, SearchesPage,
+    SignalsQuery,
 };
 use crate::export;
 use crate::text::{sanitize, thousands};
@@ -20,18 +21,17 @@ fn csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<String, CliError> {
     Ok(export::csv_text(Some(header), rows)?)
 }
 
-/// A listing in `format`: JSON is the page as the service sent it, CSV the `header`
-/// over the rows' cells as sent (`rows` is called only then), and a table what `table`
-/// writes.
-fn listing(
+/// A listing in `format`: JSON is the page as the service sent it, CSV the `header` over
+/// each of `rows` as `cells` gives it (as sent), and a table what `table` writes.
+fn listing<R>(
     page: &impl serde::Serialize,
     format: Format,
-    (header, rows): (&[&str], impl FnOnce() -> Vec<Vec<String>>),
+    (header, rows, cells): (&[&str], &[R], impl Fn(&R) -> Vec<String>),
     table: impl FnOnce() -> String,
 ) -> Result<String, CliError> {
     match format {
         Format::Json => json(page),
-        Format::Csv => csv(header, rows()),
+        Format::Csv => csv(header, rows.iter().map(cells).collect()),
         Format::Table => Ok(table()),
     }
 }
@@ -124,27 +124,22 @@ pub fn searches(
     shown: Shown,
     format: Format,
 ) -> Result<String, CliError> {
-    let cells = |with_raw: bool| -> Vec<Vec<String>> {
-        page.searches
-            .iter()
-            .map(|row| {
-                vec![
-                    if with_raw {
-                        row.search_query.clone()
-                    } else {
-                        sanitize(&row.search_query)
-                    },
-                    row.hits.to_string(),
-                    if with_raw {
-                        row.ctr.to_string()
-                    } else {
-                        percent(row.ctr)
-                    },
-                    row.top_clicked_page.clone().unwrap_or_default(),
-                    row.last_searched_at.clone(),
-                ]
-            })
-            .collect()
+    let cells = |row: &SearchRow, with_raw: bool| -> Vec<String> {
+        vec![
+            if with_raw {
+                row.search_query.clone()
+            } else {
+                sanitize(&row.search_query)
+            },
+            row.hits.to_string(),
+            if with_raw {
+                row.ctr.to_string()
+            } else {
+                percent(row.ctr)
+            },
+            row.top_clicked_page.clone().unwrap_or_default(),
+            row.last_searched_at.clone(),
+        ]
     };
     listing(
         page,
@@ -157,7 +152,8 @@ pub fn searches(
                 "topClickedPage",
                 "lastSearchedAt",
             ],
-            || cells(true),
+            &page.searches,
+            |row| cells(row, true),
         ),
         || {
             let columns = [
@@ -167,8 +163,8 @@ pub fn searches(
                 Column::new("TOP CLICKED PAGE", Fit::CutStart),
                 Column::new("LAST", Fit::Keep),
             ];
-            let rows: Vec<Vec<String>> = cells(false)
-                .into_iter()
+            let rows: Vec<Vec<String>> = (page.searches.iter())
+                .map(|row| cells(row, false))
                 .map(|mut row| {
                     if row[3].is_empty() {
                         row[3] = "none: nobody clicked".to_owned();
@@ -245,22 +241,18 @@ pub fn feedback(
                 "comment",
                 "contact",
             ],
-            || {
-                page.feedback
-                    .iter()
-                    .map(|f| {
-                        vec![
-                            f.id.clone(),
-                            f.created_at.clone().unwrap_or_default(),
-                            f.path.clone(),
-                            f.source.clone(),
-                            f.status.clone(),
-                            f.helpful.map(|h| h.to_string()).unwrap_or_default(),
-                            f.comment.clone().unwrap_or_default(),
-                            contact(f).to_owned(),
-                        ]
-                    })
-                    .collect()
+            &page.feedback,
+            |f| {
+                vec![
+                    f.id.clone(),
+                    f.created_at.clone().unwrap_or_default(),
+                    f.path.clone(),
+                    f.source.clone(),
+                    f.status.clone(),
+                    f.helpful.map(|h| h.to_string()).unwrap_or_default(),
+                    f.comment.clone().unwrap_or_default(),
+                    contact(f).to_owned(),
+                ]
             },
         ),
         || {
@@ -311,26 +303,23 @@ pub fn feedback_by_page(
     query: &SignalsQuery,
     format: Format,
 ) -> Result<String, CliError> {
-    let cells = |path: &dyn Fn(&str) -> String| -> Vec<Vec<String>> {
-        page.feedback
-            .iter()
-            .map(|row| {
-                vec![
-                    path(&row.path),
-                    row.thumbs_up.to_string(),
-                    row.thumbs_down.to_string(),
-                    row.code.to_string(),
-                    row.total.to_string(),
-                ]
-            })
-            .collect()
+    let cells = |row: &PageFeedback, path: &dyn Fn(&str) -> String| -> Vec<String> {
+        vec![
+            path(&row.path),
+            row.thumbs_up.to_string(),
+            row.thumbs_down.to_string(),
+            row.code.to_string(),
+            row.total.to_string(),
+        ]
     };
     listing(
         page,
         format,
-        (&["path", "thumbsUp", "thumbsDown", "code", "total"], || {
-            cells(&str::to_owned)
-        }),
+        (
+            &["path", "thumbsUp", "thumbsDown", "code", "total"],
+            &page.feedback,
+            |row| cells(row, &str::to_owned),
+        ),
         || {
             let columns = [
                 Column::new("PAGE", Fit::CutStart),
@@ -339,7 +328,9 @@ pub fn feedback_by_page(
                 Column::new("CODE", Fit::Number),
                 Column::new("TOTAL", Fit::Number),
             ];
-            let rows = cells(&sanitize);
+            let rows: Vec<Vec<String>> = (page.feedback.iter())
+                .map(|row| cells(row, &sanitize))
+                .collect();
             let mut text = format!("feedback per page, {}, most first:\n", range(query));
             text.push_str(&fitted(&columns, &rows));
             let shown = count(rows.len(), ("page", "pages"));
@@ -381,21 +372,17 @@ pub fn assistant(
                 "sources",
                 "response",
             ],
-            || {
-                page.conversations
-                    .iter()
-                    .map(|c| {
-                        let sources: Vec<&str> = c.sources.iter().map(|s| s.url.as_str()).collect();
-                        vec![
-                            c.id.clone(),
-                            c.timestamp.clone(),
-                            c.query.clone(),
-                            c.resolution_status.clone(),
-                            sources.join(" "),
-                            c.response.clone(),
-                        ]
-                    })
-                    .collect()
+            &page.conversations,
+            |c| {
+                let sources: Vec<&str> = c.sources.iter().map(|s| s.url.as_str()).collect();
+                vec![
+                    c.id.clone(),
+                    c.timestamp.clone(),
+                    c.query.clone(),
+                    c.resolution_status.clone(),
+                    sources.join(" "),
+                    c.response.clone(),
+                ]
             },
         ),
         || {

@@ -90,19 +90,30 @@ impl NewFeedback {
 /// Feedback or a conversation with the assistant, stored alike whether it came to the
 /// service's endpoints ([`record_said`]) or an import read it ([`import_said`]).
 pub trait Said {
-    /// Inserts it, under `key` when an import read it: the new row's id, or none when a
-    /// row with that key is stored.
-    fn insert(
-        &self,
-        sql: &mut dyn Sql,
-        project: &str,
-        key: Option<&[u8; 16]>,
-    ) -> Result<Option<i64>, StoreError>;
+    /// The statement that inserts it for `project` with its parameters, `key` last (NULL
+    /// when it came to the endpoints): the statement returns the new row's id, or no row
+    /// when one with that key is stored.
+    fn insert(&self, project: &str, key: Value) -> (&'static str, Vec<Value>);
+}
+
+/// Stores `said`, under `key` when an import read it: the new row's id, or none when a
+/// row with that key is stored.
+fn insert(
+    sql: &mut dyn Sql,
+    project: &str,
+    key: Option<&[u8; 16]>,
+    said: &impl Said,
+) -> Result<Option<i64>, StoreError> {
+    let key = key.map_or(Value::Null, |key| Value::Blob(key.to_vec()));
+    let (statement, params) = said.insert(project, key);
+    sql.opt(statement, &params)?
+        .map(|row| row.int(0))
+        .transpose()
 }
 
 /// Stores `said` as it arrives (feedback as pending); returns its id.
 pub fn record_said(sql: &mut dyn Sql, project: &str, said: &impl Said) -> Result<i64, StoreError> {
-    said.insert(sql, project, None)?.ok_or_else(no_row)
+    insert(sql, project, None, said)?.ok_or_else(no_row)
 }
 
 /// Stores `said` read by an import under `key`, unless something with that key is stored
@@ -113,23 +124,18 @@ pub fn import_said(
     key: &[u8; 16],
     said: &impl Said,
 ) -> Result<bool, StoreError> {
-    Ok(said.insert(sql, project, Some(key))?.is_some())
+    Ok(insert(sql, project, Some(key), said)?.is_some())
 }
 
 impl Said for NewFeedback {
-    fn insert(
-        &self,
-        sql: &mut dyn Sql,
-        project: &str,
-        key: Option<&[u8; 16]>,
-    ) -> Result<Option<i64>, StoreError> {
+    fn insert(&self, project: &str, key: Value) -> (&'static str, Vec<Value>) {
         let feedback = self;
-        sql.opt(
+        (
             "INSERT INTO feedback (project, ts_ms, path, page, source, status, helpful, comment,
              contact, code, filename, lang, key)
          VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT DO NOTHING RETURNING id",
-            &[
+            vec![
                 project.into(),
                 feedback.ts_ms.into(),
                 feedback.path.as_str().into(),
@@ -141,16 +147,10 @@ impl Said for NewFeedback {
                 text(feedback.code.as_ref()),
                 text(feedback.filename.as_ref()),
                 text(feedback.lang.as_ref()),
-                blob(key),
+                key,
             ],
-        )?
-        .map(|row| row.int(0))
-        .transpose()
+        )
     }
-}
-
-fn blob(key: Option<&[u8; 16]>) -> Value {
-    key.map_or(Value::Null, |key| Value::Blob(key.to_vec()))
 }
 
 fn no_row() -> StoreError {
@@ -176,23 +176,18 @@ pub struct NewConversation {
 }
 
 impl Said for NewConversation {
-    fn insert(
-        &self,
-        sql: &mut dyn Sql,
-        project: &str,
-        key: Option<&[u8; 16]>,
-    ) -> Result<Option<i64>, StoreError> {
+    fn insert(&self, project: &str, key: Value) -> (&'static str, Vec<Value>) {
         let conversation = self;
         let sources: Vec<serde_json::Value> = conversation
             .sources
             .iter()
             .map(|(title, url)| serde_json::json!({ "title": title, "url": url }))
             .collect();
-        sql.opt(
+        (
             "INSERT INTO assistant (project, ts_ms, query, response, sources, answered, category,
              page_url, key)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id",
-            &[
+            vec![
                 project.into(),
                 conversation.ts_ms.into(),
                 conversation.query.as_str().into(),
@@ -201,10 +196,8 @@ impl Said for NewConversation {
                 i64::from(conversation.answered).into(),
                 text(conversation.category.as_ref()),
                 text(conversation.page_url.as_ref()),
-                blob(key),
+                key,
             ],
-        )?
-        .map(|row| row.int(0))
-        .transpose()
+        )
     }
 }

@@ -215,13 +215,26 @@ fn mark_span(marked: bool, cx: &ViewContext) -> Span<'static> {
     }
 }
 
-fn look(cx: &ViewContext) -> Look<'static> {
-    Look {
+/// One of the pane's two lists as a table under a top border, at the pane's selection:
+/// `cells` gives a row's.
+fn list_table<'r, T>(
+    frame: &mut Frame<'_>,
+    (area, state): (Rect, &mut TableState),
+    columns: &[Column<'_>],
+    (rows, selected): (&'r [T], usize),
+    cx: &ViewContext,
+    cells: impl Fn(&'r T) -> Vec<Line<'r>>,
+) {
+    let look = Look {
         block: Block::default().borders(Borders::TOP),
         header: cx.theme.dim(),
         selected: cx.theme.selected(),
         more_marker: Some(cx.theme.dim()),
-    }
+    };
+    let len = rows.len();
+    table::draw(frame, area, columns, look, (selected, len), state, |i| {
+        cells(&rows[i])
+    });
 }
 
 /// A page as the lists show it, or a dim dash where there is none (no click, no page).
@@ -323,34 +336,26 @@ fn searches_table(
             Constraint::Length(u16::try_from(last_width).unwrap_or(10)),
         ),
     ];
-    table::draw(
-        frame,
-        area,
-        &columns,
-        look(cx),
-        (pane.selected(), rows.len()),
-        state,
-        |i| {
-            let row = &rows[i];
-            let query = format!("{:?}", sanitize(&row.search_query));
-            let rate = click_rate(row);
-            let rate = if unclicked(row) {
-                Span::styled(rate, cx.theme.warning())
-            } else {
-                Span::raw(rate)
-            };
-            vec![
-                Line::from(vec![
-                    mark_span(pane.marks.has_query(&row.search_query), cx),
-                    Span::raw(query),
-                ]),
-                Line::from(thousands(row.hits)),
-                Line::from(rate),
-                Line::from(page_or_dash(row.top_clicked_page.as_deref(), cx)),
-                Line::from(when(&row.last_searched_at, wide)),
-            ]
-        },
-    );
+    let at = (area, state);
+    list_table(frame, at, &columns, (rows, pane.selected()), cx, |row| {
+        let query = format!("{:?}", sanitize(&row.search_query));
+        let rate = click_rate(row);
+        let rate = if unclicked(row) {
+            Span::styled(rate, cx.theme.warning())
+        } else {
+            Span::raw(rate)
+        };
+        vec![
+            Line::from(vec![
+                mark_span(pane.marks.has_query(&row.search_query), cx),
+                Span::raw(query),
+            ]),
+            Line::from(thousands(row.hits)),
+            Line::from(rate),
+            Line::from(page_or_dash(row.top_clicked_page.as_deref(), cx)),
+            Line::from(when(&row.last_searched_at, wide)),
+        ]
+    });
 }
 
 fn questions_table(
@@ -373,28 +378,20 @@ fn questions_table(
     if wide {
         columns.push(Column::new("ON PAGE", Constraint::Length(28)).keep_end());
     }
-    table::draw(
-        frame,
-        area,
-        &columns,
-        look(cx),
-        (pane.selected(), rows.len()),
-        state,
-        |i| {
-            let row = &rows[i];
-            let mut cells = vec![
-                Line::from(vec![
-                    mark_span(pane.marks.has_question(&row.id), cx),
-                    Span::raw(format!("{:?}", sanitize(&row.query))),
-                ]),
-                Line::from(when(&row.timestamp, wide)),
-            ];
-            if wide {
-                cells.push(Line::from(page_or_dash(row.page_url.as_deref(), cx)));
-            }
-            cells
-        },
-    );
+    let at = (area, state);
+    list_table(frame, at, &columns, (rows, pane.selected()), cx, |row| {
+        let mut cells = vec![
+            Line::from(vec![
+                mark_span(pane.marks.has_question(&row.id), cx),
+                Span::raw(format!("{:?}", sanitize(&row.query))),
+            ]),
+            Line::from(when(&row.timestamp, wide)),
+        ];
+        if wide {
+            cells.push(Line::from(page_or_dash(row.page_url.as_deref(), cx)));
+        }
+        cells
+    });
 }
 
 /// What the list has read (and whether there is more, with the key that reads it), the
