@@ -148,7 +148,7 @@ fn searches_rank_queries_and_all_follows_the_cursor_to_the_end(db: &str) {
             .unwrap_or_default()
             .split(" · ")
             .next(),
-        Some("1 query nobody clicked through (4 read in 2 requests)"),
+        Some("1 query nobody clicked through (4 queries read in 2 requests)"),
         "{}",
         text(&table.stdout)
     );

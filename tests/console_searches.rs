@@ -31,7 +31,7 @@ async fn the_searches_pane_shows_the_services_answer_and_counts_what_it_sent() {
     let app = console.quit().await;
 
     // The service's answer for the same dates.
-    let held = app.searches.searches.held.clone().unwrap();
+    let held = app.searches.searches.pages.clone().unwrap();
     let client = common::client(&server);
     let asked = |kind, limit| SignalsQuery {
         date_from: held.dates.0,

@@ -183,33 +183,45 @@ async fn fetch<T: Paged>(mut query: SignalsQuery, args: &SignalsArgs) -> Result<
 }
 
 pub async fn searches(args: SearchesArgs) -> Outcome {
-    let unclicked = args.unclicked;
-    let args = args.common;
-    let query = query(Kind::Searches, &args)?;
-    let (page, shown) = if unclicked && !args.all {
-        let found = read_kept::<SearchesPage>(&query, &args, "unclicked queries").await?;
+    let common = &args.common;
+    let query = query(Kind::Searches, common)?;
+    let (page, shown) =
+        listed::<SearchesPage>(&query, common, args.unclicked, "unclicked queries").await?;
+    let format = Format::resolve(common.read.format);
+    emit_data(&out::searches(&page, &query, shown, format)?, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A listing of searches or conversations: with `keep` (`--unclicked`, `--unanswered`)
+/// only the rows [`Filtered::kept`] keeps, read on for `--limit` of them
+/// ([`read_kept`]) or kept from every page with `--all`; without it, the page or pages as
+/// the service sent them. With what the footer says of how they were read.
+async fn listed<P: Paged + Filtered>(
+    query: &SignalsQuery,
+    args: &SignalsArgs,
+    keep: bool,
+    kept: &str,
+) -> Result<(P, out::Shown), CliError> {
+    if keep && !args.all {
+        let found = read_kept::<P>(query, args, kept).await?;
         let shown = out::Shown {
             all: false,
             of: Some(found.read),
             requests: found.requests,
         };
-        (found.page, shown)
-    } else {
-        let mut page: SearchesPage = fetch(query.clone(), &args).await?;
-        let listed = page.searches.len();
-        if unclicked {
-            page.searches.retain(<SearchesPage as Filtered>::kept);
-        }
-        let shown = out::Shown {
-            all: args.all,
-            of: unclicked.then_some(listed),
-            requests: 0,
-        };
-        (page, shown)
+        return Ok((found.page, shown));
+    }
+    let mut page: P = fetch(query.clone(), args).await?;
+    let read = page.rows().len();
+    if keep {
+        page.rows_mut().retain(P::kept);
+    }
+    let shown = out::Shown {
+        all: args.all,
+        of: keep.then_some(read),
+        requests: 0,
     };
-    let format = Format::resolve(args.read.format);
-    emit_data(&out::searches(&page, &query, shown, format)?, format)?;
-    Ok(ExitCode::SUCCESS)
+    Ok((page, shown))
 }
 
 /// `--unclicked` or `--unanswered` without `--all`: up to `--limit` of them, reading on
@@ -284,27 +296,9 @@ pub async fn feedback(args: FeedbackArgs) -> Outcome {
 pub async fn assistant(args: AssistantArgs) -> Outcome {
     let common = &args.common;
     let query = query(Kind::Assistant, common)?;
-    let (page, shown) = if args.unanswered && !common.all {
-        let found = read_kept::<AssistantPage>(&query, common, "unanswered questions").await?;
-        let shown = out::Shown {
-            all: false,
-            of: Some(found.read),
-            requests: found.requests,
-        };
-        (found.page, shown)
-    } else {
-        let mut page: AssistantPage = fetch(query.clone(), common).await?;
-        let asked = page.conversations.len();
-        if args.unanswered {
-            page.conversations.retain(<AssistantPage as Filtered>::kept);
-        }
-        let shown = out::Shown {
-            all: common.all,
-            of: args.unanswered.then_some(asked),
-            requests: 0,
-        };
-        (page, shown)
-    };
+    let unanswered = args.unanswered;
+    let (page, shown) =
+        listed::<AssistantPage>(&query, common, unanswered, "unanswered questions").await?;
     let format = Format::resolve(common.read.format);
     emit_data(&out::assistant(&page, &query, shown, format)?, format)?;
     Ok(ExitCode::SUCCESS)

@@ -6,7 +6,8 @@ use super::CliError;
 use super::output::Format;
 use super::table::{self, Column, Fit};
 use crate::api::signals::{
-    AssistantPage, FeedbackByPage, FeedbackPage, SearchesPage, SignalsQuery,
+    AssistantPage, FeedbackByPage, FeedbackPage, PageFeedback, SearchRow, SearchesPage,
+    SignalsQuery,
 };
 use crate::export;
 use crate::text::{sanitize, thousands};
@@ -18,6 +19,21 @@ fn json(value: &impl serde::Serialize) -> Result<String, CliError> {
 
 fn csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<String, CliError> {
     Ok(export::csv_text(Some(header), rows)?)
+}
+
+/// A listing in `format`: JSON is the page as the service sent it, CSV the `header` over
+/// each of `rows` as `cells` gives it (as sent), and a table what `table` writes.
+fn listing<R>(
+    page: &impl serde::Serialize,
+    format: Format,
+    (header, rows, cells): (&[&str], &[R], impl Fn(&R) -> Vec<String>),
+    table: impl FnOnce() -> String,
+) -> Result<String, CliError> {
+    match format {
+        Format::Json => json(page),
+        Format::Csv => csv(header, rows.iter().map(cells).collect()),
+        Format::Table => Ok(table()),
+    }
 }
 
 /// The range a table covers, as its heading says it.
@@ -50,11 +66,13 @@ fn footer(rows: String, of: &str, all: bool, next: Option<&str>) -> String {
     }
 }
 
-/// What a listing's kept rows were kept from, said after their count: `(of 10 queries)`
-/// when one page was read, or `(<read> read in 2 requests)` when it read on.
-fn kept_from(of: usize, nouns: (&str, &str), requests: u32, read: String) -> String {
+/// What a listing's kept rows were kept from, said after their count with the rows'
+/// noun: `(of 10 queries)` when one page was read, or `(40 queries read in 2 requests)`
+/// when it read on.
+fn kept_from(of: usize, nouns: (&str, &str), requests: u32) -> String {
+    let read = count(of, nouns);
     match requests {
-        0 => format!("(of {})", count(of, nouns)),
+        0 => format!("(of {read})"),
         n => format!(
             "({read} read in {})",
             count(n as usize, ("request", "requests"))
@@ -106,31 +124,27 @@ pub fn searches(
     shown: Shown,
     format: Format,
 ) -> Result<String, CliError> {
-    let cells = |with_raw: bool| -> Vec<Vec<String>> {
-        page.searches
-            .iter()
-            .map(|row| {
-                vec![
-                    if with_raw {
-                        row.search_query.clone()
-                    } else {
-                        sanitize(&row.search_query)
-                    },
-                    row.hits.to_string(),
-                    if with_raw {
-                        row.ctr.to_string()
-                    } else {
-                        percent(row.ctr)
-                    },
-                    row.top_clicked_page.clone().unwrap_or_default(),
-                    row.last_searched_at.clone(),
-                ]
-            })
-            .collect()
+    let cells = |row: &SearchRow, with_raw: bool| -> Vec<String> {
+        vec![
+            if with_raw {
+                row.search_query.clone()
+            } else {
+                sanitize(&row.search_query)
+            },
+            row.hits.to_string(),
+            if with_raw {
+                row.ctr.to_string()
+            } else {
+                percent(row.ctr)
+            },
+            row.top_clicked_page.clone().unwrap_or_default(),
+            row.last_searched_at.clone(),
+        ]
     };
-    match format {
-        Format::Json => json(page),
-        Format::Csv => csv(
+    listing(
+        page,
+        format,
+        (
             &[
                 "searchQuery",
                 "hits",
@@ -138,9 +152,10 @@ pub fn searches(
                 "topClickedPage",
                 "lastSearchedAt",
             ],
-            cells(true),
+            &page.searches,
+            |row| cells(row, true),
         ),
-        Format::Table => {
+        || {
             let columns = [
                 Column::new("QUERY", Fit::CutEnd),
                 Column::new("SEARCHES", Fit::Number),
@@ -148,8 +163,8 @@ pub fn searches(
                 Column::new("TOP CLICKED PAGE", Fit::CutStart),
                 Column::new("LAST", Fit::Keep),
             ];
-            let rows: Vec<Vec<String>> = cells(false)
-                .into_iter()
+            let rows: Vec<Vec<String>> = (page.searches.iter())
+                .map(|row| cells(row, false))
                 .map(|mut row| {
                     if row[3].is_empty() {
                         row[3] = "none: nobody clicked".to_owned();
@@ -178,19 +193,14 @@ pub fn searches(
                             "queries nobody clicked through",
                         ),
                     ),
-                    kept_from(
-                        of,
-                        ("query", "queries"),
-                        shown.requests,
-                        thousands(of as u64),
-                    ),
+                    kept_from(of, ("query", "queries"), shown.requests),
                 ),
                 None => (count(rows.len(), ("query", "queries")), String::new()),
             };
             text.push_str(&footer(rows, &of, shown.all, page.next_cursor.as_deref()));
-            Ok(text)
-        }
-    }
+            text
+        },
+    )
 }
 
 /// A thumb as words: up, down, or a dash when the feedback has none.
@@ -217,9 +227,10 @@ pub fn feedback(
     all: bool,
     format: Format,
 ) -> Result<String, CliError> {
-    match format {
-        Format::Json => json(page),
-        Format::Csv => csv(
+    listing(
+        page,
+        format,
+        (
             &[
                 "id",
                 "createdAt",
@@ -230,23 +241,21 @@ pub fn feedback(
                 "comment",
                 "contact",
             ],
-            page.feedback
-                .iter()
-                .map(|f| {
-                    vec![
-                        f.id.clone(),
-                        f.created_at.clone().unwrap_or_default(),
-                        f.path.clone(),
-                        f.source.clone(),
-                        f.status.clone(),
-                        f.helpful.map(|h| h.to_string()).unwrap_or_default(),
-                        f.comment.clone().unwrap_or_default(),
-                        contact(f).to_owned(),
-                    ]
-                })
-                .collect(),
+            &page.feedback,
+            |f| {
+                vec![
+                    f.id.clone(),
+                    f.created_at.clone().unwrap_or_default(),
+                    f.path.clone(),
+                    f.source.clone(),
+                    f.status.clone(),
+                    f.helpful.map(|h| h.to_string()).unwrap_or_default(),
+                    f.comment.clone().unwrap_or_default(),
+                    contact(f).to_owned(),
+                ]
+            },
         ),
-        Format::Table => {
+        || {
             let columns = [
                 Column::new("DATE", Fit::Keep),
                 Column::new("PAGE", Fit::CutStart),
@@ -278,15 +287,15 @@ pub fn feedback(
                 })
                 .collect();
             let shown = count(rows.len(), ("piece of feedback", "pieces of feedback"));
-            Ok(newest_first(
+            newest_first(
                 &format!("feedback, {}", range(query)),
                 (columns, &rows),
                 (shown, ""),
                 all,
                 page.next_cursor.as_deref().filter(|_| page.has_more),
-            ))
-        }
-    }
+            )
+        },
+    )
 }
 
 pub fn feedback_by_page(
@@ -294,27 +303,24 @@ pub fn feedback_by_page(
     query: &SignalsQuery,
     format: Format,
 ) -> Result<String, CliError> {
-    let cells = |path: &dyn Fn(&str) -> String| -> Vec<Vec<String>> {
-        page.feedback
-            .iter()
-            .map(|row| {
-                vec![
-                    path(&row.path),
-                    row.thumbs_up.to_string(),
-                    row.thumbs_down.to_string(),
-                    row.code.to_string(),
-                    row.total.to_string(),
-                ]
-            })
-            .collect()
+    let cells = |row: &PageFeedback, path: &dyn Fn(&str) -> String| -> Vec<String> {
+        vec![
+            path(&row.path),
+            row.thumbs_up.to_string(),
+            row.thumbs_down.to_string(),
+            row.code.to_string(),
+            row.total.to_string(),
+        ]
     };
-    match format {
-        Format::Json => json(page),
-        Format::Csv => csv(
+    listing(
+        page,
+        format,
+        (
             &["path", "thumbsUp", "thumbsDown", "code", "total"],
-            cells(&str::to_owned),
+            &page.feedback,
+            |row| cells(row, &str::to_owned),
         ),
-        Format::Table => {
+        || {
             let columns = [
                 Column::new("PAGE", Fit::CutStart),
                 Column::new("UP", Fit::Number),
@@ -322,7 +328,9 @@ pub fn feedback_by_page(
                 Column::new("CODE", Fit::Number),
                 Column::new("TOTAL", Fit::Number),
             ];
-            let rows = cells(&sanitize);
+            let rows: Vec<Vec<String>> = (page.feedback.iter())
+                .map(|row| cells(row, &sanitize))
+                .collect();
             let mut text = format!("feedback per page, {}, most first:\n", range(query));
             text.push_str(&fitted(&columns, &rows));
             let shown = count(rows.len(), ("page", "pages"));
@@ -332,9 +340,9 @@ pub fn feedback_by_page(
             } else {
                 text.push_str(&format!("{shown}: all of the range\n"));
             }
-            Ok(text)
-        }
-    }
+            text
+        },
+    )
 }
 
 /// What a searches or assistant listing holds: every page, of how many rows read the
@@ -352,9 +360,10 @@ pub fn assistant(
     shown: Shown,
     format: Format,
 ) -> Result<String, CliError> {
-    match format {
-        Format::Json => json(page),
-        Format::Csv => csv(
+    listing(
+        page,
+        format,
+        (
             &[
                 "id",
                 "timestamp",
@@ -363,22 +372,20 @@ pub fn assistant(
                 "sources",
                 "response",
             ],
-            page.conversations
-                .iter()
-                .map(|c| {
-                    let sources: Vec<&str> = c.sources.iter().map(|s| s.url.as_str()).collect();
-                    vec![
-                        c.id.clone(),
-                        c.timestamp.clone(),
-                        c.query.clone(),
-                        c.resolution_status.clone(),
-                        sources.join(" "),
-                        c.response.clone(),
-                    ]
-                })
-                .collect(),
+            &page.conversations,
+            |c| {
+                let sources: Vec<&str> = c.sources.iter().map(|s| s.url.as_str()).collect();
+                vec![
+                    c.id.clone(),
+                    c.timestamp.clone(),
+                    c.query.clone(),
+                    c.resolution_status.clone(),
+                    sources.join(" "),
+                    c.response.clone(),
+                ]
+            },
         ),
-        Format::Table => {
+        || {
             let columns = [
                 Column::new("DATE", Fit::Keep),
                 Column::new("QUESTION", Fit::CutEnd),
@@ -406,90 +413,23 @@ pub fn assistant(
             let (counted, of) = match shown.of {
                 Some(of) => (
                     count(rows.len(), ("unanswered", "unanswered")),
-                    kept_from(
-                        of,
-                        ("conversation", "conversations"),
-                        shown.requests,
-                        count(of, ("conversation", "conversations")),
-                    ),
+                    kept_from(of, ("conversation", "conversations"), shown.requests),
                 ),
                 None => (
                     count(rows.len(), ("conversation", "conversations")),
                     String::new(),
                 ),
             };
-            Ok(newest_first(
+            newest_first(
                 &format!("{what}, {}", range(query)),
                 (&columns, &rows),
                 (counted, &of),
                 shown.all,
                 page.next_cursor.as_deref().filter(|_| page.has_more),
-            ))
-        }
-    }
+            )
+        },
+    )
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::api::signals::{FeedbackItem, Kind};
-
-    fn item(contact: Option<Option<String>>) -> FeedbackItem {
-        FeedbackItem {
-            id: "fb_1".to_owned(),
-            path: "/faq".to_owned(),
-            comment: Some("where are retries".to_owned()),
-            created_at: Some("2026-11-20T10:00:00Z".to_owned()),
-            source: "contextual".to_owned(),
-            status: "pending".to_owned(),
-            helpful: Some(false),
-            contact,
-            code: None,
-            filename: None,
-            lang: None,
-        }
-    }
-
-    #[test]
-    fn a_range_nobody_searched_says_where_searches_come_from() {
-        let query = SignalsQuery::new(Kind::Searches);
-        let shown = || Shown {
-            all: false,
-            of: None,
-            requests: 0,
-        };
-        let none = searches(&SearchesPage::default(), &query, shown(), Format::Table).unwrap();
-        assert!(none.contains("--search-url"), "{none}");
-        assert!(none.contains("0 queries · the last page"), "{none}");
-    }
-
-    #[test]
-    fn a_contact_the_reader_left_is_shown_and_one_piece_is_said_in_the_singular() {
-        let page = FeedbackPage {
-            feedback: vec![item(Some(Some("ann@example.com".to_owned())))],
-            next_cursor: None,
-            has_more: false,
-        };
-        let query = SignalsQuery::new(Kind::Feedback);
-        let table = feedback(&page, &query, false, Format::Table).unwrap();
-        assert!(table.contains("CONTACT"), "{table}");
-        assert!(table.contains("ann@example.com"), "{table}");
-        assert!(
-            table.contains("1 piece of feedback · the last page"),
-            "{table}"
-        );
-        let csv = feedback(&page, &query, false, Format::Csv).unwrap();
-        assert!(csv.lines().next().unwrap().ends_with(",contact"), "{csv}");
-        assert!(csv.contains("ann@example.com"), "{csv}");
-        let none = FeedbackPage {
-            feedback: vec![item(Some(None)), item(None)],
-            ..page
-        };
-        let table = feedback(&none, &query, false, Format::Table).unwrap();
-        assert!(
-            !table.contains("CONTACT"),
-            "no column when nobody left one: {table}"
-        );
-        assert!(table.contains("2 pieces of feedback"), "{table}");
-    }
-}
+mod tests;

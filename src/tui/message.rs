@@ -24,7 +24,7 @@ use crate::journal::{
 };
 pub use alert::{Alert, AlertCommand, AlertError};
 pub use frame::{Found, Hits, Pane, RowsArea, TextExtent, Viewport};
-pub use generation::{Generation, Generations};
+pub use generation::{Awaits, Generation, Generations};
 pub use insight::{InsightIo, InsightMsg, WholeEnd};
 pub use local::{EditorError, LocalError};
 pub use signal::{Comments, ImpactFailed, ImpactRead, SignalIo, SignalMsg};

@@ -21,7 +21,7 @@ use super::{AppState, ClientIp, ServiceError};
 use crate::server::db::{ReadKind, now_ms};
 use crate::server::keys::project_has_key;
 use crate::server::ratelimit::{Bucket, RateLimiter, retry_after_secs};
-use crate::server::signals::{NewFeedback, record_feedback};
+use crate::server::signals::{NewFeedback, record_said};
 
 /// Pieces of feedback one address may send per project per hour.
 pub const PER_ADDRESS_HOURLY: u32 = 20;
@@ -153,25 +153,15 @@ async fn receive(
             )
         })?;
     let contact = sent.contact.filter(|c| !c.trim().is_empty());
-    let has_contact = contact.is_some();
+    // A thumb with a way to reach the reader is contextual feedback too.
+    let said = comment.is_some() || contact.is_some();
     let feedback = NewFeedback {
-        ts_ms: now_ms(),
-        path: page,
-        // A thumb with a way to reach the reader is contextual feedback: the hosted
-        // export carries `contact` only on contextual items (FACTS.md).
-        source: if comment.is_some() || has_contact {
-            "contextual"
-        } else {
-            "thumbs_only"
-        }
-        .to_owned(),
-        helpful: sent.helpful,
-        comment,
+        source: NewFeedback::source_of(false, said).to_owned(),
         contact,
-        ..NewFeedback::default()
+        ..NewFeedback::thumb(now_ms(), page, sent.helpful, comment)
     };
     Ok(state
         .db
-        .write(move |sql| record_feedback(sql, &project, &feedback))
+        .write(move |sql| record_said(sql, &project, &feedback))
         .await?)
 }

@@ -23,7 +23,7 @@ use super::kept;
 pub use super::kept::{position, save_position, visitor_secret};
 use crate::server::db::StoreError;
 use crate::server::traffic::known::Visitor;
-use crate::server::traffic::{Item, Ready, Stored};
+use crate::server::traffic::{Counts, Item, Ready, Stored};
 use crate::server::views::Traffic;
 
 /// Views written at once: each batch costs a few round trips, so larger is faster, and a
@@ -96,19 +96,15 @@ impl PgWriter {
         match item {
             Item::Search(found) => {
                 let added = kept::store_search(tx, &mut self.statements, &self.project, &found)?;
-                Ok(Stored {
-                    searches: u64::from(added),
-                    searches_known: u64::from(!added),
-                    ..Stored::default()
-                })
+                Ok(Stored::of_search(added))
             }
             Item::View(view) => {
-                let stored = Stored {
+                let stored = Stored::of(Counts {
                     clicks: view.record_click(|click| {
                         kept::record_click(tx, &mut self.statements, &self.project, click)
                     })?,
-                    ..Stored::default()
-                };
+                    ..Counts::default()
+                });
                 if view.traffic.is_none() {
                     self.uncounted.push(view);
                 } else {
@@ -116,7 +112,7 @@ impl PgWriter {
                 }
                 if self.pending.len() + self.uncounted.len() >= BATCH {
                     let mut flushed = self.flush(tx)?;
-                    flushed.clicks += stored.clicks;
+                    flushed.counts.clicks += stored.counts.clicks;
                     return Ok(flushed);
                 }
                 Ok(stored)
@@ -189,23 +185,20 @@ impl PgWriter {
             }
             let ai: i16 = match view.traffic {
                 Some(Traffic::Ai) => {
-                    stored.ai += 1;
+                    stored.counts.ai += 1;
                     1
                 }
                 _ => {
-                    stored.human += 1;
+                    stored.counts.human += 1;
                     0
                 }
             };
             copy.write(&[&self.project, &view.ts_ms, &page, &visitor, &ai])?;
-            stored.span = Some(match stored.span {
-                None => (view.ts_ms, view.ts_ms),
-                Some((first, end)) => (first.min(view.ts_ms), end.max(view.ts_ms)),
-            });
+            stored.counts.saw(view.ts_ms);
         }
         copy.finish()?;
         stored.repeats += known.len() as u64;
-        stored.changed += recount(tx, &mut self.statements, &self.project, &known)?;
+        stored.counts.changed += recount(tx, &mut self.statements, &self.project, &known)?;
         Ok(stored)
     }
 
@@ -336,7 +329,7 @@ impl PgWriter {
                  AND ts_ms = $2 AND page_id = $3 AND visitor_id = $4 AND ai = $5 LIMIT 1)",
                 &[&self.project, &view.ts_ms, &page, &visitor, &was],
             )?;
-            stored.changed += 1;
+            stored.counts.changed += 1;
         }
         Ok(stored)
     }

@@ -348,7 +348,7 @@ fn real_views_never_join_invented_ones() {
 
     // A reader's real feedback (the widget) arrived meanwhile: it is kept.
     db.blocking(|c| {
-        crate::server::signals::record_feedback(
+        crate::server::signals::record_said(
             c,
             "demo",
             &crate::server::signals::NewFeedback {

@@ -14,8 +14,7 @@ use std::collections::HashMap;
 
 pub use seed::{INVENTED_IN, seed};
 pub use write::{
-    NewConversation, NewFeedback, import_conversation, import_feedback, normal_query,
-    record_conversation, record_feedback, record_search,
+    NewConversation, NewFeedback, Said, import_said, normal_query, record_said, record_search,
 };
 
 use super::db::StoreError;

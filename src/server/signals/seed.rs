@@ -6,9 +6,7 @@
 use crate::server::store::Sql;
 use chrono::{NaiveDate, NaiveTime};
 
-use super::write::{
-    NewConversation, NewFeedback, record_conversation, record_feedback, record_search,
-};
+use super::write::{NewConversation, NewFeedback, record_said, record_search};
 use crate::server::db::StoreError;
 
 const DAY_MS: i64 = 86_400_000;
@@ -116,27 +114,13 @@ fn write_seed(sql: &mut dyn Sql, project: &str, today: NaiveDate) -> Result<(), 
             // Exactly `down` thumbs down, spread evenly; the comments go with the first.
             let helpful = (n + 1) * down / total == n * down / total;
             let comment = if helpful { None } else { said.next() };
-            record_feedback(
-                sql,
-                project,
-                &NewFeedback {
-                    ts_ms: at(n, total),
-                    path: path.to_owned(),
-                    source: if comment.is_some() {
-                        "contextual"
-                    } else {
-                        "thumbs_only"
-                    }
-                    .to_owned(),
-                    helpful: Some(helpful),
-                    comment: comment.map(|c| (*c).to_owned()),
-                    ..NewFeedback::default()
-                },
-            )?;
+            let comment = comment.map(|c| (*c).to_owned());
+            let thumb = NewFeedback::thumb(at(n, total), path.to_owned(), Some(helpful), comment);
+            record_said(sql, project, &thumb)?;
         }
     }
     for (n, (question, answer)) in (0u32..).zip(QUESTIONS) {
-        record_conversation(
+        record_said(
             sql,
             project,
             &NewConversation {

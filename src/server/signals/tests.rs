@@ -111,24 +111,9 @@ fn a_cursor_of_another_kind_or_made_up_is_refused() {
 }
 
 fn thumbs(conn: &Connection, path: &str, helpful: bool, ts: i64, comment: Option<&str>) {
-    record_feedback(
-        &mut Lite(conn),
-        "demo",
-        &NewFeedback {
-            ts_ms: ts,
-            path: path.to_owned(),
-            source: if comment.is_some() {
-                "contextual"
-            } else {
-                "thumbs_only"
-            }
-            .to_owned(),
-            helpful: Some(helpful),
-            comment: comment.map(str::to_owned),
-            ..NewFeedback::default()
-        },
-    )
-    .unwrap();
+    let comment = comment.map(str::to_owned);
+    let thumb = NewFeedback::thumb(ts, path.to_owned(), Some(helpful), comment);
+    record_said(&mut Lite(conn), "demo", &thumb).unwrap();
 }
 
 #[test]
@@ -143,7 +128,7 @@ fn feedback_pages_newest_first_and_joins_urls_to_pages() {
         Some("Too short"),
     );
     thumbs(&conn, "/guides/auth", false, T0 + 2 * DAY, None);
-    record_feedback(
+    record_said(
         &mut Lite(&conn),
         "demo",
         &NewFeedback {
@@ -332,4 +317,17 @@ fn a_newest_first_page_keeps_its_limit_and_says_where_the_next_starts() {
     assert_eq!((items, next, more), (vec!['c', 'b', 'a'], None, false));
     assert_eq!(Cursor::First.below(), (i64::MAX, i64::MAX));
     assert_eq!(Cursor::After { ts_ms: 20, id: 2 }.below(), (20, 2));
+}
+
+#[test]
+fn feedback_that_names_no_source_is_given_one_by_what_it_carries() {
+    assert_eq!(NewFeedback::source_of(true, true), "code_snippet");
+    assert_eq!(NewFeedback::source_of(false, true), "contextual");
+    assert_eq!(NewFeedback::source_of(false, false), "thumbs_only");
+    let said = NewFeedback::thumb(1, "/a".into(), Some(false), Some("too short".into()));
+    assert_eq!(said.source, "contextual");
+    assert_eq!(
+        NewFeedback::thumb(1, "/a".into(), Some(true), None).source,
+        "thumbs_only"
+    );
 }

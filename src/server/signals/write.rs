@@ -1,6 +1,7 @@
 //! Writing searches, feedback and conversations: a search's words are grouped as readers
 //! mean them (blank space collapsed, any case), and a page sent as a whole URL is reduced
-//! to its path with the rules views use, so feedback and views of a page join.
+//! to its path with the rules views use, so feedback and views of a page join. Feedback
+//! and conversations are [`Said`]: recorded as they arrive, or imported under a key.
 
 use crate::server::db::StoreError;
 use crate::server::store::{Sql, Value};
@@ -56,58 +57,100 @@ pub struct NewFeedback {
     pub lang: Option<String>,
 }
 
-/// Stores `feedback` as pending; returns its id.
-pub fn record_feedback(
-    sql: &mut dyn Sql,
-    project: &str,
-    feedback: &NewFeedback,
-) -> Result<i64, StoreError> {
-    insert_feedback(sql, project, None, feedback)?.ok_or_else(no_row)
+impl NewFeedback {
+    /// A reader's thumb at `ts_ms` on `path`, with what they wrote, if anything.
+    #[must_use]
+    pub fn thumb(ts_ms: i64, path: String, helpful: Option<bool>, comment: Option<String>) -> Self {
+        Self {
+            ts_ms,
+            path,
+            source: Self::source_of(false, comment.is_some()).to_owned(),
+            helpful,
+            comment,
+            ..Self::default()
+        }
+    }
+
+    /// The source of feedback that names none: a code snippet's when it carries code,
+    /// contextual when the reader said something (a comment, or a way to reach them: the
+    /// hosted export carries `contact` only on contextual items, FACTS.md), else a bare
+    /// thumb.
+    #[must_use]
+    pub fn source_of(code: bool, said: bool) -> &'static str {
+        if code {
+            "code_snippet"
+        } else if said {
+            "contextual"
+        } else {
+            "thumbs_only"
+        }
+    }
 }
 
-/// Stores `feedback` read by an import under `key`, unless feedback with that key is
-/// stored (an import of the same stream again adds nothing): whether it was added.
-pub fn import_feedback(
-    sql: &mut dyn Sql,
-    project: &str,
-    key: &[u8; 16],
-    feedback: &NewFeedback,
-) -> Result<bool, StoreError> {
-    Ok(insert_feedback(sql, project, Some(key), feedback)?.is_some())
+/// Feedback or a conversation with the assistant, stored alike whether it came to the
+/// service's endpoints ([`record_said`]) or an import read it ([`import_said`]).
+pub trait Said {
+    /// The statement that inserts it for `project` with its parameters, `key` last (NULL
+    /// when it came to the endpoints): the statement returns the new row's id, or no row
+    /// when one with that key is stored.
+    fn insert(&self, project: &str, key: Value) -> (&'static str, Vec<Value>);
 }
 
-fn insert_feedback(
+/// Stores `said`, under `key` when an import read it: the new row's id, or none when a
+/// row with that key is stored.
+fn insert(
     sql: &mut dyn Sql,
     project: &str,
     key: Option<&[u8; 16]>,
-    feedback: &NewFeedback,
+    said: &impl Said,
 ) -> Result<Option<i64>, StoreError> {
-    sql.opt(
-        "INSERT INTO feedback (project, ts_ms, path, page, source, status, helpful, comment,
+    let key = key.map_or(Value::Null, |key| Value::Blob(key.to_vec()));
+    let (statement, params) = said.insert(project, key);
+    sql.opt(statement, &params)?
+        .map(|row| row.int(0))
+        .transpose()
+}
+
+/// Stores `said` as it arrives (feedback as pending); returns its id.
+pub fn record_said(sql: &mut dyn Sql, project: &str, said: &impl Said) -> Result<i64, StoreError> {
+    insert(sql, project, None, said)?.ok_or_else(no_row)
+}
+
+/// Stores `said` read by an import under `key`, unless something with that key is stored
+/// (an import of the same stream again adds nothing): whether it was added.
+pub fn import_said(
+    sql: &mut dyn Sql,
+    project: &str,
+    key: &[u8; 16],
+    said: &impl Said,
+) -> Result<bool, StoreError> {
+    Ok(insert(sql, project, Some(key), said)?.is_some())
+}
+
+impl Said for NewFeedback {
+    fn insert(&self, project: &str, key: Value) -> (&'static str, Vec<Value>) {
+        let feedback = self;
+        (
+            "INSERT INTO feedback (project, ts_ms, path, page, source, status, helpful, comment,
              contact, code, filename, lang, key)
          VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT DO NOTHING RETURNING id",
-        &[
-            project.into(),
-            feedback.ts_ms.into(),
-            feedback.path.as_str().into(),
-            page(&feedback.path).into(),
-            feedback.source.as_str().into(),
-            feedback.helpful.map(i64::from).into(),
-            text(feedback.comment.as_ref()),
-            text(feedback.contact.as_ref()),
-            text(feedback.code.as_ref()),
-            text(feedback.filename.as_ref()),
-            text(feedback.lang.as_ref()),
-            blob(key),
-        ],
-    )?
-    .map(|row| row.int(0))
-    .transpose()
-}
-
-fn blob(key: Option<&[u8; 16]>) -> Value {
-    key.map_or(Value::Null, |key| Value::Blob(key.to_vec()))
+            vec![
+                project.into(),
+                feedback.ts_ms.into(),
+                feedback.path.as_str().into(),
+                page(&feedback.path).into(),
+                feedback.source.as_str().into(),
+                feedback.helpful.map(i64::from).into(),
+                text(feedback.comment.as_ref()),
+                text(feedback.contact.as_ref()),
+                text(feedback.code.as_ref()),
+                text(feedback.filename.as_ref()),
+                text(feedback.lang.as_ref()),
+                key,
+            ],
+        )
+    }
 }
 
 fn no_row() -> StoreError {
@@ -132,53 +175,29 @@ pub struct NewConversation {
     pub page_url: Option<String>,
 }
 
-/// Stores `conversation`; returns its id.
-pub fn record_conversation(
-    sql: &mut dyn Sql,
-    project: &str,
-    conversation: &NewConversation,
-) -> Result<i64, StoreError> {
-    insert_conversation(sql, project, None, conversation)?.ok_or_else(no_row)
-}
-
-/// Stores `conversation` read by an import under `key`, unless one with that key is
-/// stored: whether it was added.
-pub fn import_conversation(
-    sql: &mut dyn Sql,
-    project: &str,
-    key: &[u8; 16],
-    conversation: &NewConversation,
-) -> Result<bool, StoreError> {
-    Ok(insert_conversation(sql, project, Some(key), conversation)?.is_some())
-}
-
-fn insert_conversation(
-    sql: &mut dyn Sql,
-    project: &str,
-    key: Option<&[u8; 16]>,
-    conversation: &NewConversation,
-) -> Result<Option<i64>, StoreError> {
-    let sources: Vec<serde_json::Value> = conversation
-        .sources
-        .iter()
-        .map(|(title, url)| serde_json::json!({ "title": title, "url": url }))
-        .collect();
-    sql.opt(
-        "INSERT INTO assistant (project, ts_ms, query, response, sources, answered, category,
+impl Said for NewConversation {
+    fn insert(&self, project: &str, key: Value) -> (&'static str, Vec<Value>) {
+        let conversation = self;
+        let sources: Vec<serde_json::Value> = conversation
+            .sources
+            .iter()
+            .map(|(title, url)| serde_json::json!({ "title": title, "url": url }))
+            .collect();
+        (
+            "INSERT INTO assistant (project, ts_ms, query, response, sources, answered, category,
              page_url, key)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id",
-        &[
-            project.into(),
-            conversation.ts_ms.into(),
-            conversation.query.as_str().into(),
-            conversation.response.as_str().into(),
-            serde_json::Value::Array(sources).to_string().into(),
-            i64::from(conversation.answered).into(),
-            text(conversation.category.as_ref()),
-            text(conversation.page_url.as_ref()),
-            blob(key),
-        ],
-    )?
-    .map(|row| row.int(0))
-    .transpose()
+            vec![
+                project.into(),
+                conversation.ts_ms.into(),
+                conversation.query.as_str().into(),
+                conversation.response.as_str().into(),
+                serde_json::Value::Array(sources).to_string().into(),
+                i64::from(conversation.answered).into(),
+                text(conversation.category.as_ref()),
+                text(conversation.page_url.as_ref()),
+                key,
+            ],
+        )
+    }
 }

@@ -12,9 +12,9 @@ use rusqlite::{Connection, OptionalExtension as _, ToSql, params};
 
 use super::known::{Ids, Visitor};
 use super::search::{self, Search, StreamClick};
-use super::summary::{Dropped, Summary};
+use super::summary::{Counts, Dropped, Summary};
 use crate::server::db::StoreError;
-use crate::server::signals::{NewConversation, NewFeedback, import_conversation, import_feedback};
+use crate::server::signals::{NewConversation, NewFeedback, import_said};
 use crate::server::store::{Lite, Sql};
 use crate::server::views::{BATCH, Traffic, ViewRow, repeated, sizes, store_rows, with_statement};
 
@@ -87,18 +87,22 @@ impl Item {
     ) -> Option<Result<Stored, StoreError>> {
         let stored = match self {
             Self::Feedback(keyed) => {
-                import_feedback(sql, project, &keyed.key, &keyed.said).map(|added| Stored {
-                    feedback: u64::from(added),
-                    feedback_known: u64::from(!added),
-                    ..Stored::default()
+                import_said(sql, project, &keyed.key, &keyed.said).map(|added| {
+                    Stored::of(Counts {
+                        feedback: u64::from(added),
+                        feedback_known: u64::from(!added),
+                        ..Counts::default()
+                    })
                 })
             }
             Self::Conversation { keyed, status_said } => {
-                import_conversation(sql, project, &keyed.key, &keyed.said).map(|added| Stored {
-                    conversations: u64::from(added),
-                    conversations_known: u64::from(!added),
-                    conversations_unsaid: u64::from(added && !status_said),
-                    ..Stored::default()
+                import_said(sql, project, &keyed.key, &keyed.said).map(|added| {
+                    Stored::of(Counts {
+                        conversations: u64::from(added),
+                        conversations_known: u64::from(!added),
+                        conversations_unsaid: u64::from(added && !status_said),
+                        ..Counts::default()
+                    })
                 })
             }
             Self::View(_) | Self::Search(_) | Self::Click(_) => return None,
@@ -117,63 +121,45 @@ struct Pending {
     traffic: Traffic,
 }
 
-/// What a flush did: views stored by class, repeats of views stored before, and views
-/// stored before whose class the rules in force changed.
+/// What one write of the database did (a flush, a search, a click, feedback or an
+/// answer): what it stored, counted as the import's summary counts it, and the repeats of
+/// views stored before (not stored again).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stored {
-    pub human: u64,
-    pub ai: u64,
+    pub counts: Counts,
     pub repeats: u64,
-    pub changed: u64,
-    /// The times of the first and last view stored (ms).
-    pub span: Option<(i64, i64)>,
-    /// Site searches stored, those stored by an earlier import, and results recorded as
-    /// clicked after one.
-    pub searches: u64,
-    pub searches_known: u64,
-    pub clicks: u64,
-    /// A stream's result clicks that matched no search by the same visitor for the same
-    /// words in the hour before (the search not read yet, or read later in the file).
-    pub clicks_unmatched: u64,
-    /// Feedback and assistant answers read from an event stream: stored, and stored by an
-    /// earlier import.
-    pub feedback: u64,
-    pub feedback_known: u64,
-    pub conversations: u64,
-    pub conversations_known: u64,
-    pub conversations_unsaid: u64,
 }
 
 impl Stored {
+    #[must_use]
+    pub fn of(counts: Counts) -> Self {
+        Self { counts, repeats: 0 }
+    }
+
+    /// What storing a site search did: one stored, or one an earlier import stored.
+    #[must_use]
+    pub fn of_search(added: bool) -> Self {
+        Self::of(Counts {
+            searches: u64::from(added),
+            searches_known: u64::from(!added),
+            ..Counts::default()
+        })
+    }
+
     /// What recording a stream's result click did: one click, or one that matched no
     /// search.
     #[must_use]
     pub fn of_click(clicked: bool) -> Self {
-        Self {
+        Self::of(Counts {
             clicks: u64::from(clicked),
             clicks_unmatched: u64::from(!clicked),
-            ..Self::default()
-        }
+            ..Counts::default()
+        })
     }
 
     /// Adds these counts to an import's summary.
     pub fn count(self, summary: &mut Summary) {
-        summary.human += self.human;
-        summary.ai += self.ai;
-        summary.changed += self.changed;
-        summary.searches += self.searches;
-        summary.searches_known += self.searches_known;
-        summary.clicks += self.clicks;
-        summary.clicks_unmatched += self.clicks_unmatched;
-        summary.feedback += self.feedback;
-        summary.feedback_known += self.feedback_known;
-        summary.conversations += self.conversations;
-        summary.conversations_known += self.conversations_known;
-        summary.conversations_unsaid += self.conversations_unsaid;
-        if let Some((first, last)) = self.span {
-            summary.saw(first);
-            summary.saw(last);
-        }
+        summary.counts.add(&self.counts);
         if self.repeats > 0 {
             *summary.dropped.entry(Dropped::AlreadyStored).or_default() += self.repeats;
         }
@@ -205,18 +191,11 @@ impl Writer {
     /// batch refers to it), a view queued, with the click it records.
     pub fn take(&mut self, tx: &Connection, item: Item) -> Result<Stored, StoreError> {
         match item {
-            Item::Search(found) => {
-                let added = search::store(tx, &self.project, &found)?;
-                Ok(Stored {
-                    searches: u64::from(added),
-                    searches_known: u64::from(!added),
-                    ..Stored::default()
-                })
-            }
+            Item::Search(found) => Ok(Stored::of_search(search::store(tx, &self.project, &found)?)),
             Item::View(view) => {
                 let clicks = view.record_click(|click| search::click(tx, &self.project, click))?;
                 let mut stored = self.write(tx, view)?;
-                stored.clicks += clicks;
+                stored.counts.clicks += clicks;
                 Ok(stored)
             }
             Item::Click(found) => Ok(Stored::of_click(search::click(
@@ -293,15 +272,12 @@ impl Writer {
         // After the new views are stored: a repeat of a key new in this batch moves the
         // view just stored (before, it moved nothing and only its key changed column).
         stored.repeats += repeats.len() as u64;
-        stored.changed += recount(tx, &self.project, &repeats)?;
+        stored.counts.changed += recount(tx, &self.project, &repeats)?;
         for view in &new {
-            stored.span = Some(match stored.span {
-                None => (view.ts_ms, view.ts_ms),
-                Some((first, last)) => (first.min(view.ts_ms), last.max(view.ts_ms)),
-            });
+            stored.counts.saw(view.ts_ms);
             match view.traffic {
-                Traffic::Human => stored.human += 1,
-                Traffic::Ai => stored.ai += 1,
+                Traffic::Human => stored.counts.human += 1,
+                Traffic::Ai => stored.counts.ai += 1,
             }
         }
         Ok(stored)
@@ -338,7 +314,7 @@ impl Writer {
             ])?;
             tx.prepare_cached("DELETE FROM view_keys WHERE key = ?1")?
                 .execute([&view.key[..]])?;
-            stored.changed += 1;
+            stored.counts.changed += 1;
         }
         Ok(stored)
     }

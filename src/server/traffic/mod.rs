@@ -28,7 +28,7 @@ use rusqlite::Connection;
 
 pub(crate) use batch::{Item, Ready, Stored, Writer};
 pub use importer::{Importer, Settings};
-pub use summary::Summary;
+pub use summary::{Counts, Summary};
 
 use super::db::{Db, StoreError};
 use super::import::ImportError;

@@ -151,16 +151,8 @@ fn feedback(properties: &Map<String, Value>, record: &Record<'_>) -> Option<NewF
     let said = text(&["source"]).filter(|source| {
         ["code_snippet", "contextual", "agent", "thumbs_only"].contains(&source.as_str())
     });
-    let source = said.unwrap_or_else(|| {
-        if code.is_some() {
-            "code_snippet"
-        } else if comment.is_some() {
-            "contextual"
-        } else {
-            "thumbs_only"
-        }
-        .to_owned()
-    });
+    let source = said
+        .unwrap_or_else(|| NewFeedback::source_of(code.is_some(), comment.is_some()).to_owned());
     Some(NewFeedback {
         ts_ms: record.ts_ms,
         path: text(&["path", "pageUrl", "url"]).unwrap_or_else(|| record.target.to_string()),

@@ -54,28 +54,28 @@ impl Dropped {
     }
 }
 
-/// The running count of one import.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Summary {
-    pub lines: u64,
+/// What an import stored, counted alike in what one write of the database did
+/// (`batch::Stored`, either store) and in the import's running summary, which adds the
+/// writes up with [`Counts::add`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Views stored, by class.
     pub human: u64,
     pub ai: u64,
-    pub dropped: BTreeMap<Dropped, u64>,
-    pub broken: u64,
     /// Views stored by an earlier import whose class the rules in force changed (moved to
     /// the other column, or taken back).
     pub changed: u64,
-    /// When the first and the last of the views kept were made (ms, UTC).
+    /// When the first and the last of the views stored were made (ms, UTC).
     pub span: Option<(i64, i64)>,
     /// Searches of the site's own search page stored, and those a result was clicked
     /// after (a later view by the same visitor referred by it).
     pub searches: u64,
     /// Site searches an earlier import stored (nothing is added twice).
     pub searches_known: u64,
-    /// The search page looked for (`/search?q=`), when the input could have searches.
-    pub search_page: Option<String>,
     pub clicks: u64,
-    /// A stream's result clicks that matched no search (not stored).
+    /// A stream's result clicks that matched no search by the same visitor for the same
+    /// words in the hour before (the search not read yet, or read later in the file): not
+    /// stored.
     pub clicks_unmatched: u64,
     /// A stream's feedback and assistant answers stored, and those an earlier import
     /// stored; answers stored whose event did not say whether the docs answered (stored
@@ -85,6 +85,54 @@ pub struct Summary {
     pub conversations: u64,
     pub conversations_known: u64,
     pub conversations_unsaid: u64,
+}
+
+impl Counts {
+    /// Views stored.
+    #[must_use]
+    pub fn kept(&self) -> u64 {
+        self.human + self.ai
+    }
+
+    /// Widens the span of the views stored to take in one made at `ts_ms`.
+    pub fn saw(&mut self, ts_ms: i64) {
+        self.span = Some(match self.span {
+            None => (ts_ms, ts_ms),
+            Some((first, last)) => (first.min(ts_ms), last.max(ts_ms)),
+        });
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Self) {
+        self.human += other.human;
+        self.ai += other.ai;
+        self.changed += other.changed;
+        self.searches += other.searches;
+        self.searches_known += other.searches_known;
+        self.clicks += other.clicks;
+        self.clicks_unmatched += other.clicks_unmatched;
+        self.feedback += other.feedback;
+        self.feedback_known += other.feedback_known;
+        self.conversations += other.conversations;
+        self.conversations_known += other.conversations_known;
+        self.conversations_unsaid += other.conversations_unsaid;
+        if let Some((first, last)) = other.span {
+            self.saw(first);
+            self.saw(last);
+        }
+    }
+}
+
+/// The running count of one import.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub lines: u64,
+    /// What was stored.
+    pub counts: Counts,
+    pub dropped: BTreeMap<Dropped, u64>,
+    pub broken: u64,
+    /// The search page looked for (`/search?q=`), when the input could have searches.
+    pub search_page: Option<String>,
     /// Searches, clicks, feedback and answers whose properties lacked what they need, by
     /// event name and what was missing: counted, stored nowhere.
     pub unread: BTreeMap<(String, &'static str), u64>,
@@ -129,45 +177,22 @@ impl Summary {
         }
     }
 
-    /// Widens the span of the views kept to take in one made at `ts_ms`.
-    pub(crate) fn saw(&mut self, ts_ms: i64) {
-        self.span = Some(match self.span {
-            None => (ts_ms, ts_ms),
-            Some((first, last)) => (first.min(ts_ms), last.max(ts_ms)),
-        });
-    }
-
     /// Views stored.
     #[must_use]
     pub fn kept(&self) -> u64 {
-        self.human + self.ai
+        self.counts.kept()
     }
 
     /// Adds another file's counts (broken line numbers stay per file).
     pub fn add(&mut self, other: &Self) {
         self.lines += other.lines;
-        self.human += other.human;
-        self.ai += other.ai;
+        self.counts.add(&other.counts);
         self.broken += other.broken;
-        self.changed += other.changed;
-        self.searches += other.searches;
-        self.searches_known += other.searches_known;
-        self.clicks += other.clicks;
-        self.clicks_unmatched += other.clicks_unmatched;
-        self.feedback += other.feedback;
-        self.feedback_known += other.feedback_known;
-        self.conversations += other.conversations;
-        self.conversations_known += other.conversations_known;
-        self.conversations_unsaid += other.conversations_unsaid;
         for (what, count) in &other.unread {
             *self.unread.entry(what.clone()).or_default() += count;
         }
         if self.search_page.is_none() {
             self.search_page.clone_from(&other.search_page);
-        }
-        if let Some((first, last)) = other.span {
-            self.saw(first);
-            self.saw(last);
         }
         for (why, count) in &other.dropped {
             *self.dropped.entry(*why).or_default() += count;
@@ -187,10 +212,10 @@ impl fmt::Display for Summary {
             "read {}: kept {} (human {}, AI {})",
             plural(self.lines, "line"),
             plural(self.kept(), "view"),
-            crate::text::thousands(self.human),
-            crate::text::thousands(self.ai)
+            crate::text::thousands(self.counts.human),
+            crate::text::thousands(self.counts.ai)
         )?;
-        if let Some((first, last)) = self.span {
+        if let Some((first, last)) = self.counts.span {
             let day = |ms: i64| {
                 chrono::DateTime::from_timestamp_millis(ms)
                     .map_or_else(|| "?".to_owned(), |at| at.format("%Y-%m-%d").to_string())
@@ -202,18 +227,18 @@ impl fmt::Display for Summary {
                 write!(f, " from {first} to {last} (UTC)")?;
             }
         }
-        if self.searches > 0 || self.clicks > 0 || self.searches_known > 0 {
+        if self.counts.searches > 0 || self.counts.clicks > 0 || self.counts.searches_known > 0 {
             write!(
                 f,
                 "\n  site searches: {} stored, {} clicked through",
-                crate::text::thousands(self.searches),
-                crate::text::thousands(self.clicks)
+                crate::text::thousands(self.counts.searches),
+                crate::text::thousands(self.counts.clicks)
             )?;
-            if self.searches_known > 0 {
+            if self.counts.searches_known > 0 {
                 write!(
                     f,
                     " ({} stored before, not added again)",
-                    crate::text::thousands(self.searches_known)
+                    crate::text::thousands(self.counts.searches_known)
                 )?;
             }
         } else if let Some(page) = &self.search_page
@@ -226,11 +251,11 @@ impl fmt::Display for Summary {
             )?;
         }
         self.fmt_said(f)?;
-        if self.changed > 0 {
+        if self.counts.changed > 0 {
             write!(
                 f,
                 "\n  recounted under the rules in force: {} stored before changed class",
-                plural(self.changed, "view")
+                plural(self.counts.changed, "view")
             )?;
         }
         if !self.dropped.is_empty() {
@@ -290,34 +315,34 @@ impl Summary {
             }
             Ok(())
         };
-        if self.feedback + self.feedback_known > 0 {
+        if self.counts.feedback + self.counts.feedback_known > 0 {
             write!(
                 f,
                 "\n  feedback: {} stored",
-                crate::text::thousands(self.feedback)
+                crate::text::thousands(self.counts.feedback)
             )?;
-            again(f, self.feedback_known)?;
+            again(f, self.counts.feedback_known)?;
         }
-        if self.conversations + self.conversations_known > 0 {
+        if self.counts.conversations + self.counts.conversations_known > 0 {
             write!(
                 f,
                 "\n  assistant questions: {} stored",
-                crate::text::thousands(self.conversations)
+                crate::text::thousands(self.counts.conversations)
             )?;
-            again(f, self.conversations_known)?;
-            if self.conversations_unsaid > 0 {
+            again(f, self.counts.conversations_known)?;
+            if self.counts.conversations_unsaid > 0 {
                 write!(
                     f,
                     "\n    {} of them gave no resolutionStatus docdeck reads (answered or unanswered): counted as answered",
-                    crate::text::thousands(self.conversations_unsaid)
+                    crate::text::thousands(self.counts.conversations_unsaid)
                 )?;
             }
         }
-        if self.clicks_unmatched > 0 {
+        if self.counts.clicks_unmatched > 0 {
             write!(
                 f,
                 "\n  result clicks not stored: {} matched no search of the same words by the same visitor in the hour before (read earlier, this file included)",
-                crate::text::thousands(self.clicks_unmatched)
+                crate::text::thousands(self.counts.clicks_unmatched)
             )?;
         }
         for ((event, missing), count) in &self.unread {

@@ -47,7 +47,12 @@ fn a_reimport_adds_nothing_and_broken_lines_are_counted() {
     let db = Db::open(&DbLocation::Memory).unwrap();
     let first = importer(&db, false).import(log().as_bytes()).unwrap();
     assert_eq!(
-        (first.lines, first.human, first.ai, first.broken),
+        (
+            first.lines,
+            first.counts.human,
+            first.counts.ai,
+            first.broken
+        ),
         (4, 1, 1, 1)
     );
     assert_eq!(first.first_broken[0].0, "line 4");
@@ -98,7 +103,10 @@ fn repeats_are_found_within_and_across_batches() {
     let log = lines.join("\n");
     let db = Db::open(&DbLocation::Memory).unwrap();
     let first = importer(&db, false).import(log.as_bytes()).unwrap();
-    assert_eq!((first.lines, first.human, first.ai), (1_500, 700, 0));
+    assert_eq!(
+        (first.lines, first.counts.human, first.counts.ai),
+        (1_500, 700, 0)
+    );
     assert_eq!(first.dropped.get(&Dropped::AlreadyStored), Some(&800));
     assert_eq!(views(&db), 700);
     let again = importer(&db, false).import(log.as_bytes()).unwrap();
@@ -188,7 +196,11 @@ fn a_reimport_under_other_rules_recounts_what_changed_class() {
     ]
     .join("\n");
     let first = importer(&db, false).import(log.as_bytes()).unwrap();
-    assert_eq!((first.human, first.ai, first.changed), (3, 0, 0), "{first}");
+    assert_eq!(
+        (first.counts.human, first.counts.ai, first.counts.changed),
+        (3, 0, 0),
+        "{first}"
+    );
     assert_eq!(columns(&db), (3, 0));
 
     let other = "[other-bot]\nMine/\n[ai-answer]\nHelper/\n[human]\nFetchy/\n";
@@ -196,7 +208,11 @@ fn a_reimport_under_other_rules_recounts_what_changed_class() {
     let mut under_other = under(&db, Arc::into_inner(rules).unwrap(), false);
     let again = under_other.import(log.as_bytes()).unwrap();
     // /b by Mine/ taken back, Helper/ moved to AI, Fetchy/ added as human.
-    assert_eq!((again.human, again.ai, again.changed), (1, 0, 2), "{again}");
+    assert_eq!(
+        (again.counts.human, again.counts.ai, again.counts.changed),
+        (1, 0, 2),
+        "{again}"
+    );
     assert_eq!(columns(&db), (2, 1));
     assert!(
         again
@@ -207,11 +223,11 @@ fn a_reimport_under_other_rules_recounts_what_changed_class() {
     // The same rules again: nothing moves, nothing is added.
     let mut same = under(&db, Rules::with_user(other, "other.txt").unwrap(), false);
     let third = same.import(log.as_bytes()).unwrap();
-    assert_eq!((third.kept(), third.changed), (0, 0), "{third}");
+    assert_eq!((third.kept(), third.counts.changed), (0, 0), "{third}");
     assert_eq!(columns(&db), (2, 1));
     // And back under the shipped rules: as the first import counted.
     let back = importer(&db, false).import(log.as_bytes()).unwrap();
-    assert_eq!((back.human, back.changed), (1, 2), "{back}");
+    assert_eq!((back.counts.human, back.counts.changed), (1, 2), "{back}");
     assert_eq!(columns(&db), (3, 0));
 }
 
@@ -247,7 +263,11 @@ fn a_view_given_again_in_its_batch_ends_in_the_last_lines_column() {
     let mut importer = Importer::on_sqlite(db.clone(), settings).unwrap();
     let summary = importer.import(log.as_bytes()).unwrap();
     assert_eq!(
-        (summary.human, summary.ai, summary.changed),
+        (
+            summary.counts.human,
+            summary.counts.ai,
+            summary.counts.changed
+        ),
         (2, 0, 3),
         "{summary}"
     );

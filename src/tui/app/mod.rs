@@ -65,8 +65,8 @@ pub use notices::{LOG_LENGTH, LoggedNotice, NoticeLog};
 pub use options::{ConsoleOptions, JobColumn, NotifyMode, Prefs, UnknownColumn};
 pub use overlay::{Notice, NoticeKind, Overlay, Said};
 pub use searches::{
-    Dates as SignalDates, Held as SignalsHeld, ListError, QUESTION_PAGE, SEARCH_PAGE, SearchesPane,
-    SignalList, SignalMarks, Which, unclicked,
+    Dates as SignalDates, ListError, QUESTION_PAGE, SEARCH_PAGE, SearchesPane, SignalList,
+    SignalMarks, Which, unclicked,
 };
 use viewport::scrolled;
 pub use visitors::{

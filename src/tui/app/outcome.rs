@@ -202,7 +202,7 @@ impl App {
                 });
             }
             Outcome::Answered(work, answer) => {
-                // The footer has one line for why the whole range is not held: the
+                // The footer has one line for why the whole range is not read: the
                 // notice gives the refusal whole (a no's own notice follows it).
                 let said = match (&work, &answer) {
                     (Costly::Whole { .. }, Err(why)) => {

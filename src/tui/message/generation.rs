@@ -1,6 +1,8 @@
 //! The number each background read of the visitors pane carries (the page, the chart's
-//! trend, the period before, the whole range), so a reply to a read no longer wanted is
-//! told apart and dropped. One type and one counter for all four.
+//! trend, the period before, the whole range, the feedback, a page's comments) and of
+//! the searches pane's lists, so a reply to a read no longer wanted is told apart and
+//! dropped. One type and one counter for all of them, and one rule ([`Awaits`]) for
+//! whether a reply is to the read still wanted.
 
 /// Which read a reply answers. Only [`Generations::issue`] makes new ones; the default
 /// is never handed out, so no reply carrying it is ever taken.
@@ -18,6 +20,19 @@ impl Generations {
     pub fn issue(&mut self) -> Generation {
         self.last += 1;
         Generation(self.last)
+    }
+}
+
+/// A load that waits for the reply to one read at a time: the number of that read, so
+/// that every load checks a reply the same way.
+pub trait Awaits {
+    /// The number of the read out (or asked about), if one is.
+    fn generation(&self) -> Option<Generation>;
+
+    /// Whether a reply numbered `generation` is to the read out. A reply to any other
+    /// read, or with none out, is for a read no longer wanted: it is dropped.
+    fn awaits(&self, generation: Generation) -> bool {
+        self.generation() == Some(generation)
     }
 }
 
@@ -42,5 +57,23 @@ mod tests {
         assert_ne!(first, second);
         assert_ne!(first, Generation::default());
         assert_ne!(second, Generation::default());
+    }
+
+    struct Out(Option<Generation>);
+
+    impl Awaits for Out {
+        fn generation(&self) -> Option<Generation> {
+            self.0
+        }
+    }
+
+    #[test]
+    fn only_a_reply_to_the_read_out_is_awaited() {
+        let mut generations = Generations::default();
+        let (old, new) = (generations.issue(), generations.issue());
+        assert!(Out(Some(new)).awaits(new));
+        assert!(!Out(Some(new)).awaits(old), "a reply to an earlier read");
+        assert!(!Out(None).awaits(new), "no read out");
+        assert!(!Out(None).awaits(Generation::default()));
     }
 }

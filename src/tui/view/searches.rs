@@ -26,16 +26,17 @@ pub fn draw(
     cx: &ViewContext,
     state: &mut TableState,
 ) {
-    // A read that failed beside the rows held: said whole above the footer, wrapped.
-    let failed: Vec<Line<'static>> = held_error(&app.searches).map_or_else(Vec::new, |error| {
-        let line = Line::from(Span::styled(
-            format!(" {}", sanitize(error)),
-            cx.theme.error(),
-        ));
-        let mut lines = super::wrap::wrap(&line, 1, usize::from(area.width));
-        lines.truncate(3);
-        lines
-    });
+    // A read that failed beside the rows read: said whole above the footer, wrapped.
+    let failed: Vec<Line<'static>> =
+        error_beside_rows(&app.searches).map_or_else(Vec::new, |error| {
+            let line = Line::from(Span::styled(
+                format!(" {}", sanitize(error)),
+                cx.theme.error(),
+            ));
+            let mut lines = super::wrap::wrap(&line, 1, usize::from(area.width));
+            lines.truncate(3);
+            lines
+        });
     let failed_height = u16::try_from(failed.len()).unwrap_or(3);
     let [strip, rows, failed_area, footer] = Layout::vertical([
         Constraint::Length(2),
@@ -49,8 +50,8 @@ pub fn draw(
     let pane = &app.searches;
     let block = Block::default().borders(Borders::TOP);
     let shown = match pane.showing {
-        Which::Searches => pane.searches.held.as_ref().map(|h| h.rows.is_empty()),
-        Which::Questions => pane.questions.held.as_ref().map(|h| h.rows.is_empty()),
+        Which::Searches => pane.searches.pages.as_ref().map(|p| p.rows.is_empty()),
+        Which::Questions => pane.questions.pages.as_ref().map(|p| p.rows.is_empty()),
     };
     match shown {
         Some(false) => match pane.showing {
@@ -70,30 +71,30 @@ pub fn draw(
     draw_footer(frame, footer, app, cx);
 }
 
-/// Why the list shown could not be read, when it holds rows to show beside it (with
+/// Why the list shown could not be read, when it has rows read to show beside it (with
 /// none, the error stands in for them).
-fn held_error(pane: &SearchesPane) -> Option<&str> {
-    let held = match pane.showing {
-        Which::Searches => pane.searches.held.is_some(),
-        Which::Questions => pane.questions.held.is_some(),
+fn error_beside_rows(pane: &SearchesPane) -> Option<&str> {
+    let read = match pane.showing {
+        Which::Searches => pane.searches.pages.is_some(),
+        Which::Questions => pane.questions.pages.is_some(),
     };
     pane.error()
-        .filter(|_| held)
+        .filter(|_| read)
         .map(super::super::app::ListError::text)
 }
 
 /// What stands in for the rows when there are none to show.
 fn empty_text(pane: &SearchesPane, app: &App, cx: &ViewContext) -> Span<'static> {
     let theme = cx.theme;
-    let held = match pane.showing {
-        Which::Searches => pane.searches.held.as_ref().map(|h| h.read),
-        Which::Questions => pane.questions.held.as_ref().map(|h| h.read),
+    let read = match pane.showing {
+        Which::Searches => pane.searches.pages.as_ref().map(|p| p.read),
+        Which::Questions => pane.questions.pages.as_ref().map(|p| p.read),
     };
-    if let (None, Some(error)) = (held, pane.error()) {
+    if let (None, Some(error)) = (read, pane.error()) {
         return Span::styled(sanitize(error.text()), theme.error());
     }
     let dates = dates_key(app);
-    match (held, pane.showing) {
+    match (read, pane.showing) {
         (None, _) if pane.is_fetching() => Span::styled("loading…", theme.dim()),
         (None, _) => Span::styled(format!("{} reads the list", refresh_key(app)), theme.dim()),
         (Some(_), Which::Searches) => Span::styled(
@@ -139,21 +140,21 @@ fn draw_strip(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let searches = count_label(
         "Searches",
         pane.searches
-            .held
+            .pages
             .as_ref()
-            .map(|h| (h.dates, h.next_cursor.is_some())),
+            .map(|p| (p.dates, p.next_cursor.is_some())),
         (from, to),
         pane.searches.is_fetching(),
         |more| format!("{}{more} with no click", thousands(nobody as u64)),
     );
     let questions = count_label(
         "Unanswered questions",
-        (pane.questions.held.as_ref()).map(|h| (h.dates, h.next_cursor.is_some())),
+        (pane.questions.pages.as_ref()).map(|p| (p.dates, p.next_cursor.is_some())),
         (from, to),
         pane.questions.is_fetching(),
         |more| {
-            let held = pane.questions.rows().len();
-            format!("{}{more}", thousands(held as u64))
+            let unanswered = pane.questions.rows().len();
+            format!("{}{more}", thousands(unanswered as u64))
         },
     );
     let switch = Hints::new(app.keymap(), KeyContext::Searches)
@@ -190,13 +191,13 @@ fn draw_strip(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
 /// and `+` after it while pages are left unread (it counts only the rows read).
 fn count_label(
     name: &str,
-    held: Option<(SignalDates, bool)>,
+    read: Option<(SignalDates, bool)>,
     dates: SignalDates,
     fetching: bool,
     count: impl FnOnce(&str) -> String,
 ) -> String {
-    match held {
-        Some((held, more)) if held == dates => {
+    match read {
+        Some((read, more)) if read == dates => {
             format!("{name}: {}", count(if more { "+" } else { "" }))
         }
         _ if fetching => format!("{name}: …"),
@@ -214,13 +215,34 @@ fn mark_span(marked: bool, cx: &ViewContext) -> Span<'static> {
     }
 }
 
-fn look(cx: &ViewContext) -> Look<'static> {
-    Look {
+/// One of the pane's two lists as a table under a top border, at the pane's selection:
+/// `cells` gives a row's.
+fn list_table<'r, T>(
+    frame: &mut Frame<'_>,
+    (area, state): (Rect, &mut TableState),
+    columns: &[Column<'_>],
+    (rows, selected): (&'r [T], usize),
+    cx: &ViewContext,
+    cells: impl Fn(&'r T) -> Vec<Line<'r>>,
+) {
+    let look = Look {
         block: Block::default().borders(Borders::TOP),
         header: cx.theme.dim(),
         selected: cx.theme.selected(),
         more_marker: Some(cx.theme.dim()),
-    }
+    };
+    let len = rows.len();
+    table::draw(frame, area, columns, look, (selected, len), state, |i| {
+        cells(&rows[i])
+    });
+}
+
+/// A page as the lists show it, or a dim dash where there is none (no click, no page).
+fn page_or_dash(page: Option<&str>, cx: &ViewContext) -> Span<'static> {
+    page.map_or_else(
+        || Span::styled("—", cx.theme.dim()),
+        |page| Span::raw(sanitize(page)),
+    )
 }
 
 /// A click rate as the table shows it: `none` when nobody clicked, `<1%`, `8%`.
@@ -314,37 +336,26 @@ fn searches_table(
             Constraint::Length(u16::try_from(last_width).unwrap_or(10)),
         ),
     ];
-    table::draw(
-        frame,
-        area,
-        &columns,
-        look(cx),
-        (pane.selected(), rows.len()),
-        state,
-        |i| {
-            let row = &rows[i];
-            let query = format!("{:?}", sanitize(&row.search_query));
-            let rate = click_rate(row);
-            let rate = if unclicked(row) {
-                Span::styled(rate, cx.theme.warning())
-            } else {
-                Span::raw(rate)
-            };
-            vec![
-                Line::from(vec![
-                    mark_span(pane.marks.has_query(&row.search_query), cx),
-                    Span::raw(query),
-                ]),
-                Line::from(thousands(row.hits)),
-                Line::from(rate),
-                Line::from(row.top_clicked_page.as_deref().map_or_else(
-                    || Span::styled("—", cx.theme.dim()),
-                    |page| Span::raw(sanitize(page)),
-                )),
-                Line::from(when(&row.last_searched_at, wide)),
-            ]
-        },
-    );
+    let at = (area, state);
+    list_table(frame, at, &columns, (rows, pane.selected()), cx, |row| {
+        let query = format!("{:?}", sanitize(&row.search_query));
+        let rate = click_rate(row);
+        let rate = if unclicked(row) {
+            Span::styled(rate, cx.theme.warning())
+        } else {
+            Span::raw(rate)
+        };
+        vec![
+            Line::from(vec![
+                mark_span(pane.marks.has_query(&row.search_query), cx),
+                Span::raw(query),
+            ]),
+            Line::from(thousands(row.hits)),
+            Line::from(rate),
+            Line::from(page_or_dash(row.top_clicked_page.as_deref(), cx)),
+            Line::from(when(&row.last_searched_at, wide)),
+        ]
+    });
 }
 
 fn questions_table(
@@ -367,72 +378,61 @@ fn questions_table(
     if wide {
         columns.push(Column::new("ON PAGE", Constraint::Length(28)).keep_end());
     }
-    table::draw(
-        frame,
-        area,
-        &columns,
-        look(cx),
-        (pane.selected(), rows.len()),
-        state,
-        |i| {
-            let row = &rows[i];
-            let mut cells = vec![
-                Line::from(vec![
-                    mark_span(pane.marks.has_question(&row.id), cx),
-                    Span::raw(format!("{:?}", sanitize(&row.query))),
-                ]),
-                Line::from(when(&row.timestamp, wide)),
-            ];
-            if wide {
-                cells.push(Line::from(row.page_url.as_deref().map_or_else(
-                    || Span::styled("—", cx.theme.dim()),
-                    |page| Span::raw(sanitize(page)),
-                )));
-            }
-            cells
-        },
-    );
+    let at = (area, state);
+    list_table(frame, at, &columns, (rows, pane.selected()), cx, |row| {
+        let mut cells = vec![
+            Line::from(vec![
+                mark_span(pane.marks.has_question(&row.id), cx),
+                Span::raw(format!("{:?}", sanitize(&row.query))),
+            ]),
+            Line::from(when(&row.timestamp, wide)),
+        ];
+        if wide {
+            cells.push(Line::from(page_or_dash(row.page_url.as_deref(), cx)));
+        }
+        cells
+    });
 }
 
-/// What the list holds (and whether there is more, with the key that reads it), the
+/// What the list has read (and whether there is more, with the key that reads it), the
 /// marks, a read under way or failed beside the rows, and the keys.
 fn draw_footer(frame: &mut Frame<'_>, area: Rect, app: &App, cx: &ViewContext) {
     let theme = cx.theme;
     let pane = &app.searches;
     let keys = Hints::new(app.keymap(), KeyContext::Searches);
     let mut spans = vec![Span::raw(" ")];
-    let more = |held_more: bool| {
+    let more = |pages_left: bool| {
         let hint = |(action, what)| keys.key(action).map(|key| format!(" · {what}: {key}"));
         let hints = [(Action::MoreRows, "more"), (Action::WholeRange, "all")];
         hints
             .into_iter()
-            .filter(|_| held_more)
+            .filter(|_| pages_left)
             .filter_map(hint)
             .collect::<String>()
     };
     match pane.showing {
         Which::Searches => {
-            if let Some(held) = &pane.searches.held {
+            if let Some(pages) = &pane.searches.pages {
                 spans.push(Span::styled(
                     format!(
                         "{} queries · {} searches in all{}",
-                        thousands(held.rows.len() as u64),
-                        thousands(held.total.unwrap_or(0)),
-                        more(held.next_cursor.is_some() && !pane.reading_all())
+                        thousands(pages.rows.len() as u64),
+                        thousands(pages.total.unwrap_or(0)),
+                        more(pages.next_cursor.is_some() && !pane.reading_all())
                     ),
                     theme.bold(),
                 ));
             }
         }
         Which::Questions => {
-            if let Some(held) = &pane.questions.held {
+            if let Some(pages) = &pane.questions.pages {
                 spans.push(Span::styled(
                     format!(
                         "{} unanswered of {} question{} read{}",
-                        thousands(held.rows.len() as u64),
-                        thousands(held.read as u64),
-                        if held.read == 1 { "" } else { "s" },
-                        more(held.next_cursor.is_some() && !pane.reading_all())
+                        thousands(pages.rows.len() as u64),
+                        thousands(pages.read as u64),
+                        if pages.read == 1 { "" } else { "s" },
+                        more(pages.next_cursor.is_some() && !pane.reading_all())
                     ),
                     theme.bold(),
                 ));

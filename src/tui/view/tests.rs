@@ -16,7 +16,7 @@ mod wire;
 use crate::api::{Job, JobStatus, PathVisitors, Source, VisitorTotals, VisitorsPage};
 use crate::journal::{SentPrompt, StatusChange, SubmissionKind, TrackedJob};
 use crate::tui::app::{ConsoleOptions, NotifyMode, Prefs};
-use crate::tui::message::{Budget, Clock, Msg, Startup};
+use crate::tui::message::{Awaits, Budget, Clock, Msg, Startup};
 
 mod composer;
 mod feedback;

@@ -32,11 +32,11 @@ impl SearchesPane {
         self.all.is_some_and(|all| all.which == self.showing)
     }
 
-    /// The cursor of the page after the rows `which` holds, while there is one.
-    fn next_cursor(&self, which: Which) -> Option<String> {
+    /// The cursor of the page after the rows `which` has read, while there is one.
+    pub(super) fn next_cursor(&self, which: Which) -> Option<String> {
         match which {
-            Which::Searches => (self.searches.held.as_ref()).and_then(|h| h.next_cursor.clone()),
-            Which::Questions => (self.questions.held.as_ref()).and_then(|h| h.next_cursor.clone()),
+            Which::Searches => self.searches.next_cursor(),
+            Which::Questions => self.questions.next_cursor(),
         }
     }
 

@@ -49,8 +49,9 @@ impl SearchesPane {
         let job_key = ctx.job_key.as_deref();
         let said = match self.showing {
             Which::Searches => {
-                let held = self.searches.held.as_ref();
-                let Some((row, dates)) = held.and_then(|h| Some((h.rows.get(at)?, h.dates))) else {
+                let pages = self.searches.pages.as_ref();
+                let Some((row, dates)) = pages.and_then(|p| Some((p.rows.get(at)?, p.dates)))
+                else {
                     return Outcome::Notice("no search to mark here");
                 };
                 let marked = self.marks.toggle_query(row, dates);
@@ -58,8 +59,9 @@ impl SearchesPane {
                 self.marks.said(&what, marked, job_key)
             }
             Which::Questions => {
-                let held = self.questions.held.as_ref();
-                let Some((row, dates)) = held.and_then(|h| Some((h.rows.get(at)?, h.dates))) else {
+                let pages = self.questions.pages.as_ref();
+                let Some((row, dates)) = pages.and_then(|p| Some((p.rows.get(at)?, p.dates)))
+                else {
                     return Outcome::Notice("no question to mark here");
                 };
                 let marked = self.marks.toggle_question(row, dates);
@@ -70,20 +72,12 @@ impl SearchesPane {
         Outcome::Said(NoticeKind::Info, said)
     }
 
-    /// `]`: the list's next page, added to the rows held.
+    /// `]`: the list's next page, added to the rows read.
     fn more(&mut self, ctx: &Ctx, effects: &mut Vec<Effect>) -> Outcome {
         if self.is_fetching() || self.reading_all() {
             return Outcome::Notice("a page of this list is being read");
         }
-        let cursor = match self.showing {
-            Which::Searches => self
-                .searches
-                .held
-                .as_ref()
-                .and_then(|h| h.next_cursor.clone()),
-            Which::Questions => (self.questions.held.as_ref()).and_then(|h| h.next_cursor.clone()),
-        };
-        let Some(cursor) = cursor else {
+        let Some(cursor) = self.next_cursor(self.showing) else {
             return Outcome::Notice(match self.showing {
                 Which::Searches => "the whole range of searches is read",
                 Which::Questions => "the whole range of questions is read",

@@ -1,11 +1,12 @@
 //! One list of the searches pane (the searches, or the assistant's unanswered
-//! questions): the rows held for one range, read a page at a time with the service's
-//! cursor, the request out (a reply to any other is dropped) and why the last read
-//! failed. The rows held stay on screen while the next page is read or after a failure.
+//! questions): the pages read so far of one range, read a page at a time with the
+//! service's cursor, the request out (a reply to any other is dropped) and why the last
+//! read failed. The rows read stay on screen while the next page is read or after a
+//! failure.
 
 use crate::api::DateParam;
 use crate::api::signals::{AssistantPage, Conversation, SearchRow, SearchesPage, SignalsQuery};
-use crate::tui::message::Generation;
+use crate::tui::message::{Awaits, Generation};
 
 /// The range a list was read over: `dateFrom`, `dateTo` (exclusive).
 pub type Dates = (Option<DateParam>, Option<DateParam>);
@@ -89,14 +90,14 @@ impl Listed for Conversation {
     }
 }
 
-/// The rows of a list held for one range.
+/// The pages of a list read so far for one range: their rows, and where the next page is.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Held<T> {
+pub struct Pages<T> {
     pub dates: Dates,
     pub rows: Vec<T>,
     pub next_cursor: Option<String>,
-    /// Pages read for these rows.
-    pub pages: u32,
+    /// Requests these rows were read in, one a page.
+    pub requests: u32,
     /// Rows the service sent over those pages.
     pub read: usize,
     pub total: Option<u64>,
@@ -119,10 +120,10 @@ impl ListError {
     }
 }
 
-/// One list: what is held, the request out, the last error.
+/// One list: the pages read so far, the request out, the last error.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SignalList<T> {
-    pub held: Option<Held<T>>,
+    pub pages: Option<Pages<T>>,
     out: Option<(Generation, SignalsQuery)>,
     pub error: Option<ListError>,
 }
@@ -130,7 +131,7 @@ pub struct SignalList<T> {
 impl<T> Default for SignalList<T> {
     fn default() -> Self {
         Self {
-            held: None,
+            pages: None,
             out: None,
             error: None,
         }
@@ -138,10 +139,18 @@ impl<T> Default for SignalList<T> {
 }
 
 impl<T: Listed> SignalList<T> {
-    /// The rows held (none before the first page).
+    /// The rows read so far (none before the first page).
     #[must_use]
     pub fn rows(&self) -> &[T] {
-        self.held.as_ref().map_or(&[], |held| &held.rows)
+        self.pages.as_ref().map_or(&[], |pages| &pages.rows)
+    }
+
+    /// The cursor of the page after the rows read, while there is one.
+    #[must_use]
+    pub fn next_cursor(&self) -> Option<String> {
+        self.pages
+            .as_ref()
+            .and_then(|pages| pages.next_cursor.clone())
     }
 
     #[must_use]
@@ -155,11 +164,11 @@ impl<T: Listed> SignalList<T> {
         self.out.as_ref()
     }
 
-    /// Whether the list holds `dates`, or is reading them.
+    /// Whether the list has read `dates`, or is reading them.
     #[must_use]
     pub fn has(&self, dates: Dates) -> bool {
         let asked = |q: &SignalsQuery| (q.date_from, q.date_to) == dates;
-        self.held.as_ref().is_some_and(|h| h.dates == dates)
+        self.pages.as_ref().is_some_and(|p| p.dates == dates)
             || self.out.as_ref().is_some_and(|(_, q)| asked(q))
     }
 
@@ -169,16 +178,19 @@ impl<T: Listed> SignalList<T> {
         self.error = None;
     }
 
-    /// A read could not be sent: said beside the rows held.
+    /// A read could not be sent: said beside the rows read.
     pub fn refuse(&mut self, error: ListError) {
         self.out = None;
         self.error = Some(error);
     }
 
-    /// The reply to request `generation`: a first page replaces the rows held, a next
+    /// The reply to request `generation`: a first page replaces the rows read, a next
     /// page of the same range adds to them. Returns whether it was taken.
     pub fn answer(&mut self, generation: Generation, result: Result<T::Page, ListError>) -> bool {
-        let Some((_, query)) = self.out.take_if(|(g, _)| *g == generation) else {
+        if !self.awaits(generation) {
+            return false;
+        }
+        let Some((_, query)) = self.out.take() else {
             return false;
         };
         let page = match result {
@@ -189,34 +201,40 @@ impl<T: Listed> SignalList<T> {
             }
         };
         let dates = (query.date_from, query.date_to);
-        let held = match self.held.take() {
-            Some(mut held) if query.cursor.is_some() && held.dates == dates => {
+        let pages = match self.pages.take() {
+            Some(mut pages) if query.cursor.is_some() && pages.dates == dates => {
                 for row in page.rows {
-                    if !held.rows.iter().any(|r| r.key() == row.key()) {
-                        held.rows.push(row);
+                    if !pages.rows.iter().any(|r| r.key() == row.key()) {
+                        pages.rows.push(row);
                     }
                 }
-                held.pages = held.pages.saturating_add(1);
-                held.read = held.read.saturating_add(page.read);
-                held.next_cursor = page.next_cursor;
-                held.total = page.total.or(held.total);
-                held
+                pages.requests = pages.requests.saturating_add(1);
+                pages.read = pages.read.saturating_add(page.read);
+                pages.next_cursor = page.next_cursor;
+                pages.total = page.total.or(pages.total);
+                pages
             }
-            _ => Held {
+            _ => Pages {
                 dates,
                 rows: page.rows,
                 next_cursor: page.next_cursor,
-                pages: 1,
+                requests: 1,
                 read: page.read,
                 total: page.total,
             },
         };
-        self.held = Some(held);
-        if let Some(held) = &mut self.held {
-            T::arrange(&mut held.rows);
+        self.pages = Some(pages);
+        if let Some(pages) = &mut self.pages {
+            T::arrange(&mut pages.rows);
         }
         self.error = None;
         true
+    }
+}
+
+impl<T> Awaits for SignalList<T> {
+    fn generation(&self) -> Option<Generation> {
+        self.out.as_ref().map(|(generation, _)| *generation)
     }
 }
 
@@ -272,10 +290,7 @@ mod tests {
         );
         assert!(list.answer(Generation::test(1), Ok(page)));
         assert_eq!(order(&list), ["sso saml", "audit", "api key", "rotate"]);
-        assert_eq!(
-            list.held.as_ref().unwrap().next_cursor.as_deref(),
-            Some("c2")
-        );
+        assert_eq!(list.next_cursor().as_deref(), Some("c2"));
         // The next page joins the order.
         list.fetch(Generation::test(2), query(Some("c2")));
         let next = searches(vec![search("terraform", 16, 0.0, None)], None);
@@ -284,9 +299,9 @@ mod tests {
             order(&list),
             ["sso saml", "terraform", "audit", "api key", "rotate"]
         );
-        let held = list.held.as_ref().unwrap();
+        let pages = list.pages.as_ref().unwrap();
         assert_eq!(
-            (held.pages, held.read, held.next_cursor.as_deref()),
+            (pages.requests, pages.read, pages.next_cursor.as_deref()),
             (2, 5, None)
         );
     }

@@ -12,7 +12,7 @@ mod keys;
 mod list;
 mod marks;
 
-pub use list::{Dates, Held, ListError, Listed, SignalList, unclicked};
+pub use list::{Dates, ListError, Listed, SignalList, unclicked};
 pub use marks::SignalMarks;
 
 use super::outcome::Outcome;

@@ -119,7 +119,7 @@ fn four_reads_the_searches_once_and_shows_the_unclicked_first() {
     h.key(KeyCode::Char('1'));
     assert!(
         reads(&h.key(KeyCode::Char('4'))).is_empty(),
-        "the range is held"
+        "the range is read"
     );
     // Other dates in the visitors pane: the pane reads them when shown again.
     h.app.visitors.range = DateRange::LastDays(30);

@@ -35,7 +35,7 @@ fn page(n: usize, next: Option<String>) -> SignalsPage {
     })
 }
 
-/// The searches shown, their first page of `last + 1` held.
+/// The searches shown, their first page of `last + 1` read.
 fn first_page(last: usize) -> Harness {
     let mut h = Harness::new(vec![]);
     let sent = reads(&h.key(KeyCode::Char('4')));
@@ -93,8 +93,11 @@ fn w_reads_every_page_left_asking_past_ten_then_orders_them_all() {
         "the 7 unclicked of 15 first"
     );
     assert_eq!(rows[0].search_query, "q01");
-    let held = h.app.searches.searches.held.as_ref().unwrap();
-    assert_eq!(held.next_cursor, None, "the count is exact");
+    assert_eq!(
+        h.app.searches.searches.next_cursor(),
+        None,
+        "the count is exact"
+    );
     let said = h.app.notice.as_ref().map(|n| n.text()).unwrap_or_default();
     assert_eq!(
         said,

@@ -8,8 +8,7 @@ use crate::api::{ApiError, VisitorTotals};
 use crate::journal::ASK_ABOVE;
 use crate::tui::app::confirm::Costly;
 use crate::tui::app::outcome::Outcome;
-use crate::tui::message::Generation;
-use crate::tui::message::{Effect, InsightIo, InsightMsg, Io, TrendPlan};
+use crate::tui::message::{Awaits, Effect, Generation, InsightIo, InsightMsg, Io, TrendPlan};
 
 /// Rows from which the chart is shown until `c` says otherwise: at 80x24 the rows keep
 /// the room, from 30 rows (120x40) the chart fits beside enough of them.
@@ -110,7 +109,7 @@ impl VisitorsTable {
         requests: u32,
         effects: &mut Vec<Effect>,
     ) {
-        if self.trend.generation() != Some(generation) {
+        if !self.trend.awaits(generation) {
             return;
         }
         self.trend = TrendLoad::Fetching {
@@ -132,13 +131,8 @@ impl VisitorsTable {
     }
 
     fn on_trend_progress(&mut self, generation: Generation, got: u32, all: u32) -> Outcome {
-        if let TrendLoad::Fetching {
-            generation: g,
-            done,
-            of,
-            ..
-        } = &mut self.trend
-            && *g == generation
+        if self.trend.awaits(generation)
+            && let TrendLoad::Fetching { done, of, .. } = &mut self.trend
         {
             *done = got;
             *of = all;

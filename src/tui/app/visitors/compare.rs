@@ -6,8 +6,7 @@ use super::{Ctx, VisitorsTable};
 use crate::api::{ApiError, VisitorTotals, VisitorsPage, VisitorsQuery};
 use crate::insight::buckets::{param, previous_period};
 use crate::tui::app::outcome::Outcome;
-use crate::tui::message::Generation;
-use crate::tui::message::{Effect, InsightIo, Io};
+use crate::tui::message::{Awaits, Effect, Generation, InsightIo, Io};
 
 /// The period before, from `v` on.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -46,6 +45,15 @@ impl PreviousLoad {
     #[must_use]
     pub fn is_on(&self) -> bool {
         !matches!(self, Self::Off)
+    }
+}
+
+impl Awaits for PreviousLoad {
+    fn generation(&self) -> Option<Generation> {
+        match self {
+            Self::Fetching { generation, .. } => Some(*generation),
+            _ => None,
+        }
     }
 }
 
@@ -100,17 +108,12 @@ impl VisitorsTable {
         generation: Generation,
         result: Result<VisitorsPage, ApiError>,
     ) -> Outcome {
-        let PreviousLoad::Fetching {
-            generation: g,
-            query,
-        } = &self.previous
-        else {
-            return Outcome::Done;
-        };
-        if *g != generation {
+        if !self.previous.awaits(generation) {
             return Outcome::Done;
         }
-        let query = query.clone();
+        let PreviousLoad::Fetching { query, .. } = std::mem::take(&mut self.previous) else {
+            return Outcome::Done;
+        };
         self.previous = match result {
             Ok(page) => PreviousLoad::Shown {
                 query,

@@ -11,7 +11,7 @@ use super::{Ctx, VisitorsTable};
 use crate::api::signals::{FeedbackByPage, Kind, SignalsQuery};
 use crate::api::{ApiError, DateParam, VisitorsQuery};
 use crate::tui::app::outcome::Outcome;
-use crate::tui::message::{Effect, Generation, InsightIo, Io};
+use crate::tui::message::{Awaits, Effect, Generation, InsightIo, Io};
 
 /// One request asks for this many pages: the endpoint's most.
 pub const FEEDBACK_PAGES: u32 = 100;
@@ -134,6 +134,15 @@ impl FeedbackLoad {
     }
 }
 
+impl Awaits for FeedbackLoad {
+    fn generation(&self) -> Option<Generation> {
+        match self {
+            Self::Fetching { generation, .. } => Some(*generation),
+            _ => None,
+        }
+    }
+}
+
 impl VisitorsTable {
     /// Reads the feedback of the range on screen, once per range (`again`: even when it is
     /// read, as `r` asks).
@@ -178,17 +187,12 @@ impl VisitorsTable {
         generation: Generation,
         result: Result<FeedbackByPage, ApiError>,
     ) -> Outcome {
-        let FeedbackLoad::Fetching {
-            generation: g,
-            query,
-        } = &self.feedback
-        else {
-            return Outcome::Done;
-        };
-        if *g != generation {
+        if !self.feedback.awaits(generation) {
             return Outcome::Done;
         }
-        let query = query.clone();
+        let FeedbackLoad::Fetching { query, .. } = std::mem::take(&mut self.feedback) else {
+            return Outcome::Done;
+        };
         self.feedback = match result {
             Ok(page) => FeedbackLoad::Shown(PageThumbs::new(query.date_from, query.date_to, page)),
             Err(err) => FeedbackLoad::Failed {

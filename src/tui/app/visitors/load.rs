@@ -3,7 +3,7 @@
 //! request out with nothing to wait for, an error beside a fresh page).
 
 use crate::api::{VisitorsPage, VisitorsQuery};
-use crate::tui::message::Generation;
+use crate::tui::message::{Awaits, Generation};
 
 /// A page on screen and the query it answers (its dates, offset and size).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,13 +49,11 @@ impl PageLoad {
         matches!(self, Self::Fetching { .. })
     }
 
-    /// The number of the request out, if one is.
+    /// The number of the request out, if one is ([`Awaits`], here for callers outside
+    /// the crate such as the console's bench, without the trait in scope).
     #[must_use]
     pub fn generation(&self) -> Option<Generation> {
-        match self {
-            Self::Fetching { generation, .. } => Some(*generation),
-            _ => None,
-        }
+        Awaits::generation(self)
     }
 
     /// Why the last request failed or was not sent.
@@ -92,7 +90,7 @@ impl PageLoad {
         generation: Generation,
         result: Result<VisitorsPage, String>,
     ) -> Option<&Shown> {
-        if self.generation() != Some(generation) {
+        if !self.awaits(generation) {
             return None;
         }
         let Self::Fetching { query, shown, .. } = std::mem::take(self) else {
@@ -115,6 +113,15 @@ impl PageLoad {
             Self::Idle => None,
             Self::Shown(shown) => Some(shown),
             Self::Fetching { shown, .. } | Self::Failed { shown, .. } => shown,
+        }
+    }
+}
+
+impl Awaits for PageLoad {
+    fn generation(&self) -> Option<Generation> {
+        match self {
+            Self::Fetching { generation, .. } => Some(*generation),
+            _ => None,
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::api::signals::{Kind, SignalsQuery};
 use crate::api::{ApiError, DateParam, PathVisitors};
 use crate::tui::app::outcome::Outcome;
 use crate::tui::keymap::Action;
-use crate::tui::message::{Comments, Effect, Generation, Io, SignalIo};
+use crate::tui::message::{Awaits, Comments, Effect, Generation, Io, SignalIo};
 
 /// Requests of 100 pieces of feedback read at most for one page's comments.
 pub const COMMENT_PAGES: u32 = 3;
@@ -21,6 +21,15 @@ pub enum CommentsLoad {
     Shown(Comments),
     /// Why they were not read, in words.
     Failed(String),
+}
+
+impl Awaits for CommentsLoad {
+    fn generation(&self) -> Option<Generation> {
+        match self {
+            Self::Fetching(generation) => Some(*generation),
+            _ => None,
+        }
+    }
 }
 
 /// The page open in the pane.
@@ -134,7 +143,7 @@ impl VisitorsTable {
         let Some(page) = self.page.as_mut() else {
             return Outcome::Done;
         };
-        if page.comments != CommentsLoad::Fetching(generation) {
+        if !page.comments.awaits(generation) {
             return Outcome::Done;
         }
         page.comments = match result {

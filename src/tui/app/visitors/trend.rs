@@ -2,8 +2,7 @@
 //! far), and each bucket's totals once read. One enum per state, as the page load is.
 
 use crate::api::VisitorTotals;
-use crate::tui::message::Generation;
-use crate::tui::message::TrendPlan;
+use crate::tui::message::{Awaits, Generation, TrendPlan};
 
 /// The chart's data, from the first request on.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -57,26 +56,11 @@ impl TrendLoad {
         }
     }
 
-    /// The number of the request out (or asked about), if one is.
-    #[must_use]
-    pub fn generation(&self) -> Option<Generation> {
-        match self {
-            Self::Fetching { generation, .. } | Self::Asking { generation, .. } => {
-                Some(*generation)
-            }
-            _ => None,
-        }
-    }
-
     /// The plan of request `generation`, while it is being read.
     #[must_use]
     pub fn fetching(&self, generation: Generation) -> Option<TrendPlan> {
         match self {
-            Self::Fetching {
-                generation: g,
-                plan,
-                ..
-            } if *g == generation => Some(*plan),
+            Self::Fetching { plan, .. } if self.awaits(generation) => Some(*plan),
             _ => None,
         }
     }
@@ -86,5 +70,16 @@ impl TrendLoad {
     pub fn covers(&self, plan: &TrendPlan) -> bool {
         !matches!(self, Self::Idle | Self::NeedsDates | Self::Failed { .. })
             && self.plan() == Some(plan)
+    }
+}
+
+impl Awaits for TrendLoad {
+    fn generation(&self) -> Option<Generation> {
+        match self {
+            Self::Fetching { generation, .. } | Self::Asking { generation, .. } => {
+                Some(*generation)
+            }
+            _ => None,
+        }
     }
 }

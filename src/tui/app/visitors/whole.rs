@@ -5,7 +5,7 @@
 //! the pane stays with the service's pages and says why. The page on screen stays usable
 //! while the rows come.
 
-use crate::tui::message::Generation;
+use crate::tui::message::{Awaits, Generation};
 use std::cmp::Ordering;
 
 use super::feedback::{Thumbs, compare_rates};
@@ -102,10 +102,8 @@ pub enum WholeLoad {
     Stopped(String),
 }
 
-impl WholeLoad {
-    /// The number of the fetch out (or asked about).
-    #[must_use]
-    pub fn generation(&self) -> Option<Generation> {
+impl Awaits for WholeLoad {
+    fn generation(&self) -> Option<Generation> {
         match self {
             Self::Asking { generation, .. } | Self::Fetching { generation, .. } => {
                 Some(*generation)
@@ -113,7 +111,9 @@ impl WholeLoad {
             _ => None,
         }
     }
+}
 
+impl WholeLoad {
     #[must_use]
     pub fn table(&self) -> Option<&WholeTable> {
         match self {

@@ -13,8 +13,7 @@ use crate::tui::app::outcome::Outcome;
 use crate::tui::app::table::{FilterEdit, FilterKey};
 use crate::tui::app::{NoticeKind, VisitorsTable};
 use crate::tui::keymap::Action;
-use crate::tui::message::Generation;
-use crate::tui::message::{Effect, InsightIo, Io, WholeEnd};
+use crate::tui::message::{Awaits, Effect, Generation, InsightIo, Io, WholeEnd};
 
 impl VisitorsTable {
     /// `w`: holds the whole range (asking first above 10 requests), or goes back to the
@@ -68,7 +67,7 @@ impl VisitorsTable {
         ctx: &Ctx,
         effects: &mut Vec<Effect>,
     ) {
-        if self.whole.generation() != Some(generation) {
+        if !self.whole.awaits(generation) {
             return;
         }
         let query = self.query(ctx.today());
@@ -112,13 +111,13 @@ impl VisitorsTable {
         whole: usize,
         most_of: u32,
     ) -> Outcome {
-        if let WholeLoad::Fetching {
-            generation: g,
-            requests,
-            rows,
-            most,
-        } = &mut self.whole
-            && *g == generation
+        if self.whole.awaits(generation)
+            && let WholeLoad::Fetching {
+                requests,
+                rows,
+                most,
+                ..
+            } = &mut self.whole
         {
             (*requests, *rows, *most) = (sent, whole, most_of);
             return Outcome::Changed;
@@ -133,7 +132,7 @@ impl VisitorsTable {
         result: Result<WholeEnd, ApiError>,
         ctx: &Ctx,
     ) -> Outcome {
-        if self.whole.generation() != Some(generation) {
+        if !self.whole.awaits(generation) {
             return Outcome::Done;
         }
         let query = self.whole_query.clone().unwrap_or_default();
