@@ -394,3 +394,34 @@ fn a_large_import_after_another_gives_known_visitors_their_ids() {
         .unwrap();
     assert_eq!(stored, 2_000 + 114_000);
 }
+
+/// A visitor id a Mintlify event gives that reads as the hash docdeck makes of another
+/// event's address and user agent ("h:…") is one visitor with it, in one batch: the import
+/// used to stop, one of the two left without an id.
+#[test]
+fn a_given_visitor_id_that_reads_as_a_hashed_one_is_the_same_visitor() {
+    let url = pg_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let pg = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+    let secret = pg.blocking(|c| pg::import::visitor_secret(c, "p")).unwrap();
+    let (ip, person) = ("203.0.113.9", AGENTS[0]);
+    let name = docdeck::server::traffic::store::hashed_visitor(&secret, ip, person);
+    let given = serde_json::json!({"eventType": "docs.content.view", "payload": {
+        "event_id": "g1", "anon_id": name, "path": "/guide", "ip": "198.51.100.1",
+        "user_agent": person, "created_at": "2026-02-02T10:00:00Z"}});
+    let hashed = serde_json::json!({"eventType": "docs.content.view", "payload": {
+        "event_id": "h1", "path": "/b", "ip": ip,
+        "user_agent": person, "created_at": "2026-02-02T10:00:01Z"}});
+    let file = dir.path().join("events.jsonl");
+    std::fs::write(&file, format!("{given}\n{hashed}\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let said = docdeck(
+        &["import", "--project", "p", "--format", "mintlify", file],
+        &url,
+    );
+    assert!(said.contains("project p: 2 views added"), "{said}");
+    let visitors: i64 = pg
+        .blocking(|c| Ok(c.query_one("SELECT count(*) FROM visitors", &[])?.get(0)))
+        .unwrap();
+    assert_eq!(visitors, 1);
+}

@@ -253,11 +253,13 @@ impl PgWriter {
         for (path, id) in asked.found {
             self.pages.insert(path.into(), id);
         }
-        let named: Vec<(String, &Visitor)> = visitors
-            .into_iter()
-            .map(|visitor| (visitor.name().as_str().to_owned(), visitor))
-            .collect();
-        let names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
+        // A visitor id the log gives may read as a hashed one ("h:…"): one name, one id.
+        let mut named: HashMap<String, Vec<&Visitor>, RandomState> = HashMap::default();
+        for visitor in visitors {
+            let name = visitor.name().as_str().to_owned();
+            named.entry(name).or_default().push(visitor);
+        }
+        let names: Vec<&str> = named.keys().map(String::as_str).collect();
         let asked = ids(
             tx,
             &mut self.statements,
@@ -267,12 +269,8 @@ impl PgWriter {
             first.visitors,
         )?;
         self.names_mostly_new.visitors = asked.mostly_new(names.len());
-        let by_name: HashMap<&str, &Visitor, RandomState> = named
-            .iter()
-            .map(|(name, visitor)| (name.as_str(), *visitor))
-            .collect();
         for (name, id) in asked.found {
-            if let Some(visitor) = by_name.get(name.as_str()) {
+            for visitor in named.get(&name).into_iter().flatten() {
                 self.visitors.insert((*visitor).clone(), id);
             }
         }
