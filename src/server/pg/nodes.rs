@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use postgres::Client;
+use postgres::{Client, IsolationLevel};
 
 use super::PgStore;
 use super::node::NodeConfig;
@@ -22,7 +22,7 @@ fn ms(duration: Duration) -> i64 {
 }
 
 /// Records node `name` with its `max_agents`, alive until `alive_until_ms`.
-pub fn beat(
+pub(crate) fn beat(
     client: &mut Client,
     name: &str,
     max_agents: usize,
@@ -39,14 +39,14 @@ pub fn beat(
 }
 
 /// Removes node `name` (it stops): its agents are no longer counted as free.
-pub fn leave(client: &mut Client, name: &str) -> Result<(), StoreError> {
+pub(crate) fn leave(client: &mut Client, name: &str) -> Result<(), StoreError> {
     client.execute("DELETE FROM nodes WHERE name = $1", &[&name])?;
     Ok(())
 }
 
 /// Writes this node's row now (before it answers: a job created just after its start
 /// counts its agents), once.
-pub async fn join(store: &PgStore, config: &NodeConfig) -> Result<(), StoreError> {
+pub(crate) async fn join(store: &PgStore, config: &NodeConfig) -> Result<(), StoreError> {
     let (name, max, lease) = (config.name.clone(), config.max_agents, ms(config.lease));
     store
         .call(move |c| beat(c, &name, max, now_ms().saturating_add(lease)))
@@ -55,8 +55,12 @@ pub async fn join(store: &PgStore, config: &NodeConfig) -> Result<(), StoreError
 
 /// Renews this node's row every third of its lease, until the task is dropped. A failed
 /// renewal is only logged at debug level: the node's claim loop says the outage.
-pub async fn keep_alive(store: PgStore, config: NodeConfig) {
+pub(crate) async fn keep_alive(store: PgStore, config: NodeConfig) {
     let mut renewals = tokio::time::interval(config.lease / 3);
+    // After an outage, one renewal, not a burst of the missed ones; the first is a third
+    // of a lease after the join.
+    renewals.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    renewals.reset();
     loop {
         renewals.tick().await;
         if let Err(err) = join(&store, &config).await {
@@ -70,7 +74,7 @@ pub async fn keep_alive(store: PgStore, config: NodeConfig) {
 /// jobs ahead of it that those agents would take first. `me` and `my_max` are the
 /// answering node, counted alive whatever its row says. The job's own turn is not counted
 /// as running: a node may have claimed it since it was read.
-pub fn starts_now(
+pub(crate) fn starts_now(
     client: &mut Client,
     job_seq: i64,
     me: &str,
@@ -78,6 +82,13 @@ pub fn starts_now(
     now_ms: i64,
 ) -> Result<bool, StoreError> {
     let my_max = i64::try_from(my_max.max(1)).unwrap_or(i64::MAX);
+    // One snapshot for the three reads: a claim between them would count a turn as both
+    // running and waiting, or as neither.
+    let mut client = client
+        .build_transaction()
+        .isolation_level(IsolationLevel::RepeatableRead)
+        .read_only(true)
+        .start()?;
     let kept_by: Option<String> = client
         .query_opt("SELECT kept_by FROM jobs WHERE seq = $1", &[&job_seq])?
         .and_then(|row| row.get(0));
@@ -111,6 +122,7 @@ pub fn starts_now(
         .iter()
         .map(|row| (row.get(0), row.get(1)))
         .collect();
+    client.commit()?;
     Ok(decide(kept_by.as_deref(), &free, &ahead))
 }
 
@@ -118,25 +130,23 @@ pub fn starts_now(
 /// its running turns; `ahead` the jobs waiting ahead, by the node keeping them (`None`:
 /// any node may take them).
 fn decide(kept_by: Option<&str>, free: &[(String, i64)], ahead: &[(Option<String>, i64)]) -> bool {
-    let takers: Vec<&str> = free
+    let takers: Vec<(&str, i64)> = free
         .iter()
         .filter(|(name, free)| *free > 0 && kept_by.is_none_or(|keeper| keeper == name))
-        .map(|(name, _)| name.as_str())
+        .map(|(name, free)| (name.as_str(), *free))
         .collect();
-    let agents: i64 = free
-        .iter()
-        .filter(|(name, _)| takers.contains(&name.as_str()))
-        .map(|(_, free)| *free)
-        .sum();
-    // A job ahead takes one of these agents unless another node keeps it.
+    let agents: i64 = takers.iter().map(|(_, free)| *free).sum();
+    // A job ahead takes one of these agents; jobs a node keeps take only that node's,
+    // as many as it has free.
     let before: i64 = ahead
         .iter()
-        .filter(|(keeper, _)| {
-            keeper
-                .as_deref()
-                .is_none_or(|keeper| takers.contains(&keeper))
+        .map(|(keeper, jobs)| match keeper.as_deref() {
+            None => *jobs,
+            Some(keeper) => takers
+                .iter()
+                .find(|(name, _)| *name == keeper)
+                .map_or(0, |(_, free)| (*jobs).min(*free)),
         })
-        .map(|(_, jobs)| *jobs)
         .sum();
     before < agents
 }
@@ -173,5 +183,18 @@ mod tests {
         // Two jobs ahead wait for node a, which is full: they take none of b's agents.
         assert!(decide(None, &free, &[(Some("a".to_owned()), 2), (None, 1)]));
         assert!(!decide(None, &free, &[(Some("b".to_owned()), 2)]));
+    }
+
+    #[test]
+    fn jobs_a_node_keeps_take_no_more_than_that_nodes_free_agents() {
+        // a and b have an agent free each; two jobs ahead wait for a: a's agent takes
+        // one of them, b's is free for this one.
+        let free = nodes(&[("a", 1), ("b", 1)]);
+        assert!(decide(None, &free, &[(Some("a".to_owned()), 2)]));
+        assert!(!decide(
+            None,
+            &free,
+            &[(Some("a".to_owned()), 2), (None, 1)]
+        ));
     }
 }
