@@ -150,10 +150,17 @@ fn import(
 fn nothing_in(db: &DbLocation) -> bool {
     match db {
         DbLocation::File(path) => !path.exists(),
-        _ => common::with_sql(db, |sql| {
-            let tables = "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()";
-            Ok(sql.one(tables, &[])?.int(0)? == 0)
-        }),
+        // A plain client: docdeck's own store would make its tables on opening.
+        _ => {
+            let url = db_arg(db);
+            std::thread::spawn(move || {
+                let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+                let tables = "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()";
+                client.query_one(tables, &[]).unwrap().get::<_, i64>(0) == 0
+            })
+            .join()
+            .unwrap()
+        }
     }
 }
 
