@@ -157,31 +157,28 @@ fn follow_refuses_what_cannot_grow() {
     }
 }
 
-#[test]
-fn strict_follow_stops_at_a_broken_line_and_says_what_is_kept() {
-    let home = tempfile::tempdir().unwrap();
-    let log = home.path().join("access.log");
-    append(&log, &(line(1) + "garbage\n" + &line(2)));
-    let out = docdeck_command(home.path())
-        .args([
-            "import",
-            "--db",
-            home.path().join("service.sqlite").to_str().unwrap(),
-        ])
-        .args([
-            "--format",
-            "combined",
-            "--follow",
-            "--strict",
-            log.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = text(&out.stderr);
-    assert!(
-        stderr.contains("access.log line 2: ")
-            && stderr.contains("stopped there (--strict): what was committed before is kept"),
-        "{stderr}"
-    );
+on_both_stores_sync! {
+    fn strict_follow_stops_at_a_broken_line_and_says_what_is_kept(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let log = home.path().join("access.log");
+        append(&log, &(line(1) + "garbage\n" + &line(2)));
+        let out = docdeck_command(home.path())
+            .args(["import", "--db", &db_arg(&db)])
+            .args([
+                "--format",
+                "combined",
+                "--follow",
+                "--strict",
+                log.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("access.log line 2: ")
+                && stderr.contains("stopped there (--strict): what was committed before is kept"),
+            "{stderr}"
+        );
+    }
 }

@@ -150,17 +150,7 @@ fn import(
 fn nothing_in(db: &DbLocation) -> bool {
     match db {
         DbLocation::File(path) => !path.exists(),
-        // A plain client: docdeck's own store would make its tables on opening.
-        _ => {
-            let url = db_arg(db);
-            std::thread::spawn(move || {
-                let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
-                let tables = "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()";
-                client.query_one(tables, &[]).unwrap().get::<_, i64>(0) == 0
-            })
-            .join()
-            .unwrap()
-        }
+        _ => common::pg::tables_in(&db_arg(db)) == 0,
     }
 }
 
