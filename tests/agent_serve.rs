@@ -1,6 +1,7 @@
 //! `docdeck serve` with the real agent, as a process: what the agent's environment holds
 //! (and never holds), pull requests through GitHub's REST API against a scripted local
-//! peer that records every call, and the flags' refusals.
+//! peer that records every call (both on SQLite and on PostgreSQL), and the flags'
+//! refusals (made before any store is opened).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agent_common;
@@ -14,7 +15,8 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
-use common::{KEY, ServeProcess, docdeck_command, run_cli, text};
+use common::{KEY, ServeProcess, db_arg, docdeck_command, run_cli, text};
+use docdeck::server::db::DbLocation;
 use serde_json::{Value, json};
 
 const TOKEN: &str = "ghp_docdeckTestToken0123456789";
@@ -94,226 +96,228 @@ fn env_dump_agent(repos: &Repos) -> std::path::PathBuf {
     )
 }
 
-#[test]
-fn the_agent_gets_path_home_lang_the_named_variables_and_its_turn_and_no_secret() {
-    let repos = Repos::new();
-    let home = tempfile::tempdir().unwrap();
-    let script = env_dump_agent(&repos);
-    let service = ServeProcess::spawn_env(
-        home.path(),
-        &[
-            "--db",
-            ":memory:",
-            "--seed",
-            "none",
-            "--api-key",
-            KEY,
-            "--repo",
-            repos.clone_dir().to_str().unwrap(),
-            "--agent-command",
-            &format!("'{}' --flag", script.display()),
-            "--agent-env",
+on_both_stores_sync! {
+    fn the_agent_gets_path_home_lang_the_named_variables_and_its_turn_and_no_secret(db: DbLocation) {
+        let repos = Repos::new();
+        let home = tempfile::tempdir().unwrap();
+        let script = env_dump_agent(&repos);
+        let service = ServeProcess::spawn_env(
+            home.path(),
+            &[
+                "--db",
+                &db_arg(&db),
+                "--seed",
+                "none",
+                "--api-key",
+                KEY,
+                "--repo",
+                repos.clone_dir().to_str().unwrap(),
+                "--agent-command",
+                &format!("'{}' --flag", script.display()),
+                "--agent-env",
+                "ANTHROPIC_API_KEY",
+            ],
+            &[
+                ("GITHUB_TOKEN", TOKEN),
+                ("DOCDECK_API_KEY", OTHER_KEY),
+                ("ANTHROPIC_API_KEY", "passed-through"),
+                ("UNRELATED", "left-behind"),
+                ("LANG", "C.UTF-8"),
+            ],
+        );
+        let out = run_cli(
+            home.path(),
+            &service.base_url,
+            &[
+                "jobs",
+                "create",
+                "--wait",
+                "--timeout",
+                "20s",
+                "--format",
+                "json",
+                "Mention the env",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let env = std::fs::read_to_string(repos.trace("env-1")).unwrap();
+        let names: Vec<&str> = env
+            .lines()
+            .filter_map(|l| l.split_once('=').map(|p| p.0))
+            .collect();
+        for name in [
+            "PATH",
+            "HOME",
+            "LANG",
             "ANTHROPIC_API_KEY",
-        ],
-        &[
-            ("GITHUB_TOKEN", TOKEN),
-            ("DOCDECK_API_KEY", OTHER_KEY),
-            ("ANTHROPIC_API_KEY", "passed-through"),
-            ("UNRELATED", "left-behind"),
-            ("LANG", "C.UTF-8"),
-        ],
-    );
-    let out = run_cli(
-        home.path(),
-        &service.base_url,
-        &[
-            "jobs",
-            "create",
-            "--wait",
-            "--timeout",
-            "20s",
-            "--format",
-            "json",
-            "Mention the env",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let env = std::fs::read_to_string(repos.trace("env-1")).unwrap();
-    let names: Vec<&str> = env
-        .lines()
-        .filter_map(|l| l.split_once('=').map(|p| p.0))
-        .collect();
-    for name in [
-        "PATH",
-        "HOME",
-        "LANG",
-        "ANTHROPIC_API_KEY",
-        "DOCDECK_PROMPT",
-        "DOCDECK_PROMPT_FILE",
-        "DOCDECK_JOB_ID",
-        "DOCDECK_TURN",
-    ] {
-        assert!(names.contains(&name), "{name} missing from {names:?}");
+            "DOCDECK_PROMPT",
+            "DOCDECK_PROMPT_FILE",
+            "DOCDECK_JOB_ID",
+            "DOCDECK_TURN",
+        ] {
+            assert!(names.contains(&name), "{name} missing from {names:?}");
+        }
+        assert!(env.contains("DOCDECK_PROMPT=Mention the env"), "{env}");
+        assert!(env.contains("DOCDECK_TURN=1"), "{env}");
+        assert!(env.contains("ANTHROPIC_API_KEY=passed-through"), "{env}");
+        for secret in [TOKEN, OTHER_KEY, KEY, "left-behind"] {
+            assert!(!env.contains(secret), "{secret} reached the agent:\n{env}");
+        }
+        let allowed = [
+            "PATH",
+            "HOME",
+            "LANG",
+            "ANTHROPIC_API_KEY",
+            "DOCDECK_PROMPT",
+            "DOCDECK_PROMPT_FILE",
+            "DOCDECK_JOB_ID",
+            "DOCDECK_TURN",
+            "PWD",
+            "SHLVL",
+            "_",
+            "OLDPWD",
+        ];
+        let extra: Vec<&&str> = names.iter().filter(|n| !allowed.contains(n)).collect();
+        assert!(extra.is_empty(), "unexpected variables {extra:?}");
     }
-    assert!(env.contains("DOCDECK_PROMPT=Mention the env"), "{env}");
-    assert!(env.contains("DOCDECK_TURN=1"), "{env}");
-    assert!(env.contains("ANTHROPIC_API_KEY=passed-through"), "{env}");
-    for secret in [TOKEN, OTHER_KEY, KEY, "left-behind"] {
-        assert!(!env.contains(secret), "{secret} reached the agent:\n{env}");
-    }
-    let allowed = [
-        "PATH",
-        "HOME",
-        "LANG",
-        "ANTHROPIC_API_KEY",
-        "DOCDECK_PROMPT",
-        "DOCDECK_PROMPT_FILE",
-        "DOCDECK_JOB_ID",
-        "DOCDECK_TURN",
-        "PWD",
-        "SHLVL",
-        "_",
-        "OLDPWD",
-    ];
-    let extra: Vec<&&str> = names.iter().filter(|n| !allowed.contains(n)).collect();
-    assert!(extra.is_empty(), "unexpected variables {extra:?}");
 }
 
-#[tokio::test]
-async fn github_pull_requests_are_created_then_found_and_updated_and_the_token_stays_hidden() {
-    let (peer, addr) = start_peer().await;
-    let repos = Repos::new();
-    let home = tempfile::tempdir().unwrap();
-    let script = env_dump_agent(&repos);
-    let api = format!("http://{addr}");
-    let mut service = ServeProcess::spawn_env(
-        home.path(),
-        &[
-            "--db",
-            ":memory:",
-            "--seed",
-            "none",
-            "--api-key",
-            KEY,
-            "--repo",
-            repos.clone_dir().to_str().unwrap(),
-            "--agent-command",
-            script.to_str().unwrap(),
-            "--forge",
-            "github",
-        ],
-        &[
-            ("GITHUB_TOKEN", TOKEN),
-            ("DOCDECK_GITHUB_API_URL", &api),
-            ("DOCDECK_LOG", "debug"),
-        ],
-    );
-    let base_url = service.base_url.clone();
-    let home_path = home.path().to_path_buf();
-    let run = move |args: Vec<String>| {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run_cli(&home_path, &base_url, &args)
-    };
-    let created = tokio::task::spawn_blocking({
-        let run = run.clone();
-        move || {
-            run(vec![
-                "jobs".into(),
-                "create".into(),
-                "--wait".into(),
-                "--timeout".into(),
-                "20s".into(),
-                "--format".into(),
-                "json".into(),
-                "Document the CLI".into(),
-            ])
-        }
-    })
-    .await
-    .unwrap();
-    assert_eq!(created.status.code(), Some(0), "{}", text(&created.stderr));
-    let job: Value = serde_json::from_str(text(&created.stdout).lines().last().unwrap()).unwrap();
-    let id = job["id"].as_str().unwrap().to_owned();
-    assert_eq!(job["prLink"], "https://github.example/acme/docs/pull/7");
+on_both_stores_kept! {
+    async fn github_pull_requests_are_created_then_found_and_updated_and_the_token_stays_hidden(db: DbLocation) {
+        let (peer, addr) = start_peer().await;
+        let repos = Repos::new();
+        let home = tempfile::tempdir().unwrap();
+        let script = env_dump_agent(&repos);
+        let api = format!("http://{addr}");
+        let mut service = ServeProcess::spawn_env(
+            home.path(),
+            &[
+                "--db",
+                &db_arg(&db),
+                "--seed",
+                "none",
+                "--api-key",
+                KEY,
+                "--repo",
+                repos.clone_dir().to_str().unwrap(),
+                "--agent-command",
+                script.to_str().unwrap(),
+                "--forge",
+                "github",
+            ],
+            &[
+                ("GITHUB_TOKEN", TOKEN),
+                ("DOCDECK_GITHUB_API_URL", &api),
+                ("DOCDECK_LOG", "debug"),
+            ],
+        );
+        let base_url = service.base_url.clone();
+        let home_path = home.path().to_path_buf();
+        let run = move |args: Vec<String>| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            run_cli(&home_path, &base_url, &args)
+        };
+        let created = tokio::task::spawn_blocking({
+            let run = run.clone();
+            move || {
+                run(vec![
+                    "jobs".into(),
+                    "create".into(),
+                    "--wait".into(),
+                    "--timeout".into(),
+                    "20s".into(),
+                    "--format".into(),
+                    "json".into(),
+                    "Document the CLI".into(),
+                ])
+            }
+        })
+        .await
+        .unwrap();
+        assert_eq!(created.status.code(), Some(0), "{}", text(&created.stderr));
+        let job: Value = serde_json::from_str(text(&created.stdout).lines().last().unwrap()).unwrap();
+        let id = job["id"].as_str().unwrap().to_owned();
+        assert_eq!(job["prLink"], "https://github.example/acme/docs/pull/7");
 
-    let follow = tokio::task::spawn_blocking({
-        let id = id.clone();
-        move || {
-            run(vec![
-                "jobs".into(),
-                "message".into(),
-                id,
-                "--wait".into(),
-                "--timeout".into(),
-                "20s".into(),
-                "--format".into(),
-                "json".into(),
-                "Also the flags".into(),
-            ])
-        }
-    })
-    .await
-    .unwrap();
-    assert_eq!(follow.status.code(), Some(0), "{}", text(&follow.stderr));
-    let job: Value = serde_json::from_str(text(&follow.stdout).lines().last().unwrap()).unwrap();
-    assert_eq!(job["prLink"], "https://github.example/acme/docs/pull/7");
+        let follow = tokio::task::spawn_blocking({
+            let id = id.clone();
+            move || {
+                run(vec![
+                    "jobs".into(),
+                    "message".into(),
+                    id,
+                    "--wait".into(),
+                    "--timeout".into(),
+                    "20s".into(),
+                    "--format".into(),
+                    "json".into(),
+                    "Also the flags".into(),
+                ])
+            }
+        })
+        .await
+        .unwrap();
+        assert_eq!(follow.status.code(), Some(0), "{}", text(&follow.stderr));
+        let job: Value = serde_json::from_str(text(&follow.stdout).lines().last().unwrap()).unwrap();
+        assert_eq!(job["prLink"], "https://github.example/acme/docs/pull/7");
 
-    let calls = peer.calls.lock().unwrap().clone();
-    let shape: Vec<(Method, &str)> = calls
-        .iter()
-        .map(|c| (c.method.clone(), c.path.as_str()))
-        .collect();
-    assert_eq!(
-        shape,
-        [
-            (Method::POST, "/repos/acme/docs/pulls"),
-            (Method::POST, "/repos/acme/docs/pulls"),
-            (Method::GET, "/repos/acme/docs/pulls"),
-            (Method::PATCH, "/repos/acme/docs/pulls/7"),
-        ]
-    );
-    for call in &calls {
+        let calls = peer.calls.lock().unwrap().clone();
+        let shape: Vec<(Method, &str)> = calls
+            .iter()
+            .map(|c| (c.method.clone(), c.path.as_str()))
+            .collect();
         assert_eq!(
-            call.auth.as_deref(),
-            Some(format!("Bearer {TOKEN}").as_str())
+            shape,
+            [
+                (Method::POST, "/repos/acme/docs/pulls"),
+                (Method::POST, "/repos/acme/docs/pulls"),
+                (Method::GET, "/repos/acme/docs/pulls"),
+                (Method::PATCH, "/repos/acme/docs/pulls/7"),
+            ]
         );
-    }
-    let branch = format!("docdeck/{id}");
-    assert_eq!(calls[0].body["head"], branch.as_str());
-    assert_eq!(calls[0].body["base"], "main");
-    assert_eq!(calls[0].body["title"], "Document the CLI");
-    assert_eq!(
-        calls[2].query.as_deref(),
-        Some(format!("head=acme:{branch}&state=open").as_str())
-    );
-    let body = calls[3].body["body"].as_str().unwrap();
-    assert!(
-        body.contains("1. Document the CLI") && body.contains("2. Also the flags"),
-        "{body}"
-    );
-    assert!(agent_common::git(&repos.remote(), &["branch", "--list", &branch]).contains(&branch));
-
-    let _ = service.child.kill();
-    let _ = service.child.wait();
-    let logs: Vec<String> = service.stderr.try_iter().collect();
-    assert!(
-        logs.iter().any(|l| l.contains("agent turn started")),
-        "{logs:?}"
-    );
-    assert!(
-        logs.iter().all(|l| !l.contains(TOKEN)),
-        "the token is in a log line"
-    );
-    for clone in [repos.clone_dir(), agent_common::docdeck_clone(home.path())] {
-        let config = std::fs::read_to_string(clone.join(".git").join("config")).unwrap();
+        for call in &calls {
+            assert_eq!(
+                call.auth.as_deref(),
+                Some(format!("Bearer {TOKEN}").as_str())
+            );
+        }
+        let branch = format!("docdeck/{id}");
+        assert_eq!(calls[0].body["head"], branch.as_str());
+        assert_eq!(calls[0].body["base"], "main");
+        assert_eq!(calls[0].body["title"], "Document the CLI");
+        assert_eq!(
+            calls[2].query.as_deref(),
+            Some(format!("head=acme:{branch}&state=open").as_str())
+        );
+        let body = calls[3].body["body"].as_str().unwrap();
         assert!(
-            !config.contains(TOKEN) && !config.contains("extraheader"),
-            "{config}"
+            body.contains("1. Document the CLI") && body.contains("2. Also the flags"),
+            "{body}"
         );
-    }
-    for turn in ["env-1", "env-2"] {
-        let env = std::fs::read_to_string(repos.trace(turn)).unwrap();
-        assert!(!env.contains(TOKEN) && !env.contains("GIT_CONFIG"), "{env}");
+        assert!(agent_common::git(&repos.remote(), &["branch", "--list", &branch]).contains(&branch));
+
+        let _ = service.child.kill();
+        let _ = service.child.wait();
+        let logs: Vec<String> = service.stderr.try_iter().collect();
+        assert!(
+            logs.iter().any(|l| l.contains("agent turn started")),
+            "{logs:?}"
+        );
+        assert!(
+            logs.iter().all(|l| !l.contains(TOKEN)),
+            "the token is in a log line"
+        );
+        for clone in [repos.clone_dir(), agent_common::docdeck_clone(home.path())] {
+            let config = std::fs::read_to_string(clone.join(".git").join("config")).unwrap();
+            assert!(
+                !config.contains(TOKEN) && !config.contains("extraheader"),
+                "{config}"
+            );
+        }
+        for turn in ["env-1", "env-2"] {
+            let env = std::fs::read_to_string(repos.trace(turn)).unwrap();
+            assert!(!env.contains(TOKEN) && !env.contains("GIT_CONFIG"), "{env}");
+        }
     }
 }
 

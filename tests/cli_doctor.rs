@@ -1,6 +1,7 @@
 //! `docdeck doctor` against the local service on port 0: a good key passes every check,
 //! a wrong key and an unreachable URL fail with a line that says what to do, and the key
-//! never appears in what it prints.
+//! never appears in what it prints. The key's checks against the service run on both
+//! stores.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -9,6 +10,7 @@ use std::path::Path;
 use std::process::Output;
 
 use common::{KEY, PROJECT, ServeProcess, cli_command, docdeck_command, text};
+use docdeck::server::db::DbLocation;
 
 const WRONG_KEY: &str = "mint_wrong_fedcba9876543210";
 const CHECKS: [&str; 14] = [
@@ -46,11 +48,9 @@ fn line<'a>(stdout: &'a str, name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {name} line in:\n{stdout}"))
 }
 
-fn service(home: &Path) -> ServeProcess {
-    ServeProcess::spawn(
-        home,
-        &["--db", ":memory:", "--seed", "none", "--api-key", KEY],
-    )
+/// `docdeck serve` over `db` (either store), unseeded, with the test key.
+fn service(home: &Path, db: &DbLocation) -> ServeProcess {
+    ServeProcess::over_store(home, db, &[])
 }
 
 fn assert_no_key(out: &Output, key: &str) {
@@ -59,64 +59,66 @@ fn assert_no_key(out: &Output, key: &str) {
     assert!(!all.contains(secret), "the key was printed:\n{all}");
 }
 
-#[test]
-fn a_good_key_passes_every_check_one_line_each() {
-    let home = tempfile::tempdir().unwrap();
-    let service = service(home.path());
-    let out = doctor(home.path(), &service.base_url, KEY);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    assert_eq!(stdout.lines().count(), CHECKS.len(), "{stdout}");
-    for name in CHECKS {
-        assert!(line(&stdout, name).starts_with("ok "), "{stdout}");
+on_both_stores_sync! {
+    fn a_good_key_passes_every_check_one_line_each(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let service = service(home.path(), &db);
+        let out = doctor(home.path(), &service.base_url, KEY);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+        assert_eq!(stdout.lines().count(), CHECKS.len(), "{stdout}");
+        for name in CHECKS {
+            assert!(line(&stdout, name).starts_with("ok "), "{stdout}");
+        }
+        let url = format!("{}/", service.base_url);
+        assert_eq!(
+            line(&stdout, "base URL"),
+            format!("ok    base URL       {url} (environment DOCDECK_BASE_URL)")
+        );
+        assert!(
+            line(&stdout, "project").contains(&format!("{PROJECT} (environment DOCDECK_PROJECT_ID)"))
+        );
+        assert!(
+            line(&stdout, "key").contains("shaped like an admin key"),
+            "{stdout}"
+        );
+        assert!(
+            line(&stdout, "key accepted").contains("the key works"),
+            "{stdout}"
+        );
+        // The local service sends a Date header, so the clocks are compared, not skipped.
+        assert!(
+            line(&stdout, "clock").contains("agrees with the service's clock"),
+            "{stdout}"
+        );
+        assert!(
+            line(&stdout, "journal").contains("schema version"),
+            "{stdout}"
+        );
+        assert!(
+            line(&stdout, "terminal").contains("not a terminal"),
+            "{stdout}"
+        );
+        assert_no_key(&out, KEY);
     }
-    let url = format!("{}/", service.base_url);
-    assert_eq!(
-        line(&stdout, "base URL"),
-        format!("ok    base URL       {url} (environment DOCDECK_BASE_URL)")
-    );
-    assert!(
-        line(&stdout, "project").contains(&format!("{PROJECT} (environment DOCDECK_PROJECT_ID)"))
-    );
-    assert!(
-        line(&stdout, "key").contains("shaped like an admin key"),
-        "{stdout}"
-    );
-    assert!(
-        line(&stdout, "key accepted").contains("the key works"),
-        "{stdout}"
-    );
-    // The local service sends a Date header, so the clocks are compared, not skipped.
-    assert!(
-        line(&stdout, "clock").contains("agrees with the service's clock"),
-        "{stdout}"
-    );
-    assert!(
-        line(&stdout, "journal").contains("schema version"),
-        "{stdout}"
-    );
-    assert!(
-        line(&stdout, "terminal").contains("not a terminal"),
-        "{stdout}"
-    );
-    assert_no_key(&out, KEY);
 }
 
-#[test]
-fn a_wrong_key_fails_and_says_what_to_do() {
-    let home = tempfile::tempdir().unwrap();
-    let service = service(home.path());
-    let out = doctor(home.path(), &service.base_url, WRONG_KEY);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert_eq!(
-        line(&stdout, "key accepted"),
-        "FAIL  key accepted   the service rejected the key (environment DOCDECK_API_KEY) with 401 → put a valid admin key there (keys are made on the dashboard's API keys page)"
-    );
-    // Everything else still passes: only the key is wrong.
-    let failed: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("ok ")).collect();
-    assert_eq!(failed.len(), 1, "{stdout}");
-    assert_no_key(&out, WRONG_KEY);
+on_both_stores_sync! {
+    fn a_wrong_key_fails_and_says_what_to_do(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let service = service(home.path(), &db);
+        let out = doctor(home.path(), &service.base_url, WRONG_KEY);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert_eq!(
+            line(&stdout, "key accepted"),
+            "FAIL  key accepted   the service rejected the key (environment DOCDECK_API_KEY) with 401 → put a valid admin key there (keys are made on the dashboard's API keys page)"
+        );
+        // Everything else still passes: only the key is wrong.
+        let failed: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("ok ")).collect();
+        assert_eq!(failed.len(), 1, "{stdout}");
+        assert_no_key(&out, WRONG_KEY);
+    }
 }
 
 #[test]
@@ -149,7 +151,7 @@ fn an_unreachable_url_fails_and_says_so() {
 #[test]
 fn settings_from_a_profile_say_where_they_came_from() {
     let home = tempfile::tempdir().unwrap();
-    let service = service(home.path());
+    let service = service(home.path(), &DbLocation::Memory);
     let config = home.path().join("config.toml");
     std::fs::write(
         &config,
@@ -202,7 +204,7 @@ fn settings_from_a_profile_say_where_they_came_from() {
 #[test]
 fn a_journal_that_cannot_open_fails_its_check() {
     let home = tempfile::tempdir().unwrap();
-    let service = service(home.path());
+    let service = service(home.path(), &DbLocation::Memory);
     // The data folder is a file: no journal can be made inside it.
     let not_a_folder = home.path().join("data-file");
     std::fs::write(&not_a_folder, "").unwrap();

@@ -77,12 +77,10 @@ fn add_docs(repos: &Repos) {
     git(&clone, &["push", "--quiet", "origin", "main"]);
 }
 
-/// Merges the job's branch into main on the remote, with a merge commit made at `MERGED`.
-/// A fresh home, `db` (a SQLite file in the home when `None`) holding [`views`], and
-/// `docdeck serve` on it with `args`.
-fn serve_over_views(db: Option<DbLocation>, args: &[&str]) -> (tempfile::TempDir, ServeProcess) {
+/// A fresh home, `db` (either store) holding [`views`], and `docdeck serve` on it with
+/// `args`.
+fn serve_over_views(db: DbLocation, args: &[&str]) -> (tempfile::TempDir, ServeProcess) {
     let home = tempfile::tempdir().unwrap();
-    let db = db.unwrap_or_else(|| DbLocation::File(home.path().join("service.sqlite")));
     import_views_into(&db, common::PROJECT, &views());
     let service = ServeProcess::over_store(home.path(), &db, args);
     (home, service)
@@ -90,7 +88,7 @@ fn serve_over_views(db: Option<DbLocation>, args: &[&str]) -> (tempfile::TempDir
 
 /// The docs repository of [`add_docs`], and a service over [`views`] in `db` whose real
 /// agent runs the shell `script` in a clone of it.
-fn real_agent(db: Option<DbLocation>, script: &str) -> (Repos, tempfile::TempDir, ServeProcess) {
+fn real_agent(db: DbLocation, script: &str) -> (Repos, tempfile::TempDir, ServeProcess) {
     let repos = Repos::new();
     add_docs(&repos);
     let script = repos.script("agent.sh", script);
@@ -106,6 +104,7 @@ fn real_agent(db: Option<DbLocation>, script: &str) -> (Repos, tempfile::TempDir
     (repos, home, service)
 }
 
+/// Merges the job's branch into main on the remote, with a merge commit made at `MERGED`.
 fn merge(repos: &Repos, job: &str) {
     let clone = repos.clone_dir();
     git(&clone, &["fetch", "--quiet", "origin"]);
@@ -154,7 +153,7 @@ fn create(home: &Path, base_url: &str, prompt: &str) -> String {
 on_both_stores_sync! {
     fn a_merged_job_of_the_real_agent_shows_its_pages_before_and_after_beside_the_site(db: DbLocation) {
         let (repos, home, service) = real_agent(
-            Some(db),
+            db,
             "printf '\\nRun the installer first.\\n' >> guides/setup.mdx\nmkdir -p images && echo '<svg/>' > images/flow.svg",
         );
         let url = &service.base_url;
@@ -304,7 +303,7 @@ on_both_stores_sync! {
     /// given; with no page marked either, it says there is nothing to show.
     fn without_the_change_the_marked_pages_are_shown_once_the_merge_time_is_given(db: DbLocation) {
         let (home, service) = serve_over_views(
-            Some(db),
+            db,
             &[
                 "--agent-delay-ms",
                 "30",
@@ -433,62 +432,63 @@ async fn pulls(State(peer): State<Peer>, uri: Uri, headers: HeaderMap) -> (Statu
     }
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn the_merge_time_comes_from_the_pull_request_on_github_with_a_token() {
-    let peer = Peer::default();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr: SocketAddr = listener.local_addr().unwrap();
-    let app = Router::new().fallback(pulls).with_state(peer.clone());
-    tokio::spawn(async move { axum::serve(listener, app).await });
+on_both_stores_multi! {
+    async fn the_merge_time_comes_from_the_pull_request_on_github_with_a_token(db: DbLocation) {
+        let peer = Peer::default();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr: SocketAddr = listener.local_addr().unwrap();
+        let app = Router::new().fallback(pulls).with_state(peer.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let (home, service) = serve_over_views(
-        None,
-        &[
-            "--agent-delay-ms",
-            "30",
-            "--agent-outcomes",
-            "pr=1,nochange=0,fail=0",
-            "--repository",
-            "https://github.com/acme/docs",
-        ],
-    );
-    let url = service.base_url.clone();
-    let home_path = home.path().to_owned();
-    let out = tokio::task::spawn_blocking(move || {
-        let id = create(&home_path, &url, PROMPT);
-        let run = |token: Option<&str>| {
-            let mut command = cli_command(&home_path, &url, KEY);
-            command
-                .args(["jobs", "impact", &id, "--window", "7d", "--format", "json"])
-                .env("DOCDECK_GITHUB_API_URL", format!("http://{addr}"))
-                .env_remove("GITHUB_TOKEN");
-            if let Some(token) = token {
-                command.env("GITHUB_TOKEN", token);
-            }
-            command.output().unwrap()
-        };
-        (run(None), run(Some("ghp_impactTestToken42")))
-    })
-    .await
-    .unwrap();
-    let (without, with) = out;
-    let err = text(&without.stderr);
-    assert_eq!(without.status.code(), Some(1), "{err}");
-    assert!(err.contains("GitHub: no GITHUB_TOKEN"), "{err}");
-    let report = json_of(&with);
-    assert_eq!(
-        report["merged"],
-        json!({"at": "2025-03-10T12:00:00.000Z", "by": "github", "what": "pull request #1"})
-    );
-    assert_eq!(report["site"]["after"]["total"], 6);
-    let calls = peer.calls.lock().unwrap().clone();
-    assert_eq!(calls.len(), 1, "{calls:?}");
-    assert_eq!(calls[0].0, "/repos/acme/docs/pulls/1");
-    assert_eq!(calls[0].1.as_deref(), Some("Bearer ghp_impactTestToken42"));
-    assert!(
-        !text(&with.stderr).contains("ghp_"),
-        "the token is never printed"
-    );
+        let (home, service) = serve_over_views(
+            db,
+            &[
+                "--agent-delay-ms",
+                "30",
+                "--agent-outcomes",
+                "pr=1,nochange=0,fail=0",
+                "--repository",
+                "https://github.com/acme/docs",
+            ],
+        );
+        let url = service.base_url.clone();
+        let home_path = home.path().to_owned();
+        let out = tokio::task::spawn_blocking(move || {
+            let id = create(&home_path, &url, PROMPT);
+            let run = |token: Option<&str>| {
+                let mut command = cli_command(&home_path, &url, KEY);
+                command
+                    .args(["jobs", "impact", &id, "--window", "7d", "--format", "json"])
+                    .env("DOCDECK_GITHUB_API_URL", format!("http://{addr}"))
+                    .env_remove("GITHUB_TOKEN");
+                if let Some(token) = token {
+                    command.env("GITHUB_TOKEN", token);
+                }
+                command.output().unwrap()
+            };
+            (run(None), run(Some("ghp_impactTestToken42")))
+        })
+        .await
+        .unwrap();
+        let (without, with) = out;
+        let err = text(&without.stderr);
+        assert_eq!(without.status.code(), Some(1), "{err}");
+        assert!(err.contains("GitHub: no GITHUB_TOKEN"), "{err}");
+        let report = json_of(&with);
+        assert_eq!(
+            report["merged"],
+            json!({"at": "2025-03-10T12:00:00.000Z", "by": "github", "what": "pull request #1"})
+        );
+        assert_eq!(report["site"]["after"]["total"], 6);
+        let calls = peer.calls.lock().unwrap().clone();
+        assert_eq!(calls.len(), 1, "{calls:?}");
+        assert_eq!(calls[0].0, "/repos/acme/docs/pulls/1");
+        assert_eq!(calls[0].1.as_deref(), Some("Bearer ghp_impactTestToken42"));
+        assert!(
+            !text(&with.stderr).contains("ghp_"),
+            "the token is never printed"
+        );
+    }
 }
 
 /// A service that refuses an unknown query parameter (the hosted one may): the job is
@@ -512,101 +512,102 @@ async fn a_service_that_refuses_include_change_is_read_without_it() {
     assert_eq!(job.change, None);
 }
 
-/// The console's "Did the change help?" is the CLI's: the same merged job of the real
-/// agent, read with `i` in its detail (the console on the same journal, so the pages
-/// its first prompt marks are known), gives the numbers `docdeck jobs impact --format
-/// json` prints, and costs a few analytics requests, once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_consoles_impact_equals_the_clis_json() {
-    use crossterm::event::KeyCode;
-    use docdeck::journal::{ANALYTICS_HOURLY_LIMIT, Journal};
-    use docdeck::tui::app::ImpactLoad;
+on_both_stores_multi! {
+    /// The console's "Did the change help?" is the CLI's: the same merged job of the real
+    /// agent, read with `i` in its detail (the console on the same journal, so the pages
+    /// its first prompt marks are known), gives the numbers `docdeck jobs impact --format
+    /// json` prints, and costs a few analytics requests, once.
+    async fn the_consoles_impact_equals_the_clis_json(db: DbLocation) {
+        use crossterm::event::KeyCode;
+        use docdeck::journal::{ANALYTICS_HOURLY_LIMIT, Journal};
+        use docdeck::tui::app::ImpactLoad;
 
-    docdeck::api::client::install_crypto_provider();
-    let (repos, home, service) = real_agent(
-        None,
-        "printf '\\nRun the installer first.\\n' >> guides/setup.mdx",
-    );
-    let url = service.base_url.clone();
-    let id = create(home.path(), &url, PROMPT);
-    merge(&repos, &id);
-    let cli = json_of(&run_cli(
-        home.path(),
-        &url,
-        &["jobs", "impact", &id, "--format", "json"],
-    ));
+        docdeck::api::client::install_crypto_provider();
+        let (repos, home, service) = real_agent(
+            db,
+            "printf '\\nRun the installer first.\\n' >> guides/setup.mdx",
+        );
+        let url = service.base_url.clone();
+        let id = create(home.path(), &url, PROMPT);
+        merge(&repos, &id);
+        let cli = json_of(&run_cli(
+            home.path(),
+            &url,
+            &["jobs", "impact", &id, "--format", "json"],
+        ));
 
-    let journal = Arc::new(Mutex::new(
-        Journal::open(&common::journal_path(home.path())).unwrap(),
-    ));
-    let mut console = common::console::Console::open_at(
-        &url,
-        std::time::Duration::from_secs(3),
-        Arc::clone(&journal),
-        "false",
-        (120, 40),
-    );
-    let scope = console.scope.clone();
-    let short = &id[..12];
-    console
-        .wait_for("the job", |s| s.contains(short) && s.contains("completed"))
-        .await;
-    let used_before = journal
-        .lock()
-        .unwrap()
-        .analytics_budget(&scope, ANALYTICS_HOURLY_LIMIT, chrono::Utc::now())
-        .unwrap()
-        .used();
-    console.key(KeyCode::Enter);
-    console
-        .wait_for("the detail", |s| s.contains("Did the change help?"))
-        .await;
-    console.key(KeyCode::Char('i'));
-    let screen = console
-        .wait_for("the impact", |s| s.contains("(whole site)"))
-        .await;
-    assert!(screen.contains("/guides/setup"), "{screen}");
-    let app = console.quit().await;
-    let Some(ImpactLoad::Read(read)) = app.jobs.impacts.of(&id) else {
-        panic!("{:?}", app.jobs.impacts.of(&id))
-    };
-    let counts =
-        |t: docdeck::api::VisitorTotals| json!({"human": t.human, "ai": t.ai, "total": t.total});
-    assert_eq!(
-        json!({"before": counts(read.impact.site_before), "after": counts(read.impact.site_after)}),
-        cli["site"]
-    );
-    let pages: Vec<Value> = read
-        .impact
-        .pages
-        .iter()
-        .map(|p| {
-            json!({"path": p.path, "from": p.sources.words(), "before": counts(p.before), "after": counts(p.after)})
-        })
-        .collect();
-    assert_eq!(Value::from(pages), cli["pages"]);
-    assert_eq!(
-        docdeck::api::format_timestamp(&read.merge.at),
-        cli["merged"]["at"].as_str().unwrap()
-    );
-    assert_eq!(read.merge.by, "git");
-    assert_eq!(
-        docdeck::api::format_timestamp(&read.windows.before.0),
-        cli["before"]["from"].as_str().unwrap()
-    );
-    assert_eq!(
-        docdeck::api::format_timestamp(&read.windows.after.1),
-        cli["after"]["to"].as_str().unwrap()
-    );
-    // Both windows of this small site: one request each.
-    let used = journal
-        .lock()
-        .unwrap()
-        .analytics_budget(&scope, ANALYTICS_HOURLY_LIMIT, chrono::Utc::now())
-        .unwrap()
-        .used();
-    assert_eq!(used - used_before, 2, "two windows, 250 rows a request");
-    drop(service);
+        let journal = Arc::new(Mutex::new(
+            Journal::open(&common::journal_path(home.path())).unwrap(),
+        ));
+        let mut console = common::console::Console::open_at(
+            &url,
+            std::time::Duration::from_secs(3),
+            Arc::clone(&journal),
+            "false",
+            (120, 40),
+        );
+        let scope = console.scope.clone();
+        let short = &id[..12];
+        console
+            .wait_for("the job", |s| s.contains(short) && s.contains("completed"))
+            .await;
+        let used_before = journal
+            .lock()
+            .unwrap()
+            .analytics_budget(&scope, ANALYTICS_HOURLY_LIMIT, chrono::Utc::now())
+            .unwrap()
+            .used();
+        console.key(KeyCode::Enter);
+        console
+            .wait_for("the detail", |s| s.contains("Did the change help?"))
+            .await;
+        console.key(KeyCode::Char('i'));
+        let screen = console
+            .wait_for("the impact", |s| s.contains("(whole site)"))
+            .await;
+        assert!(screen.contains("/guides/setup"), "{screen}");
+        let app = console.quit().await;
+        let Some(ImpactLoad::Read(read)) = app.jobs.impacts.of(&id) else {
+            panic!("{:?}", app.jobs.impacts.of(&id))
+        };
+        let counts =
+            |t: docdeck::api::VisitorTotals| json!({"human": t.human, "ai": t.ai, "total": t.total});
+        assert_eq!(
+            json!({"before": counts(read.impact.site_before), "after": counts(read.impact.site_after)}),
+            cli["site"]
+        );
+        let pages: Vec<Value> = read
+            .impact
+            .pages
+            .iter()
+            .map(|p| {
+                json!({"path": p.path, "from": p.sources.words(), "before": counts(p.before), "after": counts(p.after)})
+            })
+            .collect();
+        assert_eq!(Value::from(pages), cli["pages"]);
+        assert_eq!(
+            docdeck::api::format_timestamp(&read.merge.at),
+            cli["merged"]["at"].as_str().unwrap()
+        );
+        assert_eq!(read.merge.by, "git");
+        assert_eq!(
+            docdeck::api::format_timestamp(&read.windows.before.0),
+            cli["before"]["from"].as_str().unwrap()
+        );
+        assert_eq!(
+            docdeck::api::format_timestamp(&read.windows.after.1),
+            cli["after"]["to"].as_str().unwrap()
+        );
+        // Both windows of this small site: one request each.
+        let used = journal
+            .lock()
+            .unwrap()
+            .analytics_budget(&scope, ANALYTICS_HOURLY_LIMIT, chrono::Utc::now())
+            .unwrap()
+            .used();
+        assert_eq!(used - used_before, 2, "two windows, 250 rows a request");
+        drop(service);
+    }
 }
 
 /// Found by a trial: a merge time in the future failed with exit 1 after reading the job,

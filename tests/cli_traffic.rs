@@ -1,6 +1,6 @@
 //! `docdeck import` of real traffic (combined, common, Caddy, the hosted event stream) and
 //! `docdeck classify`, checked through the service's visitors endpoint: the exact human,
-//! AI and total per page and in all, and that a re-import adds nothing.
+//! AI and total per page and in all, and that a re-import adds nothing: on both stores.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -8,7 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{docdeck_command, text};
+use common::{db_arg, docdeck_command, text};
+use docdeck::server::db::DbLocation;
 
 /// (path, human, AI, total) per page, then the totals.
 type Counts = (Vec<(&'static str, u64, u64, u64)>, (u64, u64, u64));
@@ -19,22 +20,17 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn import(home: &Path, args: &[&str]) -> Output {
-    let db = home.join("service.sqlite");
+/// `docdeck import --db DB ARGS` with `home` as its home, `db` either store.
+fn import(home: &Path, db: &DbLocation, args: &[&str]) -> Output {
     docdeck_command(home)
-        .args(["import", "--db", db.to_str().unwrap()])
+        .args(["import", "--db", &db_arg(db)])
         .args(args)
         .output()
         .unwrap()
 }
 
-/// The visitors the service reports over everything stored, rows sorted by path.
-pub async fn visitors(home: &Path) -> (Vec<(String, u64, u64, u64)>, (u64, u64, u64)) {
-    common::visitors_in(&home.join("service.sqlite")).await
-}
-
-async fn assert_counts(home: &Path, expected: &Counts) {
-    let (rows, totals) = visitors(home).await;
+async fn assert_counts(db: &DbLocation, expected: &Counts) {
+    let (rows, totals) = common::visitors_in(db).await;
     let mut want: Vec<_> = expected
         .0
         .iter()
@@ -46,141 +42,159 @@ async fn assert_counts(home: &Path, expected: &Counts) {
 }
 
 /// Imports the fixture, checks the counts and the summary, then imports it again.
-async fn check_format(format: &str, file: &str, expected: Counts, summary: &[&str]) {
+async fn check_format(
+    db: &DbLocation,
+    (format, file): (&str, &str),
+    expected: Counts,
+    summary: &[&str],
+) {
     let home = tempfile::tempdir().unwrap();
     let path = fixture(file);
-    let out = import(home.path(), &["--format", format, path.to_str().unwrap()]);
+    let out = import(
+        home.path(),
+        db,
+        &["--format", format, path.to_str().unwrap()],
+    );
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     for part in summary {
         assert!(stdout.contains(part), "{part:?} in {stdout}");
     }
-    assert_counts(home.path(), &expected).await;
-    let again = import(home.path(), &["--format", format, path.to_str().unwrap()]);
+    assert_counts(db, &expected).await;
+    let again = import(
+        home.path(),
+        db,
+        &["--format", format, path.to_str().unwrap()],
+    );
     let again_out = text(&again.stdout);
     assert!(
         again_out.contains("kept 0 views") && again_out.contains("project demo: 0 views added"),
         "{again_out}"
     );
-    assert_counts(home.path(), &expected).await;
+    assert_counts(db, &expected).await;
 }
 
-#[tokio::test]
-async fn combined_log_counts_as_the_hosted_service_does() {
-    let expected = (
-        vec![
-            ("/quickstart", 1, 9, 10),
-            ("/", 1, 0, 1),
-            ("/guides/setup", 2, 1, 2),
-            ("/llms.txt", 0, 1, 1),
-        ],
-        (3, 11, 13),
-    );
-    let summary = [
-        "read 26 lines: kept 16 views (human 5, AI 11)",
-        "assets 2",
-        "not GET or HEAD 1",
-        "redirects and errors 2",
-        "search crawlers 1",
-        "training crawlers 1",
-        "page views by non-browsers 1",
-        "skipped 2 broken lines",
-        "line 25: cut short",
-        "line 26: the request line",
-    ];
-    check_format("combined", "combined.log", expected, &summary).await;
+on_both_stores_kept! {
+    async fn combined_log_counts_as_the_hosted_service_does(db: DbLocation) {
+        let expected = (
+            vec![
+                ("/quickstart", 1, 9, 10),
+                ("/", 1, 0, 1),
+                ("/guides/setup", 2, 1, 2),
+                ("/llms.txt", 0, 1, 1),
+            ],
+            (3, 11, 13),
+        );
+        let summary = [
+            "read 26 lines: kept 16 views (human 5, AI 11)",
+            "assets 2",
+            "not GET or HEAD 1",
+            "redirects and errors 2",
+            "search crawlers 1",
+            "training crawlers 1",
+            "page views by non-browsers 1",
+            "skipped 2 broken lines",
+            "line 25: cut short",
+            "line 26: the request line",
+        ];
+        check_format(&db, ("combined", "combined.log"), expected, &summary).await;
+    }
 }
 
-#[tokio::test]
-async fn common_log_counts_every_page_view_as_human() {
-    let expected = (
-        vec![
-            ("/quickstart", 1, 0, 1),
-            ("/", 1, 0, 1),
-            ("/guides/setup", 1, 1, 1),
-            ("/llms.txt", 0, 1, 1),
-        ],
-        (2, 2, 3),
-    );
-    let summary = [
-        "read 13 lines: kept 6 views (human 4, AI 2)",
-        "skipped 2 broken lines",
-    ];
-    check_format("common", "common.log", expected, &summary).await;
+on_both_stores_kept! {
+    async fn common_log_counts_every_page_view_as_human(db: DbLocation) {
+        let expected = (
+            vec![
+                ("/quickstart", 1, 0, 1),
+                ("/", 1, 0, 1),
+                ("/guides/setup", 1, 1, 1),
+                ("/llms.txt", 0, 1, 1),
+            ],
+            (2, 2, 3),
+        );
+        let summary = [
+            "read 13 lines: kept 6 views (human 4, AI 2)",
+            "skipped 2 broken lines",
+        ];
+        check_format(&db, ("common", "common.log"), expected, &summary).await;
+    }
 }
 
-#[tokio::test]
-async fn caddy_log_counts_and_reads_accept() {
-    let expected = (
-        vec![
-            ("/quickstart", 1, 10, 11),
-            ("/", 1, 0, 1),
-            ("/guides/setup", 2, 1, 2),
-            ("/llms.txt", 0, 1, 1),
-        ],
-        (3, 12, 14),
-    );
-    let summary = [
-        "read 27 lines: kept 17 views (human 5, AI 12)",
-        "not requests 1",
-        "skipped 1 broken line",
-        "line 27: ",
-    ];
-    check_format("caddy", "caddy.log", expected, &summary).await;
+on_both_stores_kept! {
+    async fn caddy_log_counts_and_reads_accept(db: DbLocation) {
+        let expected = (
+            vec![
+                ("/quickstart", 1, 10, 11),
+                ("/", 1, 0, 1),
+                ("/guides/setup", 2, 1, 2),
+                ("/llms.txt", 0, 1, 1),
+            ],
+            (3, 12, 14),
+        );
+        let summary = [
+            "read 27 lines: kept 17 views (human 5, AI 12)",
+            "not requests 1",
+            "skipped 1 broken line",
+            "line 27: ",
+        ];
+        check_format(&db, ("caddy", "caddy.log"), expected, &summary).await;
+    }
 }
 
-#[tokio::test]
-async fn mintlify_events_use_anon_id_and_event_id() {
-    let expected = (
-        vec![
-            ("/quickstart", 1, 9, 10),
-            ("/", 1, 0, 1),
-            ("/guides/setup", 1, 1, 1),
-            ("/llms.txt", 0, 1, 1),
-        ],
-        (3, 11, 13),
-    );
-    let summary = [
-        "read 22 lines: kept 15 views (human 4, AI 11)",
-        "duplicates 1",
-        // The stream's other events are named and counted, not lumped with server lines.
-        "other events, not stored: docs.search 1",
-        "assets 1",
-        "skipped 1 broken line",
-        "line 22: not valid JSON",
-    ];
-    check_format("mintlify", "mintlify.jsonl", expected, &summary).await;
+on_both_stores_kept! {
+    async fn mintlify_events_use_anon_id_and_event_id(db: DbLocation) {
+        let expected = (
+            vec![
+                ("/quickstart", 1, 9, 10),
+                ("/", 1, 0, 1),
+                ("/guides/setup", 1, 1, 1),
+                ("/llms.txt", 0, 1, 1),
+            ],
+            (3, 11, 13),
+        );
+        let summary = [
+            "read 22 lines: kept 15 views (human 4, AI 11)",
+            "duplicates 1",
+            // The stream's other events are named and counted, not lumped with server lines.
+            "other events, not stored: docs.search 1",
+            "assets 1",
+            "skipped 1 broken line",
+            "line 22: not valid JSON",
+        ];
+        check_format(&db, ("mintlify", "mintlify.jsonl"), expected, &summary).await;
+    }
 }
 
-/// The stream as its documentation describes it (Mintlify's docs, `analytics/streaming.mdx`
-/// and `integrations/analytics/overview.mdx`, MIT): each line an envelope whose `payload`
-/// is a JSON object *or a JSON-encoded string*, and `docs.content.md.view` for a view of a
-/// page's Markdown. Worked out by hand:
-/// - line 1: a browser views /quickstart (object payload): human.
-/// - line 2: a browser views /guides/setup (payload a string): human.
-/// - line 3: a browser fetches /quickstart's Markdown: a Markdown fetch from a
-///   human-looking client, so AI (FACTS.md).
-/// - line 4: Googlebot fetches /quickstart's Markdown: a search crawler, in neither.
-/// - lines 5–6: a search and its result click whose properties are empty: counted by name
-///   with what they lack (`tests/stream_signals.rs` has them with their words).
-/// - line 7: a payload string that is not whole JSON: a broken line.
-///
-/// So /quickstart human 1, AI 1, total 2; /guides/setup 1, 0, 1; in all 2, 1, 3.
-#[tokio::test]
-async fn the_streams_string_payloads_and_markdown_views_count() {
-    let expected = (
-        vec![("/quickstart", 1, 1, 2), ("/guides/setup", 1, 0, 1)],
-        (2, 1, 3),
-    );
-    let summary = [
-        "read 7 lines: kept 3 views (human 2, AI 1)",
-        "search crawlers 1",
-        "docs.search.query: 1 event not stored, without the words searched",
-        "docs.search.result_click: 1 event not stored, without the words searched",
-        "skipped 1 broken line",
-        "line 7: ",
-    ];
-    check_format("mintlify", "mintlify-stream.jsonl", expected, &summary).await;
+on_both_stores_kept! {
+    /// The stream as its documentation describes it (Mintlify's docs, `analytics/streaming.mdx`
+    /// and `integrations/analytics/overview.mdx`, MIT): each line an envelope whose `payload`
+    /// is a JSON object *or a JSON-encoded string*, and `docs.content.md.view` for a view of a
+    /// page's Markdown. Worked out by hand:
+    /// - line 1: a browser views /quickstart (object payload): human.
+    /// - line 2: a browser views /guides/setup (payload a string): human.
+    /// - line 3: a browser fetches /quickstart's Markdown: a Markdown fetch from a
+    ///   human-looking client, so AI (FACTS.md).
+    /// - line 4: Googlebot fetches /quickstart's Markdown: a search crawler, in neither.
+    /// - lines 5–6: a search and its result click whose properties are empty: counted by name
+    ///   with what they lack (`tests/stream_signals.rs` has them with their words).
+    /// - line 7: a payload string that is not whole JSON: a broken line.
+    ///
+    /// So /quickstart human 1, AI 1, total 2; /guides/setup 1, 0, 1; in all 2, 1, 3.
+    async fn the_streams_string_payloads_and_markdown_views_count(db: DbLocation) {
+        let expected = (
+            vec![("/quickstart", 1, 1, 2), ("/guides/setup", 1, 0, 1)],
+            (2, 1, 3),
+        );
+        let summary = [
+            "read 7 lines: kept 3 views (human 2, AI 1)",
+            "search crawlers 1",
+            "docs.search.query: 1 event not stored, without the words searched",
+            "docs.search.result_click: 1 event not stored, without the words searched",
+            "skipped 1 broken line",
+            "line 7: ",
+        ];
+        check_format(&db, ("mintlify", "mintlify-stream.jsonl"), expected, &summary).await;
+    }
 }
 
 /// Vercel and Cloudflare fixtures hold the combined log's requests, an entry repeated
@@ -197,104 +211,106 @@ fn combined_counts() -> Counts {
     )
 }
 
-#[tokio::test]
-async fn vercel_log_drain_counts_and_keys_by_id() {
-    let summary = [
-        "read 27 lines: kept 16 views (human 5, AI 11)",
-        "not requests 1",
-        "duplicates 1",
-        "skipped 1 broken line",
-    ];
-    check_format("vercel", "vercel.ndjson", combined_counts(), &summary).await;
+on_both_stores_kept! {
+    async fn vercel_log_drain_counts_and_keys_by_id(db: DbLocation) {
+        let summary = [
+            "read 27 lines: kept 16 views (human 5, AI 11)",
+            "not requests 1",
+            "duplicates 1",
+            "skipped 1 broken line",
+        ];
+        check_format(
+            &db,
+            ("vercel", "vercel.ndjson"),
+            combined_counts(),
+            &summary,
+        )
+        .await;
+    }
 }
 
-#[tokio::test]
-async fn cloudflare_logpush_counts_and_keys_by_ray_id() {
-    let summary = [
-        "read 26 lines: kept 16 views (human 5, AI 11)",
-        "duplicates 1",
-        "skipped 1 broken line",
-    ];
-    check_format(
-        "cloudflare",
-        "cloudflare.ndjson",
-        combined_counts(),
-        &summary,
-    )
-    .await;
+on_both_stores_kept! {
+    async fn cloudflare_logpush_counts_and_keys_by_ray_id(db: DbLocation) {
+        let summary = [
+            "read 26 lines: kept 16 views (human 5, AI 11)",
+            "duplicates 1",
+            "skipped 1 broken line",
+        ];
+        check_format(
+            &db,
+            ("cloudflare", "cloudflare.ndjson"),
+            combined_counts(),
+            &summary,
+        )
+        .await;
+    }
 }
 
-#[tokio::test]
-async fn strict_fails_the_file_and_gzip_and_stdin_are_read() {
-    let home = tempfile::tempdir().unwrap();
-    let log = fixture("combined.log");
-    let out = import(
-        home.path(),
-        &["--format", "combined", "--strict", log.to_str().unwrap()],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = text(&out.stderr);
-    assert!(
-        stderr.contains("combined.log: line 25: cut short")
-            && stderr.contains("nothing was imported"),
-        "{stderr}"
-    );
-    assert_eq!(visitors(home.path()).await.1, (0, 0, 0));
+on_both_stores_kept! {
+    async fn strict_fails_the_file_and_gzip_and_stdin_are_read(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let log = fixture("combined.log");
+        let out = import(
+            home.path(),
+            &db,
+            &["--format", "combined", "--strict", log.to_str().unwrap()],
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("combined.log: line 25: cut short")
+                && stderr.contains("nothing was imported"),
+            "{stderr}"
+        );
+        assert_eq!(common::visitors_in(&db).await.1, (0, 0, 0));
 
-    let gz = home.path().join("access.log.gz");
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    std::io::Write::write_all(&mut encoder, &std::fs::read(&log).unwrap()).unwrap();
-    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
-    let out = import(home.path(), &["--format", "combined", gz.to_str().unwrap()]);
-    assert!(
-        text(&out.stdout).contains("kept 16 views"),
-        "{}",
-        text(&out.stdout)
-    );
-    assert_eq!(visitors(home.path()).await.1, (3, 11, 13));
+        let gz = home.path().join("access.log.gz");
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut encoder, &std::fs::read(&log).unwrap()).unwrap();
+        std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+        let out = import(home.path(), &db, &["--format", "combined", gz.to_str().unwrap()]);
+        assert!(
+            text(&out.stdout).contains("kept 16 views"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert_eq!(common::visitors_in(&db).await.1, (3, 11, 13));
 
-    let db = home.path().join("service.sqlite");
-    let out = docdeck_command(home.path())
-        .args([
-            "import",
-            "--db",
-            db.to_str().unwrap(),
-            "--format",
-            "combined",
-            "-",
-        ])
-        .stdin(std::fs::File::open(&log).unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        text(&out.stdout).contains("kept 0 views"),
-        "{}",
-        text(&out.stdout)
-    );
+        let out = docdeck_command(home.path())
+            .args(["import", "--db", &db_arg(&db), "--format", "combined", "-"])
+            .stdin(std::fs::File::open(&log).unwrap())
+            .output()
+            .unwrap();
+        assert!(
+            text(&out.stdout).contains("kept 0 views"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
 }
 
-#[test]
-fn the_database_keeps_no_ip_or_user_agent() {
-    let home = tempfile::tempdir().unwrap();
-    let out = import(
-        home.path(),
-        &[
-            "--format",
-            "combined",
-            fixture("combined.log").to_str().unwrap(),
-        ],
-    );
-    assert_eq!(out.status.code(), Some(0));
-    let bytes = std::fs::read(home.path().join("service.sqlite")).unwrap();
-    let haystack = String::from_utf8_lossy(&bytes);
-    for secret in [
-        "198.51.100.1",
-        "203.0.113.10",
-        "curl/8.5.0",
-        "Chrome/131",
-        "ChatGPT-User",
-    ] {
-        assert!(!haystack.contains(secret), "{secret} is stored");
+on_both_stores_sync! {
+    fn the_database_keeps_no_ip_or_user_agent(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let out = import(
+            home.path(),
+            &db,
+            &[
+                "--format",
+                "combined",
+                fixture("combined.log").to_str().unwrap(),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0));
+        for secret in [
+            "198.51.100.1",
+            "203.0.113.10",
+            "curl/8.5.0",
+            "Chrome/131",
+            "ChatGPT-User",
+        ] {
+            assert!(!common::stored_anywhere(&db, secret), "{secret} is stored");
+        }
     }
 }
 
@@ -355,84 +371,90 @@ fn classify_names_the_class_and_rule_of_each_list() {
     );
 }
 
-#[tokio::test]
-async fn a_rules_file_adds_an_agent() {
-    let home = tempfile::tempdir().unwrap();
-    let rules = home.path().join("acme.rules");
-    std::fs::write(
-        &rules,
-        "# our docs agent\r\n[ai-answer]\r\nAcmeDocsAgent\r\n",
-    )
-    .unwrap();
-    let out = classify(&[
-        "--ua-rules",
-        rules.to_str().unwrap(),
-        "AcmeDocsAgent/0.3",
-        "/guide",
-    ]);
-    assert!(
-        out.contains("class: ai-answer")
-            && out.contains("acme.rules, line 3")
-            && out.contains("counted as AI"),
-        "{out}"
-    );
-    let log = home.path().join("access.log");
-    std::fs::write(
-        &log,
-        "192.0.2.7 - - [20/Nov/2026:09:00:00 +0000] \"GET /guide HTTP/1.1\" 200 10 \"-\" \"AcmeDocsAgent/0.3\"\n",
-    )
-    .unwrap();
-    let out = import(
-        home.path(),
-        &["--format", "combined", log.to_str().unwrap()],
-    );
-    assert!(
-        text(&out.stdout).contains("page views by non-browsers 1"),
-        "{}",
-        text(&out.stdout)
-    );
-    let out = import(
-        home.path(),
-        &[
-            "--format",
-            "combined",
+on_both_stores_kept! {
+    async fn a_rules_file_adds_an_agent(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let rules = home.path().join("acme.rules");
+        std::fs::write(
+            &rules,
+            "# our docs agent\r\n[ai-answer]\r\nAcmeDocsAgent\r\n",
+        )
+        .unwrap();
+        let out = classify(&[
             "--ua-rules",
             rules.to_str().unwrap(),
-            log.to_str().unwrap(),
-        ],
-    );
-    assert!(
-        text(&out.stdout).contains("kept 1 view (human 0, AI 1)"),
-        "{}",
-        text(&out.stdout)
-    );
-    assert_eq!(visitors(home.path()).await.1, (0, 1, 1));
-    let bad = home.path().join("bad.rules");
-    std::fs::write(&bad, "[robots]\nX\n").unwrap();
-    let out = import(
-        home.path(),
-        &[
-            "--format",
-            "combined",
-            "--ua-rules",
-            bad.to_str().unwrap(),
-            log.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("bad.rules line 1: unknown section [robots]"),
-        "{}",
-        text(&out.stderr)
-    );
+            "AcmeDocsAgent/0.3",
+            "/guide",
+        ]);
+        assert!(
+            out.contains("class: ai-answer")
+                && out.contains("acme.rules, line 3")
+                && out.contains("counted as AI"),
+            "{out}"
+        );
+        let log = home.path().join("access.log");
+        std::fs::write(
+            &log,
+            "192.0.2.7 - - [20/Nov/2026:09:00:00 +0000] \"GET /guide HTTP/1.1\" 200 10 \"-\" \"AcmeDocsAgent/0.3\"\n",
+        )
+        .unwrap();
+        let out = import(
+            home.path(),
+            &db,
+            &["--format", "combined", log.to_str().unwrap()],
+        );
+        assert!(
+            text(&out.stdout).contains("page views by non-browsers 1"),
+            "{}",
+            text(&out.stdout)
+        );
+        let out = import(
+            home.path(),
+            &db,
+            &[
+                "--format",
+                "combined",
+                "--ua-rules",
+                rules.to_str().unwrap(),
+                log.to_str().unwrap(),
+            ],
+        );
+        assert!(
+            text(&out.stdout).contains("kept 1 view (human 0, AI 1)"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert_eq!(common::visitors_in(&db).await.1, (0, 1, 1));
+        let bad = home.path().join("bad.rules");
+        std::fs::write(&bad, "[robots]\nX\n").unwrap();
+        let out = import(
+            home.path(),
+            &db,
+            &[
+                "--format",
+                "combined",
+                "--ua-rules",
+                bad.to_str().unwrap(),
+                log.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("bad.rules line 1: unknown section [robots]"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
 }
 
 #[test]
 fn a_log_in_another_format_is_pointed_out() {
     let home = tempfile::tempdir().unwrap();
     let common = fixture("common.log");
+    let db = DbLocation::File(home.path().join("service.sqlite"));
     let out = import(
         home.path(),
+        &db,
         &["--format", "combined", common.to_str().unwrap()],
     );
     assert_eq!(out.status.code(), Some(0));
@@ -459,7 +481,12 @@ fn a_log_in_another_format_is_pointed_out() {
 #[test]
 fn a_missing_log_fails_with_what_to_check() {
     let home = tempfile::tempdir().unwrap();
-    let out = import(home.path(), &["--format", "caddy", "no-such-access.log"]);
+    let db = DbLocation::File(home.path().join("service.sqlite"));
+    let out = import(
+        home.path(),
+        &db,
+        &["--format", "caddy", "no-such-access.log"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(

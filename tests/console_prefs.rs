@@ -1,6 +1,6 @@
 //! The person's own settings in the real console loop, against the local service on port
-//! 0: remapped keys drive it, `notify_command` runs when a job ends, and the warnings of
-//! the start are on screen.
+//! 0: remapped keys drive it, `notify_command` runs when a job ends (both with a job run
+//! on each store), and the warnings of the start are on screen.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -50,103 +50,105 @@ async fn wait_for_file(path: &std::path::Path) -> Vec<u8> {
     }
 }
 
-#[tokio::test]
-async fn remapped_keys_start_a_job_send_it_and_quit() {
-    let server = common::start(common::fast_options(DbLocation::Memory)).await;
-    let prefs = Prefs::with_keys(&[
-        key("global", "quit", &["ctrl-q"]),
-        key("jobs", "new_job", &["c"]),
-        key("composer", "send", &["ctrl-d"]),
-    ])
-    .unwrap();
-    let mut console = console(&server, prefs);
-    let screen = console
-        .wait_for("the empty list", |s| s.contains("No tracked jobs yet"))
-        .await;
-    assert!(
-        screen.contains("`c` writes a prompt for a new job"),
-        "{screen}"
-    );
-    assert!(screen.contains("? help · Ctrl+Q quit"), "{screen}");
-    console.key(KeyCode::Char('n'));
-    console.key(KeyCode::Char('c'));
-    let screen = console
-        .wait_for("the composer", |s| s.contains("New job"))
-        .await;
-    assert!(screen.contains("Ctrl+D send"), "{screen}");
-    console.type_text("Fix the typo");
-    console.ctrl('d');
-    console
-        .wait_for("the job completed", |s| {
-            line_with(s, "Fix the typo").is_some_and(|l| l.contains("completed"))
-        })
-        .await;
-    // `q` quits no more (it would have quit long before the job completed); Ctrl+Q does.
-    console.key(KeyCode::Esc);
-    console.key(KeyCode::Char('q'));
-    console.ctrl('q');
-    let app = tokio::time::timeout(DEADLINE, console.task)
-        .await
-        .expect("Ctrl+Q quits")
+on_both_stores! {
+    async fn remapped_keys_start_a_job_send_it_and_quit(db: DbLocation) {
+        let server = common::start(common::options_on(&db)).await;
+        let prefs = Prefs::with_keys(&[
+            key("global", "quit", &["ctrl-q"]),
+            key("jobs", "new_job", &["c"]),
+            key("composer", "send", &["ctrl-d"]),
+        ])
         .unwrap();
-    assert!(app.quit);
-    server.shutdown().await;
+        let mut console = console(&server, prefs);
+        let screen = console
+            .wait_for("the empty list", |s| s.contains("No tracked jobs yet"))
+            .await;
+        assert!(
+            screen.contains("`c` writes a prompt for a new job"),
+            "{screen}"
+        );
+        assert!(screen.contains("? help · Ctrl+Q quit"), "{screen}");
+        console.key(KeyCode::Char('n'));
+        console.key(KeyCode::Char('c'));
+        let screen = console
+            .wait_for("the composer", |s| s.contains("New job"))
+            .await;
+        assert!(screen.contains("Ctrl+D send"), "{screen}");
+        console.type_text("Fix the typo");
+        console.ctrl('d');
+        console
+            .wait_for("the job completed", |s| {
+                line_with(s, "Fix the typo").is_some_and(|l| l.contains("completed"))
+            })
+            .await;
+        // `q` quits no more (it would have quit long before the job completed); Ctrl+Q does.
+        console.key(KeyCode::Esc);
+        console.key(KeyCode::Char('q'));
+        console.ctrl('q');
+        let app = tokio::time::timeout(DEADLINE, console.task)
+            .await
+            .expect("Ctrl+Q quits")
+            .unwrap();
+        assert!(app.quit);
+        server.shutdown().await;
+    }
 }
 
-#[tokio::test]
-async fn notify_command_gets_the_finished_job_in_its_environment() {
-    use std::os::unix::fs::PermissionsExt as _;
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("alert.env");
-    let script = dir.path().join("alert.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\n/usr/bin/env -0 > \"$1.tmp\" && mv \"$1.tmp\" \"$1\"\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let server = common::start(common::fast_options(DbLocation::Memory)).await;
-    let prefs = Prefs {
-        alert: Some(AlertCommand::new(vec![
-            script.display().to_string(),
-            out.display().to_string(),
-        ])),
-        ..Prefs::default()
-    };
-    let mut console = console(&server, prefs);
-    console
-        .wait_for("the empty list", |s| s.contains("No tracked jobs yet"))
-        .await;
-    console.start_job("Document the webhooks").await;
-    let env = wait_for_file(&out).await;
-    let env: HashMap<String, String> = env
-        .split(|b| *b == 0)
-        .filter_map(|entry| {
-            let text = String::from_utf8_lossy(entry).into_owned();
-            let (k, v) = text.split_once('=')?;
-            Some((k.to_owned(), v.to_owned()))
-        })
-        .collect();
-    let tracked = console
-        .journal
-        .lock()
-        .unwrap()
-        .tracked(&console.scope)
+on_both_stores! {
+    async fn notify_command_gets_the_finished_job_in_its_environment(db: DbLocation) {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("alert.env");
+        let script = dir.path().join("alert.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\n/usr/bin/env -0 > \"$1.tmp\" && mv \"$1.tmp\" \"$1\"\n",
+        )
         .unwrap();
-    assert_eq!(env["DOCDECK_JOB_ID"], tracked[0].id);
-    assert_eq!(env["DOCDECK_JOB_STATUS"], "completed");
-    assert_eq!(
-        env["DOCDECK_PR_LINK"],
-        "https://forge.invalid/acme/docs/pull/1"
-    );
-    assert_eq!(env["DOCDECK_PROMPT"], "Document the webhooks");
-    assert!(!env.contains_key("DOCDECK_API_KEY"), "{env:?}");
-    assert!(
-        env.values().all(|v| !v.contains(common::KEY)),
-        "the API key reached the command: {env:?}"
-    );
-    console.quit().await;
-    server.shutdown().await;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let server = common::start(common::options_on(&db)).await;
+        let prefs = Prefs {
+            alert: Some(AlertCommand::new(vec![
+                script.display().to_string(),
+                out.display().to_string(),
+            ])),
+            ..Prefs::default()
+        };
+        let mut console = console(&server, prefs);
+        console
+            .wait_for("the empty list", |s| s.contains("No tracked jobs yet"))
+            .await;
+        console.start_job("Document the webhooks").await;
+        let env = wait_for_file(&out).await;
+        let env: HashMap<String, String> = env
+            .split(|b| *b == 0)
+            .filter_map(|entry| {
+                let text = String::from_utf8_lossy(entry).into_owned();
+                let (k, v) = text.split_once('=')?;
+                Some((k.to_owned(), v.to_owned()))
+            })
+            .collect();
+        let tracked = console
+            .journal
+            .lock()
+            .unwrap()
+            .tracked(&console.scope)
+            .unwrap();
+        assert_eq!(env["DOCDECK_JOB_ID"], tracked[0].id);
+        assert_eq!(env["DOCDECK_JOB_STATUS"], "completed");
+        assert_eq!(
+            env["DOCDECK_PR_LINK"],
+            "https://forge.invalid/acme/docs/pull/1"
+        );
+        assert_eq!(env["DOCDECK_PROMPT"], "Document the webhooks");
+        assert!(!env.contains_key("DOCDECK_API_KEY"), "{env:?}");
+        assert!(
+            env.values().all(|v| !v.contains(common::KEY)),
+            "the API key reached the command: {env:?}"
+        );
+        console.quit().await;
+        server.shutdown().await;
+    }
 }
 
 #[tokio::test]

@@ -1,6 +1,8 @@
 //! Imports on hostile ground: an input that pauses (a FIFO kept open) never holds the
 //! database from the service, a line without end cannot fill memory, and a disk that
-//! fills up is said as such by the import and answered 507 by the service.
+//! fills up is said as such by the import and answered 507 by the service. What an import
+//! commits, and that it holds nothing while it waits, is checked on both stores; the full
+//! disk is a SQLite file's.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -10,7 +12,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{docdeck_command, text};
+use common::{db_arg, docdeck_command, text};
+use docdeck::server::db::DbLocation;
 
 const CHROME: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
@@ -33,11 +36,64 @@ impl Drop for EndOnPanic {
     }
 }
 
-fn views(db: &Path) -> i64 {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    conn.busy_timeout(Duration::from_secs(5)).unwrap();
-    conn.query_row("SELECT COUNT(*) FROM views", [], |r| r.get(0))
-        .unwrap_or(0)
+/// The views of `project` in `db` (either store), 0 before the import made its tables.
+fn views_of(db: &DbLocation, project: &str) -> i64 {
+    if let DbLocation::File(path) = db {
+        let conn = rusqlite::Connection::open(path).unwrap();
+        conn.busy_timeout(Duration::from_secs(5)).unwrap();
+        return conn
+            .query_row(
+                "SELECT COUNT(*) FROM views WHERE project = ?1",
+                [project],
+                |r| r.get(0),
+            )
+            .unwrap_or(0);
+    }
+    // A plain client: docdeck's own store would make its tables (and take their lock) on
+    // opening, beside the import's.
+    let (url, project) = (db_arg(db), project.to_owned());
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        let count = "SELECT COUNT(*) FROM views WHERE project = $1";
+        // Before the import made its tables: none.
+        client
+            .query_one(count, &[&project])
+            .map_or(0, |row| row.get::<_, i64>(0))
+    })
+    .join()
+    .unwrap()
+}
+
+/// The views of the default project (`demo`) in `db`.
+fn views(db: &DbLocation) -> i64 {
+    views_of(db, "demo")
+}
+
+/// Fails unless another writer takes the whole of `db` at once (within half a second):
+/// SQLite's write lock, or PostgreSQL's strongest lock on the views table (which waits for
+/// any transaction that has touched it).
+fn assert_free_for_a_writer(db: &DbLocation) {
+    match db {
+        DbLocation::File(path) => {
+            let conn = rusqlite::Connection::open(path).unwrap();
+            conn.busy_timeout(Duration::from_millis(500)).unwrap();
+            conn.execute_batch("BEGIN IMMEDIATE; COMMIT;")
+                .expect("the database is free while the import waits for input");
+        }
+        _ => {
+            let url = db_arg(db);
+            std::thread::spawn(move || {
+                let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+                client
+                    .batch_execute(
+                        "SET lock_timeout = '500ms'; BEGIN; LOCK TABLE views IN ACCESS EXCLUSIVE MODE; COMMIT;",
+                    )
+                    .expect("the database is free while the import waits for input");
+            })
+            .join()
+            .unwrap();
+        }
+    }
 }
 
 /// A new FIFO in `home`.
@@ -57,16 +113,10 @@ fn fifo_in(home: &Path) -> std::path::PathBuf {
 /// `docdeck import` of a new FIFO in `home`, started, and the FIFO opened for writing (which
 /// waits for the import to open it for reading).
 #[cfg(unix)]
-fn import_from_fifo(home: &Path, db: &Path) -> (std::process::Child, std::fs::File) {
+fn import_from_fifo(home: &Path, db: &DbLocation) -> (std::process::Child, std::fs::File) {
     let fifo = fifo_in(home);
     let import = docdeck_command(home)
-        .args([
-            "import",
-            "--db",
-            db.to_str().unwrap(),
-            "--format",
-            "combined",
-        ])
+        .args(["import", "--db", &db_arg(db), "--format", "combined"])
         .arg(&fifo)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -76,50 +126,47 @@ fn import_from_fifo(home: &Path, db: &Path) -> (std::process::Child, std::fs::Fi
     (import, writer)
 }
 
-/// Waits (with a deadline) until `db` holds `n` views.
-fn wait_for_views(db: &Path, n: i64) {
+/// Waits (with a deadline) until `db` holds `n` views of `project`.
+fn wait_for_views(db: &DbLocation, project: &str, n: i64) {
     let deadline = Instant::now() + Duration::from_secs(20);
-    while views(db) < n {
+    while views_of(db, project) < n {
         assert!(Instant::now() < deadline, "{n} views were not committed");
         std::thread::sleep(Duration::from_millis(20));
     }
 }
 
-/// `import` of a FIFO whose writer pauses: what was read is committed before the import
-/// waits, and meanwhile another writer (the service) gets the database at once.
-#[cfg(unix)]
-#[test]
-fn an_import_waiting_on_a_fifo_holds_no_lock() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    let (import, mut writer) = import_from_fifo(home.path(), &db);
-    let _end = EndOnPanic(import.id());
-    writer
-        .write_all((line(1, "/a") + &line(2, "/b")).as_bytes())
-        .unwrap();
-    writer.flush().unwrap();
-    wait_for_views(&db, 2);
-    // The FIFO is still open and the import waits on it: a writer gets the lock at once.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.busy_timeout(Duration::from_millis(500)).unwrap();
-    conn.execute_batch("BEGIN IMMEDIATE; COMMIT;")
-        .expect("the database is free while the import waits for input");
-    writer.write_all(line(3, "/c").as_bytes()).unwrap();
-    drop(writer);
-    let out = import.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout).contains("read 3 lines: kept 3 views"),
-        "{}",
-        text(&out.stdout)
-    );
-    // Standard error is a pipe: no progress line is drawn into it.
-    assert!(
-        !text(&out.stderr).contains("lines/s"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_eq!(views(&db), 3);
+on_both_stores_sync! {
+    /// `import` of a FIFO whose writer pauses: what was read is committed before the import
+    /// waits, and meanwhile another writer (the service) gets the database at once.
+    #[cfg(unix)]
+    fn an_import_waiting_on_a_fifo_holds_no_lock(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let (import, mut writer) = import_from_fifo(home.path(), &db);
+        let _end = EndOnPanic(import.id());
+        writer
+            .write_all((line(1, "/a") + &line(2, "/b")).as_bytes())
+            .unwrap();
+        writer.flush().unwrap();
+        wait_for_views(&db, "demo", 2);
+        // The FIFO is still open and the import waits on it: a writer gets the lock at once.
+        assert_free_for_a_writer(&db);
+        writer.write_all(line(3, "/c").as_bytes()).unwrap();
+        drop(writer);
+        let out = import.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("read 3 lines: kept 3 views"),
+            "{}",
+            text(&out.stdout)
+        );
+        // Standard error is a pipe: no progress line is drawn into it.
+        assert!(
+            !text(&out.stderr).contains("lines/s"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(views(&db), 3);
+    }
 }
 
 /// On a terminal an import says how far it is while it reads (lines, views, rate), and
@@ -157,86 +204,83 @@ fn an_import_on_a_terminal_shows_its_progress_and_clears_it() {
     );
 }
 
-/// A line of 5 MiB (as `/dev/zero` gives) and a last line of 100 KiB are skipped and
-/// counted as too long; the lines around them count.
-#[test]
-fn a_line_over_64_kib_is_skipped_and_counted() {
-    let home = tempfile::tempdir().unwrap();
-    let log = home.path().join("access.log");
-    let mut file = std::fs::File::create(&log).unwrap();
-    file.write_all(line(1, "/a").as_bytes()).unwrap();
-    file.write_all(&vec![0u8; 5 << 20]).unwrap();
-    file.write_all(b"\n").unwrap();
-    file.write_all(line(2, "/b").as_bytes()).unwrap();
-    file.write_all(&vec![b'x'; 100 << 10]).unwrap();
-    drop(file);
-    for follow in [false, true] {
-        let db = home.path().join(format!("service-{follow}.sqlite"));
-        let mut command = docdeck_command(home.path());
-        command.args([
-            "import",
-            "--db",
-            db.to_str().unwrap(),
-            "--format",
-            "combined",
-        ]);
-        if follow {
-            command.arg("--follow");
+on_both_stores_sync! {
+    /// A line of 5 MiB (as `/dev/zero` gives) and a last line of 100 KiB are skipped and
+    /// counted as too long; the lines around them count.
+    fn a_line_over_64_kib_is_skipped_and_counted(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let log = home.path().join("access.log");
+        let mut file = std::fs::File::create(&log).unwrap();
+        file.write_all(line(1, "/a").as_bytes()).unwrap();
+        file.write_all(&vec![0u8; 5 << 20]).unwrap();
+        file.write_all(b"\n").unwrap();
+        file.write_all(line(2, "/b").as_bytes()).unwrap();
+        file.write_all(&vec![b'x'; 100 << 10]).unwrap();
+        drop(file);
+        for follow in [false, true] {
+            // A project of each run's own, in the one database.
+            let project = format!("follow-{follow}");
+            let mut command = docdeck_command(home.path());
+            command.args(["import", "--db", &db_arg(&db), "--format", "combined"]);
+            command.args(["--project", &project]);
+            if follow {
+                command.arg("--follow");
+            }
+            let out = if follow {
+                // Followed until its end is read, then stopped as Ctrl-C would.
+                let child = command
+                    .arg(&log)
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                let _end = EndOnPanic(child.id());
+                wait_for_views(&db, &project, 2);
+                common::signal(child.id(), "-INT");
+                child.wait_with_output().unwrap()
+            } else {
+                command.arg(&log).output().unwrap()
+            };
+            let stdout = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+            assert!(stdout.contains("kept 2 views"), "follow {follow}: {stdout}");
+            // A follower waits for the end of the last line, which has none yet.
+            let too_long = if follow { 1 } else { 2 };
+            assert!(
+                stdout.contains(&format!("lines over 64 KiB {too_long}")),
+                "follow {follow}: {stdout}"
+            );
         }
-        let out = if follow {
-            // Followed until its end is read, then stopped as Ctrl-C would.
-            let child = command
-                .arg(&log)
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            let _end = EndOnPanic(child.id());
-            wait_for_views(&db, 2);
-            common::signal(child.id(), "-INT");
-            child.wait_with_output().unwrap()
-        } else {
-            command.arg(&log).output().unwrap()
-        };
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-        assert!(stdout.contains("kept 2 views"), "follow {follow}: {stdout}");
-        // A follower waits for the end of the last line, which has none yet.
-        let too_long = if follow { 1 } else { 2 };
-        assert!(
-            stdout.contains(&format!("lines over 64 KiB {too_long}")),
-            "follow {follow}: {stdout}"
-        );
     }
 }
 
-/// SIGTERM (as Ctrl-C) while an import waits on a FIFO that stays open: it stops at once,
-/// keeps what it read, says so, and exits 0.
-#[cfg(unix)]
-#[test]
-fn a_signal_stops_an_import_waiting_on_a_fifo_and_keeps_what_was_read() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    let (import, mut writer) = import_from_fifo(home.path(), &db);
-    let _end = EndOnPanic(import.id());
-    writer.write_all(line(1, "/a").as_bytes()).unwrap();
-    writer.flush().unwrap();
-    wait_for_views(&db, 1);
-    common::signal(import.id(), "-TERM");
-    let out = import.wait_with_output().unwrap();
-    drop(writer);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout).contains("read 1 line: kept 1 view"),
-        "{}",
-        text(&out.stdout)
-    );
-    assert!(
-        text(&out.stderr).contains("stopped by a signal: what was read before it is kept"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_eq!(views(&db), 1);
+on_both_stores_sync! {
+    /// SIGTERM (as Ctrl-C) while an import waits on a FIFO that stays open: it stops at once,
+    /// keeps what it read, says so, and exits 0.
+    #[cfg(unix)]
+    fn a_signal_stops_an_import_waiting_on_a_fifo_and_keeps_what_was_read(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let (import, mut writer) = import_from_fifo(home.path(), &db);
+        let _end = EndOnPanic(import.id());
+        writer.write_all(line(1, "/a").as_bytes()).unwrap();
+        writer.flush().unwrap();
+        wait_for_views(&db, "demo", 1);
+        common::signal(import.id(), "-TERM");
+        let out = import.wait_with_output().unwrap();
+        drop(writer);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("read 1 line: kept 1 view"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert!(
+            text(&out.stderr).contains("stopped by a signal: what was read before it is kept"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(views(&db), 1);
+    }
 }
 
 /// A tmpfs of `size` mounted on a new folder, unmounted when dropped; `None` where this
@@ -290,15 +334,9 @@ async fn a_full_disk_stops_an_import_saying_so_and_the_service_answers_507() {
         .unwrap();
     }
     drop(file);
-    let db = disk.dir.path().join("service.sqlite");
+    let db = DbLocation::File(disk.dir.path().join("service.sqlite"));
     let out = docdeck_command(home.path())
-        .args([
-            "import",
-            "--db",
-            db.to_str().unwrap(),
-            "--format",
-            "combined",
-        ])
+        .args(["import", "--db", &db_arg(&db), "--format", "combined"])
         .arg(&log)
         .output()
         .unwrap();
@@ -321,10 +359,7 @@ async fn a_full_disk_stops_an_import_saying_so_and_the_service_answers_507() {
         );
     }
 
-    let server = common::start(common::fast_options(docdeck::server::db::DbLocation::File(
-        db.clone(),
-    )))
-    .await;
+    let server = common::start(common::fast_options(db)).await;
     docdeck::api::client::install_crypto_provider();
     let http = reqwest::Client::new();
     let prompt = serde_json::json!({ "prompt": "y".repeat(900_000) }).to_string();

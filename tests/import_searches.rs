@@ -2,12 +2,13 @@
 //! search, not a page view; a page opened from that search page by the same visitor is
 //! the result clicked; a referer from another site's search clicks nothing; importing the
 //! same log again adds no search twice. The fixture is written here and its numbers are
-//! worked out by hand beside it.
+//! worked out by hand beside it. Each on both stores.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
-use common::{ServeProcess, docdeck_command, run_cli, text};
+use common::{ServeProcess, db_arg, docdeck_command, run_cli, text};
+use docdeck::server::db::DbLocation;
 use serde_json::Value;
 
 const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
@@ -130,12 +131,12 @@ fn fixture() -> String {
 
 fn import(
     home: &std::path::Path,
-    db: &std::path::Path,
+    db: &DbLocation,
     log: &std::path::Path,
     extra: &[&str],
 ) -> String {
     let out = docdeck_command(home)
-        .args(["import", "--db", db.to_str().unwrap()])
+        .args(["import", "--db", &db_arg(db)])
         .args(extra)
         .arg(log)
         .output()
@@ -144,153 +145,162 @@ fn import(
     text(&out.stdout)
 }
 
-#[test]
-fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    let log = home.path().join("access.log");
-    std::fs::write(&log, fixture()).unwrap();
-
-    let first = import(home.path(), &db, &log, &[]);
-    assert!(
-        first.contains("read 12 lines: kept 5 views (human 5, AI 0)"),
-        "{first}"
-    );
-    assert!(
-        first.contains("site searches: 4 stored, 1 clicked through"),
-        "{first}"
-    );
-    assert!(first.contains("search crawlers 1"), "{first}");
-    assert!(first.contains("redirects and errors 1"), "{first}");
-    assert!(first.contains("searches of nothing 1"), "{first}");
-
-    let again = import(home.path(), &db, &log, &[]);
-    assert!(again.contains("kept 0 views"), "{again}");
-    assert!(
-        again.contains(
-            "site searches: 0 stored, 0 clicked through (4 stored before, not added again)"
-        ),
-        "nothing added twice, and said: {again}"
-    );
-
-    // A later log (a rotation, a restarted follower): B opens a page from the search of
-    // line 5 nineteen minutes later. Its result is kept although another import read it.
-    let later = home.path().join("later.log");
-    let referer = "https://docs.example.test/search?q=sso";
-    let click = line(
-        "198.51.100.2",
-        "09:20:00",
-        "/guides/sso",
-        200,
-        referer,
-        CHROME,
-    );
-    std::fs::write(&later, click).unwrap();
-    let then = import(home.path(), &db, &later, &[]);
-    assert!(
-        then.contains("site searches: 0 stored, 1 clicked through"),
-        "{then}"
-    );
-
-    let service = ServeProcess::over_db(home.path(), &db, &[]);
-    let out = run_cli(
-        home.path(),
-        &service.base_url,
-        &[
-            "searches",
-            "--from",
-            "2026-11-20",
-            "--to",
-            "2026-11-21",
-            "--format",
-            "json",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let page: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(page["totalSearches"], 4, "{page}");
-    let rows = page["searches"].as_array().unwrap();
-    let row = |query: &str| rows.iter().find(|r| r["searchQuery"] == query).unwrap();
-    assert_eq!(row("sso")["hits"], 2);
-    assert_eq!(row("sso")["ctr"], 0.5);
-    assert_eq!(row("sso")["topClickedPage"], "/guides/sso");
-    assert_eq!(row("webhooks")["topClickedPage"], Value::Null);
-    assert_eq!(row("install guide")["hits"], 1);
-    assert_eq!(row("install guide")["ctr"], 1.0);
-    assert_eq!(row("install guide")["topClickedPage"], "/guides/install");
-    assert!(
-        rows.iter().all(|r| r["searchQuery"] != "api"),
-        "a robot's search is no search"
-    );
+/// Whether nothing was ever written to `db`: no SQLite file, or no table in PostgreSQL's
+/// database.
+fn nothing_in(db: &DbLocation) -> bool {
+    match db {
+        DbLocation::File(path) => !path.exists(),
+        _ => common::pg::tables_in(&db_arg(db)) == 0,
+    }
 }
 
-/// A log with no request of the search page says where it looked, and how to name
-/// another page: `docdeck searches` would only say "0 in all".
-#[test]
-fn a_log_without_searches_says_where_they_were_looked_for() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    let log = home.path().join("access.log");
-    let view = line(
-        "198.51.100.1",
-        "09:00:00",
-        "/guides/install",
-        200,
-        "-",
-        FIREFOX,
-    );
-    std::fs::write(&log, view).unwrap();
-    let said = import(home.path(), &db, &log, &[]);
-    assert!(
-        said.contains(
-            "site searches: none at /search?q=\n    (searched elsewhere? import again with --search-url PATH?PARAM=)"
-        ),
-        "{said}"
-    );
-    assert!(
-        said.lines().skip(1).all(|l| l.chars().count() <= 80),
-        "{said}"
-    );
-    let off = import(home.path(), &db, &log, &["--search-url", "none"]);
-    assert!(!off.contains("site searches"), "{off}");
+on_both_stores_sync! {
+    fn a_sites_search_in_its_log_is_a_search_and_its_clicked_result_is_kept_once(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let log = home.path().join("access.log");
+        std::fs::write(&log, fixture()).unwrap();
+
+        let first = import(home.path(), &db, &log, &[]);
+        assert!(
+            first.contains("read 12 lines: kept 5 views (human 5, AI 0)"),
+            "{first}"
+        );
+        assert!(
+            first.contains("site searches: 4 stored, 1 clicked through"),
+            "{first}"
+        );
+        assert!(first.contains("search crawlers 1"), "{first}");
+        assert!(first.contains("redirects and errors 1"), "{first}");
+        assert!(first.contains("searches of nothing 1"), "{first}");
+
+        let again = import(home.path(), &db, &log, &[]);
+        assert!(again.contains("kept 0 views"), "{again}");
+        assert!(
+            again.contains(
+                "site searches: 0 stored, 0 clicked through (4 stored before, not added again)"
+            ),
+            "nothing added twice, and said: {again}"
+        );
+
+        // A later log (a rotation, a restarted follower): B opens a page from the search of
+        // line 5 nineteen minutes later. Its result is kept although another import read it.
+        let later = home.path().join("later.log");
+        let referer = "https://docs.example.test/search?q=sso";
+        let click = line(
+            "198.51.100.2",
+            "09:20:00",
+            "/guides/sso",
+            200,
+            referer,
+            CHROME,
+        );
+        std::fs::write(&later, click).unwrap();
+        let then = import(home.path(), &db, &later, &[]);
+        assert!(
+            then.contains("site searches: 0 stored, 1 clicked through"),
+            "{then}"
+        );
+
+        let service = ServeProcess::over_store(home.path(), &db, &[]);
+        let out = run_cli(
+            home.path(),
+            &service.base_url,
+            &[
+                "searches",
+                "--from",
+                "2026-11-20",
+                "--to",
+                "2026-11-21",
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let page: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(page["totalSearches"], 4, "{page}");
+        let rows = page["searches"].as_array().unwrap();
+        let row = |query: &str| rows.iter().find(|r| r["searchQuery"] == query).unwrap();
+        assert_eq!(row("sso")["hits"], 2);
+        assert_eq!(row("sso")["ctr"], 0.5);
+        assert_eq!(row("sso")["topClickedPage"], "/guides/sso");
+        assert_eq!(row("webhooks")["topClickedPage"], Value::Null);
+        assert_eq!(row("install guide")["hits"], 1);
+        assert_eq!(row("install guide")["ctr"], 1.0);
+        assert_eq!(row("install guide")["topClickedPage"], "/guides/install");
+        assert!(
+            rows.iter().all(|r| r["searchQuery"] != "api"),
+            "a robot's search is no search"
+        );
+    }
 }
 
-/// `--search-url none` counts the search page's requests as page views, as before; a
-/// wrong form says what is expected before anything is read.
-#[test]
-fn the_search_page_is_named_by_a_flag() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    let log = home.path().join("access.log");
-    std::fs::write(&log, fixture()).unwrap();
-    let out = docdeck_command(home.path())
-        .args([
-            "import",
-            "--db",
-            db.to_str().unwrap(),
-            "--search-url",
-            "search",
-        ])
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("PATH?PARAM= (such as /search?q=)"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert!(!db.exists(), "nothing was written");
-    // Said before the input is opened: a missing file does not hide it (exit 2, not 1).
-    let out = docdeck_command(home.path())
-        .args(["import", "--search-url", "search", "nowhere.log"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+on_both_stores_sync! {
+    /// A log with no request of the search page says where it looked, and how to name
+    /// another page: `docdeck searches` would only say "0 in all".
+    fn a_log_without_searches_says_where_they_were_looked_for(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let log = home.path().join("access.log");
+        let view = line(
+            "198.51.100.1",
+            "09:00:00",
+            "/guides/install",
+            200,
+            "-",
+            FIREFOX,
+        );
+        std::fs::write(&log, view).unwrap();
+        let said = import(home.path(), &db, &log, &[]);
+        assert!(
+            said.contains(
+                "site searches: none at /search?q=\n    (searched elsewhere? import again with --search-url PATH?PARAM=)"
+            ),
+            "{said}"
+        );
+        assert!(
+            said.lines().skip(1).all(|l| l.chars().count() <= 80),
+            "{said}"
+        );
+        let off = import(home.path(), &db, &log, &["--search-url", "none"]);
+        assert!(!off.contains("site searches"), "{off}");
+    }
+}
 
-    let off = import(home.path(), &db, &log, &["--search-url", "none"]);
-    // Lines 1, 4, 5, 9 and 11 are views of /search now, beside the 5 other views: 10;
-    // the robot's (7) is a crawler's view and the 404 (10) none.
-    assert!(off.contains("kept 10 views (human 10, AI 0)"), "{off}");
-    assert!(!off.contains("site searches"), "{off}");
+on_both_stores_sync! {
+    /// `--search-url none` counts the search page's requests as page views, as before; a
+    /// wrong form says what is expected before anything is read.
+    fn the_search_page_is_named_by_a_flag(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let log = home.path().join("access.log");
+        std::fs::write(&log, fixture()).unwrap();
+        let out = docdeck_command(home.path())
+            .args([
+                "import",
+                "--db",
+                &db_arg(&db),
+                "--search-url",
+                "search",
+            ])
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("PATH?PARAM= (such as /search?q=)"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(nothing_in(&db), "nothing was written");
+        // Said before the input is opened: a missing file does not hide it (exit 2, not 1).
+        let out = docdeck_command(home.path())
+            .args(["import", "--search-url", "search", "nowhere.log"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+
+        let off = import(home.path(), &db, &log, &["--search-url", "none"]);
+        // Lines 1, 4, 5, 9 and 11 are views of /search now, beside the 5 other views: 10;
+        // the robot's (7) is a crawler's view and the 404 (10) none.
+        assert!(off.contains("kept 10 views (human 10, AI 0)"), "{off}");
+        assert!(!off.contains("site searches"), "{off}");
+    }
 }

@@ -8,7 +8,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{docdeck_command, text};
+use common::{db_arg, docdeck_command, text};
+use docdeck::server::db::DbLocation;
 use docdeck::server::traffic::rules::{Class, Rules};
 
 fn real(name: &str) -> PathBuf {
@@ -42,46 +43,46 @@ fn expected() -> Table {
     (rows, (n(site, "human"), n(site, "ai"), n(site, "total")))
 }
 
-/// The whole log, imported as a new user would (no --format), gives the hand-checked
-/// numbers: downloads, feed polls and the Digg feed fetcher counted nowhere, the
-/// `.pdf.html` page under its own name.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_real_access_log_gives_the_hand_checked_numbers() {
-    let home = tempfile::tempdir().unwrap();
-    let db = home.path().join("service.sqlite");
-    let out = docdeck_command(home.path())
-        .args(["import", "--db", db.to_str().unwrap(), "--project", "demo"])
-        .arg(real("apache_semicomplete_2015.log"))
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
-    assert!(
-        stderr.contains("as --format combined (recognised from its first lines)"),
-        "{stderr}"
-    );
-    for part in [
-        "read 455 lines: kept 92 views (human 92, AI 0) from 2015-05-17 to 2015-05-20 (UTC)",
-        "feed polls 38",
-        "not GET or HEAD 4",
-        "redirects and errors 23",
-        "skipped 1 broken line",
-    ] {
-        assert!(stdout.contains(part), "{part:?} in {stdout}");
+on_both_stores_multi! {
+    /// The whole log, imported as a new user would (no --format), gives the hand-checked
+    /// numbers: downloads, feed polls and the Digg feed fetcher counted nowhere, the
+    /// `.pdf.html` page under its own name.
+    async fn a_real_access_log_gives_the_hand_checked_numbers(db: DbLocation) {
+        let home = tempfile::tempdir().unwrap();
+        let out = docdeck_command(home.path())
+            .args(["import", "--db", &db_arg(&db), "--project", "demo"])
+            .arg(real("apache_semicomplete_2015.log"))
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+        assert!(
+            stderr.contains("as --format combined (recognised from its first lines)"),
+            "{stderr}"
+        );
+        for part in [
+            "read 455 lines: kept 92 views (human 92, AI 0) from 2015-05-17 to 2015-05-20 (UTC)",
+            "feed polls 38",
+            "not GET or HEAD 4",
+            "redirects and errors 23",
+            "skipped 1 broken line",
+        ] {
+            assert!(stdout.contains(part), "{part:?} in {stdout}");
+        }
+        let (rows, totals) = common::visitors_in(&db).await;
+        let (want_rows, want_totals) = expected();
+        assert_eq!(totals, want_totals, "site (human, ai, total)");
+        assert_eq!(rows, want_rows, "per page");
+        assert!(
+            rows.iter()
+                .any(|row| row.0.ends_with("puppet-at-loggly.pdf.html"))
+        );
+        assert!(
+            !rows
+                .iter()
+                .any(|row| row.0.ends_with(".jar") || row.0.ends_with(".deb"))
+        );
     }
-    let (rows, totals) = common::visitors_in(&db).await;
-    let (want_rows, want_totals) = expected();
-    assert_eq!(totals, want_totals, "site (human, ai, total)");
-    assert_eq!(rows, want_rows, "per page");
-    assert!(
-        rows.iter()
-            .any(|row| row.0.ends_with("puppet-at-loggly.pdf.html"))
-    );
-    assert!(
-        !rows
-            .iter()
-            .any(|row| row.0.ends_with(".jar") || row.0.ends_with(".deb"))
-    );
 }
 
 /// Share of `agents` put in each class by the shipped rules; those not in `want` are

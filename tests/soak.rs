@@ -1,6 +1,6 @@
 //! Soak of the real console loop against a service that fails, drops, delays and garbles
 //! answers: the short run is part of `cargo test`, the long one is run by hand (see
-//! RELIABILITY.md).
+//! RELIABILITY.md). The short run is made on both stores.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crossterm::event::KeyCode;
 use docdeck::journal::Journal;
-use docdeck::server::db::DbLocation;
+use docdeck::server::db::{DbLocation, StoreError};
 use rand::{Rng as _, SeedableRng as _};
 
 use common::console::{Console, flat, line_with};
@@ -120,10 +120,15 @@ impl Console {
 
 /// Creates `jobs` jobs through the composer against a service that fails, drops, delays
 /// and garbles answers, then checks the console, the journal and the service agree.
-async fn soak(jobs: usize, agent_delay: Duration, hold: Duration, follow_ups: usize) {
+/// The service stores its jobs in `db` (either store).
+async fn soak(
+    db: DbLocation,
+    jobs: usize,
+    (agent_delay, hold): (Duration, Duration),
+    follow_ups: usize,
+) {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("service.sqlite");
-    let mut options = common::fast_options(DbLocation::File(db.clone()));
+    let mut options = common::options_on(&db);
     options.agent.delay = agent_delay;
     options.agent.weights = docdeck::server::agent::OutcomeWeights::default();
     options.rate_limit = 100_000;
@@ -189,25 +194,21 @@ async fn soak(jobs: usize, agent_delay: Duration, hold: Duration, follow_ups: us
     }
 
     // The service's truth, and every job the console follows agreeing with it.
-    let service = docdeck::server::db::Db::open(&DbLocation::File(db.clone())).unwrap();
-    let truth = move || {
-        service
-            .blocking(|conn| {
-                let mut statement = conn.prepare(
+    let truth = {
+        let db = db.clone();
+        move || {
+            common::with_sql(&db, |sql| {
+                let rows = sql.rows(
                     "SELECT j.id, j.status, t.prompt FROM jobs j
                      JOIN turns t ON t.job_seq = j.seq
                      WHERE t.turn = (SELECT min(turn) FROM turns WHERE job_seq = j.seq)",
+                    &[],
                 )?;
-                let rows = statement.query_map([], |row| {
-                    Ok((
-                        row.get::<_, String>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, String>(2)?,
-                    ))
-                })?;
-                Ok(rows.collect::<Result<Vec<_>, _>>()?)
+                rows.iter()
+                    .map(|row| Ok((row.text(0)?, row.text(1)?, row.text(2)?)))
+                    .collect::<Result<Vec<_>, StoreError>>()
             })
-            .unwrap()
+        }
     };
     let scope = console.scope.clone();
     let journal_view = Arc::clone(&journal);
@@ -255,16 +256,13 @@ async fn soak(jobs: usize, agent_delay: Duration, hold: Duration, follow_ups: us
     let (server_jobs, tracked) = settled;
 
     // No prompt, first or follow-up, was carried out twice.
-    let repeated: i64 = docdeck::server::db::Db::open(&DbLocation::File(db.clone()))
-        .unwrap()
-        .blocking(|conn| {
-            Ok(conn.query_row(
-                "SELECT count(*) FROM (SELECT prompt FROM turns GROUP BY prompt HAVING count(*) > 1)",
-                [],
-                |row| row.get(0),
-            )?)
-        })
-        .unwrap();
+    let repeated: i64 = common::with_sql(&db, |sql| {
+        sql.one(
+            "SELECT count(*) FROM (SELECT prompt FROM turns GROUP BY prompt HAVING count(*) > 1) r",
+            &[],
+        )?
+        .int(0)
+    });
     assert_eq!(repeated, 0, "a prompt reached the service twice");
     // No create was carried out twice for one submit.
     let mut prompts: Vec<&str> = server_jobs.iter().map(|(_, _, p)| p.as_str()).collect();
@@ -370,9 +368,10 @@ fn count_no_id(conn: &rusqlite::Connection) -> usize {
     .unwrap() as usize
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn soak_short_forty_jobs_against_a_faulty_service() {
-    soak(40, Duration::from_millis(30), Duration::ZERO, 0).await;
+on_both_stores_multi! {
+    async fn soak_short_forty_jobs_against_a_faulty_service(db: DbLocation) {
+        soak(db, 40, (Duration::from_millis(30), Duration::ZERO), 0).await;
+    }
 }
 
 /// The long soak: `DOCDECK_SOAK_JOBS` creates (default 95, under the hourly budget of
@@ -389,10 +388,14 @@ async fn soak_long() {
             .and_then(|n| n.parse().ok())
             .unwrap_or(default)
     };
+    let dir = tempfile::tempdir().unwrap();
     soak(
+        DbLocation::File(dir.path().join("service.sqlite")),
         usize::try_from(setting("DOCDECK_SOAK_JOBS", 95)).unwrap(),
-        Duration::from_millis(setting("DOCDECK_SOAK_AGENT_MS", 10_000)),
-        Duration::from_secs(setting("DOCDECK_SOAK_SECS", 180)),
+        (
+            Duration::from_millis(setting("DOCDECK_SOAK_AGENT_MS", 10_000)),
+            Duration::from_secs(setting("DOCDECK_SOAK_SECS", 180)),
+        ),
         usize::try_from(setting("DOCDECK_SOAK_FOLLOW_UPS", 60)).unwrap(),
     )
     .await;

@@ -83,14 +83,13 @@ impl Console {
         Self::open_sized(server, poll, journal, editor, (120, 40))
     }
 
-    /// A console on a screen of `(width, height)`.
-    /// The demo seed served from a file in `dir` (its views all written), and a console
-    /// at 80x24 on it with an in-memory journal the test reads too.
-    pub async fn on_the_demo(dir: &std::path::Path) -> (RunningServer, Self, Arc<Mutex<Journal>>) {
+    /// The demo seed served from `db` (either store, its views all written), and a
+    /// console at 80x24 on it with an in-memory journal the test reads too.
+    pub async fn on_the_demo(
+        db: &docdeck::server::db::DbLocation,
+    ) -> (RunningServer, Self, Arc<Mutex<Journal>>) {
         docdeck::api::client::install_crypto_provider();
-        let mut options = crate::common::fast_options(docdeck::server::db::DbLocation::File(
-            dir.join("service.sqlite"),
-        ));
+        let mut options = crate::common::options_on(db);
         options.seed = docdeck::server::SeedKind::Demo;
         let mut server = crate::common::start(options).await;
         server.seeded().await.unwrap();
@@ -105,6 +104,7 @@ impl Console {
         (server, console, journal)
     }
 
+    /// A console on a screen of `(width, height)`.
     pub fn open_sized(
         server: &RunningServer,
         poll: Duration,

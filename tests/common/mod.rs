@@ -294,10 +294,10 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The visitors the service reports over everything stored in `db`, rows sorted by path,
-/// and the totals (human, ai, total).
-pub async fn visitors_in(db: &Path) -> (Vec<(String, u64, u64, u64)>, (u64, u64, u64)) {
-    let server = start(fast_options(DbLocation::File(db.to_owned()))).await;
+/// The visitors the service reports over everything stored in `db` (either store), rows
+/// sorted by path, and the totals (human, ai, total).
+pub async fn visitors_in(db: &DbLocation) -> (Vec<(String, u64, u64, u64)>, (u64, u64, u64)) {
+    let server = start(options_on(db)).await;
     let query = docdeck::api::VisitorsQuery {
         limit: Some(250),
         ..docdeck::api::VisitorsQuery::default()
@@ -311,6 +311,33 @@ pub async fn visitors_in(db: &Path) -> (Vec<(String, u64, u64, u64)>, (u64, u64,
         .collect();
     rows.sort();
     (rows, (page.totals.human, page.totals.ai, page.totals.total))
+}
+
+/// Whether `secret` is anywhere in the database `db`: in the SQLite file's bytes, or in
+/// any row of any of PostgreSQL's tables (each row read as text).
+pub fn stored_anywhere(db: &DbLocation, secret: &str) -> bool {
+    if let DbLocation::File(path) = db {
+        return String::from_utf8_lossy(&std::fs::read(path).unwrap()).contains(secret);
+    }
+    let secret = secret.to_owned();
+    with_sql(db, move |sql| {
+        use docdeck::server::store::Value;
+        let tables = sql.rows(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()",
+            &[],
+        )?;
+        let like = [Value::Text(format!("%{secret}%"))];
+        for table in tables {
+            let query = format!(
+                "SELECT count(*) FROM {} t WHERE t::text LIKE $1",
+                table.text(0)?
+            );
+            if sql.one(&query, &like)?.int(0)? > 0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    })
 }
 
 /// The store a test of `on_both_stores!` runs on: SQLite in memory, or a fresh PostgreSQL
@@ -345,6 +372,36 @@ macro_rules! on_both_stores_kept {
                 }
 
                 #[tokio::test]
+                async fn postgres() {
+                    let url = pg_or_skip_async!();
+                    run(DbLocation::parse(&url)).await;
+                }
+            }
+        )*
+    };
+}
+
+/// As [`on_both_stores_kept!`], on tokio's multi-thread runtime with two workers, for tests
+/// that block a worker while the service or a peer they start must go on answering (the
+/// console beside a CLI run, or a scripted GitHub beside `docdeck serve`).
+#[macro_export]
+macro_rules! on_both_stores_multi {
+    ($($(#[$attr:meta])* async fn $name:ident($db:ident: DbLocation) $body:block)*) => {
+        $(
+            $(#[$attr])*
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+
+                async fn run($db: DbLocation) $body
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    let dir = tempfile::tempdir().unwrap();
+                    run(DbLocation::File(dir.path().join("service.sqlite"))).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn postgres() {
                     let url = pg_or_skip_async!();
                     run(DbLocation::parse(&url)).await;

@@ -424,3 +424,18 @@ impl OwnServer {
         self.url("own")
     }
 }
+
+/// How many tables the database at `url` has, asked with a plain client (docdeck's own
+/// store would make its tables on opening), on a thread of its own (the client owns a
+/// runtime, which must not be started on an async thread).
+pub fn tables_in(url: &str) -> i64 {
+    let url = url.to_owned();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls)
+            .expect("connect to the test PostgreSQL");
+        let tables = "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()";
+        client.query_one(tables, &[]).unwrap().get::<_, i64>(0)
+    })
+    .join()
+    .expect("the PostgreSQL thread")
+}
