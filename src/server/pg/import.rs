@@ -1,14 +1,13 @@
 //! `docdeck import` into PostgreSQL (issue 26): views a batch at a time, with as few
 //! statements per batch as the re-import rule allows. Page and visitor ids are resolved
-//! by set and remembered in capped maps: one `SELECT` joined to the batch's names and one
-//! `INSERT … RETURNING` for the new ones, the insert first when the batch before found
-//! its names mostly new (`name = ANY($1)` was planned as a scan of the whole table once
-//! the statement was prepared: 200 ms a batch). The batch's keys are claimed in one
-//! `INSERT … ON CONFLICT DO NOTHING`, which answers the keys stored before, and the views
-//! of the new keys go into `views` by binary `COPY`. A key stored before is a repeat,
-//! moved to the column its latest import gives (as SQLite's writer does); a view the
-//! rules in force count in neither column is taken back. Searches, their clicks and
-//! `--follow`'s positions are single statements, as they are few.
+//! by set (one `SELECT` joined to the batch's names, one `INSERT … RETURNING` for the new
+//! ones, remembered in capped maps; `name = ANY($1)` was planned as a scan of the whole
+//! table once the statement was prepared: 200 ms a batch), the batch's keys are claimed in one `INSERT … ON CONFLICT DO NOTHING
+//! RETURNING key`, and the views of the new keys go into `views` by binary `COPY`. A key
+//! stored before is a repeat, moved to the column its latest import gives (as SQLite's
+//! writer does); a view the rules in force count in neither column is taken back.
+//! Searches, their clicks and `--follow`'s positions are single statements, as they are
+//! few.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -148,24 +147,15 @@ impl PgWriter {
             .iter()
             .map(|view| view.traffic.map_or(0, code))
             .collect();
-        // Only the keys stored before come back (none, in a first import): sending every
-        // new key back cost PostgreSQL and docdeck more than the anti-join does.
         let claim = self.statements.get(
             tx,
-            "WITH claimed AS (INSERT INTO view_keys (key, counted)
-               SELECT * FROM unnest($1::bytea[], $2::int2[])
-               ON CONFLICT (key) DO NOTHING RETURNING key)
-             SELECT u.key FROM unnest($1::bytea[]) u (key) EXCEPT SELECT key FROM claimed",
+            "INSERT INTO view_keys (key, counted) SELECT * FROM unnest($1::bytea[], $2::int2[])
+             ON CONFLICT (key) DO NOTHING RETURNING key",
         )?;
-        let before: HashSet<[u8; 16], RandomState> = tx
+        let mut fresh: HashSet<[u8; 16], RandomState> = tx
             .query(&claim, &[&keys, &codes])?
             .iter()
             .filter_map(|row| <[u8; 16]>::try_from(row.get::<_, &[u8]>(0)).ok())
-            .collect();
-        let mut fresh: HashSet<[u8; 16], RandomState> = batch
-            .iter()
-            .map(|view| view.key)
-            .filter(|key| !before.contains(key))
             .collect();
         let writer = tx.copy_in(
             "COPY views (project, ts_ms, page_id, visitor_id, ai) FROM STDIN (FORMAT binary)",
