@@ -265,6 +265,21 @@ impl Scheduler {
         Some(wait)
     }
 
+    /// The service answers again: the reads waiting out a failure's growing wait go now,
+    /// so that no row keeps the outage's warning for the rest of that wait.
+    pub fn service_back(&mut self, now: Instant) {
+        let waiting: Vec<Arc<str>> = (self.entries.values())
+            .filter(|entry| entry.failures > 0 && !entry.in_flight && entry.next_due.is_some())
+            .map(|entry| Arc::clone(&entry.id))
+            .collect();
+        for id in waiting {
+            self.change(&id, |entry| {
+                entry.failures = 0;
+                entry.next_due = Some(now);
+            });
+        }
+    }
+
     /// A read was refused for the rate limit: every read waits until `now + retry_after`.
     pub fn rate_limited(&mut self, id: Option<&str>, now: Instant, retry_after: Option<Duration>) {
         let until = now + retry_after.unwrap_or(DEFAULT_RATE_PAUSE);
@@ -389,5 +404,28 @@ mod tests {
             Some(start),
             "a free slot wakes it at once"
         );
+    }
+
+    #[test]
+    fn reads_waiting_out_a_failure_go_at_once_when_the_service_is_back() {
+        let mut poll = Scheduler::new(Cadences::with_interval(Duration::from_secs(3)), 1);
+        let start = poll.epoch;
+        poll.schedule("failing", None, start, FirstRead::Now);
+        poll.schedule("fine", None, start, FirstRead::Now);
+        assert_eq!(poll.take_due(start).len(), 2);
+        // Three failures in a row: the next read waits tens of seconds.
+        let mut now = start;
+        for _ in 0..3 {
+            let wait = poll.failed("failing", now).unwrap();
+            now += wait;
+            assert_eq!(poll.take_due(now), vec!["failing".to_owned()]);
+        }
+        let wait = poll.failed("failing", now).unwrap();
+        assert!(wait > Duration::from_secs(10), "{wait:?}");
+        poll.succeeded("fine", None, now);
+        poll.service_back(now);
+        assert_eq!(poll.take_due(now), vec!["failing".to_owned()]);
+        // A job read without trouble keeps its own cadence.
+        assert!(poll.next_due().is_some_and(|due| due > now));
     }
 }

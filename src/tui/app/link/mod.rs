@@ -302,6 +302,7 @@ impl App {
         }
         self.dirty |= recorded.changed;
         if recorded.recovered {
+            self.jobs.poll.service_back(now.mono);
             // The link's failure leaves the notice line; any other notice stays.
             if (self.notice.as_ref()).is_some_and(|n| matches!(n.said, Said::LinkFailed(_))) {
                 self.notice = None;

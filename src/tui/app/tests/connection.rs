@@ -426,3 +426,38 @@ fn ages_of_jobs_made_apart_move_together_once_a_second() {
     }
     assert!(wakes <= 6, "{wakes} wakes in 5 s");
 }
+
+/// Found by using it: after the service came back, one job kept "active ⚠" for 50 s, its
+/// read still waiting out the growing wait of its failures.
+#[test]
+fn a_job_whose_reads_failed_is_read_at_once_when_the_service_is_back() {
+    let mut h = Harness::new(vec![tracked("a", "active", 1)]);
+    let mut t = 3.0;
+    assert_eq!(fetches(&h.tick(t)), vec!["a"]);
+    h.send(Msg::ConnectionChecked(Err(network_error(false))));
+    for _ in 0..4 {
+        h.send(Msg::JobFetched {
+            id: "a".into(),
+            result: Err(network_error(false)),
+        });
+        loop {
+            t += 0.5;
+            assert!(t < 900.0, "the failing job is read again");
+            if !fetches(&h.tick(t)).is_empty() {
+                break;
+            }
+        }
+    }
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Err(network_error(false)),
+    });
+    let wait = h.app.jobs.poll.next_due().unwrap() - h.clock().mono;
+    assert!(wait > Duration::from_secs(10), "{wait:?}");
+    let back = h.send(Msg::ConnectionChecked(Err(ApiError::NotFound {
+        message: String::new(),
+        missing: crate::api::Missing::Job,
+    })));
+    assert_eq!(h.app.link.connection, Connection::Online);
+    assert_eq!(fetches(&back), vec!["a"], "{back:?}");
+}
