@@ -130,6 +130,16 @@ CREATE TABLE analytics_limits (
     PRIMARY KEY (service, project)
 );
 ",
+    // A job's first prompt is the one that created it: a follow-up sent from here to a
+    // job made elsewhere was shown as the job's prompt. Taken again from the creates.
+    r"
+UPDATE jobs SET first_prompt = (
+    SELECT prompt FROM submissions AS s
+    WHERE s.service = jobs.service AND s.project = jobs.project AND s.job_id = jobs.job_id
+      AND s.outcome = 'accepted' AND s.kind = 'create'
+    ORDER BY s.sent_ms, s.id LIMIT 1
+);
+",
 ];
 
 /// Why an accepted answer cannot be recorded as the submission's job, if it cannot: a
@@ -369,13 +379,15 @@ fn send_rows(
     Ok(orders)
 }
 
-/// Keeps a job's first accepted prompt with it, once a submission for it is accepted (the
-/// earliest sent, should answers come back out of order).
+/// Keeps the prompt that created a job with it, once a create of it is accepted (the
+/// earliest sent, should answers come back out of order). A job made elsewhere has none:
+/// a follow-up sent from here is not its prompt.
 pub fn keep_first_prompt(conn: &Connection, scope: &Scope, job_id: &str) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE jobs SET first_prompt = (
              SELECT prompt FROM submissions AS s
              WHERE s.service = ?1 AND s.project = ?2 AND s.job_id = ?3 AND s.outcome = 'accepted'
+               AND s.kind = 'create'
              ORDER BY s.sent_ms, s.id LIMIT 1)
          WHERE service = ?1 AND project = ?2 AND job_id = ?3",
         params![scope.service, scope.project, job_id],

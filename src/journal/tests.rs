@@ -89,6 +89,29 @@ fn a_created_job_is_tracked_with_its_prompt_and_timeline() {
     );
 }
 
+/// Found by using it: a follow-up sent from here to a job created elsewhere (another node
+/// of a cluster, a colleague) was shown as the job's PROMPT.
+#[test]
+fn a_follow_up_to_a_job_made_elsewhere_is_not_its_prompt() {
+    let mut journal = Journal::open_in_memory().unwrap();
+    let s = scope();
+    let msg = journal
+        .begin_submission(&s, SubmissionKind::Message, Some("j9"), "try again", at(1))
+        .unwrap();
+    journal
+        .submission_accepted(&s, msg, &job("j9", "active", at(0)), at(1))
+        .unwrap();
+    let tracked = journal.tracked(&s).unwrap();
+    assert_eq!(tracked.len(), 1);
+    assert_eq!(tracked[0].first_prompt, None);
+    let prompts: Vec<_> = journal.conversation(&s, "j9").unwrap();
+    assert_eq!(
+        prompts.len(),
+        1,
+        "the follow-up is still in its conversation"
+    );
+}
+
 #[test]
 fn the_prompt_is_kept_even_when_the_send_fails() {
     let mut journal = Journal::open_in_memory().unwrap();

@@ -52,8 +52,11 @@ pub(super) async fn track(s: &Services, typed: String, submission: Option<i64>) 
                     j.track(scope, &track_id, Utc::now())?;
                     j.observe(scope, &job, Utc::now())?;
                 }
+                // The prompt that made it, if it was sent from here (a follow-up is not).
                 let prompts = j.conversation(scope, &track_id)?;
-                Ok(prompts.into_iter().next().map(|p| p.prompt))
+                Ok((prompts.into_iter())
+                    .find(|p| p.kind == SubmissionKind::Create)
+                    .map(|p| p.prompt))
             })
             .await;
         match stored {
