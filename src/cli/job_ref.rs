@@ -20,23 +20,14 @@ pub(super) fn typed_id(typed: &str) -> Result<&str, CliError> {
 /// cluster), whose id starts with `typed`, said on standard error: a start of an id sent
 /// as typed can only get a 404 (the trial of stop 33, two nodes of one PostgreSQL).
 fn elsewhere(journal: &Journal, scope: &Scope, typed: &str) -> Option<String> {
-    let found = journal.resolve_elsewhere(scope, typed).ok()?;
-    let mut ids: Vec<&str> = found.iter().map(|(id, _)| id.as_str()).collect();
-    ids.dedup();
-    let [id] = ids.as_slice() else {
-        return None;
-    };
-    if *id == typed {
-        return None;
-    }
-    let service = &found[0].1;
+    let (id, service) = journal.only_elsewhere(scope, typed)?;
     warn(&format!(
         "{} is {} (followed from {}): the only job of this project this machine knows that starts with it",
         crate::text::sanitize(typed),
-        crate::text::sanitize(id),
-        crate::text::sanitize(service)
+        crate::text::sanitize(&id),
+        crate::text::sanitize(&service)
     ));
-    Some((*id).to_owned())
+    Some(id)
 }
 
 /// The job the user meant: a unique start of the id of a job the journal knows becomes

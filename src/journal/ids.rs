@@ -59,4 +59,16 @@ impl Journal {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(found)
     }
+
+    /// The one job of this scope's project followed from another service whose id starts
+    /// with `typed` (and is not `typed` itself), with that service: a start of an id sent
+    /// as typed can only get a 404. `None` when none or several are.
+    pub fn only_elsewhere(&self, scope: &Scope, typed: &str) -> Option<(String, String)> {
+        let found = self.resolve_elsewhere(scope, typed).ok()?;
+        let (first, service) = found.first()?;
+        if found.iter().any(|(id, _)| id != first) || first == typed.trim() {
+            return None;
+        }
+        Some((first.clone(), service.clone()))
+    }
 }

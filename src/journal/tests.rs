@@ -350,6 +350,13 @@ fn a_unique_prefix_resolves_to_the_job_tracked_or_not() {
         vec![("job_xyz333".to_owned(), s.service.clone())]
     );
     assert!(journal.resolve_elsewhere(&s, "job_x").unwrap().is_empty());
+    // The one such job is what a start of its id means, in the console as on the
+    // command line; the whole id needs no expanding.
+    assert_eq!(
+        journal.only_elsewhere(&node_b, "job_x"),
+        Some(("job_xyz333".to_owned(), s.service.clone()))
+    );
+    assert_eq!(journal.only_elsewhere(&node_b, "job_xyz333"), None);
     let other_b = Scope {
         project: "other".into(),
         ..node_b

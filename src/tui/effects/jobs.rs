@@ -17,7 +17,17 @@ pub(super) async fn track(s: &Services, typed: String, submission: Option<i64>) 
         .journal(move |j, scope| j.resolve_id(scope, &lookup))
         .await
     {
-        Ok(IdMatch::Known(id) | IdMatch::Unknown(id)) => id,
+        Ok(IdMatch::Known(id)) => id,
+        // A start of the id of the one job of the project followed through another base
+        // URL (another node of a cluster) means that job, as on the command line.
+        Ok(IdMatch::Unknown(id)) => {
+            let start = id.clone();
+            s.journal(move |j, scope| Ok(j.only_elsewhere(scope, &start)))
+                .await
+                .ok()
+                .flatten()
+                .map_or(id, |(id, _)| id)
+        }
         Ok(IdMatch::Ambiguous(ids)) => {
             // Short: it is read in the form. The ids are cut as the list shows them.
             let some: Vec<String> = ids.iter().take(3).map(|id| short_id(id)).collect();
