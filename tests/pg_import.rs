@@ -331,9 +331,14 @@ fn a_key_given_twice_in_one_batch_is_counted_as_on_sqlite() {
 /// Views of February 2026, visitor `who(i)` on page `/p{i % 7}`, the `i`th second of the
 /// month, people and agents in turn.
 fn views(count: usize, who: impl Fn(usize) -> String) -> String {
+    views_from(0, count, who)
+}
+
+/// [`views`] from the `from`th second of the month on.
+fn views_from(from: usize, count: usize, who: impl Fn(usize) -> String) -> String {
     (0..count)
         .map(|i| {
-            let at = FEB_MS / 1000 + i64::try_from(i).unwrap();
+            let at = FEB_MS / 1000 + i64::try_from(from + i).unwrap();
             let ts = chrono::DateTime::from_timestamp(at, 0)
                 .unwrap()
                 .to_rfc3339();
@@ -424,4 +429,55 @@ fn a_given_visitor_id_that_reads_as_a_hashed_one_is_the_same_visitor() {
         .blocking(|c| Ok(c.query_one("SELECT count(*) FROM visitors", &[])?.get(0)))
         .unwrap();
     assert_eq!(visitors, 1);
+}
+
+/// Two imports at once into one project, their visitors the same: each asks its pages'
+/// and visitors' ids on a connection of its own beside the one it writes its views on.
+/// Neither waits for the other (nor for itself), every visitor is stored once, and the
+/// counts are those of the same two imports one after the other on SQLite.
+#[test]
+fn two_imports_at_once_into_one_project_store_each_visitor_once() {
+    let url = pg_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let lite = DbLocation::File(dir.path().join("service.sqlite"));
+    let pg_at = DbLocation::Postgres(PgUrl::parse(&url).unwrap());
+    let logs = [
+        views_from(0, 60_000, |i| format!("v{}", i % 7_000)),
+        views_from(100_000, 60_000, |i| format!("v{}", (i * 3) % 7_000)),
+    ];
+    let start = Arc::new(std::sync::Barrier::new(2));
+    let imports: Vec<_> = logs
+        .iter()
+        .map(|log| {
+            let (log, location, start) = (log.clone(), pg_at.clone(), Arc::clone(&start));
+            std::thread::spawn(move || {
+                let mut importer = Importer::open(&location, settings(None)).unwrap();
+                start.wait();
+                importer.import_jsonl(log.as_bytes()).unwrap().stored
+            })
+        })
+        .collect();
+    for import in imports {
+        assert_eq!(import.join().unwrap(), 60_000);
+    }
+    for log in &logs {
+        let (log, lite) = (log.clone(), lite.clone());
+        std::thread::spawn(move || {
+            let stored = Importer::open(&lite, settings(None))
+                .unwrap()
+                .import_jsonl(log.as_bytes())
+                .unwrap()
+                .stored;
+            assert_eq!(stored, 60_000);
+        })
+        .join()
+        .unwrap();
+    }
+    let sqlite = Db::open(&lite).unwrap();
+    let pg = PgStore::open(&PgUrl::parse(&url).unwrap()).unwrap();
+    answers(&sqlite, &pg);
+    let stored: i64 = pg
+        .blocking(|c| Ok(c.query_one("SELECT count(*) FROM visitors", &[])?.get(0)))
+        .unwrap();
+    assert_eq!(stored, 7_000);
 }

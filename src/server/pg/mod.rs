@@ -12,6 +12,7 @@ pub mod claim;
 pub mod import;
 mod kept;
 pub mod limits;
+mod names;
 pub mod node;
 pub mod nodes;
 mod outage;

@@ -72,7 +72,8 @@ impl Importer {
         let claimed = seed::claim_in(&mut tx, project, settings.discard_demo)?;
         tx.commit().map_err(StoreError::from)?;
         let secret = crate::server::pg::import::visitor_secret(&mut client, project)?;
-        let writer = PgWriter::new(project);
+        // A second connection asks the pages' and visitors' ids beside the writing one.
+        let writer = PgWriter::new(project, store.connect()?);
         Ok(Self::made(
             settings,
             Sink::Pg {
