@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
+use super::jobs::SLOW_ANSWER;
 use super::outcome::Outcome;
 use super::{App, JobColumn, Overlay, PageLoad, Pane};
 use crate::tui::message::{Clock, Effect, Io, Msg};
@@ -105,7 +106,16 @@ impl App {
                         .to_std()
                         .unwrap_or_default()
             });
-        tick.into_iter().chain(pauses).chain(ages).min()
+        // A read out long enough is said with its wait, counted in whole seconds.
+        let unanswered = self.jobs.poll.oldest_out().map(|since| {
+            let waited = now.mono.saturating_duration_since(since);
+            if waited < SLOW_ANSWER {
+                since + SLOW_ANSWER
+            } else {
+                since + Duration::from_secs(waited.as_secs() + 1)
+            }
+        });
+        (tick.into_iter().chain(pauses).chain(ages).chain(unanswered)).min()
     }
 }
 

@@ -269,7 +269,17 @@ fn link_span(app: &App, cx: &ViewContext) -> Span<'static> {
     let theme = cx.theme;
     match app.link.connection {
         Connection::Waiting => Span::styled("○ connecting", theme.dim()),
-        Connection::Online => Span::styled("● online", theme.notice(NoticeKind::Done)),
+        Connection::Online => match app.jobs.unanswered_for(cx.mono) {
+            // The last answer said online; a read out this long says otherwise.
+            Some(waited) => Span::styled(
+                format!(
+                    "◌ no answer for {}",
+                    crate::text::age(chrono::TimeDelta::from_std(waited).unwrap_or_default())
+                ),
+                theme.notice(NoticeKind::Warning),
+            ),
+            None => Span::styled("● online", theme.notice(NoticeKind::Done)),
+        },
         Connection::Trouble => Span::styled("▲ trouble", theme.error()),
         Connection::KeyRejected => Span::styled("✗ key rejected (401)", theme.error()),
         Connection::NotAllowed => Span::styled("✗ not allowed (403)", theme.error()),
@@ -303,6 +313,9 @@ fn next_poll_text(app: &App, cx: &ViewContext) -> String {
             + chrono::TimeDelta::from_std(due.saturating_duration_since(cx.mono))
                 .unwrap_or_default();
         return format!("next try {}", cx.clock_time(wall));
+    }
+    if app.jobs.unanswered_for(cx.mono).is_some() {
+        return "polling…".to_owned();
     }
     match app.jobs.poll.next_due() {
         None if app.jobs.poll.in_flight() > 0 => "polling…".to_owned(),

@@ -11,7 +11,18 @@ use crate::tui::app::outcome::Outcome;
 use crate::tui::keymap::{Action, KeyContext};
 use crate::tui::message::{Clock, Effect};
 
+/// A read out longer than this is said on the status bar ("no answer for 7s"): the
+/// service may hang, and the last answer's "online" would no longer be true.
+pub const SLOW_ANSWER: Duration = Duration::from_secs(5);
+
 impl JobList {
+    /// How long the oldest read out has waited, once past [`SLOW_ANSWER`].
+    #[must_use]
+    pub fn unanswered_for(&self, now: Instant) -> Option<Duration> {
+        let waited = now.saturating_duration_since(self.poll.oldest_out()?);
+        (waited >= SLOW_ANSWER).then_some(waited)
+    }
+
     /// Relative times ("updated 4s ago", "next poll 2s") are shown, and kept current once
     /// a second, only while a read is due within a minute. Otherwise the status bar shows
     /// clock times and the console sleeps.

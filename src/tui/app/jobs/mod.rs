@@ -14,6 +14,7 @@ mod list;
 mod track;
 
 pub use detail::{DetailSearch, JobDetail};
+pub use fetched::SLOW_ANSWER;
 pub use impact::{IMPACT_WINDOW_DAYS, IMPACT_WINDOWS, ImpactLoad, Impacts, humans_change};
 pub use list::{JobList, JobRow, JobSort};
 pub use track::unsure_submission;

@@ -89,6 +89,8 @@ pub struct Scheduler {
     entries: HashMap<Arc<str>, Entry, RandomState>,
     queue: BTreeSet<(Instant, Arc<str>)>,
     in_flight: usize,
+    /// The reads out, with when each went (a few: at most [`MAX_IN_FLIGHT`]).
+    flying: Vec<(Arc<str>, Instant)>,
     rate_paused_until: Option<Instant>,
     paused: bool,
     rng: ChaCha8Rng,
@@ -105,6 +107,7 @@ impl Scheduler {
             entries: HashMap::default(),
             queue: BTreeSet::new(),
             in_flight: 0,
+            flying: Vec::new(),
             rate_paused_until: None,
             paused: false,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -184,7 +187,11 @@ impl Scheduler {
         }
         match (was_in_flight, entry.in_flight) {
             (false, true) => self.in_flight += 1,
-            (true, false) => self.in_flight -= 1,
+            (true, false) => {
+                self.in_flight -= 1;
+                let id = Arc::clone(&entry.id);
+                self.flying.retain(|(out, _)| *out != id);
+            }
             _ => {}
         }
         Some(result)
@@ -230,6 +237,9 @@ impl Scheduler {
             .collect();
         for id in &ids {
             self.change(id, |entry| entry.in_flight = true);
+            if let Some(entry) = self.entries.get(id.as_str()) {
+                self.flying.push((Arc::clone(&entry.id), now));
+            }
         }
         ids
     }
@@ -278,6 +288,13 @@ impl Scheduler {
                 entry.next_due = Some(now);
             });
         }
+    }
+
+    /// When the oldest read still out went: a service that takes long to answer (or hangs)
+    /// is said from it, not from the last answer.
+    #[must_use]
+    pub fn oldest_out(&self) -> Option<Instant> {
+        self.flying.iter().map(|(_, at)| *at).min()
     }
 
     /// A read was refused for the rate limit: every read waits until `now + retry_after`.

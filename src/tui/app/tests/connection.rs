@@ -461,3 +461,30 @@ fn a_job_whose_reads_failed_is_read_at_once_when_the_service_is_back() {
     assert_eq!(h.app.link.connection, Connection::Online);
     assert_eq!(fetches(&back), vec!["a"], "{back:?}");
 }
+
+/// Found by using it: a hung service (stopped with SIGSTOP) read "● online · next poll 1s"
+/// with a frozen clock for 16 s, then online for 2 minutes. A read out past 5 s is said
+/// ("no answer for 5s"), and the console wakes each second to count it.
+#[test]
+fn a_read_out_too_long_is_said_and_counted_each_second() {
+    let mut h = Harness::new(vec![tracked("a", "active", 1)]);
+    assert_eq!(fetches(&h.tick(3.0)), vec!["a"]);
+    assert_eq!(h.app.jobs.unanswered_for(h.clock().mono), None);
+    // No answer: the console wakes when the wait becomes worth saying...
+    let wake = h.app.next_wake().unwrap() - h.clock().mono;
+    assert!(wake <= Duration::from_secs(5), "{wake:?}");
+    h.tick(8.0);
+    assert_eq!(
+        h.app.jobs.unanswered_for(h.clock().mono),
+        Some(Duration::from_secs(5))
+    );
+    // ...and each second after, to count it.
+    let next = h.app.next_wake().unwrap() - h.clock().mono;
+    assert!(next <= Duration::from_secs(1), "{next:?}");
+    // The answer ends it.
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "active", 1)),
+    });
+    assert_eq!(h.app.jobs.unanswered_for(h.clock().mono), None);
+}

@@ -24,9 +24,19 @@ fn active_jobs_are_read_every_interval_and_archived_ones_never() {
     assert_eq!(fetches(&h.tick(603.5)), vec!["a"]);
     h.key(KeyCode::Char('3'));
     assert_eq!(
+        h.app.next_wake().map(|at| at - h.clock().mono),
+        Some(Duration::from_secs(5)),
+        "nothing else to poll and no age on screen: the console wakes only to say that \
+         the read out has had no answer for 5 s"
+    );
+    h.send(Msg::JobFetched {
+        id: "a".into(),
+        result: Ok(job("a", "archived", 3)),
+    });
+    assert_eq!(
         h.app.next_wake(),
         None,
-        "nothing else to poll and no age on screen: the console sleeps"
+        "nothing to poll: the console sleeps"
     );
 }
 
