@@ -194,7 +194,7 @@ fn ids(
     let select = statements.get(client, select)?;
     let insert = statements.get(client, insert)?;
     if insert_first {
-        let mut found = read(client.query(&insert, &[&project, &names])?);
+        let mut found = read(client.query(&insert, &[&project, &in_order(names)])?);
         let added = found.len();
         if added < names.len() {
             // Stored before, or by another importer since (its insert was waited for).
@@ -208,7 +208,7 @@ fn ids(
         return Ok(Asked { found, added: 0 });
     }
     let missing = not_in(&found, names);
-    let added = read(client.query(&insert, &[&project, &missing])?);
+    let added = read(client.query(&insert, &[&project, &in_order(&missing)])?);
     if added.len() < missing.len() {
         let raced = not_in(&added, &missing);
         let more = read(client.query(&select, &[&project, &raced])?);
@@ -226,4 +226,13 @@ fn ids(
 fn not_in<'a>(got: &[(String, i64)], of: &[&'a str]) -> Vec<&'a str> {
     let got: HashSet<&str, RandomState> = got.iter().map(|(name, _)| name.as_str()).collect();
     of.iter().copied().filter(|n| !got.contains(n)).collect()
+}
+
+/// `names` sorted: two imports adding some of the same names at once take the rows' locks
+/// in the same order, so neither waits for the other in a circle (PostgreSQL found a
+/// deadlock between two imports into one project, their names in their lines' orders).
+fn in_order<'a>(names: &[&'a str]) -> Vec<&'a str> {
+    let mut sorted = names.to_vec();
+    sorted.sort_unstable();
+    sorted
 }
