@@ -13,8 +13,10 @@ use common::pty::Pty;
 #[test]
 fn demo_starts_draws_and_quits_on_q_giving_the_terminal_back() {
     let mut pty = Pty::demo();
+    // The demo's repository reads as one (`acme/docs`), not as its temporary folder's
+    // random end (`~71Pjm/docs@main`, as a new user saw it at 80x24).
     pty.wait_for("the first frame", |out| {
-        out.contains("Jobs (5)") && out.contains("/docs@main")
+        out.contains("Jobs (5)") && out.contains("acme/docs@main")
     });
     // The default `terminal` theme in the codes every colour terminal reads (31, 90...),
     // not the 256-colour form (38;5;N) the Linux console does not.

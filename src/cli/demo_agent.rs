@@ -47,6 +47,13 @@ const FILES: &[(&str, &str)] = &[
 
 const AGENT: &str = include_str!("../../assets/demo-agent.sh");
 
+/// Where the demo's repository is in its folder: `acme/docs`, so that the jobs list's
+/// narrow REPO@REF column (a repository's last two parts) reads `acme/docs@main`, not
+/// the temporary folder's random end (`~71Pjm/docs@main`).
+fn repo_dir(root: &Path) -> std::path::PathBuf {
+    root.join("acme").join("docs")
+}
+
 /// The demo's repository and agent, kept until dropped.
 pub struct DemoRepo {
     dir: TempDir,
@@ -59,7 +66,7 @@ impl DemoRepo {
             .prefix("docdeck-demo-")
             .tempdir()
             .map_err(|err| CliError::failed(format!("cannot make the demo's folder: {err}")))?;
-        let repo = dir.path().join("docs");
+        let repo = repo_dir(dir.path());
         let write = |path: &Path, text: &str| {
             std::fs::write(path, text)
                 .map_err(|err| CliError::failed(format!("cannot write {}: {err}", path.display())))
@@ -93,7 +100,7 @@ impl DemoRepo {
         let root = self.dir.path();
         RealAgentConfig {
             command: vec![root.join("demo-agent.sh").to_string_lossy().into_owned()],
-            repo: root.join("docs").to_string_lossy().into_owned(),
+            repo: repo_dir(root).to_string_lossy().into_owned(),
             base_branch: Some("main".to_owned()),
             push_remote: None,
             timeout: Duration::from_secs(60),
@@ -130,7 +137,7 @@ impl DemoRepo {
         created: DateTime<Utc>,
     ) -> Result<DateTime<Utc>, CliError> {
         let root = self.dir.path();
-        let docs = root.join("docs");
+        let docs = repo_dir(root);
         let branch = format!("docdeck/{job_id}");
         let committed = created + TimeDelta::minutes(4);
         let merged = created + TimeDelta::days(1);
