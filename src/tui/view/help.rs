@@ -15,6 +15,8 @@ use crate::tui::keymap::{Action, Bound, KeyContext};
 
 /// Width of one list: keys, the action's name, what it does.
 const LIST_WIDTH: u16 = 57;
+/// Where what a key does begins: after the keys (13 columns) and the action's name (16).
+const DESCRIPTION_AT: usize = 29;
 
 fn section(
     title: &'static str,
@@ -130,21 +132,41 @@ pub fn draw(
         section("Everywhere", &globals, read_only, cx)
     };
     let stacked = local.len() + global.len() + 1;
-    let both_fit = local.len().max(global.len()) + 2 <= usize::from(area.height);
+    // Side by side, the global keys take their widest line (at most LIST_WIDTH) and this
+    // place's keys the rest of the screen: what a key does that is longer wraps under
+    // itself, never cut.
+    let widest = |lines: &[Line<'static>]| {
+        let widest = lines.iter().map(Line::width).max().unwrap_or(0);
+        u16::try_from(widest).unwrap_or(u16::MAX)
+    };
+    let global_width = widest(&global).min(LIST_WIDTH);
+    let local_width = (area.width.saturating_sub(5).saturating_sub(global_width))
+        .min(widest(&local))
+        .max(LIST_WIDTH);
+    let (beside_local, beside_global) = (
+        wrapped(&local, usize::from(local_width)),
+        wrapped(&global, usize::from(global_width)),
+    );
+    let both_fit = beside_local.len().max(beside_global.len()) + 2 <= usize::from(area.height);
     let side_by_side = stacked + 2 > usize::from(area.height)
         && !global.is_empty()
         && area.width >= 2 * LIST_WIDTH + 2
         && both_fit;
     if side_by_side {
+        let (local, global) = (beside_local, beside_global);
         let rows = local.len().max(global.len());
         let height = u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(2);
-        let rect = super::overlay_area(frame, area, 2 * LIST_WIDTH + 2, height);
+        let width = local_width + 1 + global_width + 2;
+        let rect = super::overlay_area(frame, area, width, height);
         let block = frame_block(" Esc close ".to_owned(), None, cx);
         let inner = block.inner(rect);
         frame.render_widget(block, rect);
-        let [left, right] =
-            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
-                .areas(inner);
+        let [left, _, right] = Layout::horizontal([
+            Constraint::Length(local_width),
+            Constraint::Length(1),
+            Constraint::Length(global_width),
+        ])
+        .areas(inner);
         frame.render_widget(Paragraph::new(local), left);
         frame.render_widget(Paragraph::new(global), right);
         return TextExtent { rows, last: 0 };
@@ -155,9 +177,6 @@ pub fn draw(
         lines.push(Line::default());
         lines.extend(global);
     }
-    let height = u16::try_from(lines.len())
-        .unwrap_or(u16::MAX)
-        .saturating_add(2);
     // As wide as its longest line, where the screen has the room (80 columns do for all).
     let widest = lines.iter().map(Line::width).max().unwrap_or(0);
     let width = u16::try_from(widest)
@@ -167,6 +186,10 @@ pub fn draw(
             LIST_WIDTH + 2,
             area.width.saturating_sub(2).max(LIST_WIDTH + 2),
         );
+    let lines = wrapped(&lines, usize::from(width.saturating_sub(2)));
+    let height = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2);
     let rect = super::overlay_area(frame, area, width, height);
     let visible = usize::from(rect.height.saturating_sub(2)).max(1);
     let last = lines.len().saturating_sub(visible);
@@ -193,6 +216,15 @@ pub fn draw(
     }
 }
 
+/// `lines` at most `columns` wide: what a key does wraps under the description column
+/// (keys and the action's name take the first 29), never cut mid-word.
+fn wrapped(lines: &[Line<'static>], columns: usize) -> Vec<Line<'static>> {
+    lines
+        .iter()
+        .flat_map(|line| super::wrap::wrap(line, DESCRIPTION_AT, columns))
+        .collect()
+}
+
 fn frame_block(hint: String, marker: Option<String>, cx: &ViewContext) -> Block<'static> {
     let mut block = Block::default()
         .borders(Borders::ALL)
@@ -202,4 +234,35 @@ fn frame_block(hint: String, marker: Option<String>, cx: &ViewContext) -> Block<
         block = block.title_bottom(Line::from(Span::styled(marker, cx.theme.dim())));
     }
     block
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::text::Line;
+
+    use super::{DESCRIPTION_AT, wrapped};
+
+    /// At 80 columns (and side by side at 120) a key's description ran past the box and
+    /// was cut mid-word: "stop a read (chart, whole range); clear a filte".
+    #[test]
+    fn a_long_description_wraps_under_its_column_whole() {
+        let line = Line::from(format!(
+            " {:<12}{:<16}{}",
+            "Esc",
+            "close",
+            "stop a read (chart, whole range); clear a filter; close the page and go back to the list"
+        ));
+        let rows = wrapped(&[line], 78);
+        assert!(rows.len() > 1, "{rows:?}");
+        assert!(rows.iter().all(|row| row.width() <= 78), "{rows:?}");
+        let text: Vec<String> = rows.iter().map(ToString::to_string).collect();
+        for row in &text[1..] {
+            assert!(row.starts_with(&" ".repeat(DESCRIPTION_AT)), "{row:?}");
+        }
+        let words: Vec<&str> = text.iter().flat_map(|row| row.split_whitespace()).collect();
+        assert_eq!(
+            words.join(" "),
+            "Esc close stop a read (chart, whole range); clear a filter; close the page and go back to the list"
+        );
+    }
 }
