@@ -88,7 +88,6 @@ pub struct Scheduler {
     cadences: Cadences,
     entries: HashMap<Arc<str>, Entry, RandomState>,
     queue: BTreeSet<(Instant, Arc<str>)>,
-    in_flight: usize,
     /// The reads out, with when each went (a few: at most [`MAX_IN_FLIGHT`]).
     flying: Vec<(Arc<str>, Instant)>,
     rate_paused_until: Option<Instant>,
@@ -106,7 +105,6 @@ impl Scheduler {
             cadences,
             entries: HashMap::default(),
             queue: BTreeSet::new(),
-            in_flight: 0,
             flying: Vec::new(),
             rate_paused_until: None,
             paused: false,
@@ -121,7 +119,7 @@ impl Scheduler {
     pub fn next_wake(&self) -> Option<Instant> {
         // With every slot taken, waking for an overdue read would start nothing: the next
         // answer frees a slot, and its message wakes the loop.
-        if self.in_flight >= MAX_IN_FLIGHT {
+        if self.flying.len() >= MAX_IN_FLIGHT {
             return None;
         }
         let due = self.next_due()?;
@@ -173,7 +171,7 @@ impl Scheduler {
         self.entries.reserve(more);
     }
 
-    /// Changes one entry and keeps `queue` and `in_flight` in step with it.
+    /// Changes one entry and keeps `queue` and `flying` in step with it.
     fn change<T>(&mut self, id: &str, edit: impl FnOnce(&mut Entry) -> T) -> Option<T> {
         let entry = self.entries.get_mut(id)?;
         let queued = |e: &Entry| e.next_due.filter(|_| !e.in_flight);
@@ -185,14 +183,11 @@ impl Scheduler {
         if let Some(at) = queued(entry) {
             self.queue.insert((at, Arc::clone(&entry.id)));
         }
-        match (was_in_flight, entry.in_flight) {
-            (false, true) => self.in_flight += 1,
-            (true, false) => {
-                self.in_flight -= 1;
-                let id = Arc::clone(&entry.id);
-                self.flying.retain(|(out, _)| *out != id);
-            }
-            _ => {}
+        // A read going out is recorded with its time by `take_due`, the one place that
+        // sends one.
+        if was_in_flight && !entry.in_flight {
+            let id = Arc::clone(&entry.id);
+            self.flying.retain(|(out, _)| *out != id);
         }
         Some(result)
     }
@@ -227,7 +222,7 @@ impl Scheduler {
             return Vec::new();
         }
         self.rate_paused_until = None;
-        let room = MAX_IN_FLIGHT.saturating_sub(self.in_flight);
+        let room = MAX_IN_FLIGHT.saturating_sub(self.flying.len());
         let ids: Vec<String> = self
             .queue
             .iter()
@@ -351,7 +346,7 @@ impl Scheduler {
 
     #[must_use]
     pub fn in_flight(&self) -> usize {
-        self.in_flight
+        self.flying.len()
     }
 }
 
